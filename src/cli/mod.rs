@@ -1,0 +1,64 @@
+//! The `autoplay` command line: one file per subcommand.
+
+mod solve;
+
+use clap::{Parser, Subcommand};
+
+/// Plays Sudoku on an Android phone over ADB, replaying every placement and undo of a
+/// backtracking search as real taps.
+#[derive(Debug, Parser)]
+#[command(
+    name = "autoplay",
+    version,
+    about,
+    after_help = "Start with `autoplay demo` (no phone needed) or `autoplay solve PUZZLE`.\n\
+                  Each subcommand has its own --help."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve puzzles on the host and print the search's execution counts.
+    Solve(solve::SolveArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+/// `1234567` -> `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_groups() {
+        assert_eq!(super::thousands(0), "0");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::thousands(6_943_195), "6,943,195");
+    }
+}

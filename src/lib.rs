@@ -1,0 +1,4 @@
+pub mod board;
+pub mod cli;
+pub mod sim;
+pub mod solver;
