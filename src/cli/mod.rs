@@ -11,8 +11,7 @@ use clap::{Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    after_help = "Start with `autoplay demo` (no phone needed) or `autoplay solve PUZZLE`.\n\
-                  Each subcommand has its own --help."
+    after_help = "Each subcommand has its own --help, e.g. `autoplay solve --help`."
 )]
 pub struct Cli {
     #[command(subcommand)]
