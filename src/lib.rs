@@ -1,4 +1,5 @@
 pub mod board;
 pub mod cli;
+pub mod device;
 pub mod sim;
 pub mod solver;
