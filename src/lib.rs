@@ -1,5 +1,6 @@
 pub mod board;
 pub mod cli;
 pub mod device;
+pub mod play;
 pub mod sim;
 pub mod solver;
