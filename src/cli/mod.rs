@@ -1,6 +1,7 @@
 //! The `autoplay` command line: one file per subcommand.
 
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 
@@ -22,6 +23,8 @@ pub struct Cli {
 enum Command {
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Per-level table of execution counts from runs.csv.
+    Stats(stats::StatsArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -29,6 +32,7 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Stats(args) => stats::run(args),
     };
     match result {
         Ok(code) => code,

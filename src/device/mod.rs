@@ -5,8 +5,10 @@
 //!   each call on a worker thread with our own timeout (the crate has none).
 //! - [`select`]: picks the device like adb does (`-s`, `ANDROID_SERIAL`, the only one).
 //! - [`input`]: the tap channel (a long-lived pipelined shell, or `sendevent` injection).
+//! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
 pub mod input;
+pub mod screen;
 mod server;
 
 pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};
