@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
-pub enum InputMode {
+pub enum InputBackend {
     /// `input tap X Y` lines in one persistent shell (works everywhere).
     Input,
     /// `sendevent` to the touch panel (needs permission: rooted or older phones).
@@ -232,7 +232,7 @@ impl Drop for Session {
 /// Sends taps through a persistent shell; see the module docs.
 pub struct Tapper {
     device: Device,
-    mode: InputMode,
+    mode: InputBackend,
     panel: Option<TouchPanel>,
     screen: (u32, u32),
     options: TapperOptions,
@@ -252,15 +252,15 @@ pub struct Tapper {
 }
 
 impl Tapper {
-    /// Opens the tap session. `panel` is required for [`InputMode::Events`]; `screen` is the display size.
+    /// Opens the tap session. `panel` is required for [`InputBackend::Events`]; `screen` is the display size.
     pub fn open(
         device: &Device,
-        mode: InputMode,
+        mode: InputBackend,
         panel: Option<TouchPanel>,
         screen: (u32, u32),
         options: TapperOptions,
     ) -> Result<Self, DeviceError> {
-        if mode == InputMode::Events && panel.is_none() {
+        if mode == InputBackend::Events && panel.is_none() {
             return Err(DeviceError::Adb(
                 "--input events needs a touch panel that accepts sendevent; this device has none (use --input input)".into(),
             ));
@@ -288,7 +288,7 @@ impl Tapper {
         Ok(t)
     }
 
-    pub fn mode(&self) -> InputMode {
+    pub fn mode(&self) -> InputBackend {
         self.mode
     }
 
@@ -344,7 +344,7 @@ impl Tapper {
 
     fn tap_line(&self, x: u32, y: u32) -> String {
         match (&self.mode, &self.panel) {
-            (InputMode::Events, Some(p)) => {
+            (InputBackend::Events, Some(p)) => {
                 let (w, h) = self.screen;
                 let px = (x as u64 * (p.max_x as u64 + 1) / w.max(1) as u64).min(p.max_x as u64);
                 let py = (y as u64 * (p.max_y as u64 + 1) / h.max(1) as u64).min(p.max_y as u64);
