@@ -3,6 +3,8 @@
 //! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below. Everything else is private.
 //! This first version is a placeholder with the final API; see issue 3.
 
+pub mod levels;
+
 use super::profile::Profile;
 use image::RgbaImage;
 
