@@ -113,15 +113,33 @@ pub fn write(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for shot in shots()? {
         let png = dir.join(format!("{}.png", shot.name));
-        shot.image
-            .save(&png)
-            .map_err(|e| format!("cannot write {}: {e}", png.display()))?;
+        save_png(&shot.image, &png).map_err(|e| format!("cannot write {}: {e}", png.display()))?;
         let truth = dir.join(format!("{}.truth", shot.name));
         std::fs::write(&truth, &shot.truth)
             .map_err(|e| format!("cannot write {}: {e}", truth.display()))?;
         files.extend([png, truth]);
     }
     Ok(files)
+}
+
+/// Saves `img` as a maximally compressed PNG.
+fn save_png(img: &RgbaImage, path: &Path) -> Result<(), String> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let encoder = PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    );
+    encoder
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

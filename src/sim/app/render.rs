@@ -99,7 +99,7 @@ impl Renderer {
         let fg = pal.on_status_bar;
         let size = Self::sp(l, 14.0);
         let time = format!("{:02}:{:02}", clock.hour, clock.minute);
-        let baseline = bar.center().1 + (size as f32 * 0.729 / 2.0).round() as i32;
+        let baseline = self.text.baseline(Face::Bold, size, bar.center().1);
         self.text
             .draw(cv, Face::Bold, size, &time, l.px(16.0), baseline, fg);
         // Battery: outline, charge, nub.
@@ -140,7 +140,7 @@ impl Renderer {
     fn app_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, title: &str, back: bool) {
         cv.fill(l.app_bar, pal.app_bar);
         let size = Self::sp(l, 20.0);
-        let baseline = l.app_bar.center().1 + (size as f32 * 0.729 / 2.0).round() as i32;
+        let baseline = self.text.baseline(Face::Bold, size, l.app_bar.center().1);
         let x = if back {
             self.text.glyph_centered(
                 cv,
