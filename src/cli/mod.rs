@@ -1,5 +1,6 @@
 //! The `autoplay` command line: one file per subcommand.
 
+mod sim;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +24,8 @@ pub struct Cli {
 enum Command {
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
+    Sim(sim::SimArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -30,6 +33,7 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Sim(args) => sim::run(args),
     };
     match result {
         Ok(code) => code,
