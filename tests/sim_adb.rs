@@ -499,3 +499,61 @@ fn raw_protocol_rejects_absurd_length_and_bad_magic() {
     let mut host = RawHost::connect(&sim);
     assert_eq!(host.handshake(4096).command, Cmd::Cnxn);
 }
+
+/// Taps per second through the real adb server: one pipelined interactive shell vs one
+/// `adb shell input tap` process per tap (and adb_client's per-command shell).
+/// Run: `cargo test --release --test sim_adb -- --ignored bench_taps --nocapture`
+#[test]
+#[ignore]
+fn bench_taps() {
+    let rig = Rig::new(config("pixel"));
+    let start_taps = taps(&rig.dumpsys());
+    let pipelined = 5000u64;
+    let script: String = (0..pipelined)
+        .map(|i| format!("input tap {} {}\n", 100 + i % 800, 500 + i % 1000))
+        .chain(std::iter::once("dumpsys sudoku\n".to_string()))
+        .collect();
+    let t = Instant::now();
+    let out = rig
+        .adb
+        .adb_stdin(&["-s", &rig.serial, "shell"], script.as_bytes());
+    let a = t.elapsed();
+    let state: serde_json::Value = serde_json::from_slice(&out.stdout).expect("dumpsys");
+    assert_eq!(taps(&state), start_taps + pipelined);
+
+    let per_process = 200u64;
+    let t = Instant::now();
+    for i in 0..per_process {
+        let out = rig.shell(&format!("input tap {} 600", 100 + i));
+        assert_eq!(out.code(), 0);
+    }
+    let b = t.elapsed();
+
+    let (serial, addr) = (rig.serial.clone(), rig.adb.addr());
+    let c = with_timeout(Duration::from_secs(120), "adb_client taps", move || {
+        let t = Instant::now();
+        for i in 0..per_process {
+            let mut dev = ADBServerDevice::new(serial.clone(), Some(addr));
+            dev.shell_command(&format!("input tap {} 600", 100 + i), None, None)
+                .unwrap();
+        }
+        t.elapsed()
+    });
+    assert_eq!(
+        taps(&rig.dumpsys()),
+        start_taps + pipelined + 2 * per_process
+    );
+    let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64();
+    println!(
+        "bench_taps: (a) pipelined interactive `adb shell`: {pipelined} taps in {a:.2?} = {:.0} taps/s",
+        rate(pipelined, a)
+    );
+    println!(
+        "bench_taps: (b) one `adb shell input tap X Y` process per tap: {per_process} taps in {b:.2?} = {:.0} taps/s",
+        rate(per_process, b)
+    );
+    println!(
+        "bench_taps: (c) adb_client shell_command per tap: {per_process} taps in {c:.2?} = {:.0} taps/s",
+        rate(per_process, c)
+    );
+}

@@ -6,6 +6,7 @@
 pub mod auth;
 pub mod connection;
 pub mod packet;
+pub mod pty;
 pub mod service;
 pub mod session;
 pub mod shell_protocol;

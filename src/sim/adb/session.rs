@@ -127,7 +127,8 @@ pub async fn serve(socket: TcpStream, shared: Arc<Shared>) {
             }
             (Command::Okay, State::Online) => streams.acknowledge(packet.arg1),
             (Command::Wrte, State::Online) => {
-                if streams.deliver(packet.arg1, packet.payload) == Delivery::Overflow {
+                let delivery = streams.deliver(packet.arg1, packet.payload);
+                if delivery == Delivery::Overflow {
                     eprintln!("sim: dropping connection: host ignored flow control");
                     break;
                 }
