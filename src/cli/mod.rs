@@ -1,5 +1,6 @@
 //! The `autoplay` command line: one file per subcommand.
 
+mod sim;
 mod solve;
 mod stats;
 
@@ -25,6 +26,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Per-level table of execution counts from runs.csv.
     Stats(stats::StatsArgs),
+    /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
+    Sim(sim::SimArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -33,6 +36,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Sim(args) => sim::run(args),
     };
     match result {
         Ok(code) => code,
