@@ -1,5 +1,7 @@
 //! The `autoplay` command line: one file per subcommand.
 
+mod calibrate;
+mod read;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +25,10 @@ pub struct Cli {
 enum Command {
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Read the board in a screenshot (PNG, JPEG or raw screencap): digits, givens, confidence.
+    Read(read::ReadArgs),
+    /// Make a calibration profile (board, keypad, erase key) from a screenshot.
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -30,6 +36,8 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Read(args) => read::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
     };
     match result {
         Ok(code) => code,
