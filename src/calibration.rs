@@ -264,8 +264,8 @@ pub enum CalibrationError {
     Keypad(String),
     /// No erase key.
     #[error(
-        "no erase key given: pass its position as --erase X,Y (pixels; e.g. read it off the overlay \
-         written next to the calibration, or from `adb shell getevent` while tapping it)"
+        "no erase key given: erase keys have no common look to detect, so pass the centre of the \
+         app's erase/delete key in this screenshot as --erase X,Y (screen pixels)"
     )]
     NoErase,
 }
@@ -452,27 +452,24 @@ impl Calibration {
                 data: encode_glyph(&k.glyph),
             })
             .collect();
-        // One board glyph per digit: the most confident given.
-        if reading.doubts.is_empty() {
-            for d in 1..=9u8 {
-                let best = (0..81)
-                    .filter(|&i| {
-                        reading.board.get(i) == d && reading.kinds[i] == vision::Kind::Given
-                    })
-                    .filter_map(|i| {
-                        let c = &reading.cells[i];
-                        Some((c.confidence, c.glyph.as_ref()?))
-                    })
-                    .max_by(|a, b| a.0.total_cmp(&b.0));
-                if let Some((conf, glyph)) = best
-                    && conf >= 0.85
-                {
-                    templates.push(DeviceTemplate {
-                        digit: d,
-                        source: "board".into(),
-                        data: encode_glyph(glyph),
-                    });
-                }
+        // One board glyph per digit: the most confident, unambiguous given.
+        let doubtful = |i: usize| reading.doubts.iter().any(|d| d.cell == Some(i));
+        for d in 1..=9u8 {
+            let best = (0..81)
+                .filter(|&i| reading.board.get(i) == d && reading.kinds[i] == vision::Kind::Given)
+                .filter(|&i| !doubtful(i))
+                .filter_map(|i| {
+                    let c = &reading.cells[i];
+                    let m = c.matched?;
+                    (m.score >= 0.9 && m.margin >= 0.1).then_some((m.score, c.glyph.as_ref()?))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, glyph)) = best {
+                templates.push(DeviceTemplate {
+                    digit: d,
+                    source: "board".into(),
+                    data: encode_glyph(glyph),
+                });
             }
         }
         let calibration = Calibration {

@@ -1,7 +1,9 @@
 //! The `autoplay` command line: one file per subcommand.
 
+mod calibrate;
 mod devices;
 mod play;
+mod read;
 mod sim;
 mod solve;
 mod stats;
@@ -34,6 +36,10 @@ enum Command {
     Devices(devices::DevicesArgs),
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Read the board in a screenshot (PNG, JPEG or raw screencap): digits, givens, confidence.
+    Read(read::ReadArgs),
+    /// Make a calibration profile (board, keypad, erase key) from a screenshot.
+    Calibrate(calibrate::CalibrateArgs),
     /// Per-level table of execution counts from runs.csv.
     Stats(stats::StatsArgs),
     /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
@@ -49,6 +55,8 @@ pub fn main() -> i32 {
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Sim(args)) => sim::run(args),
+        Some(Command::Read(args)) => read::run(args),
+        Some(Command::Calibrate(args)) => calibrate::run(args),
     };
     match result {
         Ok(code) => code,

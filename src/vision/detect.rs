@@ -128,7 +128,16 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
             }
             // Where the orthogonal lines start and end tells where the outer lines are, even
             // when they are not drawn.
-            let penalty = extent_penalty(vf, &h_lines, hf) + extent_penalty(hf, &v_lines, vf);
+            let (pv, ph) = (
+                extent_penalty(vf, &h_lines, hf),
+                extent_penalty(hf, &v_lines, vf),
+            );
+            // A grid whose lines stop a cell short of the fitted outer lines is a smaller grid
+            // (an 8x8 board, a calendar) with a line extrapolated: not a Sudoku board.
+            if pv > 0.6 || ph > 0.6 || !plausible(vf) || !plausible(hf) {
+                continue;
+            }
+            let penalty = pv + ph;
             let score = (vf.hits + hf.hits) as f32 - penalty - (vf.err + hf.err) * 0.05;
             if best.as_ref().is_none_or(|b| score > b.0) {
                 best = Some((score, vf.clone(), hf.clone()));
@@ -159,6 +168,12 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
         return Err(not_found);
     }
     Ok(geometry)
+}
+
+/// At most one interior line may be missing (hidden by a highlight); outer lines may be
+/// missing (boards without a border, or touching the screen edge).
+fn plausible(fit: &Fit) -> bool {
+    (1..9).filter(|&n| fit.line[n].is_none()).count() <= 1
 }
 
 /// How far (in cells) the outer lines of `fit` are from the median start and end of the lines of

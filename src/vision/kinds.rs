@@ -77,18 +77,40 @@ pub fn classify(digits: &[DigitInk]) -> [Kind; 81] {
         })
         .map(col)
         .unwrap_or([0.0; 3]);
-    let far = digits
-        .iter()
-        .map(col)
-        .max_by(|a, b| dist(*a, seed).total_cmp(&dist(*b, seed)))
-        .unwrap_or(seed);
-    if dist(seed, far) >= SAME_COLOUR {
-        let mut centres = [seed, far];
+    // Farthest-point seeds: up to three inks (givens, entries, conflicts shown in red).
+    let mut centres = vec![seed];
+    while centres.len() < 3 {
+        let Some(far) = digits.iter().map(col).max_by(|a, b| {
+            let da = centres
+                .iter()
+                .map(|c| dist(*a, *c))
+                .fold(f32::MAX, f32::min);
+            let db = centres
+                .iter()
+                .map(|c| dist(*b, *c))
+                .fold(f32::MAX, f32::min);
+            da.total_cmp(&db)
+        }) else {
+            break;
+        };
+        if centres
+            .iter()
+            .map(|c| dist(far, *c))
+            .fold(f32::MAX, f32::min)
+            < SAME_COLOUR
+        {
+            break;
+        }
+        centres.push(far);
+    }
+    if centres.len() > 1 {
         let mut member = vec![0usize; digits.len()];
         for _ in 0..10 {
             for (m, d) in member.iter_mut().zip(digits) {
                 let c = col(d);
-                *m = (dist(c, centres[1]) < dist(c, centres[0])) as usize;
+                *m = (0..centres.len())
+                    .min_by(|&a, &b| dist(c, centres[a]).total_cmp(&dist(c, centres[b])))
+                    .unwrap_or(0);
             }
             for (k, centre) in centres.iter_mut().enumerate() {
                 let (mut s, mut n) = ([0f32; 3], 0f32);
@@ -104,29 +126,33 @@ pub fn classify(digits: &[DigitInk]) -> [Kind; 81] {
                 }
             }
         }
-        if dist(centres[0], centres[1]) >= SAME_COLOUR && member.contains(&0) && member.contains(&1)
+        let contrast = |k: usize| {
+            let v: Vec<f32> = member
+                .iter()
+                .zip(digits)
+                .filter(|(m, _)| **m == k)
+                .map(|(_, d)| d.contrast as f32)
+                .collect();
+            v.iter().sum::<f32>() / v.len().max(1) as f32
+        };
+        let used: Vec<usize> = (0..centres.len()).filter(|k| member.contains(k)).collect();
+        // The givens: the least saturated ink; among near-neutral inks, the highest contrast.
+        let least = used
+            .iter()
+            .map(|&k| chroma(centres[k]))
+            .fold(f32::MAX, f32::min);
+        let given = used
+            .iter()
+            .copied()
+            .filter(|&k| chroma(centres[k]) < least + 30.0)
+            .max_by(|&a, &b| contrast(a).total_cmp(&contrast(b)));
+        if let Some(given) = given
+            && used.len() > 1
         {
-            let contrast = |k: usize| {
-                let v: Vec<f32> = member
-                    .iter()
-                    .zip(digits)
-                    .filter(|(m, _)| **m == k)
-                    .map(|(_, d)| d.contrast as f32)
-                    .collect();
-                v.iter().sum::<f32>() / v.len().max(1) as f32
-            };
-            let (c0, c1) = (chroma(centres[0]), chroma(centres[1]));
-            let given = if (c0 - c1).abs() >= 30.0 {
-                (c1 < c0) as usize
-            } else {
-                (contrast(1) > contrast(0)) as usize
-            };
+            // Inks as close to the givens' as to any other are givens too.
             for (m, d) in member.iter().zip(digits) {
-                kinds[d.cell] = if *m == given {
-                    Kind::Given
-                } else {
-                    Kind::Entered
-                };
+                let same = *m == given || dist(centres[*m], centres[given]) < SAME_COLOUR;
+                kinds[d.cell] = if same { Kind::Given } else { Kind::Entered };
             }
             return kinds;
         }

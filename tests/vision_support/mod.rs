@@ -153,9 +153,9 @@ impl Style {
 /// A puzzle screen: givens, entered digits and pencil marks.
 pub struct Scene {
     /// 81 chars, `.` empty.
-    pub givens: &'static str,
+    pub givens: String,
     /// 81 chars of entered digits, `.` none.
-    pub entered: &'static str,
+    pub entered: String,
     /// Cells with pencil marks.
     pub pencil: Vec<(usize, Vec<u8>)>,
 }
@@ -167,14 +167,18 @@ pub const SOLUTION: &str =
 
 /// A scene with some entered digits (from the solution) and pencil marks.
 pub fn scene() -> Scene {
-    // entered: cells 2, 12, 30, 60 get their solution digits
-    let mut entered = vec![b'.'; 81];
-    for &c in &[2usize, 12, 30, 60, 79] {
-        entered[c] = SOLUTION.as_bytes()[c];
-    }
-    let entered: &'static str = Box::leak(String::from_utf8(entered).unwrap().into_boxed_str());
+    // Six empty cells get their solution digits.
+    let entered: String = (0..81)
+        .map(|c| {
+            if [2usize, 8, 30, 43, 56, 70].contains(&c) {
+                SOLUTION.as_bytes()[c] as char
+            } else {
+                '.'
+            }
+        })
+        .collect();
     Scene {
-        givens: PUZZLE,
+        givens: PUZZLE.to_string(),
         entered,
         pencil: vec![
             (3, vec![2, 6]),
@@ -269,8 +273,24 @@ pub fn text_at(
     }
 }
 
+/// A rendered screen and where things were drawn.
+pub struct Rendered {
+    pub image: RgbaImage,
+    /// The board's outer rect (line centres).
+    pub rect: [u32; 4],
+    /// Centres of the keys 1..9 (empty without a keypad).
+    pub keys: Vec<(f32, f32)>,
+}
+
 /// Renders a screen; returns the image and the board's true outer rect (line centres).
 pub fn render(st: &Style, sc: &Scene) -> (RgbaImage, [u32; 4]) {
+    let r = render_full(st, sc);
+    (r.image, r.rect)
+}
+
+/// Renders a screen.
+pub fn render_full(st: &Style, sc: &Scene) -> Rendered {
+    let mut keys = Vec::new();
     let (w, h) = (st.width, st.height);
     let mut img = RgbaImage::from_pixel(w, h, px(st.background));
     let ui = font(ROBOTO);
@@ -527,6 +547,9 @@ pub fn render(st: &Style, sc: &Scene) -> (RgbaImage, [u32; 4]) {
                     (k + 1).to_string()
                 };
                 text_centered(&mut img, &kf, kw * 0.5, cx, cy, st.key_fg, &label);
+                if k < 9 {
+                    keys.push((cx, cy));
+                }
             }
         }
     }
@@ -536,5 +559,9 @@ pub fn render(st: &Style, sc: &Scene) -> (RgbaImage, [u32; 4]) {
         (x0 + size).round() as u32,
         (y0 + size).round() as u32,
     ];
-    (img, rect)
+    Rendered {
+        image: img,
+        rect,
+        keys,
+    }
 }

@@ -1,0 +1,188 @@
+//! `autoplay read`: read the board in a screenshot.
+
+use crate::calibration::Calibration;
+use crate::capture;
+use crate::vision::{self, Reading, overlay};
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Largest screenshot file accepted, in bytes.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    adb exec-out screencap -p > shot.png && autoplay read shot.png\n  \
+    autoplay read shot.png --json\n  \
+    autoplay read shot.png --calibration calibration/pixel.toml --strict --debug-dir /tmp/dbg")]
+pub struct ReadArgs {
+    /// Screenshot: PNG (also CRLF-mangled), JPEG, or raw `screencap` output.
+    file: PathBuf,
+    /// Use this calibration's board position and device templates (its screen size must match).
+    #[arg(long, value_name = "FILE")]
+    calibration: Option<PathBuf>,
+    /// Print one JSON object: board, kinds, confidence, board_rect, ms.
+    #[arg(long)]
+    json: bool,
+    /// Write cell crops, normalised glyphs and an annotated overlay.png into DIR.
+    #[arg(long, value_name = "DIR")]
+    debug_dir: Option<PathBuf>,
+    /// Fail (exit 2) on any doubt: a low-confidence cell or a broken Sudoku rule.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// Reads a screenshot file into an image (with a size cap and a clear error).
+pub fn load_image(path: &Path) -> anyhow::Result<capture::Frame> {
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    anyhow::ensure!(
+        len <= MAX_FILE_BYTES,
+        "{}: {len} bytes is too big for a screenshot (limit {MAX_FILE_BYTES})",
+        path.display()
+    );
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    capture::decode_frame(&bytes).with_context(|| path.display().to_string())
+}
+
+pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
+    let t0 = Instant::now();
+    let frame = load_image(&args.file)?;
+    let decode_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let calibration = args
+        .calibration
+        .as_deref()
+        .map(Calibration::load)
+        .transpose()?;
+    let t1 = Instant::now();
+    let reading = vision::read_board(&frame.image, calibration.as_ref())
+        .with_context(|| args.file.display().to_string())?;
+    let ms = t1.elapsed().as_secs_f64() * 1e3;
+
+    if let Some(dir) = &args.debug_dir {
+        write_debug(dir, &frame.image, &reading)?;
+    }
+    if args.json {
+        let r = reading.geometry.rect();
+        let doubts: Vec<&str> = reading.doubts.iter().map(|d| d.message.as_str()).collect();
+        let conf: Vec<f64> = reading
+            .confidence
+            .iter()
+            .map(|&c| (c as f64 * 1000.0).round() / 1000.0)
+            .collect();
+        let v = serde_json::json!({
+            "board": reading.board.to_line(),
+            "kinds": reading.kinds_line(),
+            "confidence": conf,
+            "board_rect": r,
+            "ms": (ms * 100.0).round() / 100.0,
+            "decode_ms": (decode_ms * 100.0).round() / 100.0,
+            "doubts": doubts,
+        });
+        println!("{v}");
+    } else {
+        print_human(&args.file, &frame, &reading, ms, decode_ms);
+    }
+    if !reading.doubts.is_empty() {
+        if args.strict {
+            eprintln!(
+                "error: --strict: {} doubt(s) about this reading (see above); \
+                 recalibrate, or check the screenshot with --debug-dir",
+                reading.doubts.len()
+            );
+            return Ok(2);
+        }
+        if args.json {
+            for d in &reading.doubts {
+                eprintln!("warning: {}", d.message);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode_ms: f64) {
+    let (cw, ch) = r.geometry.cell_size();
+    println!(
+        "{}: {}x{} {}, board at {:?} (cells {:.0}x{:.0} px)",
+        file.display(),
+        frame.image.width(),
+        frame.image.height(),
+        frame.format,
+        r.geometry.rect(),
+        cw,
+        ch
+    );
+    println!();
+    let kinds = r.kinds_line();
+    let kb: Vec<char> = kinds.chars().collect();
+    println!("digits                  kinds (G given, U entered)   confidence %");
+    let digits = r.board.to_string();
+    let mut rows = digits.lines().filter(|l| !l.starts_with('-'));
+    for row in 0..9 {
+        if row == 3 || row == 6 {
+            println!(
+                "------+-------+------   ------+-------+------     --------+----------+---------"
+            );
+        }
+        let d = rows.next().unwrap_or_default();
+        let mut k = String::new();
+        let mut c = String::new();
+        for col in 0..9 {
+            if col == 3 || col == 6 {
+                k.push_str("| ");
+                c.push_str("| ");
+            }
+            k.push(kb[row * 9 + col]);
+            k.push(' ');
+            c.push_str(&format!(
+                "{:>2} ",
+                (r.confidence[row * 9 + col] * 100.0).round().min(99.0) as u32
+            ));
+        }
+        println!("{d:<24}{:<29}{}", k.trim_end(), c.trim_end());
+    }
+    println!();
+    println!("board: {}", r.board.to_line());
+    println!("kinds: {kinds}");
+    println!(
+        "{} givens, {} entered, {} empty; read in {ms:.2} ms (decode {decode_ms:.2} ms)",
+        kb.iter().filter(|&&c| c == 'G').count(),
+        kb.iter().filter(|&&c| c == 'U').count(),
+        kb.iter().filter(|&&c| c == '.').count()
+    );
+    if r.doubts.is_empty() {
+        println!("no doubts: every cell is confident and the board obeys the Sudoku rules");
+    } else {
+        println!("doubts:");
+        for d in &r.doubts {
+            println!("  {}", d.message);
+        }
+    }
+}
+
+/// Writes `overlay.png`, one crop per cell and the normalised glyph of each digit.
+pub fn write_debug(dir: &Path, img: &image::RgbaImage, r: &Reading) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let save = |img: &image::RgbaImage, name: &str| -> anyhow::Result<()> {
+        let p = dir.join(name);
+        img.save(&p)
+            .with_context(|| format!("cannot write {}", p.display()))
+    };
+    save(&overlay::reading_overlay(img, r), "overlay.png")?;
+    for i in 0..81 {
+        let name = crate::board::cell_name(i);
+        let [x0, y0, x1, y1] = r.geometry.cell_inner(i);
+        let crop = image::imageops::crop_imm(img, x0, y0, x1 - x0, y1 - y0).to_image();
+        save(&crop, &format!("cell_{name}.png"))?;
+        if let Some(g) = &r.cells[i].glyph {
+            let bytes = g.to_bytes();
+            let n = vision::glyph::SIZE as u32;
+            let gray = image::GrayImage::from_raw(n, n, bytes).context("glyph size")?;
+            let rgba = image::DynamicImage::ImageLuma8(gray).into_rgba8();
+            save(&rgba, &format!("glyph_{name}_{}.png", r.board.get(i)))?;
+        }
+    }
+    Ok(())
+}
