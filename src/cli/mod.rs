@@ -1,6 +1,7 @@
 //! The `autoplay` command line: one file per subcommand.
 
 mod calibrate;
+mod demo;
 mod devices;
 mod play;
 mod read;
@@ -32,6 +33,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// No phone needed: start the simulated phone and watch it solve a level.
+    Demo(demo::DemoArgs),
     /// List connected devices, their screens, and whether a calibration exists.
     Devices(devices::DevicesArgs),
     /// Solve puzzles on the host and print the search's execution counts.
@@ -51,6 +54,7 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         None => play::run(&cli.adb, &cli.play),
+        Some(Command::Demo(args)) => demo::run(&cli.adb, &args),
         Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Stats(args)) => stats::run(args),
