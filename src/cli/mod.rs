@@ -2,6 +2,7 @@
 
 mod sim;
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 
@@ -12,8 +13,7 @@ use clap::{Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    after_help = "Start with `autoplay demo` (no phone needed) or `autoplay solve PUZZLE`.\n\
-                  Each subcommand has its own --help."
+    after_help = "Each subcommand has its own --help, e.g. `autoplay solve --help`."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -24,6 +24,8 @@ pub struct Cli {
 enum Command {
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Per-level table of execution counts from runs.csv.
+    Stats(stats::StatsArgs),
     /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
     Sim(sim::SimArgs),
 }
@@ -33,6 +35,7 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Sim(args) => sim::run(args),
     };
     match result {
