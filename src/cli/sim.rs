@@ -148,3 +148,80 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         Ok(0)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<SimArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sim").chain(args.iter().copied())).map(|c| c.sim)
+    }
+
+    #[test]
+    fn knobs_reach_the_config() {
+        let a = parse(&[
+            "--profile",
+            "budget",
+            "--theme",
+            "dark",
+            "--keypad",
+            "two-rows",
+            "--show-conflicts",
+            "--seed",
+            "9",
+            "--input-latency-ms",
+            "15",
+            "--drop-taps",
+            "0.25",
+            "--popup-after",
+            "40",
+            "--disconnect-after",
+            "7",
+            "--auth",
+            "--adb-keys",
+            "/tmp/k",
+            "--deny-new-keys",
+        ])
+        .unwrap();
+        let c = a.config();
+        assert_eq!(c.profile.name, "budget");
+        assert_eq!((c.app.theme, c.app.keypad), (Theme::Dark, Keypad::TwoRows));
+        assert!(c.app.show_conflicts);
+        assert_eq!(
+            (c.app.seed, c.app.drop_taps, c.app.popup_after),
+            (9, 0.25, Some(40))
+        );
+        assert_eq!(c.input_latency, Duration::from_millis(15));
+        assert_eq!(c.disconnect_after, Some(7));
+        let auth = c.auth.unwrap();
+        assert_eq!(auth.new_keys, NewKeys::Deny);
+        assert_eq!(
+            auth.keys_file.as_deref(),
+            Some(std::path::Path::new("/tmp/k"))
+        );
+        let d = parse(&[]).unwrap();
+        assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
+        let c = d.config();
+        assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
+        assert_eq!(c.app.drop_taps, 0.0);
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let e = parse(&["--profile", "nokia"]).err().unwrap().to_string();
+        assert!(e.contains("choose one of: budget, pixel"), "{e}");
+        let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
+        assert!(e.contains("between 0 and 1"), "{e}");
+        assert!(
+            parse(&["--adb-keys", "f"]).is_err(),
+            "--adb-keys needs --auth"
+        );
+    }
+}
