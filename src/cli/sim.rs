@@ -25,8 +25,7 @@ pub struct SimArgs {
     /// Allow a non-loopback --listen address (exposes an unauthenticated shell unless --auth).
     #[arg(long)]
     listen_any: bool,
-    /// Device profile.
-    #[arg(long, default_value = "pixel", value_parser = parse_profile)]
+    #[arg(long, default_value = "pixel", value_parser = parse_profile, help = profile_help())]
     profile: &'static profile::Profile,
     /// App colour theme.
     #[arg(long, value_enum, default_value_t = Theme::Light)]
@@ -37,7 +36,7 @@ pub struct SimArgs {
     /// Show digits that break a rule in red.
     #[arg(long)]
     show_conflicts: bool,
-    /// Seed for the app's randomness (puzzle choice, dropped taps).
+    /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Require ADB authentication (RSA key signature), like a phone with USB debugging secured.
@@ -63,6 +62,28 @@ pub struct SimArgs {
     /// Realism: drop the TCP connection after N shell commands (once).
     #[arg(long, value_name = "N")]
     disconnect_after: Option<u64>,
+}
+
+/// "Device profile: budget (720x1520, Android 9), ..." from the profile table.
+fn profile_help() -> String {
+    let list: Vec<String> = profile::PROFILES
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({}x{}, Android {}{})",
+                p.name,
+                p.width,
+                p.height,
+                p.release,
+                if p.sendevent_allowed {
+                    ", sendevent allowed"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    format!("Device profile: {}", list.join(", "))
 }
 
 fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
