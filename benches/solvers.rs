@@ -43,7 +43,10 @@ fn check_agreement(file: &str, lines: &[String]) {
             .solution();
         assert_eq!(ours.count, 1, "{file}: {line}");
         let theirs = theirs.unwrap_or_else(|| panic!("{file}: sudoku crate: not unique: {line}"));
-        let ours = ours.first.expect("a unique puzzle has a solution").to_line();
+        let ours = ours
+            .first
+            .expect("a unique puzzle has a solution")
+            .to_line();
         assert_eq!(ours, theirs.to_str_line().to_string(), "{file}: {line}");
     }
 }
@@ -121,9 +124,10 @@ fn rowmajor_by_hand(board: &Board) -> (u64, Option<[u8; CELLS]>) {
             boxes[b] |= 1 << (d - 1);
         }
     }
-    let free = |rows: &[u16; 9], cols: &[u16; 9], boxes: &[u16; 9], (_, r, c, b): (u8, u8, u8, u8)| {
-        !(rows[r as usize] | cols[c as usize] | boxes[b as usize]) & 0x1FF
-    };
+    let free =
+        |rows: &[u16; 9], cols: &[u16; 9], boxes: &[u16; 9], (_, r, c, b): (u8, u8, u8, u8)| {
+            !(rows[r as usize] | cols[c as usize] | boxes[b as usize]) & 0x1FF
+        };
     if n == 0 {
         return (0, Some(grid));
     }
@@ -175,7 +179,11 @@ fn rowmajor(c: &mut Criterion) {
     let mut counting = Counting::default();
     search(Strategy::RowMajor, &board, &opts, &mut counting);
     assert_eq!(counting.places, VASTE3_PLACEMENTS);
-    assert_eq!(counting.places - counting.undos, 64, "the 64 empty cells end filled");
+    assert_eq!(
+        counting.places - counting.undos,
+        64,
+        "the 64 empty cells end filled"
+    );
 
     let mut g = c.benchmark_group("rowmajor/vaste3");
     g.throughput(Throughput::Elements(VASTE3_PLACEMENTS))
@@ -186,7 +194,9 @@ fn rowmajor(c: &mut Criterion) {
     g.bench_function("noop_observer", |b| {
         b.iter(|| search(Strategy::RowMajor, black_box(&board), &opts, &mut ()).stats)
     });
-    g.bench_function("by_hand", |b| b.iter(|| rowmajor_by_hand(black_box(&board)).0));
+    g.bench_function("by_hand", |b| {
+        b.iter(|| rowmajor_by_hand(black_box(&board)).0)
+    });
     g.bench_function("counting_observer", |b| {
         b.iter(|| {
             let mut obs = Counting::default();

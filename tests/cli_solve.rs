@@ -119,7 +119,14 @@ fn file_input_and_quiet_summary() {
 fn step_budget_is_reported() {
     let vaste = ".......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6..";
     let out = autoplay(
-        &["solve", vaste, "-s", "rowmajor", "--max-steps", "5000"],
+        &[
+            "solve",
+            vaste,
+            "--strategy",
+            "rowmajor",
+            "--max-steps",
+            "5000",
+        ],
         "",
     );
     assert_eq!(out.status.code(), Some(1));

@@ -7,7 +7,12 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct StatsArgs {
     /// Data directory holding runs.csv and sessions/.
-    #[arg(long, value_name = "DIR", default_value = "autoplay-data", env = "AUTOPLAY_DATA")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "autoplay-data",
+        env = "AUTOPLAY_DATA"
+    )]
     pub data_dir: PathBuf,
     /// One JSON object per (level, strategy) row.
     #[arg(long)]
@@ -35,19 +40,21 @@ pub struct Row {
 pub fn table(runs: &[RunRecord]) -> Vec<Row> {
     let mut rows: BTreeMap<(Option<u32>, String), Row> = BTreeMap::new();
     for r in runs {
-        let row = rows.entry((r.level, r.strategy.clone())).or_insert_with(|| Row {
-            level: r.level,
-            strategy: r.strategy.clone(),
-            runs: 0,
-            solved: 0,
-            placements: r.placements,
-            undos: r.undos,
-            calls: r.calls,
-            taps: 0,
-            repairs: 0,
-            search_ms: 0.0,
-            replay_ms: 0.0,
-        });
+        let row = rows
+            .entry((r.level, r.strategy.clone()))
+            .or_insert_with(|| Row {
+                level: r.level,
+                strategy: r.strategy.clone(),
+                runs: 0,
+                solved: 0,
+                placements: r.placements,
+                undos: r.undos,
+                calls: r.calls,
+                taps: 0,
+                repairs: 0,
+                search_ms: 0.0,
+                replay_ms: 0.0,
+            });
         row.runs += 1;
         row.repairs += r.repairs;
         if r.result == "solved" {
@@ -81,7 +88,17 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
     use super::thousands as t;
     println!(
         "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>10}",
-        "level", "strategy", "runs", "solved", "placements", "undos", "calls", "taps", "repairs", "search ms", "replay s"
+        "level",
+        "strategy",
+        "runs",
+        "solved",
+        "placements",
+        "undos",
+        "calls",
+        "taps",
+        "repairs",
+        "search ms",
+        "replay s"
     );
     for r in &rows {
         println!(

@@ -8,7 +8,7 @@
 //! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
 pub mod input;
-// pub mod screen; (enabled once the capture decoder lands)
+pub mod screen;
 mod server;
 
 pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};

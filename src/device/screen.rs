@@ -87,5 +87,10 @@ impl Screen {
 
 fn grab(device: &Device, method: CaptureMethod) -> Result<RgbaImage, DeviceError> {
     let bytes = device.exec(method.command(), FRAME_TIMEOUT)?;
-    capture::decode(&bytes).map_err(|e| DeviceError::Adb(format!("`{}` gave an unreadable frame: {e}", method.command())))
+    capture::decode(&bytes).map_err(|e| {
+        DeviceError::Adb(format!(
+            "`{}` gave an unreadable frame: {e}",
+            method.command()
+        ))
+    })
 }

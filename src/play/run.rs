@@ -8,7 +8,9 @@ use crate::calibration::{Calibration, Navigation};
 use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
-use crate::session::{DeviceMeta, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run, time};
+use crate::session::{
+    DeviceMeta, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run, time,
+};
 use crate::solver::{self, Options, Outcome, Recorder, Strategy};
 use crate::vision;
 use anyhow::{Context, bail};
@@ -84,10 +86,10 @@ pub fn read_if_visible(frame: &RgbaImage, cal: &Calibration) -> anyhow::Result<O
         return Ok(None);
     };
     let [x0, y0, x1, y1] = cal.board.rect;
-    let r = found.rect();
-    let tol = ((x1 - x0) / 20).max(4) as i64;
+    let tol = (x1.saturating_sub(x0) / 20).max(4) as i64;
     let near = |a: u32, b: u32| (a as i64 - b as i64).abs() <= tol;
-    if !(near(r.x0, x0) && near(r.y0, y0) && near(r.x1, x1) && near(r.y1, y1)) {
+    let seen = found.rect();
+    if !seen.iter().zip([x0, y0, x1, y1]).all(|(&a, b)| near(a, b)) {
         return Ok(None);
     }
     Ok(Some(vision::read_board(frame, Some(cal))?.board))
@@ -107,7 +109,11 @@ pub fn layout(cal: &Calibration) -> Layout {
 
 /// Finds the calibration for a device: the file in `dir` whose screen size (and model, if it
 /// names one) match.
-pub fn find_calibration(dir: &Path, model: &str, size: (u32, u32)) -> anyhow::Result<(PathBuf, Calibration)> {
+pub fn find_calibration(
+    dir: &Path,
+    model: &str,
+    size: (u32, u32),
+) -> anyhow::Result<(PathBuf, Calibration)> {
     let mut candidates = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
@@ -138,14 +144,22 @@ pub fn find_calibration(dir: &Path, model: &str, size: (u32, u32)) -> anyhow::Re
 }
 
 /// Opens level `level` as the calibration's `[navigation]` says.
-pub fn navigate(device: &Device, tapper: &mut Tapper, nav: &Navigation, level: u32) -> anyhow::Result<()> {
+pub fn navigate(
+    device: &Device,
+    tapper: &mut Tapper,
+    nav: &Navigation,
+    level: u32,
+) -> anyhow::Result<()> {
     match nav {
         Navigation::AmStart { command } => {
             // The template was validated when the calibration was parsed; the level is a number.
             let cmd = command.replace("{level}", &level.to_string());
             let out = device.shell(&cmd, CALL_TIMEOUT)?;
             if out.code != 0 || out.stdout.contains("Error") {
-                bail!("opening level {level} failed: `{cmd}` said: {}", out.stdout.trim());
+                bail!(
+                    "opening level {level} failed: `{cmd}` said: {}",
+                    out.stdout.trim()
+                );
             }
         }
         Navigation::Taps { taps } => {
@@ -153,7 +167,9 @@ pub fn navigate(device: &Device, tapper: &mut Tapper, nav: &Navigation, level: u
                 tapper.tap(*x, *y)?;
             }
         }
-        other => bail!("navigation {other:?} is not supported by this build; use `am-start` or `taps`"),
+        other => {
+            bail!("navigation {other:?} is not supported by this build; use `am-start` or `taps`")
+        }
     }
     tapper.flush()?;
     // Give the app a moment to draw the new screen.
@@ -162,14 +178,19 @@ pub fn navigate(device: &Device, tapper: &mut Tapper, nav: &Navigation, level: u
 }
 
 /// Plays one level on `device`. `progress` gets (events done, events total, taps).
-pub fn play(device: &Device, cfg: &PlayConfig, progress: &mut dyn FnMut(u64, u64, u64)) -> anyhow::Result<PlayReport> {
+pub fn play(
+    device: &Device,
+    cfg: &PlayConfig,
+    progress: &mut dyn FnMut(u64, u64, u64),
+) -> anyhow::Result<PlayReport> {
     let model = device.getprop("ro.product.model").unwrap_or_default();
     let size = device.screen_size()?;
     let (cal_path, cal) = match &cfg.calibration {
         Some(p) => (p.clone(), Calibration::load(p)?),
         None => find_calibration(&cfg.calibration_dir, &model, size)?,
     };
-    cal.check_frame(size.0, size.1).map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+    cal.check_frame(size.0, size.1)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
 
     let panel = match cfg.input {
         Some(InputBackend::Input) => None,
@@ -186,14 +207,13 @@ pub fn play(device: &Device, cfg: &PlayConfig, progress: &mut dyn FnMut(u64, u64
     };
     let mut tapper = Tapper::open(device, mode, panel, size, topts)?;
 
-    if let Some(level) = cfg.level {
-        let nav = cal.navigation.as_ref().with_context(|| {
-            format!(
-                "--level {level} needs a [navigation] section in {} (or open the level on the phone and run without --level)",
-                cal_path.display()
-            )
-        })?;
-        navigate(device, &mut tapper, nav, level)?;
+    match (cfg.level, &cal.navigation) {
+        (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
+        (Some(level), None) if !cfg.quiet => eprintln!(
+            "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
+            cal_path.display()
+        ),
+        _ => {}
     }
 
     let (screen, first) = Screen::probe(device)?;
@@ -203,7 +223,9 @@ pub fn play(device: &Device, cfg: &PlayConfig, progress: &mut dyn FnMut(u64, u64
     let check = solver::fast::solutions(&givens, 2);
     match check.count {
         0 => bail!("the puzzle on screen has no solution:\n{givens}"),
-        2 => bail!("the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"),
+        2 => bail!(
+            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
+        ),
         _ => {}
     }
 
@@ -301,7 +323,8 @@ pub fn play(device: &Device, cfg: &PlayConfig, progress: &mut dyn FnMut(u64, u64
             result: result_word.into(),
         },
     )?;
-    let replay_report = outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
+    let replay_report =
+        outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
     Ok(PlayReport {
         session_dir: session.dir.clone(),
         givens,

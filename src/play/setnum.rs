@@ -5,19 +5,11 @@
 //! Digit-first apps get the digit (or erase) first, then the cell. Nothing is collapsed: every
 //! event becomes taps, so the phone shows exactly what the algorithm does.
 
+pub use crate::calibration::InputMode as InputOrder;
 use crate::solver::Event;
 
 /// A display pixel.
 pub type Point = (u32, u32);
-
-/// Whether the app wants the cell or the digit first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputOrder {
-    #[default]
-    CellFirst,
-    DigitFirst,
-}
 
 /// How a digit is taken back out of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
