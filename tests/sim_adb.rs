@@ -243,25 +243,17 @@ fn dropped_connection_goes_offline_and_reconnects() {
         rig.shell(&format!("echo {i}"));
     }
     assert_eq!(rig.sim.commands_run(), 3);
-    // The phone dropped the connection; the adb server notices and reconnects on its own.
+    assert_eq!(rig.sim.connections(), 1);
+    // The phone dropped the connection after the third command: the adb server sees the
+    // device go away and reconnects by itself (a second TCP connection), and it is usable.
     let deadline = Instant::now() + Duration::from_secs(30);
-    let mut saw_offline = false;
-    loop {
-        match rig.adb.state(&rig.serial).as_deref() {
-            Some("device") if saw_offline || Instant::now() > deadline => break,
-            Some("device") => {}
-            _ => saw_offline = true,
-        }
+    while rig.sim.connections() < 2 {
         assert!(
-            Instant::now() < deadline + Duration::from_secs(1),
-            "did not reconnect"
+            Instant::now() < deadline,
+            "the adb server did not reconnect"
         );
-        std::thread::sleep(Duration::from_millis(20));
-        if !saw_offline && rig.shell("echo probe").code() != 0 {
-            saw_offline = true;
-        }
+        std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(saw_offline, "the device never went offline");
     rig.adb
         .wait_state(&rig.serial, "device", Duration::from_secs(30));
     assert_eq!(rig.shell("echo back").text(), "back\n");

@@ -25,8 +25,7 @@ pub struct SimArgs {
     /// Allow a non-loopback --listen address (exposes an unauthenticated shell unless --auth).
     #[arg(long)]
     listen_any: bool,
-    /// Device profile.
-    #[arg(long, default_value = "pixel", value_parser = parse_profile)]
+    #[arg(long, default_value = "pixel", value_parser = parse_profile, help = profile_help())]
     profile: &'static profile::Profile,
     /// App colour theme.
     #[arg(long, value_enum, default_value_t = Theme::Light)]
@@ -37,7 +36,7 @@ pub struct SimArgs {
     /// Show digits that break a rule in red.
     #[arg(long)]
     show_conflicts: bool,
-    /// Seed for the app's randomness (puzzle choice, dropped taps).
+    /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Require ADB authentication (RSA key signature), like a phone with USB debugging secured.
@@ -63,6 +62,28 @@ pub struct SimArgs {
     /// Realism: drop the TCP connection after N shell commands (once).
     #[arg(long, value_name = "N")]
     disconnect_after: Option<u64>,
+}
+
+/// "Device profile: budget (720x1520, Android 9), ..." from the profile table.
+fn profile_help() -> String {
+    let list: Vec<String> = profile::PROFILES
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({}x{}, Android {}{})",
+                p.name,
+                p.width,
+                p.height,
+                p.release,
+                if p.sendevent_allowed {
+                    ", sendevent allowed"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    format!("Device profile: {}", list.join(", "))
 }
 
 fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
@@ -147,4 +168,81 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         }
         Ok(0)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<SimArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sim").chain(args.iter().copied())).map(|c| c.sim)
+    }
+
+    #[test]
+    fn knobs_reach_the_config() {
+        let a = parse(&[
+            "--profile",
+            "budget",
+            "--theme",
+            "dark",
+            "--keypad",
+            "two-rows",
+            "--show-conflicts",
+            "--seed",
+            "9",
+            "--input-latency-ms",
+            "15",
+            "--drop-taps",
+            "0.25",
+            "--popup-after",
+            "40",
+            "--disconnect-after",
+            "7",
+            "--auth",
+            "--adb-keys",
+            "/tmp/k",
+            "--deny-new-keys",
+        ])
+        .unwrap();
+        let c = a.config();
+        assert_eq!(c.profile.name, "budget");
+        assert_eq!((c.app.theme, c.app.keypad), (Theme::Dark, Keypad::TwoRows));
+        assert!(c.app.show_conflicts);
+        assert_eq!(
+            (c.app.seed, c.app.drop_taps, c.app.popup_after),
+            (9, 0.25, Some(40))
+        );
+        assert_eq!(c.input_latency, Duration::from_millis(15));
+        assert_eq!(c.disconnect_after, Some(7));
+        let auth = c.auth.unwrap();
+        assert_eq!(auth.new_keys, NewKeys::Deny);
+        assert_eq!(
+            auth.keys_file.as_deref(),
+            Some(std::path::Path::new("/tmp/k"))
+        );
+        let d = parse(&[]).unwrap();
+        assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
+        let c = d.config();
+        assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
+        assert_eq!(c.app.drop_taps, 0.0);
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let e = parse(&["--profile", "nokia"]).err().unwrap().to_string();
+        assert!(e.contains("choose one of: budget, pixel"), "{e}");
+        let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
+        assert!(e.contains("between 0 and 1"), "{e}");
+        assert!(
+            parse(&["--adb-keys", "f"]).is_err(),
+            "--adb-keys needs --auth"
+        );
+    }
 }

@@ -25,6 +25,7 @@ use profile::Profile;
 use shell::{Device, Knobs};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -77,7 +78,11 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         disconnect_after: config.disconnect_after,
     };
     let device = Arc::new(Device::new(Phone::new(config.profile, config.app), knobs));
-    Ok(Arc::new(Shared { device, keys }))
+    Ok(Arc::new(Shared {
+        device,
+        keys,
+        connections: AtomicU64::new(0),
+    }))
 }
 
 /// Serves ADB connections on `listener` forever (each connection on its own task).
@@ -97,6 +102,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) -> 
                 continue;
             }
         };
+        shared.connections.fetch_add(1, Ordering::SeqCst);
         tokio::spawn(session::serve(socket, shared.clone()));
     }
 }
@@ -104,7 +110,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) -> 
 /// A phone running on its own thread; stopped when dropped.
 pub struct SimHandle {
     addr: SocketAddr,
-    device: Arc<Device>,
+    shared: Arc<Shared>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -122,12 +128,17 @@ impl SimHandle {
 
     /// The app's state (`dumpsys sudoku`), read directly.
     pub fn dumpsys(&self) -> serde_json::Value {
-        self.device.phone().dumpsys()
+        self.shared.device.phone().dumpsys()
     }
 
     /// Shell commands executed so far.
     pub fn commands_run(&self) -> u64 {
-        self.device.commands_run()
+        self.shared.device.commands_run()
+    }
+
+    /// TCP connections accepted so far (a reconnect adds one).
+    pub fn connections(&self) -> u64 {
+        self.shared.connections.load(Ordering::SeqCst)
     }
 }
 
@@ -150,7 +161,7 @@ pub fn spawn(config: SimConfig) -> anyhow::Result<SimHandle> {
 /// Starts a phone on `addr` on a background thread with its own runtime.
 pub fn spawn_on(addr: SocketAddr, config: SimConfig) -> anyhow::Result<SimHandle> {
     let shared = build(config)?;
-    let device = shared.device.clone();
+    let handle_shared = shared.clone();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("sim")
@@ -176,7 +187,7 @@ pub fn spawn_on(addr: SocketAddr, config: SimConfig) -> anyhow::Result<SimHandle
         })?;
     Ok(SimHandle {
         addr,
-        device,
+        shared: handle_shared,
         stop: Some(stop),
         thread: Some(thread),
     })

@@ -2,6 +2,9 @@
 //! terminal): echoes what is typed, turns Enter (`\r`) into a line, handles backspace,
 //! Ctrl-C and Ctrl-D, and writes `\r\n` for `\n` like a terminal in cooked mode.
 
+/// Longest line the editor keeps; further typing is ignored until Enter.
+const MAX_LINE: usize = 64 * 1024;
+
 /// What a chunk of typed bytes produced.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Typed {
@@ -47,6 +50,7 @@ impl LineEditor {
                     return t;
                 }
                 0x04 => {}
+                _ if self.line.len() >= MAX_LINE => {}
                 _ => {
                     self.line.push(b);
                     t.echo.push(b);

@@ -20,6 +20,8 @@ pub struct Shared {
     pub device: Arc<Device>,
     /// Trusted keys when `--auth` is on.
     pub keys: Option<Mutex<KeyStore>>,
+    /// TCP connections accepted so far.
+    pub connections: std::sync::atomic::AtomicU64,
 }
 
 enum State {

@@ -63,10 +63,6 @@ impl Output {
             .flat_map(|(_, b)| b.iter().copied())
             .collect()
     }
-    /// Takes the collected output, leaving this empty.
-    pub fn take(&mut self) -> Output {
-        std::mem::take(self)
-    }
 }
 
 /// How a script ended.

@@ -179,3 +179,16 @@ async fn disconnect_after_fires_once() {
     assert_eq!((out.as_str(), flow), ("3\n", Flow::Hangup));
     assert_eq!(run(&mut sh, "echo 5; echo 6").await.2, Flow::Continue);
 }
+
+#[tokio::test]
+async fn input_latency_delays_each_input_command() {
+    let knobs = Knobs {
+        input_latency: std::time::Duration::from_millis(40),
+        ..Knobs::default()
+    };
+    let mut sh = Shell::new(device("pixel", knobs));
+    let t = std::time::Instant::now();
+    run(&mut sh, "input tap 1 1; echo x; input keyevent BACK").await;
+    // A lower bound only (sleeps never end early); no upper bound is asserted.
+    assert!(t.elapsed() >= std::time::Duration::from_millis(80));
+}
