@@ -43,18 +43,22 @@ impl Renderer {
         }
     }
 
-    /// The screen for `model`, `layout.width x layout.height`.
+    /// Draws the screen for `model` into `img` (reused between frames, so no new memory is
+    /// touched; resized if it is not `layout.width x layout.height`).
     pub fn render(
         &mut self,
+        img: &mut RgbaImage,
         model: &Model,
         layout: &Layout,
         options: &AppOptions,
         clock: Clock,
-    ) -> RgbaImage {
+    ) {
         let pal = Palette::of(options.theme);
-        let mut img = RgbaImage::new(layout.width as u32, layout.height as u32);
-        let (w, h) = (img.width(), img.height());
-        let mut cv = Canvas::new(&mut img, w, h);
+        let (w, h) = (layout.width.max(0) as u32, layout.height.max(0) as u32);
+        if img.dimensions() != (w, h) {
+            *img = RgbaImage::new(w, h);
+        }
+        let mut cv = Canvas::new(img, w, h);
         let content = Rect::new(
             0,
             layout.app_bar.y,
@@ -86,7 +90,6 @@ impl Renderer {
         }
         self.status_bar(&mut cv, layout, pal, clock);
         self.nav_bar(&mut cv, layout, pal);
-        img
     }
 
     fn sp(layout: &Layout, sp: f32) -> u32 {

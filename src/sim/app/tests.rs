@@ -477,3 +477,29 @@ fn dumpsys_reports_the_contract_fields() {
     assert_eq!(d["keypad"], "row");
     assert_eq!(p.model().screen, Screen::Game);
 }
+
+#[test]
+fn phone_can_move_between_threads() {
+    fn send<T: Send + 'static>() {}
+    send::<Phone>();
+}
+
+#[test]
+fn every_profile_and_layout_renders() {
+    for prof in crate::sim::profile::PROFILES {
+        for keypad in [Keypad::Row, Keypad::TwoRows] {
+            let mut p = Phone::new(
+                prof.clone(),
+                AppOptions {
+                    keypad,
+                    ..AppOptions::default()
+                },
+            );
+            let home = p.screenshot();
+            p.start_level(70).unwrap();
+            let game = p.screenshot();
+            assert_eq!(game.dimensions(), (prof.width, prof.height));
+            assert!(home != game);
+        }
+    }
+}
