@@ -1,4 +1,10 @@
 pub mod board;
+pub mod calibration;
+pub mod capture;
 pub mod cli;
+pub mod device;
+pub mod play;
+pub mod session;
 pub mod sim;
 pub mod solver;
+pub mod vision;

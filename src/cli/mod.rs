@@ -1,6 +1,10 @@
 //! The `autoplay` command line: one file per subcommand.
 
+mod devices;
+mod play;
+mod sim;
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 
@@ -11,25 +15,40 @@ use clap::{Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    after_help = "Start with `autoplay demo` (no phone needed) or `autoplay solve PUZZLE`.\n\
-                  Each subcommand has its own --help."
+    args_conflicts_with_subcommands = true,
+    after_help = "With no subcommand, autoplay plays: `autoplay --level 70` opens level 70 on the phone and \
+                  solves it visibly.\nEach subcommand has its own --help, e.g. `autoplay solve --help`."
 )]
 pub struct Cli {
+    #[command(flatten)]
+    adb: play::AdbArgs,
+    #[command(flatten)]
+    play: play::PlayArgs,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// List connected devices, their screens, and whether a calibration exists.
+    Devices(devices::DevicesArgs),
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
+    /// Per-level table of execution counts from runs.csv.
+    Stats(stats::StatsArgs),
+    /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
+    Sim(sim::SimArgs),
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
+        None => play::run(&cli.adb, &cli.play),
+        Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
+        Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Sim(args)) => sim::run(args),
     };
     match result {
         Ok(code) => code,

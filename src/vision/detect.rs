@@ -1,0 +1,443 @@
+//! Board detection without calibration: finds the 10 + 10 evenly spaced grid lines.
+//!
+//! 1. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than both
+//!    pixels `k` away on either side: thin lines are ridges, flat areas, edges of bars and the
+//!    insides of thick strokes are not.
+//! 2. Long, dense runs of ridge pixels along a row (column) are horizontal (vertical) line
+//!    segments; gaps up to about a cell are bridged, so a selected or tinted cell that hides a
+//!    piece of a line does not break it. Adjacent segments merge into lines with a thickness.
+//! 3. On each axis, the best run of 10 evenly spaced lines is fitted (at most two may be missing
+//!    and are interpolated: boards without an outer border, or a line hidden by a highlight).
+//!    The vertical and horizontal fits must agree: the horizontal lines must span the columns,
+//!    the vertical ones the rows, and cells must be roughly square.
+
+use super::geometry::BoardGeometry;
+use super::gray::Gray;
+use image::RgbaImage;
+
+/// A line found in the frame.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    /// Centre across the line (y of a horizontal line).
+    pos: f32,
+    /// Thickness in pixels.
+    thick: u32,
+    /// Extent along the line.
+    start: u32,
+    end: u32,
+}
+
+/// A run of ridge pixels in one row (column).
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    at: u32,
+    start: u32,
+    end: u32,
+}
+
+/// 10 evenly spaced lines on one axis.
+#[derive(Debug, Clone)]
+struct Fit {
+    pos: [f32; 10],
+    line: [Option<usize>; 10],
+    hits: usize,
+    spacing: f32,
+    err: f32,
+}
+
+/// Tuning constants, relative to the frame's smaller side.
+struct Params {
+    k: usize,
+    contrast: u8,
+    min_len: u32,
+    max_gap: u32,
+    min_cell: f32,
+    max_cell: f32,
+}
+
+impl Params {
+    fn new(w: usize, h: usize) -> Params {
+        let min_dim = w.min(h) as f32;
+        Params {
+            k: ((min_dim / 90.0) as usize).max(3),
+            contrast: 7,
+            min_len: (min_dim * 0.25) as u32,
+            max_gap: (min_dim / 9.0) as u32,
+            min_cell: (min_dim * 0.25 / 9.0).max(8.0),
+            max_cell: min_dim / 9.0 * 1.06,
+        }
+    }
+}
+
+/// Why no board was found, for the error message.
+#[derive(Debug, Clone)]
+pub struct NotFound {
+    /// Long horizontal lines seen.
+    pub horizontal: usize,
+    /// Long vertical lines seen.
+    pub vertical: usize,
+    /// Most of the 10 grid lines found evenly spaced, horizontally and vertically.
+    pub best: (usize, usize),
+}
+
+/// Finds the 9x9 grid in a frame.
+pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, NotFound> {
+    let gray = Gray::from_rgba(img);
+    detect_gray(&gray)
+}
+
+/// [`detect`] on a luma plane.
+pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
+    let p = Params::new(g.width, g.height);
+    let h_lines = merge(horizontal_segments(g, &p));
+    let v_lines = merge(vertical_segments(g, &p));
+    let long = |ls: &[Line]| ls.iter().filter(|l| l.end - l.start >= p.min_len).count();
+    let mut not_found = NotFound {
+        horizontal: long(&h_lines),
+        vertical: long(&v_lines),
+        best: (0, 0),
+    };
+
+    let v_fits = fit_axis(&v_lines, &p, |_| true);
+    let mut best: Option<(f32, Fit, Fit)> = None;
+    for vf in v_fits.iter().take(12) {
+        not_found.best.1 = not_found.best.1.max(vf.hits);
+        if vf.hits < 8 {
+            continue;
+        }
+        let (x0, x9) = (vf.pos[0], vf.pos[9]);
+        let h_fits = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
+        for hf in h_fits.iter().take(6) {
+            not_found.best.0 = not_found.best.0.max(hf.hits);
+            if hf.hits < 8 {
+                continue;
+            }
+            let aspect = vf.spacing / hf.spacing;
+            if !(0.75..=1.34).contains(&aspect) {
+                continue;
+            }
+            let (y0, y9) = (hf.pos[0], hf.pos[9]);
+            let v_span = vf
+                .line
+                .iter()
+                .flatten()
+                .filter(|&&i| covers(&v_lines[i], y0, y9))
+                .count();
+            if v_span < 6 {
+                continue;
+            }
+            // Where the orthogonal lines start and end tells where the outer lines are, even
+            // when they are not drawn.
+            let penalty = extent_penalty(vf, &h_lines, hf) + extent_penalty(hf, &v_lines, vf);
+            let score = (vf.hits + hf.hits) as f32 - penalty - (vf.err + hf.err) * 0.05;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, vf.clone(), hf.clone()));
+            }
+        }
+    }
+    let Some((_, vf, hf)) = best else {
+        return Err(not_found);
+    };
+    let thick = |fit: &Fit, lines: &[Line]| {
+        fit.line
+            .iter()
+            .flatten()
+            .map(|&i| lines[i].thick)
+            .max()
+            .unwrap_or(1)
+    };
+    let round = |fit: &Fit, limit: usize| -> [u32; 10] {
+        fit.pos
+            .map(|v| (v.round().max(0.0) as u32).min(limit.saturating_sub(1) as u32))
+    };
+    let geometry = BoardGeometry {
+        cols: round(&vf, g.width),
+        rows: round(&hf, g.height),
+        line_width: thick(&vf, &v_lines).max(thick(&hf, &h_lines)),
+    };
+    if geometry.check(g.width as u32, g.height as u32).is_err() {
+        return Err(not_found);
+    }
+    Ok(geometry)
+}
+
+/// How far (in cells) the outer lines of `fit` are from the median start and end of the lines of
+/// the orthogonal fit `other` (whose lines are `lines`).
+fn extent_penalty(fit: &Fit, lines: &[Line], other: &Fit) -> f32 {
+    let mut starts: Vec<f32> = other
+        .line
+        .iter()
+        .flatten()
+        .map(|&i| lines[i].start as f32)
+        .collect();
+    let mut ends: Vec<f32> = other
+        .line
+        .iter()
+        .flatten()
+        .map(|&i| lines[i].end as f32)
+        .collect();
+    if starts.is_empty() {
+        return 0.0;
+    }
+    starts.sort_by(f32::total_cmp);
+    ends.sort_by(f32::total_cmp);
+    let (a, b) = (starts[starts.len() / 2], ends[ends.len() / 2]);
+    let d = ((fit.pos[0] - a).abs() + (fit.pos[9] - b).abs()) / fit.spacing.max(1.0);
+    // Up to a quarter cell is line thickness and rounding, not a misplaced board.
+    (d - 0.25).max(0.0)
+}
+
+/// Whether a line's extent covers most of `[a, b]`.
+fn covers(l: &Line, a: f32, b: f32) -> bool {
+    let overlap = (l.end as f32).min(b) - (l.start as f32).max(a);
+    overlap >= 0.6 * (b - a)
+}
+
+/// Ridge mask of `mid` against `a` and `b` (same length): 1 where `mid` is darker or lighter than both.
+#[inline]
+fn ridge(a: &[u8], mid: &[u8], b: &[u8], t: u8, out: &mut [u8]) {
+    for i in 0..out.len().min(mid.len()).min(a.len()).min(b.len()) {
+        let (m, x, y) = (mid[i], a[i], b[i]);
+        let dark = (x.saturating_sub(m) > t) & (y.saturating_sub(m) > t);
+        let light = (m.saturating_sub(x) > t) & (m.saturating_sub(y) > t);
+        out[i] = (dark | light) as u8;
+    }
+}
+
+/// Tracks one run of ridge pixels along a row or column.
+#[derive(Clone, Copy)]
+struct Run {
+    start: u32,
+    last: u32,
+    hits: u32,
+}
+
+const NO_RUN: Run = Run {
+    start: u32::MAX,
+    last: 0,
+    hits: 0,
+};
+
+impl Run {
+    /// Feeds position `i`; emits a finished run into `out`.
+    #[inline]
+    fn step(&mut self, hit: bool, i: u32, at: u32, step: u32, p: &Params, out: &mut Vec<Segment>) {
+        if hit {
+            if self.start == u32::MAX {
+                self.start = i;
+                self.hits = 0;
+            }
+            self.last = i;
+            self.hits += 1;
+        } else if self.start != u32::MAX && i - self.last > p.max_gap {
+            self.finish(at, step, p, out);
+        }
+    }
+
+    fn finish(&mut self, at: u32, step: u32, p: &Params, out: &mut Vec<Segment>) {
+        if self.start != u32::MAX {
+            let len = self.last - self.start + 1;
+            if len >= p.min_len && self.hits * step * 10 >= len * 6 {
+                out.push(Segment {
+                    at,
+                    start: self.start,
+                    end: self.last,
+                });
+            }
+        }
+        *self = NO_RUN;
+    }
+}
+
+/// Runs of ridge pixels along rows (candidate horizontal lines); every 2nd pixel is looked at.
+fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut mask = vec![0u8; g.width];
+    for y in p.k..g.height.saturating_sub(p.k) {
+        ridge(
+            g.row(y - p.k),
+            g.row(y),
+            g.row(y + p.k),
+            p.contrast,
+            &mut mask,
+        );
+        let mut run = NO_RUN;
+        for x in (0..g.width).step_by(2) {
+            run.step(mask[x] != 0, x as u32, y as u32, 2, p, &mut out);
+        }
+        run.finish(y as u32, 2, p, &mut out);
+    }
+    out
+}
+
+/// Runs of ridge pixels along columns (candidate vertical lines); every 2nd row is looked at.
+fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let k = p.k;
+    if g.width <= 2 * k {
+        return out;
+    }
+    let n = g.width - 2 * k;
+    let mut mask = vec![0u8; n];
+    let mut runs = vec![NO_RUN; n];
+    for y in (0..g.height).step_by(2) {
+        let row = g.row(y);
+        ridge(
+            &row[..n],
+            &row[k..k + n],
+            &row[2 * k..],
+            p.contrast,
+            &mut mask,
+        );
+        for (i, run) in runs.iter_mut().enumerate() {
+            if mask[i] != 0 || run.start != u32::MAX {
+                run.step(mask[i] != 0, y as u32, (i + k) as u32, 2, p, &mut out);
+            }
+        }
+    }
+    for (i, run) in runs.iter_mut().enumerate() {
+        run.finish((i + k) as u32, 2, p, &mut out);
+    }
+    out
+}
+
+/// Merges segments on adjacent rows (columns) that overlap into lines.
+fn merge(mut segs: Vec<Segment>) -> Vec<Line> {
+    segs.sort_by_key(|s| (s.at, s.start));
+    struct Acc {
+        first: u32,
+        last: u32,
+        start: u32,
+        end: u32,
+        sum: f64,
+        n: u32,
+    }
+    let mut acc: Vec<Acc> = Vec::new();
+    for s in segs {
+        let found = acc
+            .iter_mut()
+            .rev()
+            .take(8)
+            .find(|a| a.last + 1 >= s.at && s.start.max(a.start) < s.end.min(a.end));
+        match found {
+            Some(a) => {
+                a.last = s.at;
+                a.start = a.start.min(s.start);
+                a.end = a.end.max(s.end);
+                a.sum += s.at as f64;
+                a.n += 1;
+            }
+            None => acc.push(Acc {
+                first: s.at,
+                last: s.at,
+                start: s.start,
+                end: s.end,
+                sum: s.at as f64,
+                n: 1,
+            }),
+        }
+    }
+    let mut lines: Vec<Line> = acc
+        .into_iter()
+        .map(|a| Line {
+            pos: (a.sum / a.n as f64) as f32,
+            thick: a.last - a.first + 1,
+            start: a.start,
+            end: a.end,
+        })
+        .collect();
+    lines.sort_by(|a, b| a.pos.total_cmp(&b.pos));
+    lines
+}
+
+/// The best runs of 10 evenly spaced lines among those passing `keep`, best first.
+fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> {
+    let idx: Vec<usize> = (0..all.len()).filter(|&i| keep(&all[i])).collect();
+    let pos: Vec<f32> = idx.iter().map(|&i| all[i].pos).collect();
+    let nearest = |e: f32, tol: f32| -> Option<usize> {
+        let j = pos.partition_point(|&q| q < e);
+        [j.wrapping_sub(1), j]
+            .into_iter()
+            .filter(|&j| j < pos.len() && (pos[j] - e).abs() <= tol)
+            .min_by(|&a, &b| (pos[a] - e).abs().total_cmp(&(pos[b] - e).abs()))
+    };
+    let mut fits: Vec<Fit> = Vec::new();
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let s = pos[j] - pos[i];
+            if s < p.min_cell {
+                continue;
+            }
+            if s > p.max_cell {
+                break;
+            }
+            let tol = (0.12 * s).max(2.0);
+            // Walk outwards from the pair i (index 0) and j (index 1), following found lines.
+            let mut at: [Option<usize>; 19] = [None; 19];
+            at[9] = Some(i);
+            at[10] = Some(j);
+            let mut prev = pos[j];
+            for n in 11..19 {
+                let e = prev + s;
+                at[n] = nearest(e, tol);
+                prev = at[n].map_or(e, |q| pos[q]);
+            }
+            prev = pos[i];
+            for n in (0..9).rev() {
+                let e = prev - s;
+                at[n] = nearest(e, tol);
+                prev = at[n].map_or(e, |q| pos[q]);
+            }
+            // Every window of 10 indices containing both anchors with enough hits: when outer
+            // lines are missing, the window is ambiguous and the orthogonal extents decide.
+            for m in 1..=9 {
+                let window: Vec<(usize, usize)> =
+                    (0..10).filter_map(|n| at[m + n].map(|q| (n, q))).collect();
+                if window.len() < 8 {
+                    continue;
+                }
+                let fit = fit_window(&window, &pos, &idx);
+                if !fits.iter().any(|f| {
+                    (f.pos[0] - fit.pos[0]).abs() < 2.0 && (f.spacing - fit.spacing).abs() < 2.0
+                }) {
+                    fits.push(fit);
+                }
+            }
+        }
+    }
+    fits.sort_by(|a, b| b.hits.cmp(&a.hits).then(a.err.total_cmp(&b.err)));
+    fits
+}
+
+/// Least-squares fit `o + n * s` over the hits `(n, position index)` of a window.
+fn fit_window(window: &[(usize, usize)], pos: &[f32], idx: &[usize]) -> Fit {
+    let nn = window.len() as f32;
+    let (sx, sy) = window
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(n, q)| (a + n as f32, b + pos[q]));
+    let (mx, my) = (sx / nn, sy / nn);
+    let (mut sxy, mut sxx) = (0.0, 0.0);
+    for &(n, q) in window {
+        sxy += (n as f32 - mx) * (pos[q] - my);
+        sxx += (n as f32 - mx) * (n as f32 - mx);
+    }
+    let slope = sxy / sxx.max(1e-6);
+    let o = my - slope * mx;
+    let err = window
+        .iter()
+        .map(|&(n, q)| (pos[q] - (o + slope * n as f32)).abs())
+        .sum::<f32>()
+        / nn;
+    let mut fit = Fit {
+        pos: std::array::from_fn(|n| o + slope * n as f32),
+        line: [None; 10],
+        hits: window.len(),
+        spacing: slope,
+        err,
+    };
+    for &(n, q) in window {
+        fit.pos[n] = pos[q];
+        fit.line[n] = Some(idx[q]);
+    }
+    fit
+}

@@ -1,0 +1,36 @@
+//! A fast 8-bit luma plane, the input of board detection.
+
+use image::RgbaImage;
+
+/// An 8-bit single-channel image, row-major.
+#[derive(Debug, Clone)]
+pub struct Gray {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// `width * height` luma values.
+    pub data: Vec<u8>,
+}
+
+impl Gray {
+    /// Integer Rec. 601 luma of every pixel (alpha ignored).
+    pub fn from_rgba(img: &RgbaImage) -> Gray {
+        let data = img
+            .as_raw()
+            .chunks_exact(4)
+            .map(|p| ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8)
+            .collect();
+        Gray {
+            width: img.width() as usize,
+            height: img.height() as usize,
+            data,
+        }
+    }
+
+    /// Row `y`.
+    #[inline]
+    pub fn row(&self, y: usize) -> &[u8] {
+        &self.data[y * self.width..(y + 1) * self.width]
+    }
+}

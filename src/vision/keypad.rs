@@ -1,0 +1,188 @@
+//! Finding the app's number pad: the digits 1..9 read by OCR below the board.
+
+use super::geometry::BoardGeometry;
+use super::glyph::Glyph;
+use super::gray::Gray;
+use super::ink::Ink;
+use super::templates::TemplateBank;
+use image::RgbaImage;
+
+/// A keypad key found on screen.
+#[derive(Debug, Clone)]
+pub struct Key {
+    /// 1..=9.
+    pub digit: u8,
+    /// Centre of the digit's glyph: where to tap.
+    pub center: (u32, u32),
+    /// The glyph's box `[x0, y0, x1, y1)`.
+    pub bbox: [u32; 4],
+    /// Template score.
+    pub score: f32,
+    /// The normalised glyph (a device template).
+    pub glyph: Glyph,
+}
+
+/// Least template score for a keypad digit.
+const MIN_KEY_SCORE: f32 = 0.72;
+
+/// Finds the keys 1..=9 below the board. The error says which digits were (not) found.
+pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<[Key; 9], String> {
+    let (cw, ch) = geometry.cell_size();
+    let top = (geometry.rows[9] + geometry.line_width + 2).min(img.height());
+    let (w, h) = (img.width() as usize, (img.height() - top) as usize);
+    if h < (ch * 0.3) as usize {
+        return Err("there is no room below the board for a number pad".into());
+    }
+    let gray = Gray::from_rgba(img);
+    let region = &gray.data[top as usize * w..];
+    let mask = adaptive_mask(region, w, h, (cw as usize).max(8), 25);
+    let boxes = components(&mask, w, h);
+    let bank = TemplateBank::default_bank();
+    let mut best: [Option<Key>; 9] = Default::default();
+    for b in boxes {
+        let (bw, bh) = ((b[2] - b[0] + 1) as f32, (b[3] - b[1] + 1) as f32);
+        if bh < ch * 0.2 || bh > ch * 1.3 || bw < cw * 0.05 || bw > cw * 1.2 || bw > bh * 1.2 {
+            continue;
+        }
+        let pad = (bh * 0.2) as usize + 2;
+        let rect = [
+            b[0].saturating_sub(pad) as u32,
+            (b[1].saturating_sub(pad)) as u32 + top,
+            (b[2] + pad + 1).min(w) as u32,
+            (b[3] + pad + 1).min(h) as u32 + top,
+        ];
+        let ink = Ink::analyse(img, rect);
+        let Some(found) = ink.main_glyph((bh * 0.8) as usize) else {
+            continue;
+        };
+        let (cov, gw, gh) = ink.coverage(&found);
+        let Some(glyph) = Glyph::from_coverage(&cov, gw, gh) else {
+            continue;
+        };
+        let Some(m) = bank.classify(&glyph) else {
+            continue;
+        };
+        if m.score < MIN_KEY_SCORE || m.margin < 0.03 {
+            continue;
+        }
+        let f = found.bbox;
+        let bbox = [
+            rect[0] + f[0] as u32,
+            rect[1] + f[1] as u32,
+            rect[0] + f[2] as u32 + 1,
+            rect[1] + f[3] as u32 + 1,
+        ];
+        let key = Key {
+            digit: m.digit,
+            center: ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2),
+            bbox,
+            score: m.score,
+            glyph,
+        };
+        let slot = &mut best[m.digit as usize - 1];
+        let height = |k: &Key| k.bbox[3] - k.bbox[1];
+        // Keypad digits are the biggest of their kind (counters and hints are smaller).
+        if slot.as_ref().is_none_or(|s| {
+            height(&key) > height(s) + 2 || (height(&key) + 2 >= height(s) && key.score > s.score)
+        }) {
+            *slot = Some(key);
+        }
+    }
+    let missing: Vec<String> = (1..=9)
+        .filter(|d| best[d - 1].is_none())
+        .map(|d| d.to_string())
+        .collect();
+    if !missing.is_empty() {
+        let found: Vec<String> = best.iter().flatten().map(|k| k.digit.to_string()).collect();
+        return Err(format!(
+            "number pad not found below the board: digits {} not seen (found: {})",
+            missing.join(","),
+            if found.is_empty() {
+                "none".into()
+            } else {
+                found.join(",")
+            }
+        ));
+    }
+    let keys: Vec<Key> = best.into_iter().flatten().collect();
+    let mut heights: Vec<u32> = keys.iter().map(|k| k.bbox[3] - k.bbox[1]).collect();
+    heights.sort_unstable();
+    let median = heights[4];
+    if let Some(k) = keys
+        .iter()
+        .find(|k| (k.bbox[3] - k.bbox[1]) * 10 < median * 6)
+    {
+        return Err(format!(
+            "number pad unclear: digit {} at {:?} is much smaller than the others",
+            k.digit, k.center
+        ));
+    }
+    keys.try_into()
+        .map_err(|_| "number pad: internal error collecting keys".to_string())
+}
+
+/// Pixels differing from their `win x win` neighbourhood mean by more than `t`.
+fn adaptive_mask(g: &[u8], w: usize, h: usize, win: usize, t: u32) -> Vec<bool> {
+    let mut integral = vec![0u64; (w + 1) * (h + 1)];
+    for y in 0..h {
+        let mut row = 0u64;
+        for x in 0..w {
+            row += g[y * w + x] as u64;
+            integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + row;
+        }
+    }
+    let r = win / 2;
+    let mut mask = vec![false; w * h];
+    for y in 0..h {
+        let (ya, yb) = (y.saturating_sub(r), (y + r + 1).min(h));
+        for x in 0..w {
+            let (xa, xb) = (x.saturating_sub(r), (x + r + 1).min(w));
+            let sum = integral[yb * (w + 1) + xb] + integral[ya * (w + 1) + xa]
+                - integral[ya * (w + 1) + xb]
+                - integral[yb * (w + 1) + xa];
+            let mean = sum / ((yb - ya) * (xb - xa)) as u64;
+            mask[y * w + x] = (g[y * w + x] as u64).abs_diff(mean) > t as u64;
+        }
+    }
+    mask
+}
+
+/// Bounding boxes (inclusive) of 8-connected components of a mask.
+fn components(mask: &[bool], w: usize, h: usize) -> Vec<[usize; 4]> {
+    let mut seen = vec![false; w * h];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..w * h {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut b = [w, h, 0, 0];
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            for (dx, dy) in [
+                (-1i32, -1i32),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
+                    let j = ny as usize * w + nx as usize;
+                    if mask[j] && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        out.push(b);
+    }
+    out
+}

@@ -1,0 +1,197 @@
+//! Reading the phone: board detection and template-matched digit OCR.
+//!
+//! ```no_run
+//! # fn main() -> anyhow::Result<()> {
+//! use sudoku_autoplay::{capture, vision};
+//! let image = capture::decode(&std::fs::read("shot.png")?)?;
+//! let reading = vision::read_board(&image, None)?;
+//! println!("{}", reading.board.to_line());
+//! let (x, y) = reading.geometry.cell_center(40); // where to tap the centre cell
+//! # let _ = (x, y); Ok(()) }
+//! ```
+
+pub mod detect;
+pub mod geometry;
+pub mod glyph;
+pub mod gray;
+pub mod ink;
+pub mod keypad;
+pub mod kinds;
+pub mod ocr;
+pub mod overlay;
+pub mod templates;
+
+pub use geometry::{BoardGeometry, Rect};
+pub use kinds::Kind;
+pub use templates::TemplateBank;
+
+use crate::board::{Board, cell_name};
+use crate::calibration::Calibration;
+use image::RgbaImage;
+use ocr::CellRead;
+
+/// A digit scoring below this is reported as doubtful.
+pub const MIN_SCORE: f32 = 0.70;
+/// A digit whose runner-up is closer than this is reported as doubtful.
+pub const MIN_MARGIN: f32 = 0.05;
+
+/// Why a frame could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum VisionError {
+    /// No 9x9 grid in the frame.
+    #[error(
+        "no Sudoku board found in the {width}x{height} image: saw {h} long horizontal and {v} long \
+         vertical lines, at best {bh} of 10 evenly spaced rows and {bv} of 10 columns of grid lines \
+         (is the game screen showing, unobstructed?)"
+    )]
+    NoBoard {
+        /// Frame size.
+        width: u32,
+        height: u32,
+        /// Long lines seen.
+        h: usize,
+        v: usize,
+        /// Best evenly spaced runs.
+        bh: usize,
+        bv: usize,
+    },
+    /// The calibration does not fit the frame.
+    #[error("{0}")]
+    Calibration(String),
+}
+
+/// Finds the 9x9 grid (no calibration needed).
+pub fn detect_board(img: &RgbaImage) -> Result<BoardGeometry, VisionError> {
+    detect::detect(img).map_err(|nf| VisionError::NoBoard {
+        width: img.width(),
+        height: img.height(),
+        h: nf.horizontal,
+        v: nf.vertical,
+        bh: nf.best.0,
+        bv: nf.best.1,
+    })
+}
+
+/// A doubt about a reading: a low-confidence cell or a broken rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doubt {
+    /// The cell concerned, if one.
+    pub cell: Option<usize>,
+    /// What is doubtful.
+    pub message: String,
+}
+
+/// What was read from a frame.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The digits (0 = empty).
+    pub board: Board,
+    /// Given / entered / empty per cell.
+    pub kinds: [Kind; 81],
+    /// Per-cell confidence 0..=1.
+    pub confidence: [f32; 81],
+    /// Per-cell details.
+    pub cells: Vec<CellRead>,
+    /// Where the board is.
+    pub geometry: BoardGeometry,
+    /// Low-confidence cells and rule conflicts; empty when the reading is certain.
+    pub doubts: Vec<Doubt>,
+}
+
+impl Reading {
+    /// The kinds as 81 characters `G`, `U`, `.`.
+    pub fn kinds_line(&self) -> String {
+        self.kinds.iter().map(|k| k.to_char()).collect()
+    }
+
+    /// The givens only.
+    pub fn givens(&self) -> Board {
+        let mut b = Board::empty();
+        for (i, k) in self.kinds.iter().enumerate() {
+            if *k == Kind::Given {
+                b.set(i, self.board.get(i));
+            }
+        }
+        b
+    }
+}
+
+/// Reads the board in a frame. With a calibration, its board geometry (after checking the frame
+/// size) and its device templates are used; otherwise the board is detected and the default
+/// template bank is used.
+pub fn read_board(
+    img: &RgbaImage,
+    calibration: Option<&Calibration>,
+) -> Result<Reading, VisionError> {
+    let (geometry, device) = match calibration {
+        Some(cal) => {
+            cal.check_frame(img.width(), img.height())
+                .map_err(VisionError::Calibration)?;
+            (cal.geometry(), cal.template_bank())
+        }
+        None => (detect_board(img)?, None),
+    };
+    Ok(read_with(img, geometry, device.as_ref()))
+}
+
+/// Reads the cells of a known geometry.
+pub fn read_with(
+    img: &RgbaImage,
+    geometry: BoardGeometry,
+    device: Option<&TemplateBank>,
+) -> Reading {
+    let bank = TemplateBank::default_bank();
+    let cells: Vec<CellRead> = (0..81)
+        .map(|i| ocr::read_cell(img, geometry.cell_inner(i), bank, device))
+        .collect();
+    let mut board = Board::empty();
+    let mut doubts = Vec::new();
+    let mut digits = Vec::new();
+    for (i, c) in cells.iter().enumerate() {
+        board.set(i, c.digit);
+        if c.digit != 0 {
+            digits.push(kinds::DigitInk {
+                cell: i,
+                colour: c.ink_colour,
+                contrast: c.contrast,
+                weight: c.weight,
+            });
+        }
+        match c.matched {
+            Some(m) if m.score < MIN_SCORE || m.margin < MIN_MARGIN => doubts.push(Doubt {
+                cell: Some(i),
+                message: format!(
+                    "{}: read {} with score {:.2}, runner-up {} at {:.2}",
+                    cell_name(i),
+                    m.digit,
+                    m.score,
+                    m.runner_up,
+                    m.score - m.margin
+                ),
+            }),
+            None if c.confidence < 0.9 => doubts.push(Doubt {
+                cell: Some(i),
+                message: format!(
+                    "{}: read as empty, but it holds a mark of nearly digit size (confidence {:.2})",
+                    cell_name(i),
+                    c.confidence
+                ),
+            }),
+            _ => {}
+        }
+    }
+    if let Err(conflicts) = board.validate() {
+        doubts.push(Doubt {
+            cell: None,
+            message: conflicts.to_string(),
+        });
+    }
+    Reading {
+        board,
+        kinds: kinds::classify(&digits),
+        confidence: std::array::from_fn(|i| cells[i].confidence),
+        cells,
+        geometry,
+        doubts,
+    }
+}

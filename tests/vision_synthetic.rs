@@ -1,0 +1,62 @@
+//! Synthetic screenshots: the tuned styles (light, dark at common resolutions) and held-out
+//! "other app" screens in fonts the template bank has never seen, at unusual resolutions.
+
+mod vision_support;
+
+use sudoku_autoplay::vision::{self, Reading};
+use vision_support::*;
+
+fn check(name: &str, style: &Style) -> Reading {
+    let sc = scene();
+    let (img, rect) = render(style, &sc);
+    if let Ok(dir) = std::env::var("VISION_DUMP") {
+        let _ = img.save(format!("{dir}/{name}.png"));
+    }
+    let reading = vision::read_board(&img, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let (board, kinds) = truth(&sc);
+    let got = reading.geometry.rect();
+    for k in 0..4 {
+        assert!(
+            got[k].abs_diff(rect[k]) <= 3 + style.thick_w,
+            "{name}: board rect {got:?}, drawn at {rect:?}"
+        );
+    }
+    assert_eq!(reading.board.to_line(), board, "{name}: digits");
+    assert_eq!(reading.kinds_line(), kinds, "{name}: kinds");
+    assert!(
+        reading.doubts.is_empty(),
+        "{name}: doubts {:?}",
+        reading.doubts
+    );
+    reading
+}
+
+#[test]
+fn light_theme_common_resolutions() {
+    for (w, h) in [(720, 1520), (1080, 2400), (1440, 3200)] {
+        check(&format!("light_{w}x{h}"), &Style::light(w, h));
+    }
+}
+
+#[test]
+fn dark_theme() {
+    check("dark_1080x2400", &Style::dark(1080, 2400));
+    check("dark_720x1280", &Style::dark(720, 1280));
+}
+
+#[test]
+fn held_out_other_app_at_unusual_resolutions() {
+    check("other_833x1777", &Style::other(833, 1777));
+    check("other_1200x2000", &Style::other(1200, 2000));
+}
+
+#[test]
+fn held_out_other_app_dark_light_font() {
+    let mut st = Style::dark(999, 2111);
+    st.given_font = HELD_LIGHT;
+    st.entered_font = HELD_MONO;
+    st.outer_border = false;
+    st.thick_w = st.thin_w;
+    st.radius = 40;
+    check("other_dark_999x2111", &st);
+}
