@@ -104,7 +104,7 @@ impl Renderer {
         let time = format!("{:02}:{:02}", clock.hour, clock.minute);
         let baseline = self.text.baseline(Face::Bold, size, bar.center().1);
         self.text
-            .draw(cv, Face::Bold, size, &time, l.px(16.0), baseline, fg);
+            .draw(cv, Face::Bold, size, &time, (l.px(16.0), baseline), fg);
         // Battery: outline, charge, nub.
         let (bw, bh) = (l.px(22.0), l.px(11.0));
         let bx = l.width - l.px(16.0) - bw;
@@ -158,7 +158,7 @@ impl Renderer {
             l.px(16.0)
         };
         self.text
-            .draw(cv, Face::Bold, size, title, x, baseline, pal.on_app_bar);
+            .draw(cv, Face::Bold, size, title, (x, baseline), pal.on_app_bar);
     }
 
     fn button(
@@ -249,8 +249,8 @@ impl Renderer {
         }
         // Thin lines first, thick box lines over them.
         for thick in [false, true] {
-            for i in 0..=9 {
-                if (i % 3 == 0) != thick {
+            for i in 0..=9usize {
+                if i.is_multiple_of(3) != thick {
                     continue;
                 }
                 let colour = if thick { pal.line_thick } else { pal.line_thin };
@@ -264,14 +264,14 @@ impl Renderer {
         } else {
             [false; CELLS]
         };
-        for cell in 0..CELLS {
+        for (cell, &is_bad) in bad.iter().enumerate() {
             let d = game.board.get(cell);
             if d == 0 {
                 continue;
             }
             let colour = if game.is_given(cell) {
                 pal.given
-            } else if bad[cell] {
+            } else if is_bad {
                 pal.conflict
             } else {
                 pal.user
