@@ -106,15 +106,14 @@ impl Text {
             .round() as i32
     }
 
-    /// Draws `text` with its pen starting at (x, baseline).
+    /// Draws `text` with its pen starting at `(x, baseline)`.
     pub fn draw(
         &mut self,
         canvas: &mut Canvas,
         face: Face,
         px: u32,
         text: &str,
-        x: i32,
-        baseline: i32,
+        (x, baseline): (i32, i32),
         c: Rgb,
     ) {
         let mut pen = x as f32;
@@ -139,7 +138,7 @@ impl Text {
         let w = self.width(face, px, text);
         let (cx, cy) = r.center();
         let baseline = self.baseline(face, px, cy);
-        self.draw(canvas, face, px, text, cx - w / 2, baseline, c);
+        self.draw(canvas, face, px, text, (cx - w / 2, baseline), c);
     }
 
     /// The baseline that centres capital letters vertically on `cy`.

@@ -304,14 +304,24 @@ pub fn levels_md(levels: &[Board]) -> String {
     use crate::cli::thousands;
     let mut s = String::from(
         "# Levels\n\n\
-         The simulated app ships 70 levels (`src/sim/app/levels.txt`). Each has a unique solution.\n\
-         Difficulty rises with the level: levels are ordered by the number of empty cells, then by\n\
-         the number of guesses (branching decisions) the fast solver needs to solve the puzzle and\n\
-         prove its solution unique. The placement counts below are what the two observed\n\
-         backtrackers need to reach the solution: *row-major* (the article's backtracker: cells in\n\
-         reading order, digits ascending) and *MRV* (always the cell with the fewest candidates).\n\
-         The row-major count says little about difficulty: the last, hardest level has only 17\n\
-         givens yet takes row-major just over 100 placements.\n\n\
+         The simulated app ships 70 levels (`src/sim/app/levels.txt`), each with a unique solution\n\
+         (checked with the fast solver).\n\n\
+         **Difficulty** rises with the level number. It is measured by (1) the number of empty\n\
+         cells, then (2) the number of guesses (branching decisions) the fast solver needs to solve\n\
+         the puzzle and prove its solution unique; levels are sorted by that pair.\n\n\
+         **Source.** Every level is a 17-clue puzzle from Gordon Royle's list\n\
+         (`shared/puzzles/17_clue.txt`). Levels 1-69 add givens copied from the puzzle's solution\n\
+         (46 givens at level 1 down to 18 at level 69); among 16 seeded random candidates per level\n\
+         the generator keeps the one whose row-major count is closest to a target rising from 60 to\n\
+         1,000,000, so the table shows the whole range. Level 70 is an unmodified 17-clue puzzle up\n\
+         to symmetry (rows, columns and digits relabelled), picked among 20,000 random isomorphs for\n\
+         a row-major count near 100. The generator is `levels::generate` (seed 2024).\n\n\
+         **Counts** are placements (digits written into empty cells) to the first solution:\n\
+         *row-major* is the article's backtracker (cells in reading order, digits ascending), *MRV*\n\
+         always branches on the cell with the fewest candidates. The row-major count says little\n\
+         about difficulty: the hardest level has only 17 givens, yet row-major solves it in about\n\
+         100 placements while some middle levels take it tens of thousands. No level takes it more\n\
+         than 2,000,000.\n\n\
          This file is checked by `cargo test --lib sim::app::levels` and regenerated with\n\
          `cargo test --lib sim::app::levels::tests::regenerate -- --ignored`.\n\n\
          | level | givens | fast guesses | row-major placements | MRV placements |\n\

@@ -106,8 +106,10 @@ pub struct Phone {
     /// Minutes after midnight at tap 0, and the battery level, from the seed.
     clock_start: u32,
     battery: u8,
-    /// The last frame, valid until the state changes.
-    frame: Option<(Clock, RgbaImage)>,
+    /// The last frame (its buffer is reused) and the clock it shows; `None` once the state
+    /// changed.
+    frame: RgbaImage,
+    frame_clock: Option<Clock>,
     swipes: u64,
     screenshots: u64,
 }
@@ -132,7 +134,8 @@ impl Phone {
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             clock_start: (mix % (24 * 60)) as u32,
             battery: 30 + ((mix >> 32) % 71) as u8,
-            frame: None,
+            frame: RgbaImage::new(0, 0),
+            frame_clock: None,
             swipes: 0,
             screenshots: 0,
             profile,
@@ -171,7 +174,7 @@ impl Phone {
         }
         changed |= self.model.maybe_popup();
         if changed {
-            self.frame = None;
+            self.frame_clock = None;
         }
     }
 
@@ -191,7 +194,7 @@ impl Phone {
                 screens::Target::PrevPage
             };
             if self.model.tap(Some(target)) {
-                self.frame = None;
+                self.frame_clock = None;
             }
         }
     }
@@ -199,14 +202,14 @@ impl Phone {
     /// A hardware key.
     pub fn key(&mut self, key: Key) {
         if self.model.key(key) {
-            self.frame = None;
+            self.frame_clock = None;
         }
     }
 
     /// `am start ... --ei level N`: opens the game screen on level N (1-based).
     pub fn start_level(&mut self, level: u32) -> Result<(), String> {
         self.model.start_level(level)?;
-        self.frame = None;
+        self.frame_clock = None;
         Ok(())
     }
 
@@ -222,18 +225,24 @@ impl Phone {
 
     /// The current screen, `width x height` RGBA (rendered only when something changed).
     pub fn screenshot(&mut self) -> RgbaImage {
+        self.frame().clone()
+    }
+
+    /// Like [`Phone::screenshot`] without the copy: a view of the current frame.
+    pub fn frame(&mut self) -> &RgbaImage {
         self.screenshots += 1;
         let clock = self.clock();
-        match &self.frame {
-            Some((c, img)) if *c == clock => img.clone(),
-            _ => {
-                let img = self
-                    .renderer
-                    .render(&self.model, &self.layout, &self.options, clock);
-                self.frame = Some((clock, img.clone()));
-                img
-            }
+        if self.frame_clock != Some(clock) {
+            self.renderer.render(
+                &mut self.frame,
+                &self.model,
+                &self.layout,
+                &self.options,
+                clock,
+            );
+            self.frame_clock = Some(clock);
         }
+        &self.frame
     }
 
     /// `dumpsys sudoku`: the app's state as JSON.

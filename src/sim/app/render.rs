@@ -43,18 +43,22 @@ impl Renderer {
         }
     }
 
-    /// The screen for `model`, `layout.width x layout.height`.
+    /// Draws the screen for `model` into `img` (reused between frames, so no new memory is
+    /// touched; resized if it is not `layout.width x layout.height`).
     pub fn render(
         &mut self,
+        img: &mut RgbaImage,
         model: &Model,
         layout: &Layout,
         options: &AppOptions,
         clock: Clock,
-    ) -> RgbaImage {
+    ) {
         let pal = Palette::of(options.theme);
-        let mut img = RgbaImage::new(layout.width as u32, layout.height as u32);
-        let (w, h) = (img.width(), img.height());
-        let mut cv = Canvas::new(&mut img, w, h);
+        let (w, h) = (layout.width.max(0) as u32, layout.height.max(0) as u32);
+        if img.dimensions() != (w, h) {
+            *img = RgbaImage::new(w, h);
+        }
+        let mut cv = Canvas::new(img, w, h);
         let content = Rect::new(
             0,
             layout.app_bar.y,
@@ -86,7 +90,6 @@ impl Renderer {
         }
         self.status_bar(&mut cv, layout, pal, clock);
         self.nav_bar(&mut cv, layout, pal);
-        img
     }
 
     fn sp(layout: &Layout, sp: f32) -> u32 {
@@ -101,7 +104,7 @@ impl Renderer {
         let time = format!("{:02}:{:02}", clock.hour, clock.minute);
         let baseline = self.text.baseline(Face::Bold, size, bar.center().1);
         self.text
-            .draw(cv, Face::Bold, size, &time, l.px(16.0), baseline, fg);
+            .draw(cv, Face::Bold, size, &time, (l.px(16.0), baseline), fg);
         // Battery: outline, charge, nub.
         let (bw, bh) = (l.px(22.0), l.px(11.0));
         let bx = l.width - l.px(16.0) - bw;
@@ -155,7 +158,7 @@ impl Renderer {
             l.px(16.0)
         };
         self.text
-            .draw(cv, Face::Bold, size, title, x, baseline, pal.on_app_bar);
+            .draw(cv, Face::Bold, size, title, (x, baseline), pal.on_app_bar);
     }
 
     fn button(
@@ -246,8 +249,8 @@ impl Renderer {
         }
         // Thin lines first, thick box lines over them.
         for thick in [false, true] {
-            for i in 0..=9 {
-                if (i % 3 == 0) != thick {
+            for i in 0..=9usize {
+                if i.is_multiple_of(3) != thick {
                     continue;
                 }
                 let colour = if thick { pal.line_thick } else { pal.line_thin };
@@ -261,14 +264,14 @@ impl Renderer {
         } else {
             [false; CELLS]
         };
-        for cell in 0..CELLS {
+        for (cell, &is_bad) in bad.iter().enumerate() {
             let d = game.board.get(cell);
             if d == 0 {
                 continue;
             }
             let colour = if game.is_given(cell) {
                 pal.given
-            } else if bad[cell] {
+            } else if is_bad {
                 pal.conflict
             } else {
                 pal.user

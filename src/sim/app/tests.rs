@@ -176,10 +176,7 @@ fn wrong_full_board_is_not_complete() {
     assert_eq!(board(&p).filled(), 81);
     assert_eq!(screen(&p), "game");
     assert_eq!(p.dumpsys()["solved"], false);
-    assert_eq!(
-        p.dumpsys()["conflicts"].as_array().unwrap().len() >= 2,
-        true
-    );
+    assert!(p.dumpsys()["conflicts"].as_array().unwrap().len() >= 2);
 }
 
 #[test]
@@ -476,4 +473,30 @@ fn dumpsys_reports_the_contract_fields() {
     assert_eq!(d["board"].as_str().unwrap().len(), 81);
     assert_eq!(d["keypad"], "row");
     assert_eq!(p.model().screen, Screen::Game);
+}
+
+#[test]
+fn phone_can_move_between_threads() {
+    fn send<T: Send + 'static>() {}
+    send::<Phone>();
+}
+
+#[test]
+fn every_profile_and_layout_renders() {
+    for prof in crate::sim::profile::PROFILES {
+        for keypad in [Keypad::Row, Keypad::TwoRows] {
+            let mut p = Phone::new(
+                prof.clone(),
+                AppOptions {
+                    keypad,
+                    ..AppOptions::default()
+                },
+            );
+            let home = p.screenshot();
+            p.start_level(70).unwrap();
+            let game = p.screenshot();
+            assert_eq!(game.dimensions(), (prof.width, prof.height));
+            assert!(home != game);
+        }
+    }
 }

@@ -255,7 +255,11 @@ impl Layout {
 
     /// Width of grid line `i` (0..=9).
     pub fn line_width(&self, i: usize) -> i32 {
-        if i % 3 == 0 { self.thick } else { self.thin }
+        if i.is_multiple_of(3) {
+            self.thick
+        } else {
+            self.thin
+        }
     }
 
     /// The pixel span `[start, start + width)` of grid line `i`, relative to the board edge,
