@@ -44,11 +44,18 @@ impl Drop for Connected {
 
 pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     let profile = profile::profile(&args.profile).ok_or_else(|| {
-        anyhow::anyhow!("unknown profile {:?}; choose one of: {}", args.profile, profile::names().join(", "))
+        anyhow::anyhow!(
+            "unknown profile {:?}; choose one of: {}",
+            args.profile,
+            profile::names().join(", ")
+        )
     })?;
     let sim = crate::sim::spawn(SimConfig::new(profile.clone()))?;
     let target = sim.serial();
-    eprintln!("simulated phone ({}, {}x{}) listening on {target}", profile.model, profile.width, profile.height);
+    eprintln!(
+        "simulated phone ({}, {}x{}) listening on {target}",
+        profile.model, profile.width, profile.height
+    );
 
     let server = adb.server()?;
     let started_server = server.version().is_err();
@@ -114,7 +121,10 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     );
     println!(
         "the phone says: screen {}, solved {}, {} taps received; session recorded in {}",
-        state["screen"], state["solved"], state["taps"], report.session_dir.display()
+        state["screen"],
+        state["solved"],
+        state["taps"],
+        report.session_dir.display()
     );
     Ok(0)
 }
@@ -123,20 +133,34 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
 fn wait_ready(server: &Server, serial: &str) -> anyhow::Result<Device> {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        if server.devices()?.iter().any(|d| d.serial == serial && d.is_ready()) {
+        if server
+            .devices()?
+            .iter()
+            .any(|d| d.serial == serial && d.is_ready())
+        {
             return Ok(Device::new(serial, *server));
         }
         if Instant::now() > deadline {
-            anyhow::bail!("the adb server did not bring {serial} online within 10 s (see `adb devices`)");
+            anyhow::bail!(
+                "the adb server did not bring {serial} online within 10 s (see `adb devices`)"
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
 
-fn live_view(device: &Device, png: &std::path::Path, stop: &AtomicBool, steps: &AtomicU64, quiet: bool) {
+fn live_view(
+    device: &Device,
+    png: &std::path::Path,
+    stop: &AtomicBool,
+    steps: &AtomicU64,
+    quiet: bool,
+) {
     let tty = std::io::stderr().is_terminal() && !quiet;
     let mut drawn = 0usize;
-    let Ok((screen, _)) = Screen::probe(device) else { return };
+    let Ok((screen, _)) = Screen::probe(device) else {
+        return;
+    };
     while !stop.load(Ordering::Relaxed) {
         if let Ok(frame) = screen.grab() {
             let _ = frame.save(png);

@@ -116,29 +116,43 @@ impl Device {
     /// Runs `command` with `exec:` (raw bytes, no pty) and returns its whole output.
     pub fn exec(&self, command: &str, timeout: Duration) -> Result<Vec<u8>, DeviceError> {
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
+        let (status_tx, status_rx) = mpsc::channel();
+        let (done_tx, done_rx) = mpsc::channel::<()>();
         let mut adb = self.adb();
         let cmd = command.to_string();
         let what = format!("`adb exec-out {command}` on {}", self.serial);
-        // The crate returns once stdin is copied (here: at once); the output arrives on a thread of
-        // its own, which drops the writer (closing the channel) when the device closes the stream.
-        with_timeout(&what, timeout, move || {
-            adb.exec(&cmd, &mut std::io::empty(), Box::new(ChannelWriter(tx)))
-                .map_err(|e| DeviceError::Adb(e.to_string()))
-        })?;
+        // The crate returns once stdin is copied (here: at once) while the output arrives on a
+        // thread of its own, which drops the writer (closing `rx`) when the device closes the
+        // stream. Dropping the crate's device object shuts the socket down, so this thread keeps
+        // it alive until we are done reading.
+        std::thread::Builder::new()
+            .name("adb-exec".into())
+            .spawn(move || {
+                let r = adb.exec(&cmd, &mut std::io::empty(), Box::new(ChannelWriter(tx)));
+                let _ = status_tx.send(r.map_err(|e| DeviceError::Adb(e.to_string())));
+                let _ = done_rx.recv();
+                drop(adb);
+            })?;
         let deadline = Instant::now() + timeout;
         let mut out = Vec::new();
-        loop {
+        let result = loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
                 Ok(chunk) => out.extend_from_slice(&chunk),
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(out),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(DeviceError::Timeout {
-                        what,
+                    break Err(DeviceError::Timeout {
+                        what: what.clone(),
                         secs: timeout.as_secs_f64(),
                     });
                 }
             }
+        };
+        drop(done_tx);
+        result?;
+        match status_rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(Err(e)) => Err(e),
+            _ => Ok(out),
         }
     }
 
