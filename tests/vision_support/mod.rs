@@ -277,6 +277,7 @@ pub fn text_at(
 }
 
 /// A rendered screen and where things were drawn.
+#[derive(Debug)]
 pub struct Rendered {
     pub image: RgbaImage,
     /// The board's outer rect (line centres).
