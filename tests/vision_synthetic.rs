@@ -60,3 +60,23 @@ fn held_out_other_app_dark_light_font() {
     st.radius = 40;
     check("other_dark_999x2111", &st);
 }
+
+#[test]
+fn faint_lines_with_related_cells_highlighted() {
+    // Dark theme with thin lines barely above the background and the selected cell's row,
+    // column and box tinted.
+    let mut st = Style::dark(1080, 2340);
+    st.thin = [48, 48, 52];
+    st.highlight = [44, 50, 62];
+    st.highlight_related = true;
+    st.highlight_row = None;
+    st.selected = Some(30);
+    check("faint_dark_1080x2340", &st);
+    let mut st = Style::light(720, 1600);
+    st.thin = [228, 228, 228];
+    st.highlight = [232, 238, 246];
+    st.highlight_related = true;
+    st.highlight_row = None;
+    st.selected = Some(50);
+    check("faint_light_720x1600", &st);
+}

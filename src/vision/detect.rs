@@ -61,7 +61,7 @@ impl Params {
         Params {
             k: ((min_dim / 90.0) as usize).max(3),
             contrast: 7,
-            min_len: (min_dim * 0.25) as u32,
+            min_len: (min_dim * 0.2) as u32,
             max_gap: (min_dim / 9.0) as u32,
             min_cell: (min_dim * 0.25 / 9.0).max(8.0),
             max_cell: min_dim / 9.0 * 1.06,
@@ -126,18 +126,18 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
             if v_span < 6 {
                 continue;
             }
-            // Where the orthogonal lines start and end tells where the outer lines are, even
-            // when they are not drawn.
-            let (pv, ph) = (
-                extent_penalty(vf, &h_lines, hf),
-                extent_penalty(hf, &v_lines, vf),
-            );
-            // A grid whose lines stop a cell short of the fitted outer lines is a smaller grid
-            // (an 8x8 board, a calendar) with a line extrapolated: not a Sudoku board.
-            if pv > 0.6 || ph > 0.6 || !plausible(vf) || !plausible(hf) {
+            if !plausible(vf) || !plausible(hf) {
                 continue;
             }
-            let penalty = pv + ph;
+            // Every found line must run through every cell span of the other axis: a window
+            // that adds a phantom row or column (a smaller grid with a line extrapolated, or a
+            // borderless board's window shifted by one) has a span without lines.
+            let sv = support(g, &p, vf, &v_lines, hf, true);
+            let sh = support(g, &p, hf, &h_lines, vf, false);
+            let (Some(sv), Some(sh)) = (sv, sh) else {
+                continue;
+            };
+            let penalty = 2.0 - sv - sh;
             let score = (vf.hits + hf.hits) as f32 - penalty - (vf.err + hf.err) * 0.05;
             if best.as_ref().is_none_or(|b| score > b.0) {
                 best = Some((score, vf.clone(), hf.clone()));
@@ -176,30 +176,71 @@ fn plausible(fit: &Fit) -> bool {
     (1..9).filter(|&n| fit.line[n].is_none()).count() <= 1
 }
 
-/// How far (in cells) the outer lines of `fit` are from the median start and end of the lines of
-/// the orthogonal fit `other` (whose lines are `lines`).
-fn extent_penalty(fit: &Fit, lines: &[Line], other: &Fit) -> f32 {
-    let mut starts: Vec<f32> = other
-        .line
+/// Whether the found lines of `fit` run through every cell span of `other` (ends trimmed, to
+/// skip the crossings): each span needs at least two lines with ridge pixels along half of it
+/// (a highlighted row may hide its thin lines, but not the box lines). `Some(mean fraction of
+/// lines present per span)`, or `None` when a span has no lines (a phantom row or column).
+fn support(
+    g: &Gray,
+    p: &Params,
+    fit: &Fit,
+    lines: &[Line],
+    other: &Fit,
+    vertical: bool,
+) -> Option<f32> {
+    let k = p.k as i64;
+    let t = p.contrast;
+    let (w, h) = (g.width as i64, g.height as i64);
+    let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
+    let is_ridge = |x: i64, y: i64| {
+        let m = at(x, y);
+        let (a, b) = if vertical {
+            (at(x - k, y), at(x + k, y))
+        } else {
+            (at(x, y - k), at(x, y + k))
+        };
+        (a.saturating_sub(m) > t && b.saturating_sub(m) > t)
+            || (m.saturating_sub(a) > t && m.saturating_sub(b) > t)
+    };
+    let found: Vec<(f32, u32)> = fit
+        .pos
         .iter()
-        .flatten()
-        .map(|&i| lines[i].start as f32)
+        .zip(fit.line)
+        .filter_map(|(&pos, l)| Some((pos, lines[l?].thick)))
         .collect();
-    let mut ends: Vec<f32> = other
-        .line
-        .iter()
-        .flatten()
-        .map(|&i| lines[i].end as f32)
-        .collect();
-    if starts.is_empty() {
-        return 0.0;
+    let mut total = 0.0;
+    for n in 0..9 {
+        let (a, b) = (other.pos[n], other.pos[n + 1]);
+        let trim = (b - a) * 0.15;
+        let (from, to) = ((a + trim) as i64, (b - trim) as i64);
+        if to <= from || found.is_empty() {
+            return None;
+        }
+        let present = found
+            .iter()
+            .filter(|&&(pos, thick)| {
+                let half = (thick / 2 + 1) as i64;
+                let c = pos.round() as i64;
+                let hits = (from..to)
+                    .filter(|&u| {
+                        (c - half..=c + half).any(|v| {
+                            if vertical {
+                                is_ridge(v, u)
+                            } else {
+                                is_ridge(u, v)
+                            }
+                        })
+                    })
+                    .count();
+                hits * 2 >= (to - from) as usize
+            })
+            .count();
+        if present < 2 {
+            return None;
+        }
+        total += present as f32 / found.len() as f32;
     }
-    starts.sort_by(f32::total_cmp);
-    ends.sort_by(f32::total_cmp);
-    let (a, b) = (starts[starts.len() / 2], ends[ends.len() / 2]);
-    let d = ((fit.pos[0] - a).abs() + (fit.pos[9] - b).abs()) / fit.spacing.max(1.0);
-    // Up to a quarter cell is line thickness and rounding, not a misplaced board.
-    (d - 0.25).max(0.0)
+    Some(total / 9.0)
 }
 
 /// Whether a line's extent covers most of `[a, b]`.
@@ -264,7 +305,11 @@ impl Run {
     }
 }
 
-/// Runs of ridge pixels along rows (candidate horizontal lines); every 2nd pixel is looked at.
+/// Pixels along a line are looked at in pairs every `STEP`: a pair counts when both are ridge
+/// pixels, which real lines pass and noise (random ridge pixels) does not.
+const STEP: usize = 4;
+
+/// Runs of ridge pixels along rows (candidate horizontal lines).
 fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     let mut out = Vec::new();
     let mut mask = vec![0u8; g.width];
@@ -277,15 +322,16 @@ fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
             &mut mask,
         );
         let mut run = NO_RUN;
-        for x in (0..g.width).step_by(2) {
-            run.step(mask[x] != 0, x as u32, y as u32, 2, p, &mut out);
+        for x in (0..g.width.saturating_sub(1)).step_by(STEP) {
+            let hit = mask[x] & mask[x + 1] != 0;
+            run.step(hit, x as u32, y as u32, STEP as u32, p, &mut out);
         }
-        run.finish(y as u32, 2, p, &mut out);
+        run.finish(y as u32, STEP as u32, p, &mut out);
     }
     out
 }
 
-/// Runs of ridge pixels along columns (candidate vertical lines); every 2nd row is looked at.
+/// Runs of ridge pixels along columns (candidate vertical lines).
 fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     let mut out = Vec::new();
     let k = p.k;
@@ -293,30 +339,26 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
         return out;
     }
     let n = g.width - 2 * k;
-    let mut mask = vec![0u8; n];
+    let (mut m0, mut m1) = (vec![0u8; n], vec![0u8; n]);
     let mut runs = vec![NO_RUN; n];
-    for y in (0..g.height).step_by(2) {
-        let row = g.row(y);
-        ridge(
-            &row[..n],
-            &row[k..k + n],
-            &row[2 * k..],
-            p.contrast,
-            &mut mask,
-        );
+    for y in (0..g.height.saturating_sub(1)).step_by(STEP) {
+        for (row, mask) in [(g.row(y), &mut m0), (g.row(y + 1), &mut m1)] {
+            ridge(&row[..n], &row[k..k + n], &row[2 * k..], p.contrast, mask);
+        }
         for (i, run) in runs.iter_mut().enumerate() {
-            if mask[i] != 0 || run.start != u32::MAX {
-                run.step(mask[i] != 0, y as u32, (i + k) as u32, 2, p, &mut out);
+            let hit = m0[i] & m1[i] != 0;
+            if hit || run.start != u32::MAX {
+                run.step(hit, y as u32, (i + k) as u32, STEP as u32, p, &mut out);
             }
         }
     }
     for (i, run) in runs.iter_mut().enumerate() {
-        run.finish((i + k) as u32, 2, p, &mut out);
+        run.finish((i + k) as u32, STEP as u32, p, &mut out);
     }
     out
 }
 
-/// Merges segments on adjacent rows (columns) that overlap into lines.
+/// Merges segments on the same or adjacent rows (columns) into lines.
 fn merge(mut segs: Vec<Segment>) -> Vec<Line> {
     segs.sort_by_key(|s| (s.at, s.start));
     struct Acc {
@@ -329,11 +371,9 @@ fn merge(mut segs: Vec<Segment>) -> Vec<Line> {
     }
     let mut acc: Vec<Acc> = Vec::new();
     for s in segs {
-        let found = acc
-            .iter_mut()
-            .rev()
-            .take(8)
-            .find(|a| a.last + 1 >= s.at && s.start.max(a.start) < s.end.min(a.end));
+        // Pieces of one line on the same or adjacent rows merge even when a highlight broke
+        // the line into pieces that do not overlap.
+        let found = acc.iter_mut().rev().take(8).find(|a| a.last + 1 >= s.at);
         match found {
             Some(a) => {
                 a.last = s.at;

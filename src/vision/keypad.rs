@@ -35,7 +35,8 @@ pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<[Key; 9]
     }
     let gray = Gray::from_rgba(img);
     let region = &gray.data[top as usize * w..];
-    let mask = adaptive_mask(region, w, h, (cw as usize).max(8), 25);
+    // A window well under the key size: the band along a key's edge stays away from its glyph.
+    let mask = adaptive_mask(region, w, h, ((cw * 0.4) as usize).max(9), 25);
     let boxes = components(&mask, w, h);
     let bank = TemplateBank::default_bank();
     let mut best: [Option<Key>; 9] = Default::default();
@@ -52,7 +53,8 @@ pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<[Key; 9]
             (b[3] + pad + 1).min(h) as u32 + top,
         ];
         let ink = Ink::analyse(img, rect);
-        let Some(found) = ink.main_glyph((bh * 0.8) as usize) else {
+        // The adaptive mask adds a halo around a glyph: its box is taller than the ink.
+        let Some(found) = ink.main_glyph((bh * 0.55) as usize) else {
             continue;
         };
         let (cov, gw, gh) = ink.coverage(&found);

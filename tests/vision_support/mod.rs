@@ -44,6 +44,8 @@ pub struct Style {
     pub pencil: [u8; 3],
     pub highlight: [u8; 3],
     pub highlight_row: Option<usize>,
+    /// Also highlight the selected cell's row, column and box (many apps do).
+    pub highlight_related: bool,
     pub selected: Option<usize>,
     pub selected_bg: [u8; 3],
     /// Board left margin as a fraction of the width.
@@ -86,6 +88,7 @@ impl Style {
             pencil: [120, 120, 120],
             highlight: [226, 235, 243],
             highlight_row: Some(4),
+            highlight_related: false,
             selected: Some(40),
             selected_bg: [187, 222, 251],
             margin: 0.03,
@@ -274,6 +277,7 @@ pub fn text_at(
 }
 
 /// A rendered screen and where things were drawn.
+#[derive(Debug)]
 pub struct Rendered {
     pub image: RgbaImage,
     /// The board's outer rect (line centres).
@@ -379,6 +383,12 @@ pub fn render_full(st: &Style, sc: &Scene) -> Rendered {
         let mut colour = None;
         if st.highlight_row == Some(i / 9) {
             colour = Some(st.highlight);
+        }
+        if let Some(sel) = st.selected.filter(|_| st.highlight_related) {
+            let same_box = (sel / 27 == i / 27) && ((sel % 9) / 3 == (i % 9) / 3);
+            if sel / 9 == i / 9 || sel % 9 == i % 9 || same_box {
+                colour = Some(st.highlight);
+            }
         }
         if st.selected == Some(i) {
             colour = Some(st.selected_bg);

@@ -1,0 +1,141 @@
+//! Calibration: from a screenshot (board, keypad, harvested templates), TOML round trip, parse
+//! errors with file/line/column, and the screen-size check.
+
+mod vision_support;
+
+use std::path::Path;
+use sudoku_autoplay::calibration::{
+    CalibrateOptions, Calibration, CalibrationError, InputMode, Navigation,
+};
+use sudoku_autoplay::vision;
+use vision_support::*;
+
+fn calibrate(
+    style: &Style,
+    erase: Option<[u32; 2]>,
+) -> Result<(Calibration, Rendered), CalibrationError> {
+    let r = render_full(style, &scene());
+    let options = CalibrateOptions {
+        erase,
+        mode: InputMode::CellFirst,
+        model: Some("Test_Phone".into()),
+        density: Some(420),
+        navigation: Some(Navigation::AmStart {
+            command: "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}".into(),
+        }),
+    };
+    let c = Calibration::from_frame(&r.image, &options)?;
+    Ok((c.calibration, r))
+}
+
+#[test]
+fn calibrates_board_and_keypad_in_both_layouts() {
+    for style in [Style::light(1080, 2400), Style::other(833, 1777)] {
+        let (cal, r) = calibrate(&style, Some([500, 2000.min(style.height - 1)])).unwrap();
+        assert_eq!(
+            (cal.device.width, cal.device.height),
+            (style.width, style.height)
+        );
+        for (k, &(x, y)) in cal.keypad.digits.iter().zip(&r.keys) {
+            assert!(
+                (k[0] as f32 - x).abs() < 8.0 && (k[1] as f32 - y).abs() < 8.0,
+                "key at {k:?}, drawn at ({x}, {y})"
+            );
+        }
+        for k in 0..4 {
+            assert!(
+                cal.board.rect[k].abs_diff(r.rect[k]) <= 4,
+                "{:?} {:?}",
+                cal.board.rect,
+                r.rect
+            );
+        }
+        assert_eq!(
+            cal.templates
+                .iter()
+                .filter(|t| t.source == "keypad")
+                .count(),
+            9
+        );
+        // Reading with the calibration gives the same board.
+        let reading = vision::read_board(&r.image, Some(&cal)).unwrap();
+        assert_eq!(reading.board.to_line(), truth(&scene()).0);
+        assert!(reading.doubts.is_empty(), "{:?}", reading.doubts);
+    }
+}
+
+#[test]
+fn erase_is_required_with_a_clear_message() {
+    let e = calibrate(&Style::light(720, 1520), None).unwrap_err();
+    assert!(matches!(e, CalibrationError::NoErase));
+    assert!(e.to_string().contains("--erase X,Y"), "{e}");
+}
+
+#[test]
+fn toml_round_trip_and_frame_size_check() {
+    let (cal, _) = calibrate(&Style::light(720, 1520), Some([360, 1400])).unwrap();
+    let text = cal.to_toml();
+    assert!(text.starts_with("# sudoku-autoplay calibration profile"));
+    assert!(text.contains("version = 1"));
+    assert!(text.contains("[navigation]\nkind = \"am-start\""), "{text}");
+    let back = Calibration::parse(&text, Path::new("x.toml")).unwrap();
+    assert_eq!(back, cal);
+    assert!(back.check_frame(720, 1520).is_ok());
+    let e = back.check_frame(1080, 2400).unwrap_err();
+    assert!(e.contains("720x1520") && e.contains("1080x2400"), "{e}");
+    // Reading a frame of another size with it is refused.
+    let other = render(&Style::light(1080, 2400), &scene()).0;
+    let e = vision::read_board(&other, Some(&back)).unwrap_err();
+    assert!(e.to_string().contains("recalibrate"), "{e}");
+}
+
+#[test]
+fn parse_errors_name_file_line_and_column() {
+    let (cal, _) = calibrate(&Style::light(720, 1520), Some([360, 1400])).unwrap();
+    let good = cal.to_toml();
+    let file = Path::new("calibration/test.toml");
+    let err = |text: &str| Calibration::parse(text, file).unwrap_err().to_string();
+
+    // 9 column boundaries instead of 10: the error points at the cols line.
+    let cols_line = good.lines().position(|l| l.starts_with("cols = ")).unwrap() + 1;
+    let bad = good.replacen("cols = [", "cols = [1, ", 1);
+    let e = err(&bad);
+    assert!(
+        e.starts_with(&format!("calibration/test.toml:{cols_line}:")),
+        "{e}"
+    );
+    assert!(e.contains("expected 10 grid line positions"), "{e}");
+
+    let e = err(&good.replace("version = 1", "version = 2"));
+    assert!(
+        e.contains("calibration/test.toml:3:") && e.contains("unsupported calibration version 2"),
+        "{e}"
+    );
+
+    let e = err(&good.replace("mode = \"cell-first\"", "mode = \"sideways\""));
+    assert!(
+        e.contains("calibration/test.toml:") && e.contains("sideways"),
+        "{e}"
+    );
+
+    let e = err(&good.replace("[keypad]", "[keypad]\ncolour = 3"));
+    assert!(e.contains("unknown field"), "{e}");
+
+    let e = err("version = 1\n[device]\nwidth = 10\n");
+    assert!(e.contains("missing field"), "{e}");
+
+    let e = err("this is = not toml [");
+    assert!(e.starts_with("calibration/test.toml:1:"), "{e}");
+
+    // Cross-field: a rect that does not match the boundaries, a key off screen.
+    let e = err(&good.replacen("rect = [", "rect = [1", 1));
+    assert!(e.contains("does not match"), "{e}");
+    let e = err(&good.replace("erase = [360, 1400]", "erase = [360, 99999]"));
+    assert!(e.contains("erase") && e.contains("off the"), "{e}");
+}
+
+#[test]
+fn load_reports_missing_file() {
+    let e = Calibration::load(Path::new("/nonexistent/cal.toml")).unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/cal.toml"), "{e}");
+}

@@ -1,0 +1,115 @@
+//! The screenshot corpus in `screenshots/` (e.g. `screenshots/sim/`, made by the simulated
+//! phone's app): every `NAME.png` with a `NAME.truth` sidecar (line 1: the 81-char board, `.`
+//! empty; line 2: kinds `G`/`U`/`.`) must read exactly: every digit, every empty cell, every
+//! given/entered kind; and calibrating from it must find the keypad and read the same board
+//! with the calibration. Until a corpus is present this test checks nothing and says so.
+
+use std::path::{Path, PathBuf};
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration};
+use sudoku_autoplay::{capture, vision};
+
+fn corpus() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    let mut out = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "png")
+                && p.with_extension("truth").exists()
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_corpus_screenshot_reads_exactly() {
+    let files = corpus();
+    if files.is_empty() {
+        eprintln!("no screenshot corpus with .truth files under screenshots/: nothing to check");
+        return;
+    }
+    let mut failures = Vec::new();
+    for png in &files {
+        let name = png
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let truth = std::fs::read_to_string(png.with_extension("truth")).unwrap();
+        let mut lines = truth.lines();
+        let (board, kinds) = (
+            lines.next().unwrap_or("").trim(),
+            lines.next().unwrap_or("").trim(),
+        );
+        let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
+        let reading = match vision::read_board(&img, None) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let got = reading.board.to_line();
+        if got != board {
+            let cells: Vec<String> = (0..81)
+                .filter(|&i| got.as_bytes()[i] != board.as_bytes()[i])
+                .map(|i| {
+                    format!(
+                        "{} read {} expected {}",
+                        sudoku_autoplay::board::cell_name(i),
+                        got.as_bytes()[i] as char,
+                        board.as_bytes()[i] as char
+                    )
+                })
+                .collect();
+            failures.push(format!("{name}: digits: {}", cells.join(", ")));
+        }
+        if reading.kinds_line() != kinds {
+            failures.push(format!(
+                "{name}: kinds {} expected {kinds}",
+                reading.kinds_line()
+            ));
+        }
+        // Only rule conflicts present in the truth itself may be doubts.
+        let truth_conflicts = sudoku_autoplay::board::Board::parse_line(board)
+            .map(|b| !b.conflicts().is_empty())
+            .unwrap_or(false);
+        for d in &reading.doubts {
+            if d.cell.is_some() || !truth_conflicts {
+                failures.push(format!("{name}: unexpected doubt: {}", d.message));
+            }
+        }
+        // Calibrate from it (erase given by hand) and read again with the calibration.
+        let options = CalibrateOptions {
+            erase: Some([1, 1]),
+            ..Default::default()
+        };
+        match Calibration::from_frame(&img, &options) {
+            Ok(c) => {
+                let again = vision::read_board(&img, Some(&c.calibration)).unwrap();
+                if again.board.to_line() != board || again.kinds_line() != kinds {
+                    failures.push(format!("{name}: reading with its calibration differs"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: calibrate: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} screenshots:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+    eprintln!("{} corpus screenshots read exactly", files.len());
+}
