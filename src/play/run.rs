@@ -107,14 +107,14 @@ pub fn layout(cal: &Calibration) -> Layout {
     }
 }
 
-/// Finds the calibration for a device: the file in `dir` whose screen size (and model, if it
-/// names one) match.
-pub fn find_calibration(
+/// The calibrations in `dir` for a device: those whose screen size matches, the ones naming
+/// its model first.
+pub fn calibration_candidates(
     dir: &Path,
     model: &str,
     size: (u32, u32),
-) -> anyhow::Result<(PathBuf, Calibration)> {
-    let mut candidates = Vec::new();
+) -> Vec<(PathBuf, Calibration)> {
+    let mut found = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             let path = e.path();
@@ -123,24 +123,53 @@ pub fn find_calibration(
                 && (cal.device.width, cal.device.height) == size
             {
                 let model_match = cal.device.model.as_deref() == Some(model);
-                candidates.push((model_match, path, cal));
+                found.push((model_match, path, cal));
             }
         }
     }
-    candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    candidates
-        .into_iter()
-        .next()
-        .map(|(_, p, c)| (p, c))
-        .with_context(|| {
-            format!(
-                "no calibration for {model} at {}x{} in {}: open the Sudoku app on the phone and run \
-                 `autoplay calibrate` (or pass --calibration FILE)",
-                size.0,
-                size.1,
-                dir.display()
-            )
-        })
+    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    found.into_iter().map(|(_, p, c)| (p, c)).collect()
+}
+
+/// The calibration for a device (see [`calibration_candidates`]), or an error saying how to make one.
+pub fn find_calibration(
+    dir: &Path,
+    model: &str,
+    size: (u32, u32),
+) -> anyhow::Result<(PathBuf, Calibration)> {
+    calibration_candidates(dir, model, size).into_iter().next().with_context(|| {
+        format!(
+            "no calibration for {model} at {}x{} in {}: open the Sudoku app on the phone and run \
+             `autoplay calibrate` (or pass --calibration FILE)",
+            size.0,
+            size.1,
+            dir.display()
+        )
+    })
+}
+
+/// Among calibrations for the same screen (e.g. two keypad layouts), the one whose keypad is
+/// where the frame shows it.
+fn pick_calibration(
+    frame: &RgbaImage,
+    mut candidates: Vec<(PathBuf, Calibration)>,
+) -> (PathBuf, Calibration) {
+    if candidates.len() > 1
+        && let Ok(geometry) = vision::detect_board(frame)
+        && let Ok(keys) = vision::keypad::find_keypad(frame, &geometry)
+    {
+        let distance = |cal: &Calibration| -> u64 {
+            keys.iter()
+                .map(|k| {
+                    let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
+                    (x as i64 - k.center.0 as i64).unsigned_abs()
+                        + (y as i64 - k.center.1 as i64).unsigned_abs()
+                })
+                .sum()
+        };
+        candidates.sort_by_key(|(_, c)| distance(c));
+    }
+    candidates.swap_remove(0)
 }
 
 /// Opens level `level` as the calibration's `[navigation]` says.
@@ -185,12 +214,19 @@ pub fn play(
 ) -> anyhow::Result<PlayReport> {
     let model = device.getprop("ro.product.model").unwrap_or_default();
     let size = device.screen_size()?;
-    let (cal_path, cal) = match &cfg.calibration {
-        Some(p) => (p.clone(), Calibration::load(p)?),
-        None => find_calibration(&cfg.calibration_dir, &model, size)?,
+    let candidates = match &cfg.calibration {
+        Some(p) => vec![(p.clone(), Calibration::load(p)?)],
+        None => vec![find_calibration(&cfg.calibration_dir, &model, size)?]
+            .into_iter()
+            .chain(
+                calibration_candidates(&cfg.calibration_dir, &model, size)
+                    .into_iter()
+                    .skip(1),
+            )
+            .collect(),
     };
-    cal.check_frame(size.0, size.1)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+    let navigation = candidates[0].1.navigation.clone();
+    let first_path = candidates[0].0.clone();
 
     let panel = match cfg.input {
         Some(InputBackend::Input) => None,
@@ -207,16 +243,19 @@ pub fn play(
     };
     let mut tapper = Tapper::open(device, mode, panel, size, topts)?;
 
-    match (cfg.level, &cal.navigation) {
+    match (cfg.level, &navigation) {
         (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
         (Some(level), None) if !cfg.quiet => eprintln!(
             "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
-            cal_path.display()
+            first_path.display()
         ),
         _ => {}
     }
 
     let (screen, first) = Screen::probe(device)?;
+    let (cal_path, cal) = pick_calibration(&first, candidates);
+    cal.check_frame(first.width(), first.height())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
     let givens = read_if_visible(&first, &cal)?
         .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
     givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
