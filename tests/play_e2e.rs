@@ -194,3 +194,64 @@ fn the_binary_plays_and_logs() {
         out.stderr
     );
 }
+
+#[test]
+fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let cfg = config(data.path(), 11, Strategy::RowMajor);
+
+    // Unplug (adb disconnect) after 150 steps.
+    let mut unplugged = None;
+    let started = std::time::Instant::now();
+    let err = play(&device, &cfg, &mut |done, _, _| {
+        if done == 150 && unplugged.is_none() {
+            adb.adb(&["disconnect", &sim.serial()]);
+            unplugged = Some(std::time::Instant::now());
+        }
+    })
+    .expect_err("the phone went away");
+    let gave_up = unplugged.expect("unplugged").elapsed();
+    assert!(
+        gave_up < Duration::from_secs(10),
+        "gave up after {gave_up:?}"
+    );
+    let msg = format!("{err:#}");
+    assert!(msg.contains("session recorded in"), "{msg}");
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].result, "failed");
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // Replug and resume: the journaled work is not replayed again.
+    adb.connect(&sim.serial());
+    let session = std::fs::read_dir(data.path().join("sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let before = sim.dumpsys()["taps"].as_u64().unwrap();
+    let report =
+        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    let total = report.stats.placements + report.stats.undos;
+    assert!(
+        report.replay.events_shown < total - 100,
+        "resumed after the journaled steps: {:?}",
+        report.replay
+    );
+    assert_eq!(state["taps"].as_u64().unwrap() - before, report.replay.taps);
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs.last().unwrap().result, "solved");
+    let journal = read_journal(&session.join("journal.jsonl")).unwrap();
+    let starts = journal
+        .lines
+        .iter()
+        .filter(|l| matches!(l, JournalLine::Start { .. }))
+        .count();
+    assert_eq!(starts, 2, "a second start line marks the resume");
+}
