@@ -255,3 +255,40 @@ fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
         .count();
     assert_eq!(starts, 2, "a second start line marks the resume");
 }
+
+#[test]
+fn all_devices_play_at_once() {
+    let data = tempfile::tempdir().unwrap();
+    let a = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let b = sim("tablet", Theme::Dark, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&a.serial());
+    adb.connect(&b.serial());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args([
+        "--all-devices",
+        "--level",
+        "2",
+        "--pace",
+        "0",
+        "--quiet",
+        "-P",
+    ])
+    .arg(adb.addr().port().to_string())
+    .arg("--calibration-dir")
+    .arg(calibration_dir())
+    .arg("--data-dir")
+    .arg(data.path());
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    for s in [&a, &b] {
+        assert_eq!(s.dumpsys()["solved"], true);
+        assert!(
+            out.text()
+                .contains(&format!("{}: solved and verified", s.serial())),
+            "{}",
+            out.text()
+        );
+    }
+    assert_eq!(read_runs(&data.path().join("runs.csv")).unwrap().len(), 2);
+}
