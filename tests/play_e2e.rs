@@ -292,3 +292,44 @@ fn all_devices_play_at_once() {
     }
     assert_eq!(read_runs(&data.path().join("runs.csv")).unwrap().len(), 2);
 }
+
+#[test]
+fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.addr().port().to_string())
+        .arg("--calibration-dir")
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let runs_path = data.path().join("runs.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while read_runs(&runs_path).map_or(0, |r| r.len()) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "watch did not play both levels"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let runs = read_runs(&runs_path).unwrap();
+    assert_eq!(
+        runs.iter().map(|r| r.level).collect::<Vec<_>>(),
+        vec![Some(1), Some(2)]
+    );
+    assert!(runs.iter().all(|r| r.result == "solved"));
+    // Ctrl-C: a clean exit.
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
+    assert_eq!(status.code(), Some(0));
+}

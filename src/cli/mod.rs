@@ -9,6 +9,7 @@ mod resume;
 mod sim;
 mod solve;
 mod stats;
+mod watch;
 
 use clap::{Parser, Subcommand};
 
@@ -48,6 +49,8 @@ enum Command {
     Resume(resume::ResumeArgs),
     /// Per-level table of execution counts from runs.csv.
     Stats(stats::StatsArgs),
+    /// The host daemon: play the next unplayed levels on every calibrated device that appears.
+    Watch(watch::WatchArgs),
     /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
     Sim(sim::SimArgs),
 }
@@ -62,6 +65,7 @@ pub fn main() -> i32 {
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Resume(args)) => resume::run(&cli.adb, &args),
         Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Watch(args)) => watch::run(&cli.adb, &args),
         Some(Command::Sim(args)) => sim::run(args),
         Some(Command::Read(args)) => read::run(args),
         Some(Command::Calibrate(args)) => calibrate::run(args),
