@@ -385,3 +385,51 @@ fn the_adb_server_killed_mid_run_gives_a_clear_error() {
         "{msg}"
     );
 }
+
+#[test]
+fn level_grid_navigation_pages_through_the_level_list() {
+    use sudoku_autoplay::calibration::{Calibration, Navigation};
+    use sudoku_autoplay::sim::app::Phone;
+    let data = tempfile::tempdir().unwrap();
+    // A calibration whose [navigation] is the level list, measured on the app's home and list screens.
+    let pixel = profile::profile("pixel").unwrap().clone();
+    let layout = Phone::new(pixel, AppOptions::default()).layout().clone();
+    let c = |r: &sudoku_autoplay::sim::app::screens::layout::Rect| {
+        let (x, y) = r.center();
+        [x as u32, y as u32]
+    };
+    let first = c(&layout.slots[0]);
+    let columns = layout
+        .slots
+        .iter()
+        .filter(|s| s.center().1 == layout.slots[0].center().1)
+        .count() as u32;
+    let rows = layout.slots.len() as u32 / columns;
+    let step = [
+        c(&layout.slots[1])[0] - first[0],
+        c(&layout.slots[columns as usize])[1] - first[1],
+    ];
+    let mut cal = Calibration::load(&calibration_dir().join("sim-pixel.toml")).unwrap();
+    cal.navigation = Some(Navigation::LevelGrid {
+        open: vec![c(&layout.level_list)],
+        first,
+        step,
+        columns,
+        rows,
+        next_page: Some(c(&layout.next_page)),
+    });
+    let path = data.path().join("grid.toml");
+    std::fs::write(&path, cal.to_toml()).unwrap();
+
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let level = columns * rows + 3; // on the second page
+    let mut cfg = config(data.path(), level, Strategy::Mrv);
+    cfg.calibration = Some(path);
+    play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["level"], level, "{state}");
+    assert_eq!(state["solved"], true, "{state}");
+}

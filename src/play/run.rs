@@ -197,8 +197,42 @@ pub fn navigate(
                 tapper.tap(*x, *y)?;
             }
         }
-        other => {
-            bail!("navigation {other:?} is not supported by this build; use `am-start` or `taps`")
+        Navigation::LevelGrid {
+            open,
+            first,
+            step,
+            columns,
+            rows,
+            next_page,
+        } => {
+            for [x, y] in open {
+                tapper.tap(*x, *y)?;
+            }
+            let columns = (*columns).max(1);
+            let per_page = (columns * rows).max(1);
+            let index = level - 1;
+            let pages = index / per_page;
+            if pages > 0 {
+                let [nx, ny] = next_page.with_context(|| {
+                    format!(
+                        "level {level} is on page {} of the level list, but the calibration's [navigation] has no next_page",
+                        pages + 1
+                    )
+                })?;
+                for _ in 0..pages {
+                    // Let each page draw before the next tap.
+                    tapper.flush()?;
+                    std::thread::sleep(Duration::from_millis(200));
+                    tapper.tap(nx, ny)?;
+                }
+                tapper.flush()?;
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            let slot = index % per_page;
+            tapper.tap(
+                first[0] + slot % columns * step[0],
+                first[1] + slot / columns * step[1],
+            )?;
         }
     }
     tapper.flush()?;
