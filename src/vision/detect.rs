@@ -90,14 +90,13 @@ pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, NotFound> {
 /// [`detect`] on a luma plane.
 pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
     let p = Params::new(g.width, g.height);
-    let hs = horizontal_segments(g, &p);
-    let vs = vertical_segments(g, &p);
-    if std::env::var_os("DBG").is_some() {
-        eprintln!("segs {} {}", hs.len(), vs.len());
-        for s in &hs {
-            eprintln!("h {} {} {}", s.at, s.start, s.end);
-        }
-    }
+    // The two passes are independent: one per core.
+    let (hs, vs) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| horizontal_segments(g, &p));
+        let vs = vertical_segments(g, &p);
+        (h.join(), vs)
+    });
+    let hs = hs.unwrap_or_else(|_| horizontal_segments(g, &p));
     let h_lines = merge(hs);
     let v_lines = merge(vs);
     let long = |ls: &[Line]| ls.iter().filter(|l| l.end - l.start >= p.min_len).count();
@@ -107,18 +106,30 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
         best: (0, 0),
     };
 
+    // Candidate pairs of fits that agree, with a cheap score.
     let v_fits = fit_axis(&v_lines, &p, |_| true);
-    let mut best: Option<(f32, Fit, Fit)> = None;
+    let mut h_cache: Vec<(Vec<usize>, Vec<Fit>)> = Vec::new();
+    let mut pairs: Vec<(f32, &Fit, Fit)> = Vec::new();
     for vf in v_fits.iter().take(12) {
         not_found.best.1 = not_found.best.1.max(vf.hits);
-        if vf.hits < 8 {
+        if vf.hits < 8 || !plausible(vf) {
             continue;
         }
         let (x0, x9) = (vf.pos[0], vf.pos[9]);
-        let h_fits = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
-        for hf in h_fits.iter().take(6) {
+        let kept: Vec<usize> = (0..h_lines.len())
+            .filter(|&i| covers(&h_lines[i], x0, x9))
+            .collect();
+        let h_fits = match h_cache.iter().find(|(k, _)| *k == kept) {
+            Some((_, f)) => f.clone(),
+            None => {
+                let f = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
+                h_cache.push((kept, f.clone()));
+                f
+            }
+        };
+        for hf in h_fits.into_iter().take(6) {
             not_found.best.0 = not_found.best.0.max(hf.hits);
-            if hf.hits < 8 {
+            if hf.hits < 8 || !plausible(&hf) {
                 continue;
             }
             let aspect = vf.spacing / hf.spacing;
@@ -135,22 +146,28 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
             if v_span < 6 {
                 continue;
             }
-            if !plausible(vf) || !plausible(hf) {
-                continue;
-            }
-            // Every found line must run through every cell span of the other axis: a window
-            // that adds a phantom row or column (a smaller grid with a line extrapolated, or a
-            // borderless board's window shifted by one) has a span without lines.
-            let sv = support(g, &p, vf, &v_lines, hf, true);
-            let sh = support(g, &p, hf, &h_lines, vf, false);
-            let (Some(sv), Some(sh)) = (sv, sh) else {
-                continue;
-            };
-            let penalty = 2.0 - sv - sh;
-            let score = (vf.hits + hf.hits) as f32 - penalty - (vf.err + hf.err) * 0.05;
-            if best.as_ref().is_none_or(|b| score > b.0) {
-                best = Some((score, vf.clone(), hf.clone()));
-            }
+            let cheap = (vf.hits + hf.hits) as f32 - (vf.err + hf.err) * 0.05;
+            pairs.push((cheap, vf, hf));
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Every found line must run through every cell span of the other axis: a window that adds
+    // a phantom row or column (a smaller grid with a line extrapolated, or a borderless board's
+    // window shifted by one) has a span without lines. This check is the costly one, so pairs
+    // are checked best first, until no remaining pair could beat the best one found.
+    let mut best: Option<(f32, Fit, Fit)> = None;
+    for (cheap, vf, hf) in pairs {
+        if best.as_ref().is_some_and(|b| cheap < b.0) {
+            break;
+        }
+        let sv = support(g, &p, vf, &v_lines, &hf, true);
+        let sh = support(g, &p, &hf, &h_lines, vf, false);
+        let (Some(sv), Some(sh)) = (sv, sh) else {
+            continue;
+        };
+        let score = cheap - (2.0 - sv - sh);
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            best = Some((score, vf.clone(), hf));
         }
     }
     let Some((_, vf, hf)) = best else {
@@ -327,7 +344,12 @@ fn for_each_hit(a: &[u8], b: &[u8], mut f: impl FnMut(usize)) {
     let mut i = 0;
     while i < n {
         let end = (i + 32).min(n);
-        if a[i..end].iter().zip(&b[i..end]).any(|(x, y)| x & y != 0) {
+        if a[i..end]
+            .iter()
+            .zip(&b[i..end])
+            .fold(0, |acc, (x, y)| acc | (x & y))
+            != 0
+        {
             for j in (i..end).step_by(STEP) {
                 if a[j] & b[j] != 0 {
                     f(j);
@@ -379,7 +401,12 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
         let mut i = 0;
         while i < n {
             let end = (i + 32).min(n);
-            if m0[i..end].iter().zip(&m1[i..end]).any(|(x, y)| x & y != 0) {
+            if m0[i..end]
+                .iter()
+                .zip(&m1[i..end])
+                .fold(0, |acc, (x, y)| acc | (x & y))
+                != 0
+            {
                 for c in i..end {
                     if m0[c] & m1[c] != 0 {
                         runs[c].hit(y as u32, (c + k) as u32, p, &mut out);
