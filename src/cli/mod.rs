@@ -1,8 +1,14 @@
 //! The `autoplay` command line: one file per subcommand.
 
 mod calibrate;
+mod demo;
+mod devices;
+mod play;
 mod read;
+mod resume;
+mod sim;
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 
@@ -13,31 +19,52 @@ use clap::{Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    after_help = "Start with `autoplay demo` (no phone needed) or `autoplay solve PUZZLE`.\n\
-                  Each subcommand has its own --help."
+    args_conflicts_with_subcommands = true,
+    after_help = "With no subcommand, autoplay plays: `autoplay --level 70` opens level 70 on the phone and \
+                  solves it visibly.\nEach subcommand has its own --help, e.g. `autoplay solve --help`."
 )]
 pub struct Cli {
+    #[command(flatten)]
+    adb: play::AdbArgs,
+    #[command(flatten)]
+    play: play::PlayArgs,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// No phone needed: start the simulated phone and watch it solve a level.
+    Demo(demo::DemoArgs),
+    /// List connected devices, their screens, and whether a calibration exists.
+    Devices(devices::DevicesArgs),
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
     /// Read the board in a screenshot (PNG, JPEG or raw screencap): digits, givens, confidence.
     Read(read::ReadArgs),
     /// Make a calibration profile (board, keypad, erase key) from a screenshot.
     Calibrate(calibrate::CalibrateArgs),
+    /// Continue an interrupted run from its session journal.
+    Resume(resume::ResumeArgs),
+    /// Per-level table of execution counts from runs.csv.
+    Stats(stats::StatsArgs),
+    /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
+    Sim(sim::SimArgs),
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
-        Command::Read(args) => read::run(args),
-        Command::Calibrate(args) => calibrate::run(args),
+        None => play::run(&cli.adb, &cli.play),
+        Some(Command::Demo(args)) => demo::run(&cli.adb, &args),
+        Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
+        Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Resume(args)) => resume::run(&cli.adb, &args),
+        Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Sim(args)) => sim::run(args),
+        Some(Command::Read(args)) => read::run(args),
+        Some(Command::Calibrate(args)) => calibrate::run(args),
     };
     match result {
         Ok(code) => code,

@@ -20,7 +20,7 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE")]
     file: Option<PathBuf>,
     /// Search strategy.
-    #[arg(short, long, value_enum, default_value_t = Strategy::Fast)]
+    #[arg(long, value_enum, default_value_t = Strategy::Fast)]
     strategy: Strategy,
     /// Also check that the solution is unique.
     #[arg(short, long)]

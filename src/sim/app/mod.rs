@@ -1,15 +1,36 @@
 //! The Sudoku app running on the simulated phone: screens, game rules, rendering.
 //!
-//! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below. Everything else is private.
-//! This first version is a placeholder with the final API; see issue 3.
+//! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
+//!
+//! Files: [`model`] (state machine, no pixels), [`screens`] (screen and target enums,
+//! [`screens::layout`] geometry and hit testing), [`render`] (drawing, on [`canvas`] and
+//! [`font`] with colours from [`palette`]), [`levels`] (the bundled levels) and [`corpus`]
+//! (screenshots with ground truth for the vision code).
+
+mod canvas;
+pub mod corpus;
+mod font;
+pub mod levels;
+pub mod model;
+pub mod palette;
+mod render;
+pub mod screens;
+#[cfg(test)]
+mod tests;
 
 use super::profile::Profile;
 use image::RgbaImage;
+use model::Model;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use render::{Clock, Renderer};
+use screens::layout::Layout;
 
 /// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
 pub const PACKAGE: &str = "org.autoplay.sudoku";
 pub const ACTIVITY: &str = ".GameActivity";
 
+/// Colour theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Theme {
     #[default]
@@ -37,6 +58,7 @@ pub enum Key {
 pub struct AppOptions {
     pub theme: Theme,
     pub keypad: Keypad,
+    /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
     pub seed: u64,
     /// Show digits that break a rule in red.
     pub show_conflicts: bool,
@@ -46,47 +68,230 @@ pub struct AppOptions {
     pub popup_after: Option<u64>,
 }
 
+impl Theme {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+impl Keypad {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keypad::Row => "row",
+            Keypad::TwoRows => "two-rows",
+        }
+    }
+}
+
+/// Swipes shorter than this (dp) are taps, like Android's touch slop.
+const TOUCH_SLOP_DP: f32 = 8.0;
+/// Horizontal swipes longer than this (dp) turn level-list pages.
+const PAGE_SWIPE_DP: f32 = 48.0;
+/// The status-bar clock advances one minute per this many taps.
+const TAPS_PER_MINUTE: u64 = 1000;
+
 /// The phone's app state. Coordinates are display pixels.
 pub struct Phone {
     profile: Profile,
     options: AppOptions,
-    taps: u64,
+    layout: Layout,
+    model: Model,
+    renderer: Renderer,
+    rng: ChaCha8Rng,
+    /// Minutes after midnight at tap 0, and the battery level, from the seed.
+    clock_start: u32,
+    battery: u8,
+    /// The last frame (its buffer is reused) and the clock it shows; `None` once the state
+    /// changed.
+    frame: RgbaImage,
+    frame_clock: Option<Clock>,
+    swipes: u64,
+    screenshots: u64,
+}
+
+/// SplitMix64: spreads a seed into well-mixed bits.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl Phone {
+    /// A phone showing the app's home screen.
     pub fn new(profile: Profile, options: AppOptions) -> Self {
+        let layout = Layout::new(&profile, options.keypad);
+        let mix = splitmix(options.seed);
         Phone {
+            renderer: Renderer::new(&layout),
+            layout,
+            model: Model::new(options.popup_after),
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            clock_start: (mix % (24 * 60)) as u32,
+            battery: 30 + ((mix >> 32) % 71) as u8,
+            frame: RgbaImage::new(0, 0),
+            frame_clock: None,
+            swipes: 0,
+            screenshots: 0,
             profile,
             options,
-            taps: 0,
         }
     }
+
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
+
     pub fn options(&self) -> &AppOptions {
         &self.options
     }
-    /// A tap at display pixel (x, y).
-    pub fn tap(&mut self, _x: i32, _y: i32) {
-        self.taps += 1;
+
+    /// The geometry of the screens. For tests only: the player must find the board and keypad
+    /// from screenshots.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
-    /// A swipe; short swipes act as taps.
-    pub fn swipe(&mut self, x1: i32, y1: i32, _x2: i32, _y2: i32, _duration_ms: u32) {
-        self.tap(x1, y1)
+
+    /// The app's state (read-only), for tests.
+    pub fn model(&self) -> &Model {
+        &self.model
     }
+
+    /// A tap at display pixel (x, y). With `drop_taps` = p, a tap is lost with probability p.
+    pub fn tap(&mut self, x: i32, y: i32) {
+        let p = self.options.drop_taps;
+        let dropped = p > 0.0 && self.rng.random::<f64>() < p;
+        self.model.count_tap(dropped);
+        let mut changed = false;
+        if !dropped {
+            let target = self.layout.hit(self.model.screen, self.model.popup, x, y);
+            changed = self.model.tap(target);
+        }
+        changed |= self.model.maybe_popup();
+        if changed {
+            self.frame_clock = None;
+        }
+    }
+
+    /// A swipe; short swipes act as taps, long horizontal ones turn level-list pages.
+    pub fn swipe(&mut self, x1: i32, y1: i32, x2: i32, y2: i32, _duration_ms: u32) {
+        let (dx, dy) = ((x2 - x1) as f32, (y2 - y1) as f32);
+        let dp = self.layout.dp;
+        if dx.hypot(dy) < TOUCH_SLOP_DP * dp {
+            return self.tap(x1, y1);
+        }
+        self.swipes += 1;
+        let page_turn = dx.abs() > dy.abs() && dx.abs() > PAGE_SWIPE_DP * dp;
+        if page_turn && !self.model.popup && self.model.screen == screens::Screen::Levels {
+            let target = if dx < 0.0 {
+                screens::Target::NextPage
+            } else {
+                screens::Target::PrevPage
+            };
+            if self.model.tap(Some(target)) {
+                self.frame_clock = None;
+            }
+        }
+    }
+
     /// A hardware key.
-    pub fn key(&mut self, _key: Key) {}
+    pub fn key(&mut self, key: Key) {
+        if self.model.key(key) {
+            self.frame_clock = None;
+        }
+    }
+
     /// `am start ... --ei level N`: opens the game screen on level N (1-based).
     pub fn start_level(&mut self, level: u32) -> Result<(), String> {
-        Err(format!("level {level} does not exist"))
+        self.model.start_level(level)?;
+        self.frame_clock = None;
+        Ok(())
     }
-    /// The current screen, `width x height` RGBA.
+
+    /// The status bar's clock now.
+    fn clock(&self) -> Clock {
+        let minutes = (self.clock_start as u64 + self.model.taps / TAPS_PER_MINUTE) % (24 * 60);
+        Clock {
+            hour: (minutes / 60) as u8,
+            minute: (minutes % 60) as u8,
+            battery: self.battery,
+        }
+    }
+
+    /// The current screen, `width x height` RGBA (rendered only when something changed).
     pub fn screenshot(&mut self) -> RgbaImage {
-        RgbaImage::new(self.profile.width, self.profile.height)
+        self.frame().clone()
     }
+
+    /// Like [`Phone::screenshot`] without the copy: a view of the current frame.
+    pub fn frame(&mut self) -> &RgbaImage {
+        self.screenshots += 1;
+        let clock = self.clock();
+        if self.frame_clock != Some(clock) {
+            self.renderer.render(
+                &mut self.frame,
+                &self.model,
+                &self.layout,
+                &self.options,
+                clock,
+            );
+            self.frame_clock = Some(clock);
+        }
+        &self.frame
+    }
+
     /// `dumpsys sudoku`: the app's state as JSON.
     pub fn dumpsys(&self) -> serde_json::Value {
-        serde_json::json!({ "taps": self.taps })
+        let m = &self.model;
+        let game = m.game.as_ref();
+        let line = |b: Option<&crate::board::Board>| b.map(|b| b.to_line());
+        let screen = if m.popup { "popup" } else { m.screen.name() };
+        let completed: Vec<usize> = (0..m.completed.len())
+            .filter(|&i| m.completed[i])
+            .map(|i| i + 1)
+            .collect();
+        let conflicts: Vec<usize> = game
+            .map(|g| {
+                let bad = g.conflicts();
+                (0..bad.len()).filter(|&c| bad[c]).collect()
+            })
+            .unwrap_or_default();
+        let clock = self.clock();
+        serde_json::json!({
+            "package": PACKAGE,
+            "screen": screen,
+            "under_popup": m.popup.then(|| m.screen.name()),
+            "level": game.map(|g| g.level),
+            "levels": levels::LEVEL_COUNT,
+            "board": line(game.map(|g| &g.board)),
+            "givens": line(game.map(|g| &g.givens)),
+            "selected": game.and_then(|g| g.selected),
+            "solved": game.is_some_and(|g| g.is_solved()),
+            "conflicts": conflicts,
+            "completed": completed,
+            "page": m.page + 1,
+            "pages": Model::pages(),
+            "taps": m.taps,
+            "dropped_taps": m.dropped_taps,
+            "swallowed_taps": m.swallowed_taps,
+            "swipes": self.swipes,
+            "digits_entered": m.digits_entered,
+            "erasures": m.erasures,
+            "screenshots": self.screenshots,
+            "theme": self.options.theme.name(),
+            "keypad": self.options.keypad.name(),
+            "show_conflicts": self.options.show_conflicts,
+            "drop_taps": self.options.drop_taps,
+            "popup_after": self.options.popup_after,
+            "profile": self.profile.name,
+            "width": self.profile.width,
+            "height": self.profile.height,
+            "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
+        })
     }
 }

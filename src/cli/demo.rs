@@ -1,0 +1,186 @@
+//! `autoplay demo`: no phone needed. Starts the simulated phone in-process on a free loopback
+//! port, connects it to the adb server, plays a level visibly, and shows the phone's screen live
+//! (the board redrawn in the terminal and a PNG refreshed on disk).
+
+use super::play::{AdbArgs, PlayArgs};
+use crate::device::screen::Screen;
+use crate::device::{Device, DeviceError, Server};
+use crate::play::run::play;
+use crate::sim::{SimConfig, profile};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
+    The phone's screen is refreshed in autoplay-data/demo-screen.png while it plays.")]
+pub struct DemoArgs {
+    /// Simulated device profile (budget, pixel, flagship, tablet).
+    #[arg(long, default_value = "pixel")]
+    pub profile: String,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// Disconnects the simulated phone from the adb server (and stops a server we started) on drop.
+struct Connected {
+    server: Server,
+    target: String,
+    started_server: bool,
+}
+
+impl Drop for Connected {
+    fn drop(&mut self) {
+        let _ = self.server.disconnect(&self.target);
+        if self.started_server {
+            let _ = std::process::Command::new("adb")
+                .args(["-P", &self.server.addr.port().to_string(), "kill-server"])
+                .output();
+        }
+    }
+}
+
+pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
+    let profile = profile::profile(&args.profile).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown profile {:?}; choose one of: {}",
+            args.profile,
+            profile::names().join(", ")
+        )
+    })?;
+    let sim = crate::sim::spawn(SimConfig::new(profile.clone()))?;
+    let target = sim.serial();
+    eprintln!(
+        "simulated phone ({}, {}x{}) listening on {target}",
+        profile.model, profile.width, profile.height
+    );
+
+    let server = adb.server()?;
+    let started_server = server.version().is_err();
+    match server.ensure_running() {
+        Err(DeviceError::NoAdb) => anyhow::bail!(
+            "`autoplay demo` drives the phone through the adb server, and `adb` is not installed: \
+             install it (Debian/Ubuntu: `sudo apt-get install adb`) and run `autoplay demo` again"
+        ),
+        other => other?,
+    }
+    let _connected = Connected {
+        server,
+        target: target.clone(),
+        started_server,
+    };
+    server.connect(&target)?;
+    let device = wait_ready(&server, &target)?;
+
+    let mut cfg = args.play.config();
+    if cfg.level.is_none() {
+        cfg.level = Some(3);
+    }
+    let live_png: PathBuf = cfg.data_dir.join("demo-screen.png");
+    std::fs::create_dir_all(&cfg.data_dir)?;
+    eprintln!(
+        "playing level {} with {} on {target}; live screen: {}",
+        cfg.level.unwrap_or(0),
+        cfg.strategy,
+        live_png.display()
+    );
+
+    // Live view: a thread grabs the phone's screen through adb and redraws the board.
+    let stop = Arc::new(AtomicBool::new(false));
+    let steps = Arc::new(AtomicU64::new(0));
+    let viewer = {
+        let (stop, steps, device) = (stop.clone(), steps.clone(), device.clone());
+        let png = live_png.clone();
+        let quiet = args.play.quiet;
+        std::thread::spawn(move || live_view(&device, &png, &stop, &steps, quiet))
+    };
+    let started = Instant::now();
+    let result = play(&device, &cfg, &mut |done, total, taps| {
+        steps.store(done << 32 | total.min(u32::MAX as u64), Ordering::Relaxed);
+        let _ = taps;
+    });
+    stop.store(true, Ordering::Relaxed);
+    let _ = viewer.join();
+    let report = result?;
+    let s = &report.stats;
+    let state = sim.dumpsys();
+    println!("{}", report.solution);
+    println!(
+        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({:.0} taps/s via {:?}), {} repairs",
+        cfg.level.unwrap_or(0),
+        started.elapsed().as_secs_f64(),
+        super::thousands(s.placements),
+        super::thousands(s.undos),
+        super::thousands(s.calls()),
+        super::thousands(report.replay.taps),
+        report.taps_per_sec,
+        report.input,
+        report.replay.repairs
+    );
+    println!(
+        "the phone says: screen {}, solved {}, {} taps received; session recorded in {}",
+        state["screen"],
+        state["solved"],
+        state["taps"],
+        report.session_dir.display()
+    );
+    Ok(0)
+}
+
+/// Waits until the adb server lists the target as a ready device.
+fn wait_ready(server: &Server, serial: &str) -> anyhow::Result<Device> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if server
+            .devices()?
+            .iter()
+            .any(|d| d.serial == serial && d.is_ready())
+        {
+            return Ok(Device::new(serial, *server));
+        }
+        if Instant::now() > deadline {
+            anyhow::bail!(
+                "the adb server did not bring {serial} online within 10 s (see `adb devices`)"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn live_view(
+    device: &Device,
+    png: &std::path::Path,
+    stop: &AtomicBool,
+    steps: &AtomicU64,
+    quiet: bool,
+) {
+    let tty = std::io::stderr().is_terminal() && !quiet;
+    let mut drawn = 0usize;
+    let Ok((screen, _)) = Screen::probe(device) else {
+        return;
+    };
+    while !stop.load(Ordering::Relaxed) {
+        if let Ok(frame) = screen.grab() {
+            let _ = frame.save(png);
+            if tty && let Ok(state) = device.shell("dumpsys sudoku", crate::device::CALL_TIMEOUT) {
+                let board = serde_json::from_str::<serde_json::Value>(&state.stdout)
+                    .ok()
+                    .and_then(|v| v["board"].as_str().map(str::to_string))
+                    .and_then(|b| crate::board::Board::parse_line(&b).ok());
+                if let Some(b) = board {
+                    let v = steps.load(Ordering::Relaxed);
+                    let text = format!("{b}step {} of {}\n", v >> 32, v & 0xFFFF_FFFF);
+                    let mut err = std::io::stderr().lock();
+                    if drawn > 0 {
+                        let _ = write!(err, "\x1b[{drawn}A\x1b[J");
+                    }
+                    let _ = err.write_all(text.as_bytes());
+                    drawn = text.lines().count();
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}

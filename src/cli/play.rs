@@ -1,0 +1,194 @@
+//! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
+
+use crate::device::input::InputBackend;
+use crate::device::{Server, select};
+use crate::play::run::{PlayConfig, play};
+use crate::solver::Strategy;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which adb server and device (like adb's own `-H`, `-P`, `-s`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct AdbArgs {
+    /// Device serial, as `adb devices` lists it.
+    #[arg(
+        short = 's',
+        long = "serial",
+        global = true,
+        env = "ANDROID_SERIAL",
+        value_name = "SERIAL"
+    )]
+    pub serial: Option<String>,
+    /// Host of the adb server (a remote server spreads devices over machines).
+    #[arg(
+        short = 'H',
+        long = "host",
+        global = true,
+        default_value = "127.0.0.1",
+        value_name = "HOST"
+    )]
+    pub host: String,
+    /// Port of the adb server.
+    #[arg(short = 'P', long = "port", global = true, env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
+    pub port: u16,
+}
+
+impl AdbArgs {
+    pub fn server(&self) -> anyhow::Result<Server> {
+        use std::net::ToSocketAddrs;
+        let addr = (self.host.as_str(), self.port)
+            .to_socket_addrs()
+            .map_err(|e| anyhow::anyhow!("cannot resolve adb server host {:?}: {e}", self.host))?
+            .find_map(|a| match a {
+                std::net::SocketAddr::V4(v4) => Some(v4),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                anyhow::anyhow!("adb server host {:?} has no IPv4 address", self.host)
+            })?;
+        Ok(Server::new(addr))
+    }
+}
+
+/// How to play.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayArgs {
+    /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub level: Option<u32>,
+    /// Search strategy whose every step is shown (rowmajor is the article's).
+    #[arg(long, value_enum, default_value_t = Strategy::RowMajor)]
+    pub strategy: Strategy,
+    /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// Where calibrations are looked up.
+    #[arg(long, value_name = "DIR", default_value = "calibration")]
+    pub calibration_dir: PathBuf,
+    /// How taps are sent: `input` (input tap lines in one shell) or `events` (sendevent, where allowed).
+    /// Default: events if the device allows them, else input.
+    #[arg(long, value_enum)]
+    pub input: Option<InputBackend>,
+    /// Milliseconds between taps (0: as fast as the phone takes them).
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    pub pace: u64,
+    /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
+    #[arg(long, value_name = "N")]
+    pub max_visible_steps: Option<u64>,
+    /// Give up a search after N placements.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Re-read the board every K taps and repair what differs.
+    #[arg(long, value_name = "K", default_value_t = 2000)]
+    pub verify_every_taps: u64,
+    /// ... or every T seconds.
+    #[arg(long, value_name = "T", default_value_t = 30)]
+    pub verify_every_secs: u64,
+    /// Data directory: runs.csv and sessions/.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "autoplay-data",
+        env = "AUTOPLAY_DATA"
+    )]
+    pub data_dir: PathBuf,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl PlayArgs {
+    pub fn config(&self) -> PlayConfig {
+        PlayConfig {
+            level: self.level,
+            strategy: self.strategy,
+            calibration: self.calibration.clone(),
+            calibration_dir: self.calibration_dir.clone(),
+            input: self.input,
+            pace: Duration::from_millis(self.pace),
+            max_visible_steps: self.max_visible_steps,
+            max_steps: self.max_steps,
+            verify_taps: self.verify_every_taps,
+            verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
+            data_dir: self.data_dir.clone(),
+            quiet: self.quiet,
+        }
+    }
+}
+
+/// A progress bar for a replay: events, taps/s, elapsed, ETA.
+pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} steps  {msg}  ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(label.to_string());
+    bar
+}
+
+pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
+    let server = adb.server()?;
+    let device = select(&server, adb.serial.as_deref())?;
+    let cfg = args.config();
+    if !args.quiet {
+        match args.level {
+            Some(l) => eprintln!(
+                "playing level {l} on {} with {}",
+                device.serial, args.strategy
+            ),
+            None => eprintln!(
+                "playing the level open on {} with {} (use --level N to open one; --help for more)",
+                device.serial, args.strategy
+            ),
+        }
+    }
+    let bar = progress_bar(args.quiet, &device.serial);
+    let start = std::time::Instant::now();
+    let mut last = start;
+    let report = play(&device, &cfg, &mut |done, total, taps| {
+        if last.elapsed() >= Duration::from_millis(100) || done == total {
+            last = std::time::Instant::now();
+            bar.set_length(total);
+            bar.set_position(done);
+            bar.set_message(format!(
+                "{taps} taps, {:.0} taps/s",
+                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
+            ));
+        }
+    });
+    bar.finish_and_clear();
+    let r = report?;
+    let s = &r.stats;
+    println!("{}", r.solution);
+    println!(
+        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
+         {} repairs, {} steps shown{}; capture: {}",
+        super::thousands(s.placements),
+        super::thousands(s.undos),
+        super::thousands(s.calls()),
+        s.elapsed.as_secs_f64() * 1e3,
+        super::thousands(r.replay.taps),
+        r.taps_per_sec,
+        r.input,
+        r.replay.repairs,
+        super::thousands(r.replay.events_shown),
+        if r.replay.events_hidden > 0 {
+            format!(
+                " ({} computed on the host only)",
+                super::thousands(r.replay.events_hidden)
+            )
+        } else {
+            String::new()
+        },
+        r.capture
+    );
+    println!("session: {}", r.session_dir.display());
+    Ok(0)
+}

@@ -1,0 +1,248 @@
+//! `autoplay sim`: run the simulated phone so the real `adb` can connect to it.
+
+use crate::sim::adb::auth::NewKeys;
+use crate::sim::app::{AppOptions, Keypad, Theme};
+use crate::sim::{AuthConfig, SimConfig, profile};
+use anyhow::{Context, bail};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `autoplay sim`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Then: adb connect 127.0.0.1:5555 && adb shell dumpsys sudoku\n\n\
+Realism knobs (all off by default): --input-latency-ms makes every `input` command slow, \
+--drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
+taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
+adb reconnects)."
+)]
+pub struct SimArgs {
+    /// Address to listen on (loopback only unless --listen-any).
+    #[arg(long, default_value = "127.0.0.1:5555")]
+    listen: SocketAddr,
+    /// Allow a non-loopback --listen address (exposes an unauthenticated shell unless --auth).
+    #[arg(long)]
+    listen_any: bool,
+    #[arg(long, default_value = "pixel", value_parser = parse_profile, help = profile_help())]
+    profile: &'static profile::Profile,
+    /// App colour theme.
+    #[arg(long, value_enum, default_value_t = Theme::Light)]
+    theme: Theme,
+    /// Keypad layout.
+    #[arg(long, value_enum, default_value_t = Keypad::Row)]
+    keypad: Keypad,
+    /// Show digits that break a rule in red.
+    #[arg(long)]
+    show_conflicts: bool,
+    /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Require ADB authentication (RSA key signature), like a phone with USB debugging secured.
+    #[arg(long)]
+    auth: bool,
+    /// Trusted host keys in Android's adb_keys format (lines of an adbkey.pub); with --auth,
+    /// keys accepted the first time are appended here.
+    #[arg(long, value_name = "FILE", requires = "auth")]
+    adb_keys: Option<PathBuf>,
+    /// With --auth: refuse keys not in --adb-keys (the user taps "Deny") instead of accepting
+    /// them the first time ("Always allow").
+    #[arg(long, requires = "auth")]
+    deny_new_keys: bool,
+    /// Realism: milliseconds one `input` command takes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    input_latency_ms: u64,
+    /// Realism: probability (0..1) that a tap is silently lost.
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = parse_probability)]
+    drop_taps: f64,
+    /// Realism: after N taps a "Rate this app" dialog swallows taps until BACK.
+    #[arg(long, value_name = "N")]
+    popup_after: Option<u64>,
+    /// Realism: drop the TCP connection after N shell commands (once).
+    #[arg(long, value_name = "N")]
+    disconnect_after: Option<u64>,
+}
+
+/// "Device profile: budget (720x1520, Android 9), ..." from the profile table.
+fn profile_help() -> String {
+    let list: Vec<String> = profile::PROFILES
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({}x{}, Android {}{})",
+                p.name,
+                p.width,
+                p.height,
+                p.release,
+                if p.sendevent_allowed {
+                    ", sendevent allowed"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    format!("Device profile: {}", list.join(", "))
+}
+
+fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
+    profile::profile(name).ok_or_else(|| {
+        format!(
+            "unknown profile '{name}'; choose one of: {}",
+            profile::names().join(", ")
+        )
+    })
+}
+
+fn parse_probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("'{s}' is not a probability between 0 and 1")),
+    }
+}
+
+impl SimArgs {
+    fn config(&self) -> SimConfig {
+        let mut config = SimConfig::new(self.profile.clone());
+        config.app = AppOptions {
+            theme: self.theme,
+            keypad: self.keypad,
+            seed: self.seed,
+            show_conflicts: self.show_conflicts,
+            drop_taps: self.drop_taps,
+            popup_after: self.popup_after,
+        };
+        config.input_latency = Duration::from_millis(self.input_latency_ms);
+        config.disconnect_after = self.disconnect_after;
+        config.auth = self.auth.then(|| AuthConfig {
+            keys_file: self.adb_keys.clone(),
+            new_keys: if self.deny_new_keys {
+                NewKeys::Deny
+            } else {
+                NewKeys::Accept
+            },
+        });
+        config
+    }
+}
+
+/// Runs the phone until Ctrl-C.
+pub fn run(args: SimArgs) -> anyhow::Result<i32> {
+    if !args.listen.ip().is_loopback() && !args.listen_any {
+        bail!(
+            "refusing to listen on {}: not a loopback address. Use --listen 127.0.0.1:PORT, \
+             or add --listen-any (and preferably --auth) to expose the phone on the network",
+            args.listen
+        );
+    }
+    let config = args.config();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        let addr = listener.local_addr()?;
+        let p = &config.profile;
+        println!(
+            "sim: {} ({}, {}x{} @{}dpi, Android {}) listening on {addr}{}",
+            p.model,
+            p.name,
+            p.width,
+            p.height,
+            p.density,
+            p.release,
+            if config.auth.is_some() {
+                ", auth on"
+            } else {
+                ""
+            }
+        );
+        println!("sim: connect with: adb connect {addr}");
+        tokio::select! {
+            r = crate::sim::serve(listener, config) => r?,
+            _ = tokio::signal::ctrl_c() => println!("sim: stopped"),
+        }
+        Ok(0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<SimArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sim").chain(args.iter().copied())).map(|c| c.sim)
+    }
+
+    #[test]
+    fn knobs_reach_the_config() {
+        let a = parse(&[
+            "--profile",
+            "budget",
+            "--theme",
+            "dark",
+            "--keypad",
+            "two-rows",
+            "--show-conflicts",
+            "--seed",
+            "9",
+            "--input-latency-ms",
+            "15",
+            "--drop-taps",
+            "0.25",
+            "--popup-after",
+            "40",
+            "--disconnect-after",
+            "7",
+            "--auth",
+            "--adb-keys",
+            "/tmp/k",
+            "--deny-new-keys",
+        ])
+        .unwrap();
+        let c = a.config();
+        assert_eq!(c.profile.name, "budget");
+        assert_eq!((c.app.theme, c.app.keypad), (Theme::Dark, Keypad::TwoRows));
+        assert!(c.app.show_conflicts);
+        assert_eq!(
+            (c.app.seed, c.app.drop_taps, c.app.popup_after),
+            (9, 0.25, Some(40))
+        );
+        assert_eq!(c.input_latency, Duration::from_millis(15));
+        assert_eq!(c.disconnect_after, Some(7));
+        let auth = c.auth.unwrap();
+        assert_eq!(auth.new_keys, NewKeys::Deny);
+        assert_eq!(
+            auth.keys_file.as_deref(),
+            Some(std::path::Path::new("/tmp/k"))
+        );
+        let d = parse(&[]).unwrap();
+        assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
+        let c = d.config();
+        assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
+        assert_eq!(c.app.drop_taps, 0.0);
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let e = parse(&["--profile", "nokia"]).err().unwrap().to_string();
+        assert!(e.contains("choose one of: budget, pixel"), "{e}");
+        let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
+        assert!(e.contains("between 0 and 1"), "{e}");
+        assert!(
+            parse(&["--adb-keys", "f"]).is_err(),
+            "--adb-keys needs --auth"
+        );
+    }
+}

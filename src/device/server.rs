@@ -1,0 +1,232 @@
+//! The adb server's host protocol: list, track and connect devices.
+//!
+//! Requests are `XXXX<service>` (4 hex digits of length), answers `OKAY` or `FAIL` + a
+//! length-prefixed message. This is small enough to speak directly, which keeps `adb_client`'s
+//! `ADBServer` (it spawns `adb start-server` on every call) off the hot path; device services go
+//! through `adb_client::ADBServerDevice` (see [`super::Device`]).
+
+use super::DeviceError;
+use std::io::{Read, Write};
+use std::net::{SocketAddrV4, TcpStream};
+use std::process::Command;
+use std::time::Duration;
+
+/// The adb server's default port.
+pub const DEFAULT_PORT: u16 = 5037;
+
+/// Longest answer we accept from the server (device lists are tiny).
+const MAX_ANSWER: usize = 1 << 20;
+
+/// An adb server, local or remote (`-H HOST -P PORT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Server {
+    pub addr: SocketAddrV4,
+}
+
+/// One line of `adb devices -l`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DeviceEntry {
+    pub serial: String,
+    /// `device`, `offline`, `unauthorized`, ...
+    pub state: String,
+    pub model: String,
+    pub product: String,
+    pub device: String,
+    pub transport_id: Option<u32>,
+}
+
+impl DeviceEntry {
+    pub fn is_ready(&self) -> bool {
+        self.state == "device"
+    }
+}
+
+impl Server {
+    pub fn new(addr: SocketAddrV4) -> Self {
+        Server { addr }
+    }
+
+    /// The server at 127.0.0.1:`port`.
+    pub fn local(port: u16) -> Self {
+        Server::new(SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, port))
+    }
+
+    fn is_local(&self) -> bool {
+        self.addr.ip().is_loopback()
+    }
+
+    /// Makes sure a server answers; starts a local one with `adb start-server` if none does.
+    pub fn ensure_running(&self) -> Result<(), DeviceError> {
+        if self.version().is_ok() {
+            return Ok(());
+        }
+        if !self.is_local() {
+            return Err(DeviceError::ServerUnreachable {
+                addr: self.addr,
+                hint: "start it on that machine with `adb start-server` (or `adb -a nodaemon server` to listen beyond loopback)".into(),
+            });
+        }
+        let status = Command::new("adb")
+            .args(["-P", &self.addr.port().to_string(), "start-server"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .output();
+        match status {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(DeviceError::NoAdb),
+            Err(e) => Err(DeviceError::Adb(format!(
+                "cannot run `adb start-server`: {e}"
+            ))),
+            Ok(out) if !out.status.success() => Err(DeviceError::Adb(format!(
+                "`adb -P {} start-server` failed: {}",
+                self.addr.port(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))),
+            Ok(_) => self.version().map(|_| ()),
+        }
+    }
+
+    /// `host:version`: the server's protocol version.
+    pub fn version(&self) -> Result<u32, DeviceError> {
+        let answer = self.request("host:version")?;
+        u32::from_str_radix(answer.trim(), 16).map_err(|_| {
+            DeviceError::Adb(format!("odd version answer from adb server: {answer:?}"))
+        })
+    }
+
+    /// `host:devices-l`.
+    pub fn devices(&self) -> Result<Vec<DeviceEntry>, DeviceError> {
+        Ok(parse_devices(&self.request("host:devices-l")?))
+    }
+
+    /// `host:connect:HOST:PORT` (`adb connect`). Returns the server's message.
+    pub fn connect(&self, target: &str) -> Result<String, DeviceError> {
+        let msg = self.request(&format!("host:connect:{target}"))?;
+        if msg.contains("connected to") {
+            Ok(msg)
+        } else {
+            Err(DeviceError::Adb(format!("adb connect {target}: {msg}")))
+        }
+    }
+
+    /// `host:disconnect:HOST:PORT`.
+    pub fn disconnect(&self, target: &str) -> Result<String, DeviceError> {
+        self.request(&format!("host:disconnect:{target}"))
+    }
+
+    /// `host:track-devices-l`: calls `on_change` with the full list each time it changes, until
+    /// it returns false or the server goes away.
+    pub fn track(
+        &self,
+        mut on_change: impl FnMut(Vec<DeviceEntry>) -> bool,
+    ) -> Result<(), DeviceError> {
+        let mut s = self.open("host:track-devices-l", None)?;
+        loop {
+            let body = read_hex_block(&mut s)?;
+            if !on_change(parse_devices(&body)) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// One request, one length-prefixed answer (empty for `OKAY` with no body).
+    fn request(&self, service: &str) -> Result<String, DeviceError> {
+        let mut s = self.open(service, Some(Duration::from_secs(10)))?;
+        // Some services answer with a bare OKAY and close.
+        match read_hex_block(&mut s) {
+            Ok(body) => Ok(body),
+            Err(DeviceError::Io(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Ok(String::new())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open(&self, service: &str, timeout: Option<Duration>) -> Result<TcpStream, DeviceError> {
+        let mut s =
+            TcpStream::connect_timeout(&self.addr.into(), Duration::from_secs(3)).map_err(|e| {
+                DeviceError::ServerUnreachable {
+                    addr: self.addr,
+                    hint: format!("{e}; start it with `adb start-server`"),
+                }
+            })?;
+        s.set_read_timeout(timeout)?;
+        s.set_write_timeout(Some(Duration::from_secs(10)))?;
+        s.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
+        let mut status = [0u8; 4];
+        s.read_exact(&mut status)?;
+        match &status {
+            b"OKAY" => Ok(s),
+            b"FAIL" => Err(DeviceError::Adb(read_hex_block(&mut s)?)),
+            other => Err(DeviceError::Adb(format!(
+                "unexpected answer {:?} from the adb server",
+                String::from_utf8_lossy(other)
+            ))),
+        }
+    }
+}
+
+fn read_hex_block(s: &mut TcpStream) -> Result<String, DeviceError> {
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len)?;
+    let n = std::str::from_utf8(&len)
+        .ok()
+        .and_then(|t| usize::from_str_radix(t, 16).ok())
+        .filter(|&n| n <= MAX_ANSWER)
+        .ok_or_else(|| {
+            DeviceError::Adb(format!(
+                "bad length {:?} from the adb server",
+                String::from_utf8_lossy(&len)
+            ))
+        })?;
+    let mut body = vec![0u8; n];
+    s.read_exact(&mut body)?;
+    Ok(String::from_utf8_lossy(&body).into_owned())
+}
+
+/// Parses `adb devices -l` lines: `SERIAL  STATE key:value ...`.
+pub fn parse_devices(text: &str) -> Vec<DeviceEntry> {
+    text.lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let serial = words.next()?.to_string();
+            let state = words.next()?.to_string();
+            let mut e = DeviceEntry {
+                serial,
+                state,
+                model: String::new(),
+                product: String::new(),
+                device: String::new(),
+                transport_id: None,
+            };
+            for w in words {
+                match w.split_once(':') {
+                    Some(("model", v)) => e.model = v.to_string(),
+                    Some(("product", v)) => e.product = v.to_string(),
+                    Some(("device", v)) => e.device = v.to_string(),
+                    Some(("transport_id", v)) => e.transport_id = v.parse().ok(),
+                    _ => {}
+                }
+            }
+            Some(e)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_devices_l() {
+        let text = "127.0.0.1:5555         device product:panther model:Pixel_7 device:panther transport_id:3\n\
+                    emulator-5554 offline transport_id:1\nR58M unauthorized usb:1-1 transport_id:2\n";
+        let d = parse_devices(text);
+        assert_eq!(d.len(), 3);
+        assert_eq!(d[0].serial, "127.0.0.1:5555");
+        assert_eq!(d[0].model, "Pixel_7");
+        assert_eq!(d[0].transport_id, Some(3));
+        assert!(d[0].is_ready());
+        assert!(!d[1].is_ready());
+        assert_eq!(d[2].state, "unauthorized");
+    }
+}

@@ -1,0 +1,490 @@
+//! One level, start to end: connect -> navigate -> capture -> OCR -> validate -> search -> replay
+//! every event as taps -> verify -> log (`runs.csv`) and record (session directory).
+
+use super::replay::{ReplayOptions, ReplayReport, Target, replay};
+use super::setnum::{Cancel, Layout, Point};
+use crate::board::Board;
+use crate::calibration::{Calibration, Navigation};
+use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use crate::device::screen::Screen;
+use crate::device::{CALL_TIMEOUT, Device};
+use crate::session::{
+    DeviceMeta, JournalLine, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run,
+    read_journal, time,
+};
+use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
+use crate::vision;
+use anyhow::{Context, bail};
+use image::RgbaImage;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Settings of one play.
+#[derive(Debug, Clone)]
+pub struct PlayConfig {
+    /// Level to open first (needs `[navigation]` in the calibration); `None`: the open one.
+    pub level: Option<u32>,
+    pub strategy: Strategy,
+    /// A calibration file; `None`: look one up in `calibration_dir` by model and screen size.
+    pub calibration: Option<PathBuf>,
+    pub calibration_dir: PathBuf,
+    /// `None`: events if the device allows it, else input.
+    pub input: Option<InputBackend>,
+    pub pace: Duration,
+    pub max_visible_steps: Option<u64>,
+    pub max_steps: Option<u64>,
+    pub verify_taps: u64,
+    pub verify_interval: Duration,
+    pub data_dir: PathBuf,
+    pub quiet: bool,
+}
+
+/// What happened, for the summary line.
+#[derive(Debug, Clone)]
+pub struct PlayReport {
+    pub session_dir: PathBuf,
+    pub givens: Board,
+    pub solution: Board,
+    pub stats: solver::Stats,
+    pub replay: ReplayReport,
+    pub input: InputBackend,
+    pub taps_per_sec: f64,
+    pub capture: String,
+}
+
+/// The phone behind the adb server, as the replay sees it.
+pub struct DeviceTarget<'a> {
+    pub tapper: Tapper,
+    pub screen: Screen,
+    pub calibration: &'a Calibration,
+    /// The last frame read (saved as `last.png`).
+    pub last_frame: Option<RgbaImage>,
+}
+
+impl Target for DeviceTarget<'_> {
+    fn tap(&mut self, p: Point) -> anyhow::Result<()> {
+        Ok(self.tapper.tap(p.0, p.1)?)
+    }
+    fn sync(&mut self) -> anyhow::Result<()> {
+        Ok(self.tapper.flush()?)
+    }
+    fn read(&mut self) -> anyhow::Result<Option<Board>> {
+        let frame = self.screen.grab()?;
+        let board = read_if_visible(&frame, self.calibration)?;
+        self.last_frame = Some(frame);
+        Ok(board)
+    }
+    fn back(&mut self) -> anyhow::Result<()> {
+        Ok(self.tapper.command("input keyevent 4")?)
+    }
+}
+
+/// Reads the board if it is where the calibration says; `None` when something covers it.
+pub fn read_if_visible(frame: &RgbaImage, cal: &Calibration) -> anyhow::Result<Option<Board>> {
+    cal.check_frame(frame.width(), frame.height())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let Ok(found) = vision::detect_board(frame) else {
+        return Ok(None);
+    };
+    let [x0, y0, x1, y1] = cal.board.rect;
+    let tol = (x1.saturating_sub(x0) / 20).max(4) as i64;
+    let near = |a: u32, b: u32| (a as i64 - b as i64).abs() <= tol;
+    let seen = found.rect();
+    if !seen.iter().zip([x0, y0, x1, y1]).all(|(&a, b)| near(a, b)) {
+        return Ok(None);
+    }
+    Ok(Some(vision::read_board(frame, Some(cal))?.board))
+}
+
+/// The tap layout of a calibration.
+pub fn layout(cal: &Calibration) -> Layout {
+    let geometry = cal.geometry();
+    Layout {
+        cells: geometry.cell_centers(),
+        keypad: cal.keypad.digits.map(|[x, y]| (x, y)),
+        erase: (cal.keypad.erase[0], cal.keypad.erase[1]),
+        order: cal.input.mode,
+        cancel: Cancel::Erase,
+    }
+}
+
+/// The calibrations in `dir` for a device: those whose screen size matches, the ones naming
+/// its model first.
+pub fn calibration_candidates(
+    dir: &Path,
+    model: &str,
+    size: (u32, u32),
+) -> Vec<(PathBuf, Calibration)> {
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.extension().is_some_and(|x| x == "toml")
+                && let Ok(cal) = Calibration::load(&path)
+                && (cal.device.width, cal.device.height) == size
+            {
+                let model_match = cal.device.model.as_deref() == Some(model);
+                found.push((model_match, path, cal));
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    found.into_iter().map(|(_, p, c)| (p, c)).collect()
+}
+
+/// The calibration for a device (see [`calibration_candidates`]), or an error saying how to make one.
+pub fn find_calibration(
+    dir: &Path,
+    model: &str,
+    size: (u32, u32),
+) -> anyhow::Result<(PathBuf, Calibration)> {
+    calibration_candidates(dir, model, size).into_iter().next().with_context(|| {
+        format!(
+            "no calibration for {model} at {}x{} in {}: open the Sudoku app on the phone and run \
+             `autoplay calibrate` (or pass --calibration FILE)",
+            size.0,
+            size.1,
+            dir.display()
+        )
+    })
+}
+
+/// Among calibrations for the same screen (e.g. two keypad layouts), the one whose keypad is
+/// where the frame shows it.
+fn pick_calibration(
+    frame: &RgbaImage,
+    mut candidates: Vec<(PathBuf, Calibration)>,
+) -> (PathBuf, Calibration) {
+    if candidates.len() > 1
+        && let Ok(geometry) = vision::detect_board(frame)
+        && let Ok(keys) = vision::keypad::find_keypad(frame, &geometry)
+    {
+        let distance = |cal: &Calibration| -> u64 {
+            keys.iter()
+                .map(|k| {
+                    let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
+                    (x as i64 - k.center.0 as i64).unsigned_abs()
+                        + (y as i64 - k.center.1 as i64).unsigned_abs()
+                })
+                .sum()
+        };
+        candidates.sort_by_key(|(_, c)| distance(c));
+    }
+    candidates.swap_remove(0)
+}
+
+/// Opens level `level` as the calibration's `[navigation]` says.
+pub fn navigate(
+    device: &Device,
+    tapper: &mut Tapper,
+    nav: &Navigation,
+    level: u32,
+) -> anyhow::Result<()> {
+    match nav {
+        Navigation::AmStart { command } => {
+            // The template was validated when the calibration was parsed; the level is a number.
+            let cmd = command.replace("{level}", &level.to_string());
+            let out = device.shell(&cmd, CALL_TIMEOUT)?;
+            if out.code != 0 || out.stdout.contains("Error") {
+                bail!(
+                    "opening level {level} failed: `{cmd}` said: {}",
+                    out.stdout.trim()
+                );
+            }
+        }
+        Navigation::Taps { taps } => {
+            for [x, y] in taps {
+                tapper.tap(*x, *y)?;
+            }
+        }
+        other => {
+            bail!("navigation {other:?} is not supported by this build; use `am-start` or `taps`")
+        }
+    }
+    tapper.flush()?;
+    // Give the app a moment to draw the new screen.
+    std::thread::sleep(Duration::from_millis(300));
+    Ok(())
+}
+
+/// Opens the tap channel: `sendevent` where the device allows it (unless told otherwise), else
+/// `input tap` lines.
+fn open_tapper(device: &Device, cfg: &PlayConfig, size: (u32, u32)) -> anyhow::Result<Tapper> {
+    let panel = match cfg.input {
+        Some(InputBackend::Input) => None,
+        _ => probe_events(device)?,
+    };
+    let mode = match (cfg.input, &panel) {
+        (Some(m), _) => m,
+        (None, Some(_)) => InputBackend::Events,
+        (None, None) => InputBackend::Input,
+    };
+    let topts = TapperOptions {
+        pace: cfg.pace,
+        ..TapperOptions::default()
+    };
+    Ok(Tapper::open(device, mode, panel, size, topts)?)
+}
+
+/// Searches `givens` with `strategy`, recording every event.
+fn search_events(
+    strategy: Strategy,
+    givens: &Board,
+    max_steps: Option<u64>,
+) -> anyhow::Result<(Vec<Event>, Board, solver::Stats)> {
+    let mut rec = Recorder::default();
+    let options = Options {
+        max_steps,
+        check_unique: false,
+    };
+    let result = solver::search(strategy, givens, &options, &mut rec);
+    match result.outcome {
+        Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
+        Outcome::BudgetExhausted => bail!(
+            "the {strategy} search stopped after {} placements (--max-steps) without a solution",
+            result.stats.placements
+        ),
+        Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
+    }
+}
+
+/// Plays one level on `device`. `progress` gets (events done, events total, taps).
+pub fn play(
+    device: &Device,
+    cfg: &PlayConfig,
+    progress: &mut dyn FnMut(u64, u64, u64),
+) -> anyhow::Result<PlayReport> {
+    let model = device.getprop("ro.product.model").unwrap_or_default();
+    let size = device.screen_size()?;
+    let candidates = match &cfg.calibration {
+        Some(p) => vec![(p.clone(), Calibration::load(p)?)],
+        None => vec![find_calibration(&cfg.calibration_dir, &model, size)?]
+            .into_iter()
+            .chain(
+                calibration_candidates(&cfg.calibration_dir, &model, size)
+                    .into_iter()
+                    .skip(1),
+            )
+            .collect(),
+    };
+    let navigation = candidates[0].1.navigation.clone();
+    let first_path = candidates[0].0.clone();
+    let mut tapper = open_tapper(device, cfg, size)?;
+
+    match (cfg.level, &navigation) {
+        (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
+        (Some(level), None) if !cfg.quiet => eprintln!(
+            "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
+            first_path.display()
+        ),
+        _ => {}
+    }
+
+    let (screen, first) = Screen::probe(device)?;
+    let (cal_path, cal) = pick_calibration(&first, candidates);
+    cal.check_frame(first.width(), first.height())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+    let givens = read_if_visible(&first, &cal)?
+        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
+    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
+    let check = solver::fast::solutions(&givens, 2);
+    match check.count {
+        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
+        2 => bail!(
+            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
+        ),
+        _ => {}
+    }
+    let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
+
+    let meta = SessionMeta {
+        version: SESSION_VERSION,
+        created: time::rfc3339(SystemTime::now()),
+        device: DeviceMeta {
+            serial: device.serial.clone(),
+            model,
+            width: size.0,
+            height: size.1,
+        },
+        calibration: cal_path.display().to_string(),
+        level: cfg.level,
+        strategy: cfg.strategy,
+        givens: givens.to_line(),
+        solution: solution.to_line(),
+        placements: stats.placements,
+        undos: stats.undos,
+        max_visible_steps: cfg.max_visible_steps,
+    };
+    let mut session = Session::create(&cfg.data_dir, meta)?;
+    session.save_frame("first", &first)?;
+    let run = Run {
+        device,
+        cfg,
+        cal: &cal,
+        givens,
+        events: &events,
+        solution,
+        stats,
+    };
+    run.execute(&mut session, tapper, screen, 0, progress)
+}
+
+/// Continues an interrupted session from its journal: the events already journaled are on the
+/// screen (checked, and repaired where taps were lost), the rest are replayed.
+pub fn resume(
+    device: &Device,
+    dir: &Path,
+    cfg: &PlayConfig,
+    progress: &mut dyn FnMut(u64, u64, u64),
+) -> anyhow::Result<PlayReport> {
+    let mut session = Session::reopen(dir)?;
+    let meta = session.meta.clone();
+    let journal = read_journal(&dir.join("journal.jsonl"))?;
+    if let Some(JournalLine::End { result, .. }) = journal.lines.last()
+        && result == "solved"
+    {
+        bail!(
+            "{} is already solved and verified; nothing to resume",
+            dir.display()
+        );
+    }
+    let cal_path = cfg
+        .calibration
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&meta.calibration));
+    let cal = Calibration::load(&cal_path).with_context(|| {
+        format!(
+            "the session's calibration is gone: pass --calibration FILE (it was {})",
+            meta.calibration
+        )
+    })?;
+    let givens = meta.givens_board()?;
+    let (events, solution, stats) = search_events(meta.strategy, &givens, None)?;
+    let mut done = 0usize;
+    for line in &journal.lines {
+        if let JournalLine::Event { i, event, .. } = line {
+            let i = *i as usize;
+            if events.get(i) != Some(event) {
+                bail!(
+                    "{}: the journal's step {i} ({event:?}) is not what the {} search does there ({:?}): \
+                     the session was recorded by another version; start a new run",
+                    dir.display(),
+                    meta.strategy,
+                    events.get(i)
+                );
+            }
+            done = done.max(i + 1);
+        }
+    }
+    let size = device.screen_size()?;
+    cal.check_frame(size.0, size.1)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+    let tapper = open_tapper(device, cfg, size)?;
+    let (screen, _) = Screen::probe(device)?;
+    let mut run_cfg = cfg.clone();
+    run_cfg.level = meta.level;
+    run_cfg.strategy = meta.strategy;
+    run_cfg.max_visible_steps = meta.max_visible_steps;
+    let run = Run {
+        device,
+        cfg: &run_cfg,
+        cal: &cal,
+        givens,
+        events: &events,
+        solution,
+        stats,
+    };
+    run.execute(&mut session, tapper, screen, done, progress)
+}
+
+/// A searched level, ready to be replayed into a session.
+struct Run<'a> {
+    device: &'a Device,
+    cfg: &'a PlayConfig,
+    cal: &'a Calibration,
+    givens: Board,
+    events: &'a [Event],
+    solution: Board,
+    stats: solver::Stats,
+}
+
+impl Run<'_> {
+    /// Replays from event `start_at`, journals the end, and appends the run to `runs.csv`.
+    fn execute(
+        &self,
+        session: &mut Session,
+        tapper: Tapper,
+        screen: Screen,
+        start_at: usize,
+        progress: &mut dyn FnMut(u64, u64, u64),
+    ) -> anyhow::Result<PlayReport> {
+        let cfg = self.cfg;
+        session.journal.start(start_at as u64)?;
+        let capture = screen.describe();
+        let mut target = DeviceTarget {
+            tapper,
+            screen,
+            calibration: self.cal,
+            last_frame: None,
+        };
+        let ropts = ReplayOptions {
+            verify_taps: cfg.verify_taps,
+            verify_interval: cfg.verify_interval,
+            max_visible_steps: cfg.max_visible_steps,
+            start_at,
+            ..ReplayOptions::default()
+        };
+        let started = Instant::now();
+        let outcome = replay(
+            &self.givens,
+            self.events,
+            &self.solution,
+            &layout(self.cal),
+            &mut target,
+            &mut session.journal,
+            &ropts,
+            progress,
+        );
+        let replay_ms = started.elapsed().as_secs_f64() * 1e3;
+        if let Some(frame) = &target.last_frame {
+            session.save_frame("last", frame)?;
+        }
+        let (result_word, message) = match &outcome {
+            Ok(_) => ("solved", String::new()),
+            Err(e) => ("failed", format!("{e:#}")),
+        };
+        session.journal.end(result_word, &message)?;
+        let report = outcome.as_ref().ok();
+        let s = &self.stats;
+        append_run(
+            &cfg.data_dir,
+            &RunRecord {
+                time: time::rfc3339(SystemTime::now()),
+                device: format!("{} {}", self.device.serial, session.meta.device.model),
+                level: cfg.level,
+                strategy: cfg.strategy.name().into(),
+                givens: self.givens.filled() as u32,
+                placements: s.placements,
+                undos: s.undos,
+                calls: s.calls(),
+                taps: report.map_or(target.tapper.taps_done, |r| r.taps),
+                repairs: report.map_or(0, |r| r.repairs),
+                search_ms: s.elapsed.as_secs_f64() * 1e3,
+                replay_ms,
+                result: result_word.into(),
+            },
+        )?;
+        let replay_report =
+            outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
+        Ok(PlayReport {
+            session_dir: session.dir.clone(),
+            givens: self.givens,
+            solution: self.solution,
+            stats: self.stats,
+            replay: replay_report,
+            input: target.tapper.mode(),
+            taps_per_sec: target.tapper.taps_per_sec(),
+            capture,
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! The setNum / cancelNum layer: search events to taps, through the screen layout.
+//!
+//! `setNum(cell, d)` = tap the cell (skipped if it is already selected) + tap keypad `d`;
+//! `cancelNum(cell)` = tap the cell + tap erase (or tap `d` again, for apps where a digit toggles).
+//! Digit-first apps get the digit (or erase) first, then the cell. Nothing is collapsed: every
+//! event becomes taps, so the phone shows exactly what the algorithm does.
+
+pub use crate::calibration::InputMode as InputOrder;
+use crate::solver::Event;
+
+/// A display pixel.
+pub type Point = (u32, u32);
+
+/// How a digit is taken back out of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cancel {
+    /// Tap the erase button.
+    #[default]
+    Erase,
+    /// Tap the same digit again (apps where digits toggle).
+    Toggle,
+}
+
+/// Where to tap: the 81 cell centres, the keypad's 1..9, the erase button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub cells: [Point; 81],
+    pub keypad: [Point; 9],
+    pub erase: Point,
+    pub order: InputOrder,
+    pub cancel: Cancel,
+}
+
+/// What the app has selected: a cell (cell-first apps) or a "brush" (digit-first apps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Selection {
+    #[default]
+    Unknown,
+    Cell(u8),
+    Digit(u8),
+    Erase,
+}
+
+/// Turns events into taps, remembering the app's selection so redundant taps are skipped.
+#[derive(Debug, Clone)]
+pub struct Encoder<'a> {
+    layout: &'a Layout,
+    pub selection: Selection,
+}
+
+impl<'a> Encoder<'a> {
+    pub fn new(layout: &'a Layout) -> Self {
+        Encoder {
+            layout,
+            selection: Selection::Unknown,
+        }
+    }
+
+    /// Forgets the selection (after anything else touched the screen).
+    pub fn reset(&mut self) {
+        self.selection = Selection::Unknown;
+    }
+
+    /// The taps that write `digit` (0: clear) into `cell`, appended to `out`.
+    pub fn write(&mut self, cell: usize, digit: u8, previous: u8, out: &mut Vec<Point>) {
+        let l = self.layout;
+        let key = match digit {
+            0 => match l.cancel {
+                Cancel::Erase => Selection::Erase,
+                Cancel::Toggle => Selection::Digit(previous.max(1)),
+            },
+            d => Selection::Digit(d),
+        };
+        let key_point = match key {
+            Selection::Digit(d) => l.keypad[(d - 1) as usize],
+            _ => l.erase,
+        };
+        match l.order {
+            InputOrder::CellFirst => {
+                if self.selection != Selection::Cell(cell as u8) {
+                    out.push(l.cells[cell]);
+                    self.selection = Selection::Cell(cell as u8);
+                }
+                out.push(key_point);
+            }
+            InputOrder::DigitFirst => {
+                if self.selection != key {
+                    out.push(key_point);
+                    self.selection = key;
+                }
+                out.push(l.cells[cell]);
+            }
+        }
+    }
+
+    /// The taps of one search event.
+    pub fn event(&mut self, ev: Event, out: &mut Vec<Point>) {
+        match ev {
+            Event::Place { cell, digit } => self.write(cell as usize, digit, 0, out),
+            Event::Undo { cell, digit } => self.write(cell as usize, 0, digit, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(order: InputOrder, cancel: Cancel) -> Layout {
+        let mut cells = [(0, 0); 81];
+        for (i, c) in cells.iter_mut().enumerate() {
+            *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
+        }
+        let mut keypad = [(0, 0); 9];
+        for (i, k) in keypad.iter_mut().enumerate() {
+            *k = (i as u32 * 10 + 5, 200);
+        }
+        Layout {
+            cells,
+            keypad,
+            erase: (50, 250),
+            order,
+            cancel,
+        }
+    }
+
+    #[test]
+    fn cell_first_skips_reselecting() {
+        let l = layout(InputOrder::CellFirst, Cancel::Erase);
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
+        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        e.event(Event::Place { cell: 10, digit: 4 }, &mut taps);
+        e.event(Event::Place { cell: 11, digit: 1 }, &mut taps);
+        assert_eq!(
+            taps,
+            vec![
+                (15, 15),
+                (25, 200),
+                (50, 250),
+                (35, 200),
+                (25, 15),
+                (5, 200)
+            ]
+        );
+    }
+
+    #[test]
+    fn toggle_cancel_taps_the_digit_again() {
+        let l = layout(InputOrder::CellFirst, Cancel::Toggle);
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 0, digit: 7 }, &mut taps);
+        e.event(Event::Undo { cell: 0, digit: 7 }, &mut taps);
+        assert_eq!(taps, vec![(5, 5), (65, 200), (65, 200)]);
+    }
+
+    #[test]
+    fn digit_first_keeps_the_brush() {
+        let l = layout(InputOrder::DigitFirst, Cancel::Erase);
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 0, digit: 2 }, &mut taps);
+        e.event(Event::Place { cell: 1, digit: 2 }, &mut taps);
+        e.event(Event::Undo { cell: 1, digit: 2 }, &mut taps);
+        assert_eq!(taps, vec![(15, 200), (5, 5), (15, 5), (50, 250), (15, 5)]);
+    }
+}

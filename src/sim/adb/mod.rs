@@ -1,0 +1,13 @@
+//! The device side of the ADB transport protocol over TCP: packets ([`packet`]), the byte
+//! stream to packets layer ([`connection`]), per-connection handshake/auth/stream routing
+//! ([`session`]), streams with flow control ([`stream`]) and the services run on them
+//! ([`service`], [`shell_protocol`]).
+
+pub mod auth;
+pub mod connection;
+pub mod packet;
+pub mod pty;
+pub mod service;
+pub mod session;
+pub mod shell_protocol;
+pub mod stream;

@@ -1,0 +1,62 @@
+//! The app's screens and the things on them a tap can hit.
+
+pub mod layout;
+
+/// Which screen is showing (the "Rate this app" popup is an overlay, see [`super::model::Model`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// Title with Play and Levels buttons.
+    Home,
+    /// Numbered level buttons in pages.
+    Levels,
+    /// The board, keypad and erase button.
+    Game,
+    /// The "Level N complete" dialog over the solved board.
+    Complete,
+}
+
+impl Screen {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Screen::Home => "home",
+            Screen::Levels => "levels",
+            Screen::Game => "game",
+            Screen::Complete => "complete",
+        }
+    }
+}
+
+/// A tappable element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Home: Play (resume or next unsolved level).
+    Play,
+    /// Home: open the level list.
+    LevelList,
+    /// Level list: the button in slot `0..LEVELS_PER_PAGE` of the current page.
+    LevelSlot(usize),
+    PrevPage,
+    NextPage,
+    /// The app bar's back arrow.
+    Back,
+    /// Game: a board cell, 0..81 row-major.
+    Cell(usize),
+    /// Game: a keypad digit 1..=9.
+    Digit(u8),
+    /// Game: the erase key.
+    Erase,
+    /// Completion dialog: Next level.
+    DialogNext,
+    /// Completion dialog: Home.
+    DialogHome,
+    /// The system navigation bar's back, home and recents buttons.
+    NavBack,
+    NavHome,
+    NavRecents,
+}
+
+/// Level buttons per page of the level list (4 columns x 5 rows).
+pub const LEVELS_PER_PAGE: usize = 20;
+/// Columns of the level list grid.
+pub const LEVEL_COLUMNS: usize = 4;

@@ -1,0 +1,212 @@
+//! The phone's `/system/bin/sh`: parses a script (see [`parse`]) and runs its commands
+//! against the [`Device`]. Unknown commands fail with 127 like Android's mksh.
+
+pub mod device;
+mod input;
+pub mod parse;
+pub mod screencap;
+mod system;
+pub mod touch;
+
+pub use device::{Device, Knobs};
+
+use parse::{Join, ParseError};
+use std::sync::Arc;
+
+/// Which output stream bytes belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fd {
+    Stdout,
+    Stderr,
+}
+
+/// What commands printed, in order.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub chunks: Vec<(Fd, Vec<u8>)>,
+}
+
+impl Output {
+    /// Appends to stdout.
+    pub fn out(&mut self, bytes: impl AsRef<[u8]>) {
+        self.push(Fd::Stdout, bytes.as_ref());
+    }
+    /// Appends to stderr.
+    pub fn err(&mut self, bytes: impl AsRef<[u8]>) {
+        self.push(Fd::Stderr, bytes.as_ref());
+    }
+    fn push(&mut self, fd: Fd, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        match self.chunks.last_mut() {
+            Some((last, buf)) if *last == fd => buf.extend_from_slice(bytes),
+            _ => self.chunks.push((fd, bytes.to_vec())),
+        }
+    }
+    /// Whether nothing was printed.
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+    /// Everything, stdout and stderr interleaved (for protocols without separate stderr).
+    pub fn merged(&self) -> Vec<u8> {
+        self.chunks
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect()
+    }
+    /// Only stdout.
+    pub fn stdout(&self) -> Vec<u8> {
+        self.chunks
+            .iter()
+            .filter(|(fd, _)| *fd == Fd::Stdout)
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect()
+    }
+}
+
+/// How a script ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Ran to the end; the shell continues (interactive) or exits with its status.
+    Continue,
+    /// `exit N`.
+    Exit(i32),
+    /// `--disconnect-after` fired: the connection must be dropped now.
+    Hangup,
+}
+
+/// Why a script could not run yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incomplete {
+    /// A quote is open: an interactive shell waits for the next line.
+    OpenQuote,
+}
+
+/// One shell session: remembers `$?`.
+pub struct Shell {
+    device: Arc<Device>,
+    status: i32,
+}
+
+impl Shell {
+    /// A new session on `device`.
+    pub fn new(device: Arc<Device>) -> Shell {
+        Shell { device, status: 0 }
+    }
+
+    /// The last command's exit status (`$?`).
+    pub fn status(&self) -> i32 {
+        self.status
+    }
+
+    /// Runs a script. An unterminated quote is reported (so an interactive caller can wait for
+    /// more input) when `wait_on_open_quote` is set; otherwise it is a syntax error.
+    pub async fn run(
+        &mut self,
+        script: &str,
+        out: &mut Output,
+        wait_on_open_quote: bool,
+    ) -> Result<Flow, Incomplete> {
+        let commands = match parse::parse(script) {
+            Ok(c) => c,
+            Err(ParseError::Unterminated) if wait_on_open_quote => {
+                return Err(Incomplete::OpenQuote);
+            }
+            Err(e) => {
+                out.err(format!("/system/bin/sh: {e}\n"));
+                self.status = if matches!(e, ParseError::Unsupported(_)) {
+                    1
+                } else {
+                    2
+                };
+                return Ok(Flow::Continue);
+            }
+        };
+        for command in commands {
+            let run = match command.join {
+                Join::Always => true,
+                Join::And => self.status == 0,
+                Join::Or => self.status != 0,
+            };
+            if !run {
+                continue;
+            }
+            let args: Vec<String> = command
+                .words
+                .iter()
+                .map(|w| w.expand(self.status))
+                .collect();
+            if args.first().map(String::as_str) == Some("exit") {
+                let code = match args.get(1) {
+                    None => self.status,
+                    Some(n) => match n.parse::<i64>() {
+                        Ok(n) => (n & 0xff) as i32,
+                        Err(_) => {
+                            out.err(format!("/system/bin/sh: exit: {n}: bad number\n"));
+                            self.status = 2;
+                            continue;
+                        }
+                    },
+                };
+                self.status = code;
+                return Ok(Flow::Exit(code));
+            }
+            self.status = self.exec(&args, out).await;
+            if self.device.count_command() {
+                return Ok(Flow::Hangup);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Runs one simple command and returns its exit status.
+    async fn exec(&mut self, args: &[String], out: &mut Output) -> i32 {
+        let Some(name) = args.first() else {
+            return 0;
+        };
+        let rest = &args[1..];
+        let device = &*self.device;
+        match name.as_str() {
+            "echo" => echo(rest, out),
+            "true" => 0,
+            "false" => 1,
+            "input" => {
+                let latency = device.knobs().input_latency;
+                if !latency.is_zero() {
+                    tokio::time::sleep(latency).await;
+                }
+                input::input(device, rest, out)
+            }
+            "sendevent" => input::sendevent(device, rest, out),
+            "getevent" => input::getevent(device, rest, out),
+            "screencap" => screencap::screencap(device, rest, out),
+            "wm" => system::wm(device, rest, out),
+            "getprop" => system::getprop(device, rest, out),
+            "am" => system::am(device, rest, out),
+            "dumpsys" => system::dumpsys(device, rest, out),
+            _ => {
+                out.err(format!(
+                    "/system/bin/sh: {name}: inaccessible or not found\n"
+                ));
+                127
+            }
+        }
+    }
+}
+
+/// `echo [-n] args...`
+fn echo(args: &[String], out: &mut Output) -> i32 {
+    let (newline, args) = match args.first().map(String::as_str) {
+        Some("-n") => (false, &args[1..]),
+        _ => (true, args),
+    };
+    out.out(args.join(" "));
+    if newline {
+        out.out("\n");
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests;

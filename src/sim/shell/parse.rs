@@ -1,0 +1,264 @@
+//! A small POSIX-ish shell grammar: words with single/double quotes and backslashes, `$?`,
+//! and command lists joined by `;`, newlines, `&&` and `||`. `#` starts a comment.
+
+/// One piece of a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Text(String),
+    /// `$?`: the previous command's exit status, expanded when the command runs.
+    Status,
+}
+
+/// A word: parts concatenated at expansion time.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Word(pub Vec<Part>);
+
+impl Word {
+    /// The word's text with `$?` replaced by `status`.
+    pub fn expand(&self, status: i32) -> String {
+        let mut s = String::new();
+        for p in &self.0 {
+            match p {
+                Part::Text(t) => s.push_str(t),
+                Part::Status => s.push_str(&status.to_string()),
+            }
+        }
+        s
+    }
+
+    fn push_char(&mut self, c: char) {
+        match self.0.last_mut() {
+            Some(Part::Text(t)) => t.push(c),
+            _ => self.0.push(Part::Text(c.to_string())),
+        }
+    }
+}
+
+/// How a command is joined to the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// First command, `;` or newline: always runs.
+    Always,
+    /// `&&`: runs if the previous status was 0.
+    And,
+    /// `||`: runs if the previous status was not 0.
+    Or,
+}
+
+/// One simple command and how it joins the previous one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    pub join: Join,
+    pub words: Vec<Word>,
+}
+
+/// Why a script does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A quote is still open at the end (an interactive shell waits for more input).
+    #[error("syntax error: unterminated quoted string")]
+    Unterminated,
+    #[error("syntax error: '{0}' unexpected")]
+    Unexpected(&'static str),
+    #[error("syntax error: '{0}' is not supported by this shell")]
+    Unsupported(char),
+}
+
+/// Parses a script into commands.
+pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
+    let mut commands = Vec::new();
+    let mut words: Vec<Word> = Vec::new();
+    let mut word: Option<Word> = None;
+    let mut join = Join::Always;
+    let mut chars = script.chars().peekable();
+
+    // Ends the current command at an operator; `op` is the operator's text for errors.
+    fn end_command(
+        commands: &mut Vec<Command>,
+        words: &mut Vec<Word>,
+        join: &mut Join,
+        next: Join,
+        op: &'static str,
+    ) -> Result<(), ParseError> {
+        if words.is_empty() {
+            // An empty command is fine after `;`/newline, but not around `&&`/`||`.
+            if next != Join::Always || *join != Join::Always {
+                return Err(ParseError::Unexpected(op));
+            }
+        } else {
+            commands.push(Command {
+                join: *join,
+                words: std::mem::take(words),
+            });
+        }
+        *join = next;
+        Ok(())
+    }
+
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\r' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\n' | ';' | '&' | '|' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+                let (next, op) = match c {
+                    '&' if chars.peek() == Some(&'&') => {
+                        chars.next();
+                        (Join::And, "&&")
+                    }
+                    '|' if chars.peek() == Some(&'|') => {
+                        chars.next();
+                        (Join::Or, "||")
+                    }
+                    '&' | '|' => return Err(ParseError::Unsupported(c)),
+                    '\n' => (Join::Always, "newline"),
+                    _ => (Join::Always, ";"),
+                };
+                end_command(&mut commands, &mut words, &mut join, next, op)?;
+            }
+            '#' if word.is_none() => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                end_command(
+                    &mut commands,
+                    &mut words,
+                    &mut join,
+                    Join::Always,
+                    "newline",
+                )?;
+            }
+            '<' | '>' | '(' | ')' | '`' => return Err(ParseError::Unsupported(c)),
+            '\'' => {
+                let w = word.get_or_insert_with(Word::default);
+                w.0.push(Part::Text(String::new()));
+                loop {
+                    match chars.next() {
+                        None => return Err(ParseError::Unterminated),
+                        Some('\'') => break,
+                        Some(c) => w.push_char(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(Word::default);
+                w.0.push(Part::Text(String::new()));
+                loop {
+                    match chars.next() {
+                        None => return Err(ParseError::Unterminated),
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            None => return Err(ParseError::Unterminated),
+                            Some(e @ ('"' | '\\' | '$' | '`')) => w.push_char(e),
+                            Some('\n') => {}
+                            Some(other) => {
+                                w.push_char('\\');
+                                w.push_char(other);
+                            }
+                        },
+                        Some('$') if chars.peek() == Some(&'?') => {
+                            chars.next();
+                            w.0.push(Part::Status);
+                        }
+                        Some(c) => w.push_char(c),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                None => return Err(ParseError::Unterminated),
+                Some('\n') => {}
+                Some(e) => word.get_or_insert_with(Word::default).push_char(e),
+            },
+            '$' if chars.peek() == Some(&'?') => {
+                chars.next();
+                word.get_or_insert_with(Word::default).0.push(Part::Status);
+            }
+            c => word.get_or_insert_with(Word::default).push_char(c),
+        }
+    }
+    if let Some(w) = word.take() {
+        words.push(w);
+    }
+    if words.is_empty() && join != Join::Always {
+        return Err(ParseError::Unexpected("end of input"));
+    }
+    if !words.is_empty() {
+        commands.push(Command { join, words });
+    }
+    Ok(commands)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(script: &str) -> Vec<(Join, Vec<String>)> {
+        parse(script)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.join, c.words.iter().map(|w| w.expand(7)).collect()))
+            .collect()
+    }
+
+    fn v(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn words_and_lists() {
+        assert_eq!(
+            texts("input tap 1 2; echo rc=$?"),
+            vec![
+                (Join::Always, v(&["input", "tap", "1", "2"])),
+                (Join::Always, v(&["echo", "rc=7"]))
+            ]
+        );
+        assert_eq!(
+            texts("a && b || c\nd;"),
+            vec![
+                (Join::Always, v(&["a"])),
+                (Join::And, v(&["b"])),
+                (Join::Or, v(&["c"])),
+                (Join::Always, v(&["d"]))
+            ]
+        );
+        assert_eq!(texts(""), vec![]);
+        assert_eq!(texts(" ;; \n\n"), vec![]);
+        assert_eq!(
+            texts("echo hi # comment"),
+            vec![(Join::Always, v(&["echo", "hi"]))]
+        );
+    }
+
+    #[test]
+    fn quotes() {
+        assert_eq!(
+            texts(r#"echo 'a b;$?' "c $? \"d\"" e\ f ''"#),
+            vec![(Join::Always, v(&["echo", "a b;$?", "c 7 \"d\"", "e f", ""]))]
+        );
+        assert_eq!(
+            texts("echo a'b'\"c\""),
+            vec![(Join::Always, v(&["echo", "abc"]))]
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(parse("echo 'abc"), Err(ParseError::Unterminated));
+        assert_eq!(parse("echo \"abc"), Err(ParseError::Unterminated));
+        assert_eq!(parse("&& echo"), Err(ParseError::Unexpected("&&")));
+        assert_eq!(
+            parse("echo &&"),
+            Err(ParseError::Unexpected("end of input"))
+        );
+        assert_eq!(parse("echo a | cat"), Err(ParseError::Unsupported('|')));
+        assert_eq!(parse("echo a > f"), Err(ParseError::Unsupported('>')));
+    }
+}

@@ -1,0 +1,109 @@
+//! `screencap` (raw and `-p` PNG) and the `framebuffer:` service's image format.
+
+use super::{Device, Output};
+use image::RgbaImage;
+
+/// `PIXEL_FORMAT_RGBA_8888` in screencap's raw header.
+pub const FORMAT_RGBA_8888: u32 = 1;
+/// Colour space id screencap reports for sRGB.
+pub const COLORSPACE_SRGB: u32 = 1;
+
+/// `screencap [-p] [-d ID]`: raw (16-byte header: width, height, format, colour space; then
+/// RGBA) or PNG to stdout. Writing to a file is not supported (the phone has no storage).
+pub fn screencap(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut png = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-p" => png = true,
+            "-d" => {
+                if it.next().is_none() {
+                    out.err("screencap: option requires an argument -- d\n");
+                    return 1;
+                }
+            }
+            "-h" => {
+                out.err("usage: screencap [-hp] [-d display-id]\n");
+                return 0;
+            }
+            other => {
+                out.err(format!(
+                    "screencap: cannot write {other}: this simulated phone has no storage; \
+                     write to stdout (adb exec-out screencap -p > file.png)\n"
+                ));
+                return 1;
+            }
+        }
+    }
+    let image = device.phone().screenshot();
+    if png {
+        match encode_png(&image) {
+            Ok(bytes) => out.out(bytes),
+            Err(e) => {
+                out.err(format!("screencap: PNG encoding failed: {e}\n"));
+                return 1;
+            }
+        }
+    } else {
+        out.out(raw(&image));
+    }
+    0
+}
+
+/// screencap's raw format: width, height, format, colour space (u32 LE each), then RGBA rows.
+pub fn raw(image: &RgbaImage) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(16 + image.as_raw().len());
+    for w in [
+        image.width(),
+        image.height(),
+        FORMAT_RGBA_8888,
+        COLORSPACE_SRGB,
+    ] {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes.extend_from_slice(image.as_raw());
+    bytes
+}
+
+/// The image as PNG.
+pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, image::ImageError> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut bytes = Vec::new();
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            image::ExtendedColorType::Rgba8,
+        )?;
+    Ok(bytes)
+}
+
+/// The `framebuffer:` service's reply: a version 2 header (version, bpp, colour space, size,
+/// width, height, then offset/length of red, blue, green, alpha) followed by RGBA pixels.
+pub fn framebuffer(image: &RgbaImage) -> Vec<u8> {
+    let size = u32::try_from(image.as_raw().len()).unwrap_or(u32::MAX);
+    let header: [u32; 14] = [
+        2,
+        32,
+        0,
+        size,
+        image.width(),
+        image.height(),
+        0,
+        8,
+        16,
+        8,
+        8,
+        8,
+        24,
+        8,
+    ];
+    let mut bytes = Vec::with_capacity(56 + image.as_raw().len());
+    for w in header {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes.extend_from_slice(image.as_raw());
+    bytes
+}

@@ -1,0 +1,194 @@
+use super::*;
+use crate::sim::app::{AppOptions, Phone};
+use crate::sim::profile;
+
+fn device(name: &str, knobs: Knobs) -> Arc<Device> {
+    let p = profile::profile(name).unwrap().clone();
+    Arc::new(Device::new(Phone::new(p, AppOptions::default()), knobs))
+}
+
+async fn run(shell: &mut Shell, script: &str) -> (String, String, Flow) {
+    let mut out = Output::default();
+    let flow = shell.run(script, &mut out, false).await.unwrap();
+    let text = |fd| {
+        String::from_utf8(
+            out.chunks
+                .iter()
+                .filter(|(f, _)| *f == fd)
+                .flat_map(|(_, b)| b.clone())
+                .collect(),
+        )
+        .unwrap()
+    };
+    (text(Fd::Stdout), text(Fd::Stderr), flow)
+}
+
+#[tokio::test]
+async fn status_and_lists() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    assert_eq!(run(&mut sh, "echo hi").await.0, "hi\n");
+    let (out, err, _) = run(&mut sh, "nosuch a b; echo rc=$?").await;
+    assert_eq!(out, "rc=127\n");
+    assert_eq!(err, "/system/bin/sh: nosuch: inaccessible or not found\n");
+    assert_eq!(
+        run(&mut sh, "false && echo no || echo yes").await.0,
+        "yes\n"
+    );
+    assert_eq!(
+        run(&mut sh, "true && echo -n a; echo \"b $?\"").await.0,
+        "ab 0\n"
+    );
+    assert_eq!(
+        run(&mut sh, "echo a; exit 3; echo b").await,
+        ("a\n".into(), "".into(), Flow::Exit(3))
+    );
+    assert_eq!(sh.status(), 3);
+    let (_, err, _) = run(&mut sh, "echo 'open").await;
+    assert!(err.contains("unterminated"), "{err}");
+    let mut out = Output::default();
+    assert_eq!(
+        sh.run("echo 'open", &mut out, true).await,
+        Err(Incomplete::OpenQuote)
+    );
+}
+
+#[tokio::test]
+async fn system_commands() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    assert_eq!(
+        run(&mut sh, "wm size").await.0,
+        "Physical size: 1080x2400\n"
+    );
+    assert_eq!(
+        run(&mut sh, "wm density").await.0,
+        "Physical density: 420\n"
+    );
+    assert_eq!(
+        run(&mut sh, "getprop ro.product.model").await.0,
+        "Pixel_7\n"
+    );
+    assert_eq!(run(&mut sh, "getprop no.such.prop").await.0, "\n");
+    assert!(
+        run(&mut sh, "getprop")
+            .await
+            .0
+            .contains("[ro.build.version.sdk]: [34]\n")
+    );
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(win.contains("init=1080x2400 420dpi") && win.contains("mCurrentRotation=ROTATION_0"));
+    let (_, err, _) = run(&mut sh, "dumpsys nothing; echo $?").await;
+    assert!(err.contains("Can't find service: nothing"));
+    let (out, err, _) = run(&mut sh, "am start -n com.other/.Main; echo rc=$?").await;
+    assert!(out.ends_with("rc=255\n"), "{out}");
+    assert!(
+        err.contains("Activity class {com.other/com.other.Main} does not exist."),
+        "{err}"
+    );
+    let (_, err, _) = run(&mut sh, "am start -n x --ei level 1").await;
+    assert!(err.contains("Bad component name: x"));
+    let (_, err, _) = run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level abc",
+    )
+    .await;
+    assert!(err.contains("NumberFormatException"));
+}
+
+#[tokio::test]
+async fn input_commands_reach_the_app() {
+    let dev = device("budget", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let taps = |d: &Device| d.phone().dumpsys()["taps"].as_u64().unwrap();
+    let before = taps(&dev);
+    assert_eq!(
+        run(
+            &mut sh,
+            "input tap 100 200; input touchscreen tap 1.5 2; echo $?"
+        )
+        .await
+        .0,
+        "0\n"
+    );
+    assert_eq!(taps(&dev), before + 2);
+    let (_, err, _) = run(&mut sh, "input tap 1; echo $?").await;
+    assert!(err.contains("Invalid arguments for command: tap"));
+    assert_eq!(
+        run(&mut sh, "input keyevent KEYCODE_BACK 3 BACK; echo $?")
+            .await
+            .0,
+        "0\n"
+    );
+    assert_eq!(run(&mut sh, "input keyevent NOPE; echo $?").await.0, "1\n");
+    // Protocol B tap through sendevent on a profile that allows it.
+    let script = "sendevent /dev/input/event2 3 57 1; sendevent /dev/input/event2 3 53 2048; \
+                  sendevent /dev/input/event2 3 54 2048; sendevent /dev/input/event2 0 0 0; \
+                  sendevent /dev/input/event2 3 57 4294967295; sendevent /dev/input/event2 0 0 0";
+    let (_, err, _) = run(&mut sh, script).await;
+    assert_eq!(err, "");
+    assert_eq!(taps(&dev), before + 3);
+    let gp = run(&mut sh, "getevent -lp").await.0;
+    assert!(
+        gp.contains("ABS_MT_POSITION_X     : value 0, min 0, max 4095"),
+        "{gp}"
+    );
+    assert!(
+        run(&mut sh, "getevent -p /dev/input/event2")
+            .await
+            .0
+            .starts_with("add device 3: /dev/input/event2\n")
+    );
+}
+
+#[tokio::test]
+async fn sendevent_denied_on_android_10_plus() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    let (_, err, _) = run(&mut sh, "sendevent /dev/input/event2 0 0 0; echo $?").await;
+    assert_eq!(err, "sendevent: /dev/input/event2: Permission denied\n");
+    assert_eq!(
+        run(&mut sh, "sendevent /dev/input/event2 0 0 0; echo $?")
+            .await
+            .0,
+        "1\n"
+    );
+}
+
+#[tokio::test]
+async fn screencap_raw_header() {
+    let mut sh = Shell::new(device("budget", Knobs::default()));
+    let mut out = Output::default();
+    sh.run("screencap", &mut out, false).await.unwrap();
+    let bytes = out.stdout();
+    let word = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
+    assert_eq!((word(0), word(1), word(2)), (720, 1520, 1));
+    assert_eq!(bytes.len(), 16 + 720 * 1520 * 4);
+    let mut out = Output::default();
+    sh.run("screencap -p", &mut out, false).await.unwrap();
+    let png = image::load_from_memory(&out.stdout()).unwrap();
+    assert_eq!((png.width(), png.height()), (720, 1520));
+}
+
+#[tokio::test]
+async fn disconnect_after_fires_once() {
+    let knobs = Knobs {
+        disconnect_after: Some(3),
+        ..Knobs::default()
+    };
+    let mut sh = Shell::new(device("pixel", knobs));
+    assert_eq!(run(&mut sh, "echo 1; echo 2").await.2, Flow::Continue);
+    let (out, _, flow) = run(&mut sh, "echo 3; echo 4").await;
+    assert_eq!((out.as_str(), flow), ("3\n", Flow::Hangup));
+    assert_eq!(run(&mut sh, "echo 5; echo 6").await.2, Flow::Continue);
+}
+
+#[tokio::test]
+async fn input_latency_delays_each_input_command() {
+    let knobs = Knobs {
+        input_latency: std::time::Duration::from_millis(40),
+        ..Knobs::default()
+    };
+    let mut sh = Shell::new(device("pixel", knobs));
+    let t = std::time::Instant::now();
+    run(&mut sh, "input tap 1 1; echo x; input keyevent BACK").await;
+    // A lower bound only (sleeps never end early); no upper bound is asserted.
+    assert!(t.elapsed() >= std::time::Duration::from_millis(80));
+}

@@ -1,0 +1,75 @@
+//! The fast solver: used to verify OCR'd boards, check uniqueness, generate levels, and for
+//! instant fill. It does not report individual writes.
+//!
+//! Design (after JCZSolve, written from its description): the board is 27 bitboards, one per
+//! digit and band of three rows ([`state`]); table-driven locked candidates, pointing and
+//! claiming narrow them, rows and cells left with one candidate place digits ([`tables`]
+//! explains the bit tricks). When that stalls the search guesses on a cell with two
+//! candidates (else the one with the fewest), copying the small state per branch.
+
+mod search;
+mod state;
+mod tables;
+
+use crate::board::{Board, CELLS, ParseError};
+use state::{ALL_DIRTY, State};
+
+/// Result of a solution count: how many (capped at the limit) and the first one found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solutions {
+    pub count: u32,
+    pub first: Option<Board>,
+    /// Branching decisions taken.
+    pub guesses: u64,
+}
+
+/// The first solution, or `None` if there is none.
+pub fn solve(board: &Board) -> Option<Board> {
+    solutions(board, 1).first
+}
+
+/// The number of solutions, counting at most `limit`.
+pub fn count_solutions(board: &Board, limit: u32) -> u32 {
+    solutions(board, limit).count
+}
+
+/// Counts solutions up to `limit` (use 2 to check uniqueness) and keeps the first.
+///
+/// A board that breaks the rules has no solution (count 0).
+pub fn solutions(board: &Board, limit: u32) -> Solutions {
+    let mut st = State::new();
+    for (cell, &d) in board.cells().iter().enumerate() {
+        if d != 0 {
+            st.place(cell, d as usize - 1);
+        }
+    }
+    search::run(st, ALL_DIRTY, limit)
+}
+
+/// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
+/// included: the throughput entry for puzzle files.
+pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {
+    if line.len() != CELLS {
+        return Err(ParseError::CellCount { found: line.len() });
+    }
+    let mut st = State::new();
+    for (cell, &ch) in line.iter().enumerate() {
+        match ch {
+            b'1'..=b'9' => {
+                st.place(cell, (ch - b'1') as usize);
+            }
+            b'.' | b'0' => {}
+            _ => {
+                return Err(ParseError::BadChar {
+                    line: 1,
+                    column: cell + 1,
+                    ch: ch as char,
+                });
+            }
+        }
+    }
+    Ok(search::run(st, ALL_DIRTY, limit))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,93 @@
+//! Depth-first guessing on top of [`State::propagate`], counting solutions up to a limit.
+
+use super::Solutions;
+use super::state::State;
+use crate::board::Board;
+
+/// Counts the solutions of `st` (after propagating `dirty`) up to `limit`.
+pub(super) fn run(st: State, dirty: u32, limit: u32) -> Solutions {
+    let mut out = Solutions {
+        count: 0,
+        first: None,
+        guesses: 0,
+    };
+    if limit > 0 {
+        descend(st, dirty, limit, &mut out);
+    }
+    out
+}
+
+/// Propagates, then either records a solution or branches on one cell's candidates.
+fn descend(mut st: State, dirty: u32, limit: u32, out: &mut Solutions) {
+    if st.propagate(dirty).is_err() {
+        return;
+    }
+    if st.is_solved() {
+        out.count += 1;
+        if out.first.is_none() {
+            out.first = Board::from_cells(st.grid());
+        }
+        return;
+    }
+    let (cell, mut digits) = pick(&st);
+    let mut failed = 0; // dirty bits of the digits taken out of `cell` so far
+    // Each candidate but the last in a copy; the last one in `st` itself, which also learns
+    // that the earlier digits failed (or were counted) there.
+    while digits != 0 {
+        let digit = digits.trailing_zeros() as usize;
+        digits &= digits - 1;
+        out.guesses += 1;
+        if digits == 0 {
+            let dirty = st.place(cell, digit) | failed;
+            return descend(st, dirty, limit, out);
+        }
+        let mut child = st;
+        let dirty = child.place(cell, digit);
+        descend(child, dirty, limit, out);
+        if out.count >= limit {
+            return;
+        }
+        failed |= st.eliminate(cell, digit);
+    }
+}
+
+/// The cell to guess on and its candidate digits (bit `d` for 0-based digit `d`): the first
+/// open cell with exactly two candidates, else the first with the fewest.
+fn pick(st: &State) -> (usize, u32) {
+    let mut best = (usize::MAX, 0u32);
+    for band in 0..3 {
+        let (_, two, three) = st.counts(band);
+        let pairs = st.open[band] & two & !three;
+        if pairs != 0 {
+            let cell = 27 * band + pairs.trailing_zeros() as usize;
+            return (cell, digits_of(st, cell));
+        }
+    }
+    let mut fewest = u32::MAX;
+    for band in 0..3 {
+        let mut open = st.open[band];
+        while open != 0 {
+            let cell = 27 * band + open.trailing_zeros() as usize;
+            open &= open - 1;
+            let digits = digits_of(st, cell);
+            if digits.count_ones() < fewest {
+                fewest = digits.count_ones();
+                best = (cell, digits);
+            }
+        }
+    }
+    best
+}
+
+/// The candidate digits of `cell` (bit `d` for 0-based digit `d`).
+fn digits_of(st: &State, cell: usize) -> u32 {
+    let band = cell / 27;
+    let bit = 1u32 << (cell % 27);
+    let mut digits = 0;
+    for digit in 0..9 {
+        if st.cand[3 * digit + band] & bit != 0 {
+            digits |= 1 << digit;
+        }
+    }
+    digits
+}

@@ -1,0 +1,197 @@
+//! Lookup tables for the band-wise bit tricks, all computed at compile time.
+//!
+//! A *band* is three rows of the board (rows 0-2, 3-5 or 6-8). For one digit, the cells of a
+//! band where that digit may still go fit in 27 bits: bit `9 * row + col`, `row` in 0..3 inside
+//! the band, `col` in 0..9. So bits 0-8 are the band's first row, 9-17 its second, 18-26 its
+//! third. A *minirow* is the three cells of one row inside one box: bits `9 * row + 3 * stack`
+//! up to `+ 2`, where `stack` (0..3) is the box's column of boxes.
+//!
+//! All tables take a 9-bit index and are therefore 512 entries long.
+
+/// The 27 cells of a band.
+pub(super) const BAND: u32 = (1 << 27) - 1;
+
+/// One row of a band (the first; shift by `9 * row` for the others).
+pub(super) const ROW: u32 = 0x1FF;
+
+/// The same 9-bit column set repeated in all three rows of a band: `cols * SPREAD`.
+pub(super) const SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// `ROW_STACKS[bits]`: for the 9 bits of one row, which of its three minirows are non-empty
+/// (bit `stack`).
+pub(super) static ROW_STACKS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut s = 0;
+        while s < 3 {
+            if x & (7 << (3 * s)) != 0 {
+                t[x] |= 1 << s;
+            }
+            s += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// `LOCKED[occupied]`: the band cells that survive locked-candidate reasoning for one digit.
+///
+/// `occupied` has bit `3 * row + stack` set when that minirow still has a candidate. In a
+/// solution the digit sits once in each row and once in each box of the band, so it picks a
+/// minirow per row with all three stacks different: one of the 6 permutations. A minirow that
+/// belongs to no permutation made only of occupied minirows cannot hold the digit. That covers
+/// pointing and claiming inside the band, and hidden singles in boxes. The entry is the union of
+/// the usable permutations' minirows, expanded to their 27 cells; 0 if no permutation fits (the
+/// digit cannot be placed: contradiction).
+pub(super) static LOCKED: [u32; 512] = {
+    const PERMS: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut cells = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let mut bits = 0u32; // the permutation's minirows, as occupancy bits
+            let mut mask = 0u32; // the same minirows, as band cells
+            let mut row = 0;
+            while row < 3 {
+                let stack = PERMS[p][row];
+                bits |= 1 << (3 * row as u32 + stack);
+                mask |= 7 << (9 * row as u32 + 3 * stack);
+                row += 1;
+            }
+            if occ as u32 & bits == bits {
+                cells |= mask;
+            }
+            p += 1;
+        }
+        t[occ] = cells;
+        occ += 1;
+    }
+    t
+};
+
+/// `POINTING[cols]`: given the columns where a digit may go in one band (the band's three rows
+/// OR-ed together), the band cells the other two bands keep.
+///
+/// Every box holds the digit exactly once. If a box's candidates all lie in one column, the
+/// digit is in that column inside this band, so no other band can have it in that column
+/// (vertical pointing; a placed digit is the special case of a single cell).
+pub(super) static POINTING: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut gone = 0u32;
+        let mut s = 0;
+        while s < 3 {
+            let group = (cols as u32 >> (3 * s)) & 7;
+            if group.count_ones() == 1 {
+                gone |= group << (3 * s);
+            }
+            s += 1;
+        }
+        t[cols] = BAND & !(gone * SPREAD);
+        cols += 1;
+    }
+    t
+};
+
+/// `CLAIMING[cols]`: given the columns where a digit may go in this band only (no other band
+/// has it there), the band cells this band keeps.
+///
+/// Such a column must take the digit inside this band, i.e. inside the box of this band that
+/// the column crosses, so the rest of that box loses the digit (box-line reduction along
+/// columns; covers hidden singles in columns). When two claimed columns cross the same box,
+/// both are kept here; the contradiction surfaces as the search goes on.
+pub(super) static CLAIMING: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut gone = 0u32;
+        let mut s = 0;
+        while s < 3 {
+            let group = (cols as u32 >> (3 * s)) & 7;
+            if group != 0 {
+                gone |= (7 & !group) << (3 * s);
+            }
+            s += 1;
+        }
+        t[cols] = BAND & !(gone * SPREAD);
+        cols += 1;
+    }
+    t
+};
+
+/// `ROWS[rows]`: the band cells of a 3-bit set of rows.
+pub(super) const ROWS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut r = 0;
+    while r < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if r & (1 << k) != 0 {
+                t[r] |= ROW << (9 * k);
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The 9-bit set of columns where a band mask has any cell.
+#[inline(always)]
+pub(super) fn columns(band: u32) -> usize {
+    ((band | band >> 9 | band >> 18) & ROW) as usize
+}
+
+/// The 9-bit minirow occupancy of a band mask (bit `3 * row + stack`), the index of [`LOCKED`].
+#[inline(always)]
+pub(super) fn minirows(band: u32) -> usize {
+    ROW_STACKS[(band & ROW) as usize] as usize
+        | (ROW_STACKS[(band >> 9 & ROW) as usize] as usize) << 3
+        | (ROW_STACKS[(band >> 18) as usize] as usize) << 6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locked_examples() {
+        // Everything open: every minirow is in some permutation.
+        assert_eq!(LOCKED[0x1FF], BAND);
+        // Row 0 only in stack 0: rows 1 and 2 lose stack 0, row 0 keeps only its stack-0 minirow.
+        let occ = 0b111_111_001;
+        assert_eq!(LOCKED[occ], 0x7 | (0x1F8 << 9) | (0x1F8 << 18));
+        // Rows 0 and 1 both only in stack 0: impossible.
+        assert_eq!(LOCKED[0b111_001_001], 0);
+        // A row with nothing: impossible.
+        assert_eq!(LOCKED[0b111_000_111], 0);
+    }
+
+    #[test]
+    fn pointing_and_claiming_examples() {
+        // Stack 0 confined to column 1, stack 1 has two columns, stack 2 empty.
+        let cols = 0b000_011_010;
+        assert_eq!(POINTING[cols], BAND & !(0b10 * SPREAD));
+        // Claimed column 4 (stack 1): columns 3 and 5 lose the digit.
+        assert_eq!(CLAIMING[1 << 4], BAND & !(0b101_000 * SPREAD));
+        assert_eq!(CLAIMING[0], BAND);
+    }
+
+    #[test]
+    fn helpers() {
+        assert_eq!(columns(1 | 1 << 12 | 1 << 26), 0b1_0000_1001);
+        assert_eq!(minirows(1 | 1 << 12 | 1 << 26), 0b100_010_001);
+        assert_eq!(ROWS[0b101], ROW | ROW << 18);
+    }
+}

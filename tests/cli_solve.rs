@@ -1,0 +1,147 @@
+//! `autoplay solve` as a user runs it: arguments, files, stdin, JSON, exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const LEET: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const LEET_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn autoplay(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run autoplay");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn solves_an_argument_with_counts() {
+    let out = autoplay(&["solve", LEET, "--strategy", "rowmajor", "--unique"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.starts_with("5 3 4 | 6 7 8 | 9 1 2\n"), "{s}");
+    assert!(
+        s.contains("rowmajor: 4,208 placements, 4,157 undos, 4,209 calls, max depth 51"),
+        "{s}"
+    );
+    assert!(s.contains("unique"), "{s}");
+}
+
+#[test]
+fn json_lines_from_stdin_with_bad_lines_in_between() {
+    let input = format!(
+        "{LEET}\n\n# a comment\n{}\n{}\n12345678........9{}\n{LEET}\n",
+        LEET.replacen('3', "x", 1),
+        LEET.replacen('3', "5", 1),
+        ".".repeat(64)
+    );
+    let out = autoplay(
+        &["solve", "--json", "--strategy", "mrv", "--unique"],
+        &input,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "failures make the exit code non-zero"
+    );
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        5,
+        "every puzzle line is reported, including after errors"
+    );
+    assert_eq!(lines[0]["solution"], LEET_SOLUTION);
+    assert_eq!(lines[0]["placements"], 51);
+    assert_eq!(lines[0]["calls"], 52);
+    assert_eq!(lines[0]["unique"], true);
+    assert_eq!(lines[0]["strategy"], "mrv");
+    assert!(lines[0]["micros"].is_u64());
+    assert_eq!(lines[1]["status"], "invalid");
+    assert_eq!(lines[1]["line"], 4);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("line 4, column 2")
+    );
+    assert_eq!(lines[2]["status"], "invalid");
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("row 1 has two 5s: r1c1 and r1c2")
+    );
+    assert_eq!(lines[3]["status"], "unsolvable");
+    assert_eq!(lines[4]["status"], "solved");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("5 puzzles: 2 solved, 2 invalid, 1 unsolvable"),
+        "{err}"
+    );
+}
+
+#[test]
+fn file_input_and_quiet_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.txt");
+    std::fs::write(&path, format!("{LEET}\n{LEET}\n")).unwrap();
+    let out = autoplay(&["solve", "-f", path.to_str().unwrap(), "--quiet"], "");
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(
+        s.starts_with("2 puzzles: 2 solved, 0 invalid, 0 unsolvable in "),
+        "{s}"
+    );
+    let missing = autoplay(&["solve", "-f", "/nonexistent/p.txt"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("cannot open puzzle file /nonexistent/p.txt"));
+}
+
+#[test]
+fn step_budget_is_reported() {
+    let vaste = ".......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6..";
+    let out = autoplay(
+        &[
+            "solve",
+            vaste,
+            "--strategy",
+            "rowmajor",
+            "--max-steps",
+            "5000",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("stopped after 5,000 placements (--max-steps)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn bad_usage_is_explained() {
+    let out = autoplay(&["solve", "--strategy", "greedy", LEET], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("rowmajor"));
+    let help = autoplay(&["--help"], "");
+    assert!(text(&help.stdout).contains("solve"));
+}

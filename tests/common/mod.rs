@@ -1,0 +1,256 @@
+//! Helpers for tests that drive the simulated phone through the real `adb` binary: a private
+//! adb server on a free port (killed on drop, even when the test fails) and commands with
+//! timeouts so nothing can hang.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddrV4, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Default timeout of one adb command.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A finished command.
+#[derive(Debug)]
+pub struct Out {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Out {
+    /// stdout as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    /// The exit code (-1 if killed by a signal).
+    pub fn code(&self) -> i32 {
+        self.status.code().unwrap_or(-1)
+    }
+}
+
+/// A free loopback TCP port (bound then released).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free port")
+}
+
+/// Path of the adb binary, with a clear message if missing.
+pub fn adb_path() -> PathBuf {
+    let path = std::env::var_os("ADB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "adb".into());
+    match Command::new(&path).arg("version").output() {
+        Ok(o) if o.status.success() => path,
+        _ => panic!(
+            "the `adb` binary is needed for these tests: install it (apt-get install adb) \
+             or set ADB=/path/to/adb"
+        ),
+    }
+}
+
+/// Runs `cmd` with `stdin` bytes, killing it after `timeout`.
+pub fn run_with_timeout(mut cmd: Command, stdin: &[u8], timeout: Duration) -> Out {
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("cannot start command");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = stdout.read_to_end(&mut b);
+        b
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let status = wait_or_kill(&mut child, timeout, &format!("{cmd:?}"));
+    let _ = writer.join();
+    Out {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    }
+}
+
+/// Waits for a child; kills it and panics after `timeout`.
+pub fn wait_or_kill(child: &mut Child, timeout: Duration, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("timed out after {timeout:?}: {what}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Runs `f` on a thread and panics if it takes longer than `timeout` (or re-raises its panic).
+pub fn with_timeout<T: Send + 'static>(
+    timeout: Duration,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let handle = std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(timeout) {
+        Ok(v) => v,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match handle.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => panic!("{what} ended without a result"),
+        },
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("timed out after {timeout:?}: {what}")
+        }
+    }
+}
+
+/// A private adb server (`adb -P PORT start-server`) with its own HOME, so it generates its own
+/// key in `HOME/.android/adbkey` and never touches the user's server. Killed on drop.
+pub struct AdbServer {
+    pub port: u16,
+    adb: PathBuf,
+    home: tempfile::TempDir,
+}
+
+impl AdbServer {
+    /// Starts a server on a free port.
+    pub fn start() -> AdbServer {
+        let adb = adb_path();
+        let home = tempfile::tempdir().expect("tempdir");
+        let server = AdbServer {
+            port: free_port(),
+            adb,
+            home,
+        };
+        let out = server.adb(&["start-server"]);
+        assert!(
+            out.status.success(),
+            "adb start-server failed: {}",
+            out.stderr
+        );
+        server
+    }
+
+    /// The server's address for `adb_client`.
+    pub fn addr(&self) -> SocketAddrV4 {
+        SocketAddrV4::new([127, 0, 0, 1].into(), self.port)
+    }
+
+    /// The private HOME (its `.android/adbkey.pub` is the server's public key).
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// The server's public key line (`adbkey.pub`).
+    pub fn public_key(&self) -> String {
+        std::fs::read_to_string(self.home().join(".android/adbkey.pub"))
+            .expect("the adb server did not create HOME/.android/adbkey.pub")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(&self.adb);
+        cmd.arg("-P")
+            .arg(self.port.to_string())
+            .args(args)
+            .env("HOME", self.home.path())
+            .env_remove("ADB_VENDOR_KEYS")
+            .env_remove("ANDROID_SERIAL")
+            .env_remove("ANDROID_SDK_HOME")
+            .env_remove("ANDROID_USER_HOME");
+        cmd
+    }
+
+    /// Runs `adb -P PORT args...`.
+    pub fn adb(&self, args: &[&str]) -> Out {
+        self.adb_stdin(args, b"")
+    }
+
+    /// Runs `adb -P PORT args...` with bytes on stdin.
+    pub fn adb_stdin(&self, args: &[&str], stdin: &[u8]) -> Out {
+        run_with_timeout(self.command(args), stdin, TIMEOUT)
+    }
+
+    /// `adb -P PORT -s SERIAL args...`
+    pub fn on(&self, serial: &str, args: &[&str]) -> Out {
+        let mut all = vec!["-s", serial];
+        all.extend_from_slice(args);
+        self.adb(&all)
+    }
+
+    /// The state column of `adb devices` for `serial` (`device`, `offline`, `unauthorized`).
+    pub fn state(&self, serial: &str) -> Option<String> {
+        let out = self.adb(&["devices"]);
+        out.text().lines().find_map(|l| {
+            let mut cols = l.split_whitespace();
+            (cols.next() == Some(serial)).then(|| cols.next().unwrap_or("").to_string())
+        })
+    }
+
+    /// Polls until `serial` is in `state`; panics after `timeout`.
+    pub fn wait_state(&self, serial: &str, state: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let now = self.state(serial);
+            if now.as_deref() == Some(state) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{serial} did not become '{state}' within {timeout:?} (last: {now:?})"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// `adb connect` and wait until the device is online.
+    pub fn connect(&self, serial: &str) {
+        let out = self.adb(&["connect", serial]);
+        assert!(
+            out.status.success(),
+            "adb connect failed: {} {}",
+            out.text(),
+            out.stderr
+        );
+        self.wait_state(serial, "device", Duration::from_secs(15));
+    }
+
+    /// Opens a host-protocol connection to the server with the transport set to `serial`
+    /// and `service` requested (for services the adb CLI has no command for).
+    pub fn open_service(&self, serial: &str, service: &str) -> TcpStream {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to adb server");
+        s.set_read_timeout(Some(TIMEOUT)).unwrap();
+        for req in [format!("host:transport:{serial}"), service.to_string()] {
+            write!(s, "{:04x}{req}", req.len()).unwrap();
+            let mut status = [0u8; 4];
+            s.read_exact(&mut status).unwrap();
+            assert_eq!(&status, b"OKAY", "adb server refused {req}");
+        }
+        s
+    }
+}
+
+impl Drop for AdbServer {
+    fn drop(&mut self) {
+        let _ = run_with_timeout(self.command(&["kill-server"]), b"", Duration::from_secs(10));
+    }
+}

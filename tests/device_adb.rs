@@ -1,0 +1,127 @@
+//! The player's device layer (host protocol, ADBServerDevice calls, capture, the tap channel)
+//! against the simulated phone through a private real adb server.
+
+mod common;
+
+use common::AdbServer;
+use std::time::Duration;
+use sudoku_autoplay::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use sudoku_autoplay::device::screen::Screen;
+use sudoku_autoplay::device::{CALL_TIMEOUT, DeviceError, Server, select};
+use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
+
+fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {
+    let mut config = SimConfig::new(profile::profile(name).unwrap().clone());
+    tweak(&mut config);
+    let sim = spawn(config).unwrap();
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let server = Server::new(adb.addr());
+    (sim, adb, server)
+}
+
+fn taps(sim: &SimHandle) -> u64 {
+    sim.dumpsys()["taps"].as_u64().unwrap()
+}
+
+#[test]
+fn selection_shell_and_capture() {
+    let (sim, _adb, server) = phone("pixel", |_| {});
+    let list = server.devices().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].model, "Pixel_7");
+    let device = select(&server, None).unwrap();
+    assert_eq!(device.serial, sim.serial());
+    let e = select(&server, Some("R58M0000")).unwrap_err();
+    assert!(matches!(e, DeviceError::NotFound { .. }));
+    assert!(e.to_string().contains(&sim.serial()), "{e}");
+
+    let out = device.shell("echo hello; false", CALL_TIMEOUT).unwrap();
+    assert_eq!((out.stdout.as_str(), out.code), ("hello\n", 1));
+    assert_eq!(device.shell("nosuchcmd", CALL_TIMEOUT).unwrap().code, 127);
+    assert_eq!(device.screen_size().unwrap(), (1080, 2400));
+    assert_eq!(device.getprop("ro.product.model").unwrap(), "Pixel_7");
+
+    let (screen, frame) = Screen::probe(&device).unwrap();
+    assert_eq!(frame.dimensions(), (1080, 2400));
+    assert_eq!(
+        screen.measured.len(),
+        2,
+        "both methods measured: {}",
+        screen.describe()
+    );
+    assert_eq!(screen.grab().unwrap().dimensions(), (1080, 2400));
+}
+
+#[test]
+fn pipelined_taps_are_acknowledged() {
+    let (sim, _adb, server) = phone("pixel", |_| {});
+    let device = select(&server, None).unwrap();
+    assert_eq!(
+        probe_events(&device).unwrap(),
+        None,
+        "pixel refuses sendevent"
+    );
+    let before = taps(&sim);
+    let mut t = Tapper::open(
+        &device,
+        InputBackend::Input,
+        None,
+        (1080, 2400),
+        TapperOptions::default(),
+    )
+    .unwrap();
+    for i in 0..500 {
+        t.tap(100 + i % 7, 2300).unwrap();
+    }
+    t.flush().unwrap();
+    assert_eq!(t.taps_done, 500);
+    assert_eq!(taps(&sim) - before, 500, "every tap reached the phone once");
+    assert!(t.taps_per_sec() > 0.0);
+}
+
+#[test]
+fn event_injection_maps_to_display_pixels() {
+    let (sim, _adb, server) = phone("budget", |_| {});
+    let device = select(&server, None).unwrap();
+    let panel = probe_events(&device)
+        .unwrap()
+        .expect("budget allows sendevent");
+    assert_eq!((panel.max_x, panel.max_y), (4095, 4095));
+    let before = taps(&sim);
+    let mut t = Tapper::open(
+        &device,
+        InputBackend::Events,
+        Some(panel),
+        (720, 1520),
+        TapperOptions::default(),
+    )
+    .unwrap();
+    for _ in 0..20 {
+        t.tap(360, 1400).unwrap();
+    }
+    t.flush().unwrap();
+    assert_eq!(taps(&sim) - before, 20);
+}
+
+#[test]
+fn a_dropped_connection_is_reopened() {
+    let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
+    let device = select(&server, None).unwrap();
+    let opts = TapperOptions {
+        batch: 4,
+        reconnect_for: Duration::from_secs(15),
+        ..TapperOptions::default()
+    };
+    let mut t = Tapper::open(&device, InputBackend::Input, None, (1080, 2400), opts).unwrap();
+    for _ in 0..200 {
+        t.tap(540, 2300).unwrap();
+    }
+    t.flush().unwrap();
+    assert!(t.reconnects >= 1, "the session was reopened");
+    assert!(
+        taps(&sim) >= 200,
+        "no tap lost (resent taps may repeat): {}",
+        taps(&sim)
+    );
+}

@@ -1,0 +1,257 @@
+//! End to end: the player solves levels on the simulated phone through a private real adb
+//! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
+
+mod common;
+
+use common::{AdbServer, run_with_timeout};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use sudoku_autoplay::board::Board;
+use sudoku_autoplay::device::{Server, select};
+use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
+use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
+use sudoku_autoplay::sim::app::{AppOptions, Keypad, Theme};
+use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
+use sudoku_autoplay::solver::{Options, Strategy, search};
+
+fn calibration_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")
+}
+
+fn sim(name: &str, theme: Theme, keypad: Keypad, drop_taps: f64) -> SimHandle {
+    let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
+    c.app = AppOptions {
+        theme,
+        keypad,
+        drop_taps,
+        seed: 7,
+        ..AppOptions::default()
+    };
+    spawn(c).unwrap()
+}
+
+fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
+    PlayConfig {
+        level: Some(level),
+        strategy,
+        calibration: None,
+        calibration_dir: calibration_dir(),
+        input: None,
+        pace: Duration::ZERO,
+        max_visible_steps: None,
+        max_steps: None,
+        verify_taps: 400,
+        verify_interval: Duration::from_secs(30),
+        data_dir: data.to_path_buf(),
+        quiet: true,
+    }
+}
+
+/// Checks the phone, the journal and the counts after a play.
+fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    assert_eq!(state["screen"], "complete", "{state}");
+    assert_eq!(state["board"].as_str().unwrap(), report.solution.to_line());
+
+    // The taps the phone received are the taps the journal recorded.
+    let journal = read_journal(&report.session_dir.join("journal.jsonl")).unwrap();
+    assert_eq!(journal.torn_line, None);
+    let journal_taps: usize = journal
+        .lines
+        .iter()
+        .map(|l| match l {
+            JournalLine::Event { taps, .. } | JournalLine::Write { taps, .. } => taps.len(),
+            _ => 0,
+        })
+        .sum();
+    let received = state["taps"].as_u64().unwrap();
+    assert_eq!(received, report.replay.taps);
+    assert_eq!(journal_taps as u64, report.replay.taps);
+    assert!(
+        matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
+    );
+
+    // The counts are those of `autoplay solve --strategy S` on the same givens.
+    let meta = SessionMeta::load(&report.session_dir).unwrap();
+    let givens = Board::parse_line(&meta.givens).unwrap();
+    let again = search(strategy, &givens, &Options::default(), &mut ());
+    assert_eq!(
+        (again.stats.placements, again.stats.undos),
+        (report.stats.placements, report.stats.undos)
+    );
+    assert_eq!(
+        report.replay.events_shown,
+        report.stats.placements + report.stats.undos,
+        "every event was shown"
+    );
+}
+
+#[test]
+fn plays_levels_on_two_profiles_both_themes_and_keypads() {
+    let data = tempfile::tempdir().unwrap();
+    let cases = [
+        ("pixel", Theme::Light, Keypad::Row, 1, Strategy::RowMajor),
+        ("pixel", Theme::Dark, Keypad::TwoRows, 5, Strategy::Static),
+        ("budget", Theme::Dark, Keypad::TwoRows, 2, Strategy::Mrv),
+        ("budget", Theme::Light, Keypad::Row, 4, Strategy::RowMajor),
+    ];
+    for (name, theme, keypad, level, strategy) in cases {
+        let sim = sim(name, theme, keypad, 0.0);
+        let adb = AdbServer::start();
+        adb.connect(&sim.serial());
+        let device = select(&Server::new(adb.addr()), None).unwrap();
+        let report = play(
+            &device,
+            &config(data.path(), level, strategy),
+            &mut |_, _, _| {},
+        )
+        .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
+        check(&sim, &report, strategy);
+        let expected_input = if name == "budget" { "Events" } else { "Input" };
+        assert_eq!(
+            format!("{:?}", report.input),
+            expected_input,
+            "{name}: events where sendevent is allowed"
+        );
+    }
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs.len(), 4);
+    assert!(runs.iter().all(|r| r.result == "solved"));
+    assert_eq!(runs[0].calls, runs[0].placements + 1);
+}
+
+#[test]
+fn dropped_taps_are_repaired_and_counted() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.05);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let mut cfg = config(data.path(), 9, Strategy::RowMajor);
+    cfg.verify_taps = 150;
+    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    assert!(state["dropped_taps"].as_u64().unwrap() > 0, "{state}");
+    assert!(report.replay.repairs > 0, "{:?}", report.replay);
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].repairs, report.replay.repairs);
+}
+
+#[test]
+fn the_binary_plays_and_logs() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args(["--level", "3", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.addr().port().to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path());
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.text()
+            .contains("solved and verified: 86 placements, 50 undos, 87 calls"),
+        "{}",
+        out.text()
+    );
+    assert_eq!(sim.dumpsys()["solved"], true);
+
+    let mut stats = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    stats.arg("stats").arg("--data-dir").arg(data.path());
+    let out = run_with_timeout(stats, b"", Duration::from_secs(30));
+    assert_eq!(out.code(), 0, "{}", out.stderr);
+    let table = out.text();
+    assert!(
+        table
+            .lines()
+            .any(|l| l.trim_start().starts_with("3  rowmajor") && l.contains("86")),
+        "{table}"
+    );
+
+    // An unknown serial is an error that lists what is connected.
+    let mut bad = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    bad.args([
+        "--level",
+        "3",
+        "-P",
+        &adb.addr().port().to_string(),
+        "-s",
+        "nosuchphone",
+    ]);
+    let out = run_with_timeout(bad, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 1);
+    assert!(
+        out.stderr
+            .contains("device \"nosuchphone\" not found; connected: 127.0.0.1:"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let cfg = config(data.path(), 11, Strategy::RowMajor);
+
+    // Unplug (adb disconnect) after 150 steps.
+    let mut unplugged = None;
+    let started = std::time::Instant::now();
+    let err = play(&device, &cfg, &mut |done, _, _| {
+        if done == 150 && unplugged.is_none() {
+            adb.adb(&["disconnect", &sim.serial()]);
+            unplugged = Some(std::time::Instant::now());
+        }
+    })
+    .expect_err("the phone went away");
+    let gave_up = unplugged.expect("unplugged").elapsed();
+    assert!(
+        gave_up < Duration::from_secs(10),
+        "gave up after {gave_up:?}"
+    );
+    let msg = format!("{err:#}");
+    assert!(msg.contains("session recorded in"), "{msg}");
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].result, "failed");
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // Replug and resume: the journaled work is not replayed again.
+    adb.connect(&sim.serial());
+    let session = std::fs::read_dir(data.path().join("sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let before = sim.dumpsys()["taps"].as_u64().unwrap();
+    let report =
+        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    let total = report.stats.placements + report.stats.undos;
+    assert!(
+        report.replay.events_shown < total - 100,
+        "resumed after the journaled steps: {:?}",
+        report.replay
+    );
+    assert_eq!(state["taps"].as_u64().unwrap() - before, report.replay.taps);
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs.last().unwrap().result, "solved");
+    let journal = read_journal(&session.join("journal.jsonl")).unwrap();
+    let starts = journal
+        .lines
+        .iter()
+        .filter(|l| matches!(l, JournalLine::Start { .. }))
+        .count();
+    assert_eq!(starts, 2, "a second start line marks the resume");
+}

@@ -1,0 +1,87 @@
+//! The calibrations shipped for the simulated phone (`calibration/sim-*.toml`) are what
+//! `autoplay calibrate` makes from the phone's own game screen, so they cannot go stale.
+//! Regenerate with `cargo test --test sim_calibrations -- --ignored`.
+
+use std::path::PathBuf;
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Navigation};
+use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
+use sudoku_autoplay::sim::profile::PROFILES;
+
+fn calibrations() -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for profile in PROFILES {
+        for keypad in [Keypad::Row, Keypad::TwoRows] {
+            let mut phone = Phone::new(
+                profile.clone(),
+                AppOptions {
+                    keypad,
+                    ..AppOptions::default()
+                },
+            );
+            phone.start_level(1).expect("level 1 exists");
+            let erase = phone.layout().erase.center();
+            let options = CalibrateOptions {
+                erase: Some([erase.0 as u32, erase.1 as u32]),
+                model: Some(profile.model.to_string()),
+                density: Some(profile.density),
+                navigation: Some(Navigation::AmStart {
+                    command: format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}"),
+                }),
+                ..CalibrateOptions::default()
+            };
+            let cal = Calibration::from_frame(&phone.screenshot(), &options)
+                .unwrap_or_else(|e| panic!("{}: {e}", profile.name))
+                .calibration;
+            let name = match keypad {
+                Keypad::Row => format!("sim-{}.toml", profile.name),
+                Keypad::TwoRows => format!("sim-{}-two-rows.toml", profile.name),
+            };
+            let text = format!(
+                "# The simulated phone's `{}` profile ({}x{}), {} keypad. Made by `autoplay calibrate`;\n\
+                 # regenerate with `cargo test --test sim_calibrations -- --ignored`.\n{}",
+                profile.name,
+                profile.width,
+                profile.height,
+                if keypad == Keypad::Row {
+                    "one-row"
+                } else {
+                    "two-row"
+                },
+                cal.to_toml()
+            );
+            out.push((
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("calibration")
+                    .join(name),
+                text,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn shipped_calibrations_are_current() {
+    for (path, text) in calibrations() {
+        let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (regenerate: cargo test --test sim_calibrations -- --ignored)",
+                path.display()
+            )
+        });
+        assert!(
+            shipped == text,
+            "{} is stale: regenerate with `cargo test --test sim_calibrations -- --ignored`",
+            path.display()
+        );
+        Calibration::load(&path).expect("shipped calibration parses");
+    }
+}
+
+#[test]
+#[ignore = "writes calibration/sim-*.toml"]
+fn regenerate() {
+    for (path, text) in calibrations() {
+        std::fs::write(&path, text).unwrap();
+    }
+}
