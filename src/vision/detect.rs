@@ -497,16 +497,16 @@ fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> 
             at[9] = Some(i);
             at[10] = Some(j);
             let mut prev = pos[j];
-            for n in 11..19 {
+            for slot in at[11..].iter_mut() {
                 let e = prev + s;
-                at[n] = nearest(e, tol);
-                prev = at[n].map_or(e, |q| pos[q]);
+                *slot = nearest(e, tol);
+                prev = slot.map_or(e, |q| pos[q]);
             }
             prev = pos[i];
-            for n in (0..9).rev() {
+            for slot in at[..9].iter_mut().rev() {
                 let e = prev - s;
-                at[n] = nearest(e, tol);
-                prev = at[n].map_or(e, |q| pos[q]);
+                *slot = nearest(e, tol);
+                prev = slot.map_or(e, |q| pos[q]);
             }
             // Every window of 10 indices containing both anchors with enough hits: when outer
             // lines are missing, the window is ambiguous and the orthogonal extents decide.

@@ -268,8 +268,8 @@ pub fn text_at(
                     return;
                 }
                 let p = img.get_pixel_mut(x as u32, y as u32);
-                for k in 0..3 {
-                    p.0[k] = (p.0[k] as f32 * (1.0 - cov) + c[k] as f32 * cov).round() as u8;
+                for (v, &ck) in p.0.iter_mut().zip(&c) {
+                    *v = (*v as f32 * (1.0 - cov) + ck as f32 * cov).round() as u8;
                 }
             });
         }
