@@ -262,10 +262,11 @@ pub enum CalibrationError {
     /// The number pad was not found.
     #[error("{0}")]
     Keypad(String),
-    /// No erase key.
+    /// No erase key given and none detected.
     #[error(
-        "no erase key given: erase keys have no common look to detect, so pass the centre of the \
-         app's erase/delete key in this screenshot as --erase X,Y (screen pixels)"
+        "no erase key found: no erase icon (⌫, ⌦, ✕) below the board, and text labels are not \
+         read; pass the centre of the app's erase/delete key in this screenshot as --erase X,Y \
+         (screen pixels)"
     )]
     NoErase,
 }
@@ -273,7 +274,7 @@ pub enum CalibrationError {
 /// Options for [`Calibration::from_frame`].
 #[derive(Debug, Clone, Default)]
 pub struct CalibrateOptions {
-    /// The erase key's position (required: erase keys have no common look to detect).
+    /// The erase key's position; when `None` an erase icon (⌫, ⌦, ✕) is looked for.
     pub erase: Option<[u32; 2]>,
     /// How digits are entered.
     pub mode: InputMode,
@@ -443,7 +444,14 @@ impl Calibration {
         let geometry = vision::detect_board(img)?;
         let reading = vision::read_with(img, geometry.clone(), None);
         let keys = keypad::find_keypad(img, &geometry).map_err(CalibrationError::Keypad)?;
-        let erase = options.erase.ok_or(CalibrationError::NoErase)?;
+        let erase = match options.erase {
+            Some(e) => e,
+            None => {
+                let (x, y) =
+                    keypad::find_erase(img, &geometry, &keys).ok_or(CalibrationError::NoErase)?;
+                [x, y]
+            }
+        };
         let mut templates: Vec<DeviceTemplate> = keys
             .iter()
             .map(|k| DeviceTemplate {

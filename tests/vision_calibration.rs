@@ -65,7 +65,22 @@ fn calibrates_board_and_keypad_in_both_layouts() {
 }
 
 #[test]
+fn erase_icon_is_found_without_the_option() {
+    // The held-out app's two-row keypad has an "X" erase key as its tenth key.
+    let style = Style::other(833, 1777);
+    let (cal, r) = calibrate(&style, None).unwrap();
+    let kw = style.width as f32 / 5.0;
+    let (x, y) = (kw * 4.5, r.keys[5].1);
+    let [ex, ey] = cal.keypad.erase;
+    assert!(
+        (ex as f32 - x).abs() < kw * 0.3 && (ey as f32 - y).abs() < kw * 0.3,
+        "erase at {ex},{ey}, drawn at {x},{y}"
+    );
+}
+
+#[test]
 fn erase_is_required_with_a_clear_message() {
+    // Text-only erase key ("Erase" under a square): not detected, so --erase is required.
     let e = calibrate(&Style::light(720, 1520), None).unwrap_err();
     assert!(matches!(e, CalibrationError::NoErase));
     assert!(e.to_string().contains("--erase X,Y"), "{e}");

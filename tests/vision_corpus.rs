@@ -2,7 +2,8 @@
 //! phone's app): every `NAME.png` with a `NAME.truth` sidecar (line 1: the 81-char board, `.`
 //! empty; line 2: kinds `G`/`U`/`.`) must read exactly: every digit, every empty cell, every
 //! given/entered kind; and calibrating from it must find the keypad and read the same board
-//! with the calibration. Until a corpus is present this test checks nothing and says so.
+//! with the calibration, and its erase icon is found without `--erase`. Until a corpus is
+//! present this test checks nothing and says so.
 
 use std::path::{Path, PathBuf};
 use sudoku_autoplay::calibration::{CalibrateOptions, Calibration};
@@ -102,6 +103,27 @@ fn every_corpus_screenshot_reads_exactly() {
                 }
             }
             Err(e) => failures.push(format!("{name}: calibrate: {e}")),
+        }
+        // The sim app's erase key shows the ⌫ icon: it is found without --erase, below the
+        // board and away from the digit keys.
+        match Calibration::from_frame(&img, &CalibrateOptions::default()) {
+            Ok(c) => {
+                let cal = c.calibration;
+                let [x, y] = cal.keypad.erase;
+                let below = y > cal.board.rect[3];
+                let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
+                let off_keys = cal
+                    .keypad
+                    .digits
+                    .iter()
+                    .all(|k| k[0].abs_diff(x) + k[1].abs_diff(y) > cell / 2);
+                if !below || !off_keys {
+                    failures.push(format!(
+                        "{name}: erase detected at {x},{y}, on the board or a digit key"
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: calibrate without --erase: {e}")),
         }
     }
     assert!(

@@ -127,13 +127,20 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Option<Frame>, FrameError> {
         }
     };
     let bpp = pixel.bytes_per_pixel();
-    let mut image = RgbaImage::new(width, height);
-    for (dst, src) in image
-        .pixels_mut()
-        .zip(bytes[header_len..].chunks_exact(bpp))
-    {
-        *dst = Rgba(pixel.read(src));
-    }
+    // RGBA_8888 is already our layout: one copy.
+    let same = (pixel == PixelFormat::Rgba8888)
+        .then(|| RgbaImage::from_raw(width, height, bytes[header_len..].to_vec()))
+        .flatten();
+    let image = same.unwrap_or_else(|| {
+        let mut image = RgbaImage::new(width, height);
+        for (dst, src) in image
+            .pixels_mut()
+            .zip(bytes[header_len..].chunks_exact(bpp))
+        {
+            *dst = Rgba(pixel.read(src));
+        }
+        image
+    });
     Ok(Some(Frame {
         image,
         format: FrameFormat::Raw { header_len, pixel },

@@ -20,7 +20,8 @@ pub struct CalibrateArgs {
     /// An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Screen position of the erase key (required: erase keys have no common look).
+    /// Screen position of the erase key (default: find an erase icon ⌫, ⌦ or ✕ below the board;
+    /// text-only erase keys need this option).
     #[arg(long, value_name = "X,Y", value_parser = parse_point)]
     erase: Option<[u32; 2]>,
     /// How the app takes digits: tap the cell then the digit, or the reverse.

@@ -62,7 +62,8 @@ impl Params {
             k: ((min_dim / 90.0) as usize).max(3),
             contrast: 7,
             min_len: (min_dim * 0.2) as u32,
-            max_gap: (min_dim / 9.0) as u32,
+            // A cell hidden by a selection, plus its lines, at the largest cell size.
+            max_gap: (min_dim / 9.0 * 1.3) as u32,
             min_cell: (min_dim * 0.25 / 9.0).max(8.0),
             max_cell: min_dim / 9.0 * 1.06,
         }
@@ -89,8 +90,15 @@ pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, NotFound> {
 /// [`detect`] on a luma plane.
 pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
     let p = Params::new(g.width, g.height);
-    let h_lines = merge(horizontal_segments(g, &p));
-    let v_lines = merge(vertical_segments(g, &p));
+    // The two passes are independent: one per core.
+    let (hs, vs) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| horizontal_segments(g, &p));
+        let vs = vertical_segments(g, &p);
+        (h.join(), vs)
+    });
+    let hs = hs.unwrap_or_else(|_| horizontal_segments(g, &p));
+    let h_lines = merge(hs);
+    let v_lines = merge(vs);
     let long = |ls: &[Line]| ls.iter().filter(|l| l.end - l.start >= p.min_len).count();
     let mut not_found = NotFound {
         horizontal: long(&h_lines),
@@ -98,18 +106,30 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
         best: (0, 0),
     };
 
+    // Candidate pairs of fits that agree, with a cheap score.
     let v_fits = fit_axis(&v_lines, &p, |_| true);
-    let mut best: Option<(f32, Fit, Fit)> = None;
+    let mut h_cache: Vec<(Vec<usize>, Vec<Fit>)> = Vec::new();
+    let mut pairs: Vec<(f32, &Fit, Fit)> = Vec::new();
     for vf in v_fits.iter().take(12) {
         not_found.best.1 = not_found.best.1.max(vf.hits);
-        if vf.hits < 8 {
+        if vf.hits < 8 || !plausible(vf) {
             continue;
         }
         let (x0, x9) = (vf.pos[0], vf.pos[9]);
-        let h_fits = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
-        for hf in h_fits.iter().take(6) {
+        let kept: Vec<usize> = (0..h_lines.len())
+            .filter(|&i| covers(&h_lines[i], x0, x9))
+            .collect();
+        let h_fits = match h_cache.iter().find(|(k, _)| *k == kept) {
+            Some((_, f)) => f.clone(),
+            None => {
+                let f = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
+                h_cache.push((kept, f.clone()));
+                f
+            }
+        };
+        for hf in h_fits.into_iter().take(6) {
             not_found.best.0 = not_found.best.0.max(hf.hits);
-            if hf.hits < 8 {
+            if hf.hits < 8 || !plausible(&hf) {
                 continue;
             }
             let aspect = vf.spacing / hf.spacing;
@@ -126,22 +146,28 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
             if v_span < 6 {
                 continue;
             }
-            if !plausible(vf) || !plausible(hf) {
-                continue;
-            }
-            // Every found line must run through every cell span of the other axis: a window
-            // that adds a phantom row or column (a smaller grid with a line extrapolated, or a
-            // borderless board's window shifted by one) has a span without lines.
-            let sv = support(g, &p, vf, &v_lines, hf, true);
-            let sh = support(g, &p, hf, &h_lines, vf, false);
-            let (Some(sv), Some(sh)) = (sv, sh) else {
-                continue;
-            };
-            let penalty = 2.0 - sv - sh;
-            let score = (vf.hits + hf.hits) as f32 - penalty - (vf.err + hf.err) * 0.05;
-            if best.as_ref().is_none_or(|b| score > b.0) {
-                best = Some((score, vf.clone(), hf.clone()));
-            }
+            let cheap = (vf.hits + hf.hits) as f32 - (vf.err + hf.err) * 0.05;
+            pairs.push((cheap, vf, hf));
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Every found line must run through every cell span of the other axis: a window that adds
+    // a phantom row or column (a smaller grid with a line extrapolated, or a borderless board's
+    // window shifted by one) has a span without lines. This check is the costly one, so pairs
+    // are checked best first, until no remaining pair could beat the best one found.
+    let mut best: Option<(f32, Fit, Fit)> = None;
+    for (cheap, vf, hf) in pairs {
+        if best.as_ref().is_some_and(|b| cheap < b.0) {
+            break;
+        }
+        let sv = support(g, &p, vf, &v_lines, &hf, true);
+        let sh = support(g, &p, &hf, &h_lines, vf, false);
+        let (Some(sv), Some(sh)) = (sv, sh) else {
+            continue;
+        };
+        let score = cheap - (2.0 - sv - sh);
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            best = Some((score, vf.clone(), hf));
         }
     }
     let Some((_, vf, hf)) = best else {
@@ -260,7 +286,8 @@ fn ridge(a: &[u8], mid: &[u8], b: &[u8], t: u8, out: &mut [u8]) {
     }
 }
 
-/// Tracks one run of ridge pixels along a row or column.
+/// Tracks one run of ridge pixels along a row or column. Only hits are fed in: a hit further
+/// than `max_gap` from the previous one closes the run and starts a new one.
 #[derive(Clone, Copy)]
 struct Run {
     start: u32,
@@ -275,25 +302,25 @@ const NO_RUN: Run = Run {
 };
 
 impl Run {
-    /// Feeds position `i`; emits a finished run into `out`.
+    /// Feeds a hit at position `i` of the line at `at`.
     #[inline]
-    fn step(&mut self, hit: bool, i: u32, at: u32, step: u32, p: &Params, out: &mut Vec<Segment>) {
-        if hit {
-            if self.start == u32::MAX {
-                self.start = i;
-                self.hits = 0;
-            }
-            self.last = i;
-            self.hits += 1;
-        } else if self.start != u32::MAX && i - self.last > p.max_gap {
-            self.finish(at, step, p, out);
+    fn hit(&mut self, i: u32, at: u32, p: &Params, out: &mut Vec<Segment>) {
+        if self.start != u32::MAX && i - self.last > p.max_gap {
+            self.finish(at, p, out);
         }
+        if self.start == u32::MAX {
+            self.start = i;
+            self.hits = 0;
+        }
+        self.last = i;
+        self.hits += 1;
     }
 
-    fn finish(&mut self, at: u32, step: u32, p: &Params, out: &mut Vec<Segment>) {
+    /// Closes the run; emits it if long and dense enough.
+    fn finish(&mut self, at: u32, p: &Params, out: &mut Vec<Segment>) {
         if self.start != u32::MAX {
             let len = self.last - self.start + 1;
-            if len >= p.min_len && self.hits * step * 10 >= len * 6 {
+            if len >= p.min_len && self.hits * STEP as u32 * 10 >= len * 6 {
                 out.push(Segment {
                     at,
                     start: self.start,
@@ -309,6 +336,30 @@ impl Run {
 /// pixels, which real lines pass and noise (random ridge pixels) does not.
 const STEP: usize = 4;
 
+/// Calls `f(i)` for every `i` (a multiple of [`STEP`]) where `a[i] & b[i]` is set; skips zero
+/// stretches 32 bytes at a time.
+#[inline]
+fn for_each_hit(a: &[u8], b: &[u8], mut f: impl FnMut(usize)) {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i < n {
+        let end = (i + 32).min(n);
+        if a[i..end]
+            .iter()
+            .zip(&b[i..end])
+            .fold(0, |acc, (x, y)| acc | (x & y))
+            != 0
+        {
+            for j in (i..end).step_by(STEP) {
+                if a[j] & b[j] != 0 {
+                    f(j);
+                }
+            }
+        }
+        i = end;
+    }
+}
+
 /// Runs of ridge pixels along rows (candidate horizontal lines).
 fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     let mut out = Vec::new();
@@ -322,11 +373,11 @@ fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
             &mut mask,
         );
         let mut run = NO_RUN;
-        for x in (0..g.width.saturating_sub(1)).step_by(STEP) {
-            let hit = mask[x] & mask[x + 1] != 0;
-            run.step(hit, x as u32, y as u32, STEP as u32, p, &mut out);
-        }
-        run.finish(y as u32, STEP as u32, p, &mut out);
+        let at = y as u32;
+        // A pair: this pixel and the next one along the row.
+        let (a, b) = (&mask[..g.width - 1], &mask[1..]);
+        for_each_hit(a, b, |x| run.hit(x as u32, at, p, &mut out));
+        run.finish(at, p, &mut out);
     }
     out
 }
@@ -342,18 +393,31 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     let (mut m0, mut m1) = (vec![0u8; n], vec![0u8; n]);
     let mut runs = vec![NO_RUN; n];
     for y in (0..g.height.saturating_sub(1)).step_by(STEP) {
+        // A pair: this row and the next.
         for (row, mask) in [(g.row(y), &mut m0), (g.row(y + 1), &mut m1)] {
             ridge(&row[..n], &row[k..k + n], &row[2 * k..], p.contrast, mask);
         }
-        for (i, run) in runs.iter_mut().enumerate() {
-            let hit = m0[i] & m1[i] != 0;
-            if hit || run.start != u32::MAX {
-                run.step(hit, y as u32, (i + k) as u32, STEP as u32, p, &mut out);
+        let n = m0.len().min(m1.len());
+        let mut i = 0;
+        while i < n {
+            let end = (i + 32).min(n);
+            if m0[i..end]
+                .iter()
+                .zip(&m1[i..end])
+                .fold(0, |acc, (x, y)| acc | (x & y))
+                != 0
+            {
+                for c in i..end {
+                    if m0[c] & m1[c] != 0 {
+                        runs[c].hit(y as u32, (c + k) as u32, p, &mut out);
+                    }
+                }
             }
+            i = end;
         }
     }
     for (i, run) in runs.iter_mut().enumerate() {
-        run.finish((i + k) as u32, STEP as u32, p, &mut out);
+        run.finish((i + k) as u32, p, &mut out);
     }
     out
 }
@@ -418,7 +482,8 @@ fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> 
     };
     let mut fits: Vec<Fit> = Vec::new();
     for i in 0..pos.len() {
-        for j in i + 1..pos.len() {
+        // Neighbouring grid lines are at most a few candidates apart.
+        for j in i + 1..pos.len().min(i + 5) {
             let s = pos[j] - pos[i];
             if s < p.min_cell {
                 continue;
@@ -432,16 +497,16 @@ fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> 
             at[9] = Some(i);
             at[10] = Some(j);
             let mut prev = pos[j];
-            for n in 11..19 {
+            for slot in at[11..].iter_mut() {
                 let e = prev + s;
-                at[n] = nearest(e, tol);
-                prev = at[n].map_or(e, |q| pos[q]);
+                *slot = nearest(e, tol);
+                prev = slot.map_or(e, |q| pos[q]);
             }
             prev = pos[i];
-            for n in (0..9).rev() {
+            for slot in at[..9].iter_mut().rev() {
                 let e = prev - s;
-                at[n] = nearest(e, tol);
-                prev = at[n].map_or(e, |q| pos[q]);
+                *slot = nearest(e, tol);
+                prev = slot.map_or(e, |q| pos[q]);
             }
             // Every window of 10 indices containing both anchors with enough hits: when outer
             // lines are missing, the window is ambiguous and the orthogonal extents decide.

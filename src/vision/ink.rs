@@ -19,7 +19,7 @@ pub struct Ink {
     pub h: usize,
     /// Background colour.
     pub background: [u8; 3],
-    /// Per-pixel ink strength, 0..255.
+    /// Per-pixel ink strength, 0..255 (empty when a quick look found no ink at all).
     pub strength: Vec<u8>,
     /// Largest strength.
     pub max: u8,
@@ -68,23 +68,45 @@ impl Ink {
         let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
         let stride = img.width() as usize * 4;
         let raw = img.as_raw();
-        let px = |x: usize, y: usize| {
-            let i = (y0 as usize + y) * stride + (x0 as usize + x) * 4;
-            [raw[i], raw[i + 1], raw[i + 2]]
+        let row = |y: usize| {
+            let start = (y0 as usize + y) * stride + x0 as usize * 4;
+            &raw[start..start + w * 4]
         };
-        let background = border_median(w, h, &px);
+        let background = border_median(w, h, &row);
+        let [br, bg, bb] = background;
+        let diff = |p: &[u8]| {
+            p[0].abs_diff(br)
+                .max(p[1].abs_diff(bg))
+                .max(p[2].abs_diff(bb))
+        };
+        // Most cells are empty: a look at every other pixel of every other row settles them.
+        let coarse = (0..h)
+            .step_by(2)
+            .flat_map(|y| row(y).chunks_exact(8).map(|p| diff(&p[..4])))
+            .max()
+            .unwrap_or(0);
+        if coarse < MIN_CONTRAST / 2 {
+            return Ink {
+                w,
+                h,
+                background,
+                strength: Vec::new(),
+                max: coarse,
+                labels: Vec::new(),
+                components: Vec::new(),
+            };
+        }
         let mut strength = vec![0u8; w * h];
         let mut max = 0u8;
         for y in 0..h {
-            for x in 0..w {
-                let p = px(x, y);
-                let s = (0..3)
-                    .map(|c| p[c].abs_diff(background[c]))
-                    .max()
-                    .unwrap_or(0);
-                strength[y * w + x] = s;
-                max = max.max(s);
+            let out = &mut strength[y * w..(y + 1) * w];
+            for (s, p) in out.iter_mut().zip(row(y).chunks_exact(4)) {
+                *s = p[0]
+                    .abs_diff(br)
+                    .max(p[1].abs_diff(bg))
+                    .max(p[2].abs_diff(bb));
             }
+            max = max.max(out.iter().copied().max().unwrap_or(0));
         }
         let mut ink = Ink {
             w,
@@ -220,20 +242,24 @@ impl Ink {
     }
 }
 
-/// Per-channel median of the 2-pixel border of a `w x h` crop.
-fn border_median(w: usize, h: usize, px: &impl Fn(usize, usize) -> [u8; 3]) -> [u8; 3] {
+/// Per-channel median of the 2-pixel border of a `w x h` crop; `row(y)` gives RGBA row `y`.
+fn border_median<'a>(w: usize, h: usize, row: &impl Fn(usize) -> &'a [u8]) -> [u8; 3] {
     let mut hist = [[0u32; 256]; 3];
     let mut n = 0u32;
     let ring = 2.min(w / 2).min(h / 2);
+    let mut add = |p: &[u8]| {
+        for c in 0..3 {
+            hist[c][p[c] as usize] += 1;
+        }
+        n += 1;
+    };
     for y in 0..h {
-        for x in 0..w {
-            if x < ring || y < ring || x + ring >= w || y + ring >= h {
-                let p = px(x, y);
-                for c in 0..3 {
-                    hist[c][p[c] as usize] += 1;
-                }
-                n += 1;
-            }
+        let r = row(y);
+        if y < ring || y + ring >= h {
+            r.chunks_exact(4).for_each(&mut add);
+        } else {
+            r[..ring * 4].chunks_exact(4).for_each(&mut add);
+            r[(w - ring) * 4..].chunks_exact(4).for_each(&mut add);
         }
     }
     let mut out = [0u8; 3];

@@ -188,3 +188,86 @@ fn components(mask: &[bool], w: usize, h: usize) -> Vec<[usize; 4]> {
     }
     out
 }
+
+/// Characters that erase keys commonly show: ⌫ (erase to the left) and ⌦, ✕, ✖.
+const ERASE_ICONS: &[char] = &['\u{232B}', '\u{2326}', '\u{2715}', '\u{2716}'];
+/// Least template score for an erase icon.
+const MIN_ERASE_SCORE: f32 = 0.8;
+
+/// The erase key's icon templates, rendered once from the bundled fonts that have them.
+fn erase_templates() -> &'static [Glyph] {
+    static T: std::sync::OnceLock<Vec<Glyph>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut out = Vec::new();
+        for (_, bytes) in super::templates::FONTS {
+            let Ok(font) = ab_glyph::FontRef::try_from_slice(bytes) else {
+                continue;
+            };
+            for &ch in ERASE_ICONS {
+                if let Some((cov, w, h)) = super::templates::render_char(&font, ch, 96.0)
+                    && let Some(g) = Glyph::from_coverage(&cov, w, h)
+                {
+                    out.push(g);
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Looks for an erase key below the board by its icon (⌫, ⌦, ✕ or ✖ drawn as a glyph):
+/// the centre of the best-matching glyph, if one matches well. Text labels are not read.
+pub fn find_erase(img: &RgbaImage, geometry: &BoardGeometry, keys: &[Key]) -> Option<(u32, u32)> {
+    let (cw, ch) = geometry.cell_size();
+    let top = (geometry.rows[9] + geometry.line_width + 2).min(img.height());
+    let (w, h) = (img.width() as usize, (img.height() - top) as usize);
+    let gray = Gray::from_rgba(img);
+    let region = &gray.data[top as usize * w..];
+    let mask = adaptive_mask(region, w, h, ((cw * 0.4) as usize).max(9), 25);
+    let templates = erase_templates();
+    let mut best: Option<(f32, (u32, u32))> = None;
+    for b in components(&mask, w, h) {
+        let (bw, bh) = ((b[2] - b[0] + 1) as f32, (b[3] - b[1] + 1) as f32);
+        if bh < ch * 0.12 || bh > ch * 1.3 || bw < cw * 0.1 || bw > cw * 1.5 {
+            continue;
+        }
+        let pad = (bh * 0.2) as usize + 2;
+        let rect = [
+            b[0].saturating_sub(pad) as u32,
+            (b[1].saturating_sub(pad)) as u32 + top,
+            (b[2] + pad + 1).min(w) as u32,
+            (b[3] + pad + 1).min(h) as u32 + top,
+        ];
+        let centre = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2);
+        // Not one of the digit keys.
+        if keys.iter().any(|k| {
+            centre.0 >= k.bbox[0]
+                && centre.0 < k.bbox[2]
+                && centre.1 >= k.bbox[1]
+                && centre.1 < k.bbox[3]
+        }) {
+            continue;
+        }
+        let ink = Ink::analyse(img, rect);
+        let Some(found) = ink.main_glyph((bh * 0.55) as usize) else {
+            continue;
+        };
+        let (cov, gw, gh) = ink.coverage(&found);
+        let Some(glyph) = Glyph::from_coverage(&cov, gw, gh) else {
+            continue;
+        };
+        let score = templates
+            .iter()
+            .map(|t| glyph.ncc(t))
+            .fold(f32::MIN, f32::max);
+        if score >= MIN_ERASE_SCORE && best.is_none_or(|(s, _)| score > s) {
+            let f = found.bbox;
+            let c = (
+                rect[0] + (f[0] + f[2]) as u32 / 2,
+                rect[1] + (f[1] + f[3]) as u32 / 2,
+            );
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}

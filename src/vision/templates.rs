@@ -139,7 +139,14 @@ pub fn render_font(font: &impl Font, name: &str) -> Vec<Template> {
 /// Rasterises digit `d` at `px` pixels and crops it to its ink ([`INK_LEVEL`]).
 /// Returns the coverage map and its width and height.
 pub fn render_digit(font: &impl Font, d: u8, px: f32) -> Option<(Vec<f32>, usize, usize)> {
-    let ch = char::from(b'0' + d);
+    render_char(font, char::from(b'0' + d), px)
+}
+
+/// Rasterises any character like [`render_digit`]; `None` when the font lacks it.
+pub fn render_char(font: &impl Font, ch: char, px: f32) -> Option<(Vec<f32>, usize, usize)> {
+    if font.glyph_id(ch).0 == 0 {
+        return None;
+    }
     let glyph = font
         .glyph_id(ch)
         .with_scale_and_position(PxScale::from(px), ab_glyph::point(0.0, 0.0));

@@ -268,8 +268,8 @@ pub fn text_at(
                     return;
                 }
                 let p = img.get_pixel_mut(x as u32, y as u32);
-                for k in 0..3 {
-                    p.0[k] = (p.0[k] as f32 * (1.0 - cov) + c[k] as f32 * cov).round() as u8;
+                for (v, &ck) in p.0.iter_mut().zip(&c) {
+                    *v = (*v as f32 * (1.0 - cov) + ck as f32 * cov).round() as u8;
                 }
             });
         }
@@ -551,12 +551,28 @@ pub fn render_full(st: &Style, sc: &Scene) -> Rendered {
                     (cy + kw * 0.38) as i64,
                     st.key_bg,
                 );
-                let label = if k == 9 {
-                    "X".to_string()
+                if k == 9 {
+                    // An erase key with the ✕ icon.
+                    text_centered(
+                        &mut img,
+                        &font(DEJAVU),
+                        kw * 0.4,
+                        cx,
+                        cy,
+                        st.key_fg,
+                        "\u{2715}",
+                    );
                 } else {
-                    (k + 1).to_string()
-                };
-                text_centered(&mut img, &kf, kw * 0.5, cx, cy, st.key_fg, &label);
+                    text_centered(
+                        &mut img,
+                        &kf,
+                        kw * 0.5,
+                        cx,
+                        cy,
+                        st.key_fg,
+                        &(k + 1).to_string(),
+                    );
+                }
                 if k < 9 {
                     keys.push((cx, cy));
                 }

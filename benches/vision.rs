@@ -1,0 +1,54 @@
+//! Reading a frame: board detection + OCR (the budget is 10 ms for 1080x2400 on 2 cores),
+//! and, separately, PNG and raw screencap decoding.
+//!
+//! `cargo bench --bench vision`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use image::ImageEncoder;
+use std::hint::black_box;
+use sudoku_autoplay::capture::{self, raw};
+use sudoku_autoplay::vision::{self, TemplateBank};
+
+#[path = "../tests/vision_support/mod.rs"]
+mod vision_support;
+use vision_support::*;
+
+const SIZES: [(&str, u32, u32); 3] = [
+    ("720x1520", 720, 1520),
+    ("1080x2400", 1080, 2400),
+    ("1440x3200", 1440, 3200),
+];
+
+fn bench(c: &mut Criterion) {
+    // The default template bank is rendered once per process; do it outside the timings.
+    black_box(TemplateBank::default_bank());
+    for (name, w, h) in SIZES {
+        let img = render(&Style::light(w, h), &scene()).0;
+        let reading = vision::read_board(&img, None).expect("synthetic board reads");
+        assert_eq!(reading.board.to_line(), truth(&scene()).0);
+        c.bench_function(&format!("detect+ocr {name}"), |b| {
+            b.iter(|| vision::read_board(black_box(&img), None).unwrap())
+        });
+        c.bench_function(&format!("detect {name}"), |b| {
+            b.iter(|| vision::detect_board(black_box(&img)).unwrap())
+        });
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(img.as_raw(), w, h, image::ExtendedColorType::Rgba8)
+            .unwrap();
+        c.bench_function(&format!("decode png {name}"), |b| {
+            b.iter(|| capture::decode(black_box(&png)).unwrap())
+        });
+        let rawf = raw::encode(&img, raw::PixelFormat::Rgba8888, 16);
+        c.bench_function(&format!("decode raw {name}"), |b| {
+            b.iter(|| capture::decode(black_box(&rawf)).unwrap())
+        });
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);
