@@ -5,6 +5,7 @@ mod demo;
 mod devices;
 mod play;
 mod read;
+mod replay;
 mod sim;
 mod solve;
 mod stats;
@@ -43,6 +44,8 @@ enum Command {
     Read(read::ReadArgs),
     /// Make a calibration profile (board, keypad, erase key) from a screenshot.
     Calibrate(calibrate::CalibrateArgs),
+    /// Check a recorded session with today's OCR and search; replay it as a GIF, in the terminal or on a phone.
+    Replay(replay::ReplayArgs),
     /// Per-level table of execution counts from runs.csv.
     Stats(stats::StatsArgs),
     /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
@@ -57,6 +60,7 @@ pub fn main() -> i32 {
         Some(Command::Demo(args)) => demo::run(&cli.adb, &args),
         Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
         Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Replay(args)) => replay::run(&cli.adb, &args),
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Sim(args)) => sim::run(args),
         Some(Command::Read(args)) => read::run(args),
