@@ -10,7 +10,7 @@ use crate::vision;
 use std::path::{Path, PathBuf};
 
 /// Searches longer than this many placements are not re-run (memory for the event list).
-pub const MAX_REPLAY_PLACEMENTS: u64 = 50_000_000;
+pub const MAX_REPLAY_PLACEMENTS: u64 = 20_000_000;
 
 /// What today's OCR made of `first.png`.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +31,8 @@ pub enum OcrCheck {
 pub struct Divergence {
     /// Step (event index) of the search.
     pub step: u64,
-    /// Journal line (1-based), if the divergence is at a journal line.
+    /// Journal line (1-based, counting non-blank lines; the writer writes none), if the
+    /// divergence is at a journal line.
     pub line: Option<usize>,
     /// What today's search does there.
     pub expected: String,
