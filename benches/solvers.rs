@@ -106,65 +106,55 @@ impl Observer for Counting {
     }
 }
 
-/// The row-major backtracker without any observer or statistics, written out by hand: empty
-/// cells in row-major order, digits ascending. Returns the placements and the solution.
+/// The row-major backtracker without any observer, statistics or budget, written out by hand:
+/// empty cells in row-major order, digits ascending. Returns the placements and the solution.
 fn rowmajor_by_hand(board: &Board) -> (u64, Option<[u8; CELLS]>) {
-    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    let mut grid = *board.cells();
-    let mut empty = [(0u8, 0u8, 0u8, 0u8); CELLS]; // cell, row, column, box
+    // used[r], used[9 + c], used[18 + b]: digits present in row r, column c, box b.
+    let mut used = [0u16; 32];
+    let mut units = [[0usize; 3]; CELLS]; // per depth: the cell's three entries of `used`
+    let mut cells = [0usize; CELLS];
     let mut n = 0;
-    for (cell, &d) in grid.iter().enumerate() {
-        let (r, c, b) = (row_of(cell), col_of(cell), box_of(cell));
+    for (cell, &d) in board.cells().iter().enumerate() {
+        let u = [row_of(cell), 9 + col_of(cell), 18 + box_of(cell)];
         if d == 0 {
-            empty[n] = (cell as u8, r as u8, c as u8, b as u8);
+            (units[n], cells[n]) = (u, cell);
             n += 1;
         } else {
-            rows[r] |= 1 << (d - 1);
-            cols[c] |= 1 << (d - 1);
-            boxes[b] |= 1 << (d - 1);
+            u.iter().for_each(|&i| used[i] |= 1 << (d - 1));
         }
     }
-    let free =
-        |rows: &[u16; 9], cols: &[u16; 9], boxes: &[u16; 9], (_, r, c, b): (u8, u8, u8, u8)| {
-            !(rows[r as usize] | cols[c as usize] | boxes[b as usize]) & 0x1FF
-        };
+    let free = |used: &[u16; 32], u: [usize; 3]| !(used[u[0]] | used[u[1]] | used[u[2]]) & 0x1FF;
+    let mut grid = *board.cells();
     if n == 0 {
         return (0, Some(grid));
     }
-    let mut untried = [0u16; CELLS];
-    let mut placed = [0u16; CELLS];
+    let mut untried = [0u16; CELLS + 1];
+    let mut placed = [0u16; CELLS + 1];
     let mut placements = 0u64;
     let mut depth = 0;
-    untried[0] = free(&rows, &cols, &boxes, empty[0]);
+    untried[0] = free(&used, units[0]);
     loop {
-        let (cell, r, c, b) = empty[depth];
-        let (r, c, b) = (r as usize, c as usize, b as usize);
-        // Take back this depth's digit, if any.
-        rows[r] ^= placed[depth];
-        cols[c] ^= placed[depth];
-        boxes[b] ^= placed[depth];
-        placed[depth] = 0;
         if untried[depth] == 0 {
-            grid[cell as usize] = 0;
             if depth == 0 {
                 return (placements, None);
             }
             depth -= 1;
+            units[depth].iter().for_each(|&i| used[i] ^= placed[depth]);
             continue;
         }
         let bit = untried[depth] & untried[depth].wrapping_neg();
         untried[depth] ^= bit;
         placed[depth] = bit;
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[b] |= bit;
-        grid[cell as usize] = bit.trailing_zeros() as u8 + 1;
+        units[depth].iter().for_each(|&i| used[i] ^= bit);
         placements += 1;
         depth += 1;
         if depth == n {
+            for d in 0..n {
+                grid[cells[d]] = placed[d].trailing_zeros() as u8 + 1;
+            }
             return (placements, Some(grid));
         }
-        untried[depth] = free(&rows, &cols, &boxes, empty[depth]);
+        untried[depth] = free(&used, units[depth]);
     }
 }
 

@@ -125,3 +125,46 @@ fn a_dropped_connection_is_reopened() {
         taps(&sim)
     );
 }
+
+/// Taps per second through the real adb server: the player's pipelined, acknowledged shell vs
+/// one `adb shell input tap` process per tap. Run:
+/// `cargo test --release --test device_adb -- --ignored bench_taps --nocapture`
+#[test]
+#[ignore = "benchmark"]
+fn bench_taps() {
+    let (sim, adb, server) = phone("pixel", |_| {});
+    let device = select(&server, None).unwrap();
+    let n = 5000;
+    let mut t = Tapper::open(
+        &device,
+        InputBackend::Input,
+        None,
+        (1080, 2400),
+        TapperOptions::default(),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    for i in 0..n {
+        t.tap(100 + i % 9, 2300).unwrap();
+    }
+    t.flush().unwrap();
+    let piped = start.elapsed();
+    let per_process = 100;
+    let start = std::time::Instant::now();
+    for _ in 0..per_process {
+        let out = adb.on(&sim.serial(), &["shell", "input", "tap", "100", "2300"]);
+        assert_eq!(out.code(), 0);
+    }
+    let spawned = start.elapsed();
+    assert_eq!(taps(&sim), (n + per_process) as u64, "every tap arrived");
+    println!(
+        "pipelined shell (acknowledged): {n} taps in {:.3} s = {:.0} taps/s",
+        piped.as_secs_f64(),
+        n as f64 / piped.as_secs_f64()
+    );
+    println!(
+        "one `adb shell input tap` per tap: {per_process} taps in {:.3} s = {:.0} taps/s",
+        spawned.as_secs_f64(),
+        per_process as f64 / spawned.as_secs_f64()
+    );
+}

@@ -194,3 +194,142 @@ fn the_binary_plays_and_logs() {
         out.stderr
     );
 }
+
+#[test]
+fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let cfg = config(data.path(), 11, Strategy::RowMajor);
+
+    // Unplug (adb disconnect) after 150 steps.
+    let mut unplugged = None;
+    let started = std::time::Instant::now();
+    let err = play(&device, &cfg, &mut |done, _, _| {
+        if done == 150 && unplugged.is_none() {
+            adb.adb(&["disconnect", &sim.serial()]);
+            unplugged = Some(std::time::Instant::now());
+        }
+    })
+    .expect_err("the phone went away");
+    let gave_up = unplugged.expect("unplugged").elapsed();
+    assert!(
+        gave_up < Duration::from_secs(10),
+        "gave up after {gave_up:?}"
+    );
+    let msg = format!("{err:#}");
+    assert!(msg.contains("session recorded in"), "{msg}");
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].result, "failed");
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // Replug and resume: the journaled work is not replayed again.
+    adb.connect(&sim.serial());
+    let session = std::fs::read_dir(data.path().join("sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let before = sim.dumpsys()["taps"].as_u64().unwrap();
+    let report =
+        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    let total = report.stats.placements + report.stats.undos;
+    assert!(
+        report.replay.events_shown < total - 100,
+        "resumed after the journaled steps: {:?}",
+        report.replay
+    );
+    assert_eq!(state["taps"].as_u64().unwrap() - before, report.replay.taps);
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs.last().unwrap().result, "solved");
+    let journal = read_journal(&session.join("journal.jsonl")).unwrap();
+    let starts = journal
+        .lines
+        .iter()
+        .filter(|l| matches!(l, JournalLine::Start { .. }))
+        .count();
+    assert_eq!(starts, 2, "a second start line marks the resume");
+}
+
+#[test]
+fn all_devices_play_at_once() {
+    let data = tempfile::tempdir().unwrap();
+    let a = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let b = sim("tablet", Theme::Dark, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&a.serial());
+    adb.connect(&b.serial());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args([
+        "--all-devices",
+        "--level",
+        "2",
+        "--pace",
+        "0",
+        "--quiet",
+        "-P",
+    ])
+    .arg(adb.addr().port().to_string())
+    .arg("--calibration-dir")
+    .arg(calibration_dir())
+    .arg("--data-dir")
+    .arg(data.path());
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    for s in [&a, &b] {
+        assert_eq!(s.dumpsys()["solved"], true);
+        assert!(
+            out.text()
+                .contains(&format!("{}: solved and verified", s.serial())),
+            "{}",
+            out.text()
+        );
+    }
+    assert_eq!(read_runs(&data.path().join("runs.csv")).unwrap().len(), 2);
+}
+
+#[test]
+fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.addr().port().to_string())
+        .arg("--calibration-dir")
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let runs_path = data.path().join("runs.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while read_runs(&runs_path).map_or(0, |r| r.len()) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "watch did not play both levels"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let runs = read_runs(&runs_path).unwrap();
+    assert_eq!(
+        runs.iter().map(|r| r.level).collect::<Vec<_>>(),
+        vec![Some(1), Some(2)]
+    );
+    assert!(runs.iter().all(|r| r.result == "solved"));
+    // Ctrl-C: a clean exit.
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
+    assert_eq!(status.code(), Some(0));
+}

@@ -6,9 +6,11 @@ mod devices;
 mod play;
 mod read;
 mod replay;
+mod resume;
 mod sim;
 mod solve;
 mod stats;
+mod watch;
 
 use clap::{Parser, Subcommand};
 
@@ -46,8 +48,12 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Check a recorded session with today's OCR and search; replay it as a GIF, in the terminal or on a phone.
     Replay(replay::ReplayArgs),
+    /// Continue an interrupted run from its session journal.
+    Resume(resume::ResumeArgs),
     /// Per-level table of execution counts from runs.csv.
     Stats(stats::StatsArgs),
+    /// The host daemon: play the next unplayed levels on every calibrated device that appears.
+    Watch(watch::WatchArgs),
     /// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
     Sim(sim::SimArgs),
 }
@@ -61,7 +67,9 @@ pub fn main() -> i32 {
         Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Replay(args)) => replay::run(&cli.adb, &args),
+        Some(Command::Resume(args)) => resume::run(&cli.adb, &args),
         Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Watch(args)) => watch::run(&cli.adb, &args),
         Some(Command::Sim(args)) => sim::run(args),
         Some(Command::Read(args)) => read::run(args),
         Some(Command::Calibrate(args)) => calibrate::run(args),

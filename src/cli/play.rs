@@ -1,10 +1,10 @@
 //! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
 
 use crate::device::input::InputBackend;
-use crate::device::{Server, select};
-use crate::play::run::{PlayConfig, play};
+use crate::device::{Device, Server, select};
+use crate::play::run::{PlayConfig, PlayReport, play};
 use crate::solver::Strategy;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -96,6 +96,9 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Play on every connected device at once (one progress bar each, one runs.csv).
+    #[arg(long, conflicts_with = "serial")]
+    pub all_devices: bool,
 }
 
 impl PlayArgs {
@@ -135,8 +138,10 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let server = adb.server()?;
+    if args.all_devices {
+        return run_all(&server, args);
+    }
     let device = select(&server, adb.serial.as_deref())?;
-    let cfg = args.config();
     if !args.quiet {
         match args.level {
             Some(l) => eprintln!(
@@ -150,21 +155,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         }
     }
     let bar = progress_bar(args.quiet, &device.serial);
-    let start = std::time::Instant::now();
-    let mut last = start;
-    let report = play(&device, &cfg, &mut |done, total, taps| {
-        if last.elapsed() >= Duration::from_millis(100) || done == total {
-            last = std::time::Instant::now();
-            bar.set_length(total);
-            bar.set_position(done);
-            bar.set_message(format!(
-                "{taps} taps, {:.0} taps/s",
-                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
-            ));
-        }
-    });
-    bar.finish_and_clear();
-    let r = report?;
+    let r = play_with_bar(&device, &args.config(), &bar)?;
     let s = &r.stats;
     println!("{}", r.solution);
     println!(
@@ -191,4 +182,81 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     );
     println!("session: {}", r.session_dir.display());
     Ok(0)
+}
+
+/// Plays with `bar` showing steps, taps and taps/s.
+pub fn play_with_bar(
+    device: &Device,
+    cfg: &PlayConfig,
+    bar: &ProgressBar,
+) -> anyhow::Result<PlayReport> {
+    let start = std::time::Instant::now();
+    let mut last = start;
+    let report = play(device, cfg, &mut |done, total, taps| {
+        if last.elapsed() >= Duration::from_millis(100) || done == total {
+            last = std::time::Instant::now();
+            bar.set_length(total);
+            bar.set_position(done);
+            bar.set_message(format!(
+                "{taps} taps, {:.0} taps/s",
+                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
+            ));
+        }
+    });
+    bar.finish_and_clear();
+    report
+}
+
+/// `--all-devices`: one thread and one progress bar per ready device.
+fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
+    server.ensure_running()?;
+    let devices: Vec<Device> = server
+        .devices()?
+        .into_iter()
+        .filter(|d| d.is_ready())
+        .map(|d| Device::new(d.serial, *server))
+        .collect();
+    if devices.is_empty() {
+        return Err(crate::device::DeviceError::NoDevices.into());
+    }
+    let multi = MultiProgress::new();
+    if args.quiet {
+        multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let cfg = args.config();
+    let results: Vec<(String, anyhow::Result<PlayReport>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = devices
+            .iter()
+            .map(|device| {
+                let bar = multi.add(progress_bar(args.quiet, &device.serial));
+                let cfg = &cfg;
+                scope.spawn(move || (device.serial.clone(), play_with_bar(device, cfg, &bar)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    ("?".into(), Err(anyhow::anyhow!("a player thread panicked")))
+                })
+            })
+            .collect()
+    });
+    let mut failed = 0;
+    for (serial, r) in &results {
+        match r {
+            Ok(r) => println!(
+                "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs",
+                super::thousands(r.stats.placements),
+                super::thousands(r.stats.undos),
+                super::thousands(r.replay.taps),
+                r.replay.repairs
+            ),
+            Err(e) => {
+                failed += 1;
+                println!("{serial}: FAILED: {e:#}");
+            }
+        }
+    }
+    Ok(if failed == 0 { 0 } else { 1 })
 }

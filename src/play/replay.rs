@@ -131,6 +131,11 @@ pub fn replay(
     for ev in &events[..options.start_at.min(events.len())] {
         apply(&mut r.expected, *ev);
     }
+    if options.start_at > 0 {
+        // Resuming: the screen should show the journaled events; repair what was lost.
+        let want = r.expected;
+        r.verify(&want)?;
+    }
     let total = events.len() as u64;
     let visible_end = options
         .max_visible_steps

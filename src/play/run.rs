@@ -9,9 +9,10 @@ use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
 use crate::session::{
-    DeviceMeta, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run, time,
+    DeviceMeta, JournalLine, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run,
+    read_journal, time,
 };
-use crate::solver::{self, Options, Outcome, Recorder, Strategy};
+use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use crate::vision;
 use anyhow::{Context, bail};
 use image::RgbaImage;
@@ -206,6 +207,47 @@ pub fn navigate(
     Ok(())
 }
 
+/// Opens the tap channel: `sendevent` where the device allows it (unless told otherwise), else
+/// `input tap` lines.
+fn open_tapper(device: &Device, cfg: &PlayConfig, size: (u32, u32)) -> anyhow::Result<Tapper> {
+    let panel = match cfg.input {
+        Some(InputBackend::Input) => None,
+        _ => probe_events(device)?,
+    };
+    let mode = match (cfg.input, &panel) {
+        (Some(m), _) => m,
+        (None, Some(_)) => InputBackend::Events,
+        (None, None) => InputBackend::Input,
+    };
+    let topts = TapperOptions {
+        pace: cfg.pace,
+        ..TapperOptions::default()
+    };
+    Ok(Tapper::open(device, mode, panel, size, topts)?)
+}
+
+/// Searches `givens` with `strategy`, recording every event.
+fn search_events(
+    strategy: Strategy,
+    givens: &Board,
+    max_steps: Option<u64>,
+) -> anyhow::Result<(Vec<Event>, Board, solver::Stats)> {
+    let mut rec = Recorder::default();
+    let options = Options {
+        max_steps,
+        check_unique: false,
+    };
+    let result = solver::search(strategy, givens, &options, &mut rec);
+    match result.outcome {
+        Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
+        Outcome::BudgetExhausted => bail!(
+            "the {strategy} search stopped after {} placements (--max-steps) without a solution",
+            result.stats.placements
+        ),
+        Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
+    }
+}
+
 /// Plays one level on `device`. `progress` gets (events done, events total, taps).
 pub fn play(
     device: &Device,
@@ -227,21 +269,7 @@ pub fn play(
     };
     let navigation = candidates[0].1.navigation.clone();
     let first_path = candidates[0].0.clone();
-
-    let panel = match cfg.input {
-        Some(InputBackend::Input) => None,
-        _ => probe_events(device)?,
-    };
-    let mode = match (cfg.input, &panel) {
-        (Some(m), _) => m,
-        (None, Some(_)) => InputBackend::Events,
-        (None, None) => InputBackend::Input,
-    };
-    let topts = TapperOptions {
-        pace: cfg.pace,
-        ..TapperOptions::default()
-    };
-    let mut tapper = Tapper::open(device, mode, panel, size, topts)?;
+    let mut tapper = open_tapper(device, cfg, size)?;
 
     match (cfg.level, &navigation) {
         (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
@@ -267,33 +295,14 @@ pub fn play(
         ),
         _ => {}
     }
-
-    let mut rec = Recorder::default();
-    let result = solver::search(
-        cfg.strategy,
-        &givens,
-        &Options {
-            max_steps: cfg.max_steps,
-            check_unique: false,
-        },
-        &mut rec,
-    );
-    let solution = match result.outcome {
-        Outcome::Solved(s) => s,
-        Outcome::BudgetExhausted => bail!(
-            "the {} search stopped after {} placements (--max-steps) without a solution",
-            cfg.strategy,
-            result.stats.placements
-        ),
-        Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
-    };
+    let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
     let meta = SessionMeta {
         version: SESSION_VERSION,
         created: time::rfc3339(SystemTime::now()),
         device: DeviceMeta {
             serial: device.serial.clone(),
-            model: model.clone(),
+            model,
             width: size.0,
             height: size.1,
         },
@@ -302,76 +311,180 @@ pub fn play(
         strategy: cfg.strategy,
         givens: givens.to_line(),
         solution: solution.to_line(),
-        placements: result.stats.placements,
-        undos: result.stats.undos,
+        placements: stats.placements,
+        undos: stats.undos,
         max_visible_steps: cfg.max_visible_steps,
     };
     let mut session = Session::create(&cfg.data_dir, meta)?;
     session.save_frame("first", &first)?;
-    session.journal.start(0)?;
-
-    let capture = screen.describe();
-    let mut target = DeviceTarget {
-        tapper,
-        screen,
-        calibration: &cal,
-        last_frame: None,
-    };
-    let ropts = ReplayOptions {
-        verify_taps: cfg.verify_taps,
-        verify_interval: cfg.verify_interval,
-        max_visible_steps: cfg.max_visible_steps,
-        ..ReplayOptions::default()
-    };
-    let started = Instant::now();
-    let outcome = replay(
-        &givens,
-        &rec.0,
-        &solution,
-        &layout(&cal),
-        &mut target,
-        &mut session.journal,
-        &ropts,
-        progress,
-    );
-    let replay_ms = started.elapsed().as_secs_f64() * 1e3;
-    if let Some(frame) = &target.last_frame {
-        session.save_frame("last", frame)?;
-    }
-    let (result_word, message) = match &outcome {
-        Ok(_) => ("solved", String::new()),
-        Err(e) => ("failed", format!("{e:#}")),
-    };
-    session.journal.end(result_word, &message)?;
-    let report = outcome.as_ref().ok();
-    append_run(
-        &cfg.data_dir,
-        &RunRecord {
-            time: session.meta.created.clone(),
-            device: format!("{} {}", device.serial, model),
-            level: cfg.level,
-            strategy: cfg.strategy.name().into(),
-            givens: givens.filled() as u32,
-            placements: result.stats.placements,
-            undos: result.stats.undos,
-            calls: result.stats.calls(),
-            taps: report.map_or(target.tapper.taps_done, |r| r.taps),
-            repairs: report.map_or(0, |r| r.repairs),
-            search_ms: result.stats.elapsed.as_secs_f64() * 1e3,
-            replay_ms,
-            result: result_word.into(),
-        },
-    )?;
-    let replay_report =
-        outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
-    Ok(PlayReport {
-        session_dir: session.dir.clone(),
+    let run = Run {
+        device,
+        cfg,
+        cal: &cal,
         givens,
+        events: &events,
         solution,
-        stats: result.stats,
-        replay: replay_report,
-        input: target.tapper.mode(),
-        taps_per_sec: target.tapper.taps_per_sec(),
-        capture,
-    })
+        stats,
+    };
+    run.execute(&mut session, tapper, screen, 0, progress)
+}
+
+/// Continues an interrupted session from its journal: the events already journaled are on the
+/// screen (checked, and repaired where taps were lost), the rest are replayed.
+pub fn resume(
+    device: &Device,
+    dir: &Path,
+    cfg: &PlayConfig,
+    progress: &mut dyn FnMut(u64, u64, u64),
+) -> anyhow::Result<PlayReport> {
+    let mut session = Session::reopen(dir)?;
+    let meta = session.meta.clone();
+    let journal = read_journal(&dir.join("journal.jsonl"))?;
+    if let Some(JournalLine::End { result, .. }) = journal.lines.last()
+        && result == "solved"
+    {
+        bail!(
+            "{} is already solved and verified; nothing to resume",
+            dir.display()
+        );
+    }
+    let cal_path = cfg
+        .calibration
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&meta.calibration));
+    let cal = Calibration::load(&cal_path).with_context(|| {
+        format!(
+            "the session's calibration is gone: pass --calibration FILE (it was {})",
+            meta.calibration
+        )
+    })?;
+    let givens = meta.givens_board()?;
+    let (events, solution, stats) = search_events(meta.strategy, &givens, None)?;
+    let mut done = 0usize;
+    for line in &journal.lines {
+        if let JournalLine::Event { i, event, .. } = line {
+            let i = *i as usize;
+            if events.get(i) != Some(event) {
+                bail!(
+                    "{}: the journal's step {i} ({event:?}) is not what the {} search does there ({:?}): \
+                     the session was recorded by another version; start a new run",
+                    dir.display(),
+                    meta.strategy,
+                    events.get(i)
+                );
+            }
+            done = done.max(i + 1);
+        }
+    }
+    let size = device.screen_size()?;
+    cal.check_frame(size.0, size.1)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+    let tapper = open_tapper(device, cfg, size)?;
+    let (screen, _) = Screen::probe(device)?;
+    let mut run_cfg = cfg.clone();
+    run_cfg.level = meta.level;
+    run_cfg.strategy = meta.strategy;
+    run_cfg.max_visible_steps = meta.max_visible_steps;
+    let run = Run {
+        device,
+        cfg: &run_cfg,
+        cal: &cal,
+        givens,
+        events: &events,
+        solution,
+        stats,
+    };
+    run.execute(&mut session, tapper, screen, done, progress)
+}
+
+/// A searched level, ready to be replayed into a session.
+struct Run<'a> {
+    device: &'a Device,
+    cfg: &'a PlayConfig,
+    cal: &'a Calibration,
+    givens: Board,
+    events: &'a [Event],
+    solution: Board,
+    stats: solver::Stats,
+}
+
+impl Run<'_> {
+    /// Replays from event `start_at`, journals the end, and appends the run to `runs.csv`.
+    fn execute(
+        &self,
+        session: &mut Session,
+        tapper: Tapper,
+        screen: Screen,
+        start_at: usize,
+        progress: &mut dyn FnMut(u64, u64, u64),
+    ) -> anyhow::Result<PlayReport> {
+        let cfg = self.cfg;
+        session.journal.start(start_at as u64)?;
+        let capture = screen.describe();
+        let mut target = DeviceTarget {
+            tapper,
+            screen,
+            calibration: self.cal,
+            last_frame: None,
+        };
+        let ropts = ReplayOptions {
+            verify_taps: cfg.verify_taps,
+            verify_interval: cfg.verify_interval,
+            max_visible_steps: cfg.max_visible_steps,
+            start_at,
+            ..ReplayOptions::default()
+        };
+        let started = Instant::now();
+        let outcome = replay(
+            &self.givens,
+            self.events,
+            &self.solution,
+            &layout(self.cal),
+            &mut target,
+            &mut session.journal,
+            &ropts,
+            progress,
+        );
+        let replay_ms = started.elapsed().as_secs_f64() * 1e3;
+        if let Some(frame) = &target.last_frame {
+            session.save_frame("last", frame)?;
+        }
+        let (result_word, message) = match &outcome {
+            Ok(_) => ("solved", String::new()),
+            Err(e) => ("failed", format!("{e:#}")),
+        };
+        session.journal.end(result_word, &message)?;
+        let report = outcome.as_ref().ok();
+        let s = &self.stats;
+        append_run(
+            &cfg.data_dir,
+            &RunRecord {
+                time: time::rfc3339(SystemTime::now()),
+                device: format!("{} {}", self.device.serial, session.meta.device.model),
+                level: cfg.level,
+                strategy: cfg.strategy.name().into(),
+                givens: self.givens.filled() as u32,
+                placements: s.placements,
+                undos: s.undos,
+                calls: s.calls(),
+                taps: report.map_or(target.tapper.taps_done, |r| r.taps),
+                repairs: report.map_or(0, |r| r.repairs),
+                search_ms: s.elapsed.as_secs_f64() * 1e3,
+                replay_ms,
+                result: result_word.into(),
+            },
+        )?;
+        let replay_report =
+            outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
+        Ok(PlayReport {
+            session_dir: session.dir.clone(),
+            givens: self.givens,
+            solution: self.solution,
+            stats: self.stats,
+            replay: replay_report,
+            input: target.tapper.mode(),
+            taps_per_sec: target.tapper.taps_per_sec(),
+            capture,
+        })
+    }
 }

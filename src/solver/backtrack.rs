@@ -19,83 +19,82 @@ pub(super) enum Order {
 
 const ALL: u16 = 0x1FF;
 
-/// Rows, columns and boxes as 9-bit masks of the digits they hold (bit d-1 for digit d).
-struct Units {
-    rows: [u16; 9],
-    cols: [u16; 9],
-    boxes: [u16; 9],
-    grid: [u8; CELLS],
+/// Where a cell's row, column and box sit in [`Units::used`]: row `r` at `r`, column `c` at
+/// `9 + c`, box `b` at `18 + b`. Indices are masked with 31 on use, which lets the compiler drop
+/// the bounds checks in the hot loop.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    cell: u8,
+    row: u8,
+    col: u8,
+    bx: u8,
 }
 
-/// Per-cell unit indices, so the hot loop does no division.
-struct CellUnits {
-    row: [u8; CELLS],
-    col: [u8; CELLS],
-    bx: [u8; CELLS],
-}
-
-const CELL_UNITS: CellUnits = {
-    let mut t = CellUnits {
-        row: [0; CELLS],
-        col: [0; CELLS],
-        bx: [0; CELLS],
-    };
+static SLOTS: [Slot; CELLS] = {
+    let mut t = [Slot {
+        cell: 0,
+        row: 0,
+        col: 0,
+        bx: 0,
+    }; CELLS];
     let mut c = 0;
     while c < CELLS {
-        t.row[c] = row_of(c) as u8;
-        t.col[c] = col_of(c) as u8;
-        t.bx[c] = box_of(c) as u8;
+        t[c] = Slot {
+            cell: c as u8,
+            row: row_of(c) as u8,
+            col: 9 + col_of(c) as u8,
+            bx: 18 + box_of(c) as u8,
+        };
         c += 1;
     }
     t
 };
 
+/// The digits held by every row, column and box as 9-bit masks (bit d-1 for digit d), and the grid.
+struct Units {
+    used: [u16; 32],
+    grid: [u8; CELLS],
+}
+
 impl Units {
     fn new(board: &Board) -> Self {
         let mut u = Units {
-            rows: [0; 9],
-            cols: [0; 9],
-            boxes: [0; 9],
+            used: [0; 32],
             grid: *board.cells(),
         };
-        for cell in 0..CELLS {
+        for (cell, slot) in SLOTS.iter().enumerate() {
             let d = board.get(cell);
             if d != 0 {
-                let bit = 1u16 << (d - 1);
-                u.rows[row_of(cell)] |= bit;
-                u.cols[col_of(cell)] |= bit;
-                u.boxes[box_of(cell)] |= bit;
+                u.toggle(*slot, 1 << (d - 1));
             }
         }
         u
     }
 
     #[inline(always)]
-    fn candidates(&self, cell: usize) -> u16 {
-        let r = CELL_UNITS.row[cell] as usize;
-        let c = CELL_UNITS.col[cell] as usize;
-        let b = CELL_UNITS.bx[cell] as usize;
-        !(self.rows[r] | self.cols[c] | self.boxes[b]) & ALL
+    fn candidates(&self, s: Slot) -> u16 {
+        let u = &self.used;
+        !(u[s.row as usize & 31] | u[s.col as usize & 31] | u[s.bx as usize & 31]) & ALL
     }
 
     #[inline(always)]
-    fn toggle(&mut self, cell: usize, bit: u16) {
-        self.rows[CELL_UNITS.row[cell] as usize] ^= bit;
-        self.cols[CELL_UNITS.col[cell] as usize] ^= bit;
-        self.boxes[CELL_UNITS.bx[cell] as usize] ^= bit;
+    fn toggle(&mut self, s: Slot, bit: u16) {
+        self.used[s.row as usize & 31] ^= bit;
+        self.used[s.col as usize & 31] ^= bit;
+        self.used[s.bx as usize & 31] ^= bit;
     }
 
     /// The first empty cell with strictly the fewest candidates, and those candidates.
     #[inline]
-    fn most_constrained(&self) -> (usize, u16) {
-        let mut best = (usize::MAX, 0u16);
+    fn most_constrained(&self) -> (Slot, u16) {
+        let mut best = (SLOTS[0], 0u16);
         let mut best_count = u32::MAX;
-        for cell in 0..CELLS {
-            if self.grid[cell] == 0 {
-                let cand = self.candidates(cell);
+        for slot in SLOTS {
+            if self.grid[slot.cell as usize] == 0 {
+                let cand = self.candidates(slot);
                 let n = cand.count_ones();
                 if n < best_count {
-                    best = (cell, cand);
+                    best = (slot, cand);
                     best_count = n;
                     if n == 0 {
                         break;
@@ -163,67 +162,93 @@ fn engine<O: Observer, S: Sink>(
     observer: &mut O,
     sink: &mut S,
 ) -> (Stats, bool) {
+    // One copy of the loop per kind of order, so the hot loop has no order test.
+    if order == Order::Mrv {
+        engine_for::<O, S, true>(board, order, budget, observer, sink)
+    } else {
+        engine_for::<O, S, false>(board, order, budget, observer, sink)
+    }
+}
+
+/// [`engine`] for one kind of order: `MRV` picks each depth's cell as it goes, otherwise the
+/// cells of all depths are fixed up front.
+#[inline(always)]
+fn engine_for<O: Observer, S: Sink, const MRV: bool>(
+    board: &Board,
+    order: Order,
+    budget: u64,
+    observer: &mut O,
+    sink: &mut S,
+) -> (Stats, bool) {
     let mut units = Units::new(board);
     let mut stats = Stats::default();
 
-    // Fixed orders: the cells of each depth, known up front.
-    let mut fixed: Vec<usize> = (0..CELLS).filter(|&c| board.get(c) == 0).collect();
-    if order == Order::Static {
-        fixed.sort_by_key(|&c| units.candidates(c).count_ones());
+    // Per depth: the cell (fixed up front unless MRV), its untried candidates, and the bit
+    // placed there.
+    let mut slots = [Slot::default(); CELLS + 1];
+    let mut n = 0;
+    for (cell, slot) in SLOTS.iter().enumerate() {
+        if board.get(cell) == 0 {
+            slots[n] = *slot;
+            n += 1;
+        }
     }
-    let n = fixed.len();
+    if order == Order::Static {
+        slots[..n].sort_by_key(|&s| units.candidates(s).count_ones());
+    }
     if n == 0 {
         sink.solution(&units.grid);
         return (stats, false);
     }
-    // Per depth: the cell, its untried candidates, and the bit placed there.
-    let mut cells = [0usize; CELLS + 1];
     let mut cands = [0u16; CELLS + 1];
     let mut placed = [0u16; CELLS + 1];
 
-    let choose = |units: &Units, depth: usize| -> (usize, u16) {
-        if order == Order::Mrv {
-            units.most_constrained()
-        } else {
-            let cell = fixed[depth];
-            (cell, units.candidates(cell))
-        }
-    };
-
     let mut depth = 0usize;
-    (cells[0], cands[0]) = choose(&units, 0);
+    if MRV {
+        (slots[0], cands[0]) = units.most_constrained();
+    } else {
+        cands[0] = units.candidates(slots[0]);
+    }
     loop {
+        let slot = slots[depth];
         if cands[depth] == 0 {
             // Dead end: take back the digit of the level above and try its next candidate.
             if depth == 0 {
                 return (stats, false);
             }
             depth -= 1;
-            let cell = cells[depth];
+            let slot = slots[depth];
             let bit = placed[depth];
-            units.toggle(cell, bit);
-            units.grid[cell] = 0;
+            units.toggle(slot, bit);
+            if MRV {
+                units.grid[slot.cell as usize] = 0;
+            }
             stats.undos += 1;
-            observer.undo(cell, bit.trailing_zeros() as u8 + 1);
+            observer.undo(slot.cell as usize, bit.trailing_zeros() as u8 + 1);
             continue;
         }
         if stats.placements == budget {
             return (stats, true);
         }
-        let cell = cells[depth];
         let bit = cands[depth] & cands[depth].wrapping_neg();
         cands[depth] ^= bit;
         placed[depth] = bit;
-        units.toggle(cell, bit);
+        units.toggle(slot, bit);
         let digit = bit.trailing_zeros() as u8 + 1;
-        units.grid[cell] = digit;
-        stats.placements += 1;
-        observer.place(cell, digit);
-        depth += 1;
-        if depth as u32 > stats.max_depth {
-            stats.max_depth = depth as u32;
+        if MRV {
+            // MRV looks for empty cells in the grid; fixed orders fill it in at a solution.
+            units.grid[slot.cell as usize] = digit;
         }
+        stats.placements += 1;
+        observer.place(slot.cell as usize, digit);
+        depth += 1;
+        stats.max_depth = stats.max_depth.max(depth as u32);
         if depth == n {
+            if !MRV {
+                for d in 0..n {
+                    units.grid[slots[d].cell as usize] = placed[d].trailing_zeros() as u8 + 1;
+                }
+            }
             if sink.solution(&units.grid) {
                 return (stats, false);
             }
@@ -231,6 +256,10 @@ fn engine<O: Observer, S: Sink>(
             cands[depth] = 0;
             continue;
         }
-        (cells[depth], cands[depth]) = choose(&units, depth);
+        if MRV {
+            (slots[depth], cands[depth]) = units.most_constrained();
+        } else {
+            cands[depth] = units.candidates(slots[depth]);
+        }
     }
 }

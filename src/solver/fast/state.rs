@@ -1,6 +1,6 @@
 //! The solver's state: 27 digit-band bitboards, and the propagation that narrows them.
 //!
-//! `cand[3 * d + b]` holds the cells of band `b` where digit `d + 1` may still go, in the
+//! `cand[9 * b + d]` holds the cells of band `b` where digit `d + 1` may still go, in the
 //! 27-bit layout described in [`super::tables`]. A digit is *placed* in a row of a band when
 //! that row has a single candidate cell left.
 //!
@@ -14,7 +14,7 @@
 //! with one digit left) and columns claimed by a single band ([`CLAIMING`]). What remains is
 //! left to guessing.
 
-use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, columns, minirows};
+use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, SPREAD, columns, minirows};
 
 /// Why propagation stopped: the position has no solution.
 pub(super) struct Contradiction;
@@ -22,13 +22,25 @@ pub(super) struct Contradiction;
 /// A search position. Small and `Copy`: guessing copies it.
 #[derive(Clone, Copy)]
 pub(super) struct State {
-    /// Candidate cells per digit-band (index `3 * digit + band`, digit 0-based).
+    /// Candidate cells per digit-band (index `9 * band + digit`, digit 0-based): a band's nine
+    /// digits are contiguous.
     pub(super) cand: [u32; 27],
     /// Per digit-band, the rows (3 bits) whose placed digit has already been propagated.
     placed_rows: [u8; 27],
     /// Per band, the cells without a placed digit.
     pub(super) open: [u32; 3],
 }
+
+/// For each digit-band, the same digit's two other bands.
+const OTHER_BANDS: [[u8; 2]; 27] = {
+    let mut t = [[0u8; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = [((i + 9) % 27) as u8, ((i + 18) % 27) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// Every digit-band.
 pub(super) const ALL_DIRTY: u32 = (1 << 27) - 1;
@@ -50,7 +62,7 @@ impl State {
         let band = cell / 27;
         let bit = 1u32 << (cell % 27);
         let row = ROW << (9 * ((cell % 27) / 9));
-        let i = 3 * digit + band;
+        let i = 9 * band + digit;
         self.cand[i] &= !row | bit;
         1 << i
     }
@@ -58,7 +70,7 @@ impl State {
     /// Removes digit `digit` (0-based) from `cell`. Returns the dirty bit of the digit-band.
     #[inline(always)]
     pub(super) fn eliminate(&mut self, cell: usize, digit: usize) -> u32 {
-        let i = 3 * digit + cell / 27;
+        let i = 9 * (cell / 27) + digit;
         self.cand[i] &= !(1u32 << (cell % 27));
         1 << i
     }
@@ -81,9 +93,14 @@ impl State {
     /// Propagates from the dirty digit-bands until nothing more follows.
     pub(super) fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
         loop {
+            // Round-robin over the dirty digit-bands: the next one at or after the last one
+            // updated, wrapping around, so that eliminations batch up before a band is redone.
+            let mut next = 0;
             while dirty != 0 {
-                let i = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
+                let ahead = dirty & (u32::MAX << next);
+                let i = if ahead != 0 { ahead } else { dirty }.trailing_zeros() as usize;
+                dirty &= !(1 << i);
+                next = i;
                 self.update(i, &mut dirty)?;
             }
             dirty = self.naked_singles()?;
@@ -100,39 +117,43 @@ impl State {
     /// Steps 1-3 of the module docs for digit-band `i`.
     #[inline(always)]
     fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
-        let digit = i / 3;
-        let band = i % 3;
-        let cells = self.cand[i] & LOCKED[minirows(self.cand[i])];
+        let band = i / 9;
+        let old = self.cand[i];
+        let cells = old & LOCKED[minirows(old)];
         if cells == 0 {
             return Err(Contradiction);
         }
-        self.cand[i] = cells;
 
-        // Rows with a single cell (x & (x - 1) clears the lowest bit). LOCKED left every row
-        // non-empty, so "at most one" means "exactly one".
-        let mut single = 0usize;
-        for r in 0..3 {
-            let x = cells >> (9 * r) & ROW;
-            single |= ((x & (x.wrapping_sub(1)) == 0) as usize) << r;
-        }
+        // Rows with a single cell. `x & (x - 1)` clears the lowest bit of `x`; subtracting
+        // SPREAD subtracts 1 from each 9-bit row at once, with no borrow across rows because
+        // LOCKED left every row non-empty. A row is single when nothing is left of it.
+        let rest = cells & (cells - SPREAD);
+        let single = (rest & ROW == 0) as usize
+            | ((rest >> 9 & ROW == 0) as usize) << 1
+            | ((rest >> 18 == 0) as usize) << 2;
         let new = single & !(self.placed_rows[i] as usize);
         if new != 0 {
             self.placed_rows[i] |= new as u8;
             let placed = cells & ROWS[new];
             self.open[band] &= !placed;
-            for other in 0..9 {
-                if other != digit {
-                    self.narrow(3 * other + band, !placed, dirty);
-                }
+            // Take the placed cells from all nine digits of the band (branch-free, constant
+            // shifts), then give this digit its cells back.
+            let lanes: &mut [u32; 9] = (&mut self.cand[9 * band..9 * band + 9])
+                .try_into()
+                .expect("nine digits per band");
+            let mut changed = 0u32;
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                changed |= ((*lane & placed != 0) as u32) << k;
+                *lane &= !placed;
             }
+            *dirty |= (changed << (9 * band)) & !(1 << i);
         }
+        self.cand[i] = cells;
 
         let keep = POINTING[columns(cells)];
-        if keep != BAND {
-            let base = 3 * digit;
-            self.narrow(base + (band + 1) % 3, keep, dirty);
-            self.narrow(base + (band + 2) % 3, keep, dirty);
-        }
+        let [next, last] = OTHER_BANDS[i];
+        self.narrow(next as usize, keep, dirty);
+        self.narrow(last as usize, keep, dirty);
         Ok(())
     }
 
@@ -142,7 +163,7 @@ impl State {
     pub(super) fn counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
-            let c = self.cand[3 * digit + band];
+            let c = self.cand[9 * band + digit];
             three |= two & c;
             two |= one & c;
             one |= c;
@@ -166,7 +187,7 @@ impl State {
                 singles ^= bit;
                 let cell = 27 * band + bit.trailing_zeros() as usize;
                 for digit in 0..9 {
-                    if self.cand[3 * digit + band] & bit != 0 {
+                    if self.cand[9 * band + digit] & bit != 0 {
                         dirty |= self.place(cell, digit);
                         break;
                     }
@@ -180,17 +201,16 @@ impl State {
     fn claiming(&mut self) -> Result<u32, Contradiction> {
         let mut dirty = 0;
         for digit in 0..9 {
-            let base = 3 * digit;
-            let c0 = columns(self.cand[base]);
-            let c1 = columns(self.cand[base + 1]);
-            let c2 = columns(self.cand[base + 2]);
+            let c0 = columns(self.cand[digit]);
+            let c1 = columns(self.cand[9 + digit]);
+            let c2 = columns(self.cand[18 + digit]);
             if c0 | c1 | c2 != ROW as usize {
                 return Err(Contradiction);
             }
             let only = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
             for (band, &cols) in only.iter().enumerate() {
                 if cols != 0 {
-                    self.narrow(base + band, CLAIMING[cols], &mut dirty);
+                    self.narrow(9 * band + digit, CLAIMING[cols], &mut dirty);
                 }
             }
         }
@@ -202,7 +222,7 @@ impl State {
         let mut grid = [0u8; 81];
         for digit in 0..9 {
             for band in 0..3 {
-                let mut c = self.cand[3 * digit + band] & !self.open[band];
+                let mut c = self.cand[9 * band + digit] & !self.open[band];
                 while c != 0 {
                     grid[27 * band + c.trailing_zeros() as usize] = digit as u8 + 1;
                     c &= c - 1;

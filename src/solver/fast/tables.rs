@@ -156,9 +156,10 @@ pub(super) fn columns(band: u32) -> usize {
 /// The 9-bit minirow occupancy of a band mask (bit `3 * row + stack`), the index of [`LOCKED`].
 #[inline(always)]
 pub(super) fn minirows(band: u32) -> usize {
-    ROW_STACKS[(band & ROW) as usize] as usize
+    let occupied = ROW_STACKS[(band & ROW) as usize] as usize
         | (ROW_STACKS[(band >> 9 & ROW) as usize] as usize) << 3
-        | (ROW_STACKS[(band >> 18) as usize] as usize) << 6
+        | (ROW_STACKS[(band >> 18 & ROW) as usize] as usize) << 6;
+    occupied & 0x1FF // (lets the compiler drop the bounds check)
 }
 
 #[cfg(test)]

@@ -1,0 +1,55 @@
+//! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
+
+use super::play::{AdbArgs, PlayArgs, progress_bar};
+use crate::device::select;
+use crate::play::run::resume;
+use crate::session::SessionMeta;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The events already in the journal are taken to be on the screen: the board is read and \
+    repaired where taps were lost, then the rest of the search is replayed. The device is the session's own \
+    (by serial) unless -s says otherwise."
+)]
+pub struct ResumeArgs {
+    /// The session directory (autoplay-data/sessions/...).
+    pub session: PathBuf,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
+    let meta = SessionMeta::load(&args.session)?;
+    let server = adb.server()?;
+    let serial = adb.serial.clone().unwrap_or(meta.device.serial.clone());
+    let device = select(&server, Some(&serial))?;
+    let bar = progress_bar(args.play.quiet, &device.serial);
+    let start = Instant::now();
+    let report = resume(
+        &device,
+        &args.session,
+        &args.play.config(),
+        &mut |done, total, taps| {
+            bar.set_length(total);
+            bar.set_position(done);
+            bar.set_message(format!(
+                "{taps} taps, {:.0} taps/s",
+                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
+            ));
+        },
+    );
+    bar.finish_and_clear();
+    let r = report?;
+    println!("{}", r.solution);
+    println!(
+        "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s; session {}",
+        super::thousands(r.replay.events_shown),
+        r.replay.repairs,
+        super::thousands(r.replay.taps),
+        start.elapsed().max(Duration::ZERO).as_secs_f64(),
+        r.session_dir.display()
+    );
+    Ok(0)
+}

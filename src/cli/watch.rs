@@ -1,0 +1,232 @@
+//! `autoplay watch --levels 1-70`: the host daemon. Follows the adb server's device list
+//! (`host:track-devices`); whenever a calibrated device is ready it plays the device's next
+//! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
+//! after the current level (twice: at once).
+
+use super::play::{AdbArgs, PlayArgs, play_with_bar, progress_bar};
+use crate::device::{Device, DeviceEntry};
+use crate::play::run::{PlayConfig, find_calibration, resume};
+use crate::session::{JournalLine, SessionMeta, read_journal, read_runs};
+use indicatif::MultiProgress;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    /// Levels to play on each device, e.g. `1-70` or `1-10,15`.
+    #[arg(long, value_name = "LIST", default_value = "1-70", value_parser = parse_levels)]
+    pub levels: Levels,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// A set of level numbers, ascending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Levels(pub Vec<u32>);
+
+/// Parses `1-70`, `3`, `1-10,15`.
+pub fn parse_levels(s: &str) -> Result<Levels, String> {
+    let mut set = BTreeSet::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let num = |v: &str| {
+            v.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=100_000).contains(&n))
+                .ok_or_else(|| format!("{v:?} is not a level number (1..=100000) in {s:?}"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    return Err(format!("range {part:?} runs backwards"));
+                }
+                set.extend(a..=b);
+            }
+            None => {
+                set.insert(num(part)?);
+            }
+        }
+    }
+    Ok(Levels(set.into_iter().collect()))
+}
+
+pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
+    let server = adb.server()?;
+    server.ensure_running()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    install_ctrl_c(stop.clone());
+
+    // Device lists from the adb server, on a thread of their own (the read blocks).
+    let (tx, rx) = mpsc::channel::<Vec<DeviceEntry>>();
+    std::thread::spawn(move || {
+        let r = server.track(|list| tx.send(list).is_ok());
+        if let Err(e) = r {
+            eprintln!("watch: lost the adb server's device list: {e}");
+        }
+    });
+    let cfg = args.play.config();
+    let multi = MultiProgress::new();
+    if args.play.quiet {
+        multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    eprintln!(
+        "watching for devices (levels {}..{}); Ctrl-C stops after the current level",
+        args.levels.0.first().unwrap_or(&0),
+        args.levels.0.last().unwrap_or(&0)
+    );
+    let mut workers: HashMap<String, std::thread::JoinHandle<()>> = HashMap::new();
+    while !stop.load(Ordering::Relaxed) {
+        let list = match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(list) => list,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the adb server went away (restart it with `adb start-server`)")
+            }
+        };
+        workers.retain(|_, h| !h.is_finished());
+        for d in list.into_iter().filter(|d| d.is_ready()) {
+            if workers.contains_key(&d.serial) {
+                continue;
+            }
+            let device = Device::new(d.serial.clone(), server);
+            let Ok(size) = device.screen_size() else {
+                continue;
+            };
+            if find_calibration(&cfg.calibration_dir, &d.model, size).is_err() {
+                eprintln!(
+                    "{}: no calibration for {} at {}x{}; run `autoplay calibrate -s {}`",
+                    d.serial, d.model, size.0, size.1, d.serial
+                );
+                continue;
+            }
+            eprintln!("{}: ready ({}), playing", d.serial, d.model);
+            let (cfg, levels, stop, multi) = (
+                cfg.clone(),
+                args.levels.0.clone(),
+                stop.clone(),
+                multi.clone(),
+            );
+            let quiet = args.play.quiet;
+            workers.insert(
+                d.serial.clone(),
+                std::thread::spawn(move || work(&device, &cfg, &levels, &stop, &multi, quiet)),
+            );
+        }
+    }
+    eprintln!("stopping: waiting for the levels being played to end");
+    for (_, h) in workers {
+        let _ = h.join();
+    }
+    Ok(0)
+}
+
+/// Plays the device's unplayed levels in order until done, stopped, or the device fails.
+fn work(
+    device: &Device,
+    cfg: &PlayConfig,
+    levels: &[u32],
+    stop: &AtomicBool,
+    multi: &MultiProgress,
+    quiet: bool,
+) {
+    for &level in levels {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if solved_before(&cfg.data_dir, &device.serial, level) {
+            continue;
+        }
+        let bar = multi.add(progress_bar(quiet, &format!("{} L{level}", device.serial)));
+        let mut level_cfg = cfg.clone();
+        level_cfg.level = Some(level);
+        let result = match interrupted_session(&cfg.data_dir, &device.serial, level) {
+            Some(dir) => {
+                eprintln!("{}: resuming {}", device.serial, dir.display());
+                resume(device, &dir, &level_cfg, &mut |done, total, _| {
+                    bar.set_length(total);
+                    bar.set_position(done);
+                })
+            }
+            None => play_with_bar(device, &level_cfg, &bar),
+        };
+        bar.finish_and_clear();
+        match result {
+            Ok(r) => eprintln!(
+                "{}: level {level} solved and verified: {} placements, {} undos, {} taps, {} repairs",
+                device.serial, r.stats.placements, r.stats.undos, r.replay.taps, r.replay.repairs
+            ),
+            Err(e) => {
+                eprintln!("{}: level {level} stopped: {e:#}", device.serial);
+                return;
+            }
+        }
+    }
+}
+
+/// Whether runs.csv has a solved run of `level` on the device.
+fn solved_before(data_dir: &Path, serial: &str, level: u32) -> bool {
+    let prefix = format!("{serial} ");
+    read_runs(&data_dir.join("runs.csv")).is_ok_and(|runs| {
+        runs.iter().any(|r| {
+            r.level == Some(level) && r.result == "solved" && r.device.starts_with(&prefix)
+        })
+    })
+}
+
+/// The latest session of `level` on the device whose journal does not end solved.
+fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("sessions"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            SessionMeta::load(p).is_ok_and(|m| m.device.serial == serial && m.level == Some(level))
+        })
+        .collect();
+    dirs.sort();
+    let last = dirs.pop()?;
+    let journal = read_journal(&last.join("journal.jsonl")).ok()?;
+    let solved =
+        matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved");
+    (!solved).then_some(last)
+}
+
+/// First Ctrl-C: stop after the current level. Second: exit now.
+fn install_ctrl_c(stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("\nCtrl-C: stopping after the current level (Ctrl-C again to quit now)");
+                stop.store(true, Ordering::Relaxed);
+            }
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_lists() {
+        assert_eq!(parse_levels("1-3,7,2").unwrap().0, vec![1, 2, 3, 7]);
+        assert!(parse_levels("5-1").unwrap_err().contains("backwards"));
+        assert!(parse_levels("0").is_err());
+        assert!(parse_levels("a-b").is_err());
+    }
+}
