@@ -46,8 +46,17 @@ fn sim() -> SimHandle {
 fn recorded() -> &'static (PathBuf, PathBuf) {
     static SESSIONS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     SESSIONS.get_or_init(|| {
-        let data = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("replay-fixture-{}", std::process::id()));
+        let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        // Fixtures of earlier runs whose process is gone.
+        for e in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("replay-fixture-")
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let data = tmp.join(format!("replay-fixture-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
         let sim = sim();
         let adb = AdbServer::start();
@@ -159,6 +168,15 @@ fn an_interrupted_session_replays_up_to_where_it_stopped() {
         ),
         "{}",
         out.text()
+    );
+
+    // Cut on a line boundary: no torn line, still no End line.
+    std::fs::write(&path, &text[..cut]).unwrap();
+    let c = check_session(&dir).unwrap();
+    assert_eq!(c.ending, Ending::Interrupted { torn_line: None });
+    assert!(
+        c.ending_text()
+            .contains("interrupted after step 60 of 136: the journal has no End line")
     );
 }
 
