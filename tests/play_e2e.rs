@@ -333,3 +333,55 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let status = common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn a_popup_over_the_board_is_dismissed_with_back() {
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.app.popup_after = Some(120);
+    let sim = spawn(c).unwrap();
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let mut cfg = config(data.path(), 9, Strategy::RowMajor);
+    cfg.verify_taps = 200;
+    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    assert!(
+        state["swallowed_taps"].as_u64().unwrap() > 0,
+        "the popup ate taps: {state}"
+    );
+    assert!(
+        report.replay.repairs > 0,
+        "the swallowed taps were repaired: {:?}",
+        report.replay
+    );
+}
+
+#[test]
+fn the_adb_server_killed_mid_run_gives_a_clear_error() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let cfg = config(data.path(), 11, Strategy::RowMajor);
+    let started = std::time::Instant::now();
+    let err = play(&device, &cfg, &mut |done, _, _| {
+        if done == 100 {
+            adb.adb(&["kill-server"]);
+        }
+    })
+    .expect_err("no server, no play");
+    let msg = format!("{err:#}");
+    assert!(
+        started.elapsed() < Duration::from_secs(40),
+        "no hang: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        msg.contains("stopped answering") || msg.contains("adb"),
+        "{msg}"
+    );
+}

@@ -477,8 +477,16 @@ impl Tapper {
                 return Ok(());
             }
             if Instant::now() + delay > deadline {
+                let why = if self.device.server.version().is_err() {
+                    format!(
+                        "the adb server at {} stopped answering (start it again with `adb start-server`)",
+                        self.device.server.addr
+                    )
+                } else {
+                    "is it still plugged in? check `adb devices`".to_string()
+                };
                 return Err(DeviceError::Adb(format!(
-                    "lost the connection to {} and could not reopen it within {:.0} s (is it still plugged in? check `adb devices`)",
+                    "lost the connection to {} and could not reopen it within {:.0} s: {why}",
                     self.device.serial,
                     self.options.reconnect_for.as_secs_f64()
                 )));
