@@ -170,14 +170,20 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         plot(&rows, png)?;
         eprintln!("plot: {}", png.display());
     }
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
     if args.json {
         for r in &rows {
-            println!("{}", serde_json::to_string(r)?);
+            if writeln!(out, "{}", serde_json::to_string(r)?).is_err() {
+                // A closed pipe (`| head`) is not an error.
+                return Ok(0);
+            }
         }
         return Ok(0);
     }
     use super::thousands as t;
-    println!(
+    let _ = writeln!(
+        out,
         "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>10}",
         "level",
         "strategy",
@@ -192,7 +198,8 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         "replay s"
     );
     for r in &rows {
-        println!(
+        if writeln!(
+            out,
             "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10.2} {:>10.1}",
             r.level.map_or("-".to_string(), |l| l.to_string()),
             r.strategy,
@@ -205,7 +212,11 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
             r.repairs,
             r.search_ms,
             r.replay_ms / 1000.0
-        );
+        )
+        .is_err()
+        {
+            break;
+        }
     }
     Ok(0)
 }
