@@ -5,6 +5,7 @@ mod demo;
 mod devices;
 mod play;
 mod read;
+mod replay;
 mod resume;
 mod sim;
 mod solve;
@@ -45,6 +46,8 @@ enum Command {
     Read(read::ReadArgs),
     /// Make a calibration profile (board, keypad, erase key) from a screenshot.
     Calibrate(calibrate::CalibrateArgs),
+    /// Check a recorded session with today's OCR and search; replay it as a GIF, in the terminal or on a phone.
+    Replay(replay::ReplayArgs),
     /// Continue an interrupted run from its session journal.
     Resume(resume::ResumeArgs),
     /// Per-level table of execution counts from runs.csv.
@@ -63,6 +66,7 @@ pub fn main() -> i32 {
         Some(Command::Demo(args)) => demo::run(&cli.adb, &args),
         Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
         Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Replay(args)) => replay::run(&cli.adb, &args),
         Some(Command::Resume(args)) => resume::run(&cli.adb, &args),
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Watch(args)) => watch::run(&cli.adb, &args),

@@ -8,7 +8,9 @@
 //!
 //! `runs.csv` gets one line per run with the execution counts.
 
+pub mod anim;
 pub mod journal;
+pub mod replay;
 pub mod runs;
 pub mod time;
 

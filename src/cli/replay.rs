@@ -1,0 +1,233 @@
+//! `autoplay replay SESSION_DIR`: check a recorded session with today's OCR and search (no
+//! device needed), and optionally show it again: as an animated GIF, in the terminal, or as the
+//! recorded taps sent to a phone.
+
+use super::play::AdbArgs;
+use super::thousands as t;
+use crate::board::cell_name;
+use crate::calibration::Calibration;
+use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use crate::device::screen::Screen;
+use crate::device::select;
+use crate::play::run::{navigate, read_if_visible};
+use crate::session::anim::{Timeline, gif, tui};
+use crate::session::replay::{OcrCheck, SessionCheck, check_session};
+use anyhow::Context;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Exit code when the session does not replay as recorded.
+pub const EXIT_MISMATCH: i32 = 2;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when the session replays as recorded, 2 on a mismatch \
+    (OCR, counts or event stream), 1 on an error.\n\
+    Example: autoplay replay autoplay-data/sessions/20261122-000826-127_0_0_1_5555-L3 --gif level3.gif"
+)]
+pub struct ReplayArgs {
+    /// The session directory (DATA/sessions/<time>-<serial>-L<level>).
+    #[arg(value_name = "SESSION_DIR")]
+    pub dir: PathBuf,
+    /// Write an animated GIF of the search on a clean board.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Length of the GIF / terminal playback: long searches are sampled to fit.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub duration: f64,
+    /// Play the search back in the terminal.
+    #[arg(long)]
+    pub tui: bool,
+    /// Send the recorded taps to a phone again (open the same level first if the calibration
+    /// has no [navigation]); use -s SERIAL to pick the phone.
+    #[arg(long)]
+    pub to_device: bool,
+    /// With --to-device: milliseconds between taps (0: as fast as the phone takes them).
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    pub pace: u64,
+    /// With --to-device: `input` or `events` (default: events if the device allows them).
+    #[arg(long, value_enum)]
+    pub input: Option<InputBackend>,
+}
+
+pub fn run(adb: &AdbArgs, args: &ReplayArgs) -> anyhow::Result<i32> {
+    if !(args.duration.is_finite() && args.duration > 0.0) {
+        anyhow::bail!(
+            "--duration must be a positive number of seconds, not {}",
+            args.duration
+        );
+    }
+    let check = check_session(&args.dir)?;
+    print_check(&check);
+
+    if let Some(path) = &args.gif {
+        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        let report = gif::write_gif(&timeline, std::io::BufWriter::new(file))
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!(
+            "gif: {} ({} frames, {})",
+            path.display(),
+            report.frames,
+            if report.every_step {
+                "every step".to_string()
+            } else {
+                format!("sampled from {} steps", t(check.events.len() as u64))
+            }
+        );
+    }
+    if args.tui {
+        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let mut out = std::io::stdout().lock();
+        tui::play(&timeline, &mut out, std::io::stdout().is_terminal())?;
+    }
+    if args.to_device {
+        to_device(adb, args, &check)?;
+    }
+    Ok(if check.ok() { 0 } else { EXIT_MISMATCH })
+}
+
+/// The check, line by line.
+fn print_check(c: &SessionCheck) {
+    let m = &c.meta;
+    println!(
+        "session {}: {} with {} on {} ({}), recorded {}",
+        c.dir.display(),
+        m.level
+            .map_or("the open level".to_string(), |l| format!("level {l}")),
+        m.strategy,
+        m.device.model,
+        m.device.serial,
+        m.created
+    );
+    match &c.ocr {
+        OcrCheck::Match { with } => println!(
+            "ocr:     ok: first.png reads as the {} recorded givens (with {with})",
+            c.givens().filled()
+        ),
+        OcrCheck::Mismatch { with, cells } => println!(
+            "ocr:     MISMATCH in {} cells (with {with}): {}",
+            cells.len(),
+            cells
+                .iter()
+                .take(8)
+                .map(|&(cell, was, now)| format!("{} recorded {was}, read {now}", cell_name(cell)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        OcrCheck::Unreadable(why) => println!("ocr:     MISMATCH: {why}"),
+    }
+    match c.counts_differ {
+        None => println!(
+            "search:  ok: {} placements, {} undos, as recorded",
+            t(c.placements),
+            t(c.undos)
+        ),
+        Some(((rp, ru), (p, u))) => println!(
+            "search:  MISMATCH: recorded {} placements, {} undos; today {} placements, {} undos",
+            t(rp),
+            t(ru),
+            t(p),
+            t(u)
+        ),
+    }
+    let total = c.events.len() as u64;
+    match &c.divergence {
+        None => println!(
+            "journal: ok: {} of {} steps match; {} repairs, {} direct fills",
+            t(c.journaled_steps.min(total)),
+            t(total),
+            c.repairs,
+            c.fills
+        ),
+        Some(d) => println!("journal: DIVERGES at {d}"),
+    }
+    if let Some(n) = m.max_visible_steps
+        && c.journaled_steps < total
+        && n <= c.journaled_steps
+    {
+        println!(
+            "         steps after {} were searched on the host only (--max-visible-steps {n}); the fills finished the board",
+            t(n)
+        );
+    }
+    println!("end:     {}", c.ending_text());
+    println!(
+        "result:  {}",
+        if c.ok() {
+            "replays as recorded"
+        } else {
+            "MISMATCH"
+        }
+    );
+}
+
+/// Sends the journaled taps to a phone, paced, then reads its screen.
+fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Result<()> {
+    let m = &c.meta;
+    let device = select(&adb.server()?, adb.serial.as_deref())?;
+    let size = device.screen_size()?;
+    if size != (m.device.width, m.device.height) {
+        anyhow::bail!(
+            "{} has a {}x{} screen but the session was recorded on {}x{}: its taps would land elsewhere",
+            device.serial,
+            size.0,
+            size.1,
+            m.device.width,
+            m.device.height
+        );
+    }
+    if let Some(&(x, y)) = c.taps.iter().find(|&&(x, y)| x >= size.0 || y >= size.1) {
+        anyhow::bail!(
+            "{}: a tap at ({x}, {y}) is off the {}x{} screen (the journal is corrupt)",
+            c.dir.join("journal.jsonl").display(),
+            size.0,
+            size.1
+        );
+    }
+    let panel = match args.input {
+        Some(InputBackend::Input) => None,
+        _ => probe_events(&device)?,
+    };
+    let mode = match (args.input, &panel) {
+        (Some(mode), _) => mode,
+        (None, Some(_)) => InputBackend::Events,
+        (None, None) => InputBackend::Input,
+    };
+    let options = TapperOptions {
+        pace: Duration::from_millis(args.pace),
+        ..TapperOptions::default()
+    };
+    let mut tapper = Tapper::open(&device, mode, panel, size, options)?;
+    let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
+    match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
+        (Some(level), Some(nav)) => navigate(&device, &mut tapper, nav, level)?,
+        _ => eprintln!(
+            "note: not opening the level (no level or [navigation] in {}): the taps go to the screen that is open",
+            m.calibration
+        ),
+    }
+    for &(x, y) in &c.taps {
+        tapper.tap(x, y)?;
+    }
+    tapper.flush()?;
+    println!(
+        "device:  sent {} recorded taps to {} ({:.0} taps/s via {:?})",
+        t(c.taps.len() as u64),
+        device.serial,
+        tapper.taps_per_sec(),
+        tapper.mode()
+    );
+    if let Some(cal) = &cal {
+        let (_, frame) = Screen::probe(&device)?;
+        let seen = match read_if_visible(&frame, cal)? {
+            None => "no board visible (the app's completion screen?)".to_string(),
+            Some(b) if b == c.final_board => "the board the journal ends in".to_string(),
+            Some(b) => format!("a different board: {}", b.to_line()),
+        };
+        println!("device:  the phone shows {seen}");
+    }
+    Ok(())
+}

@@ -1,0 +1,464 @@
+//! Checking a recorded session without a device: today's OCR on `first.png` must give the
+//! recorded givens, and today's search must give the journaled event stream and counts.
+
+use super::{JournalLine, SessionMeta, read_journal};
+use crate::board::{Board, CELLS, cell_name};
+use crate::calibration::Calibration;
+use crate::play::{Point, WriteKind};
+use crate::solver::{self, Event, Options, Outcome, Recorder};
+use crate::vision;
+use std::path::{Path, PathBuf};
+
+/// Searches longer than this many placements are not re-run (memory for the event list).
+pub const MAX_REPLAY_PLACEMENTS: u64 = 20_000_000;
+
+/// What today's OCR made of `first.png`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OcrCheck {
+    /// The recorded givens were read again; `with` names the calibration or "detection".
+    Match { with: String },
+    /// Cells read differently: (cell, recorded, read today).
+    Mismatch {
+        with: String,
+        cells: Vec<(usize, u8, u8)>,
+    },
+    /// `first.png` could not be read (missing, not an image, no board in it).
+    Unreadable(String),
+}
+
+/// The first place where the journal and today's search disagree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Divergence {
+    /// Step (event index) of the search.
+    pub step: u64,
+    /// Journal line (1-based, counting non-blank lines; the writer writes none), if the
+    /// divergence is at a journal line.
+    pub line: Option<usize>,
+    /// What today's search does there.
+    pub expected: String,
+    /// What the journal holds there.
+    pub found: String,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "step {}", self.step)?;
+        if let Some(l) = self.line {
+            write!(f, " (journal line {l})")?;
+        }
+        write!(f, ": expected {}, found {}", self.expected, self.found)
+    }
+}
+
+/// How the journal ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// An `End` line: its result word and message.
+    Ended { result: String, message: String },
+    /// No `End` line: the run was interrupted after the journaled lines.
+    Interrupted {
+        /// The last line was cut mid-write (its line number).
+        torn_line: Option<usize>,
+    },
+}
+
+/// The result of checking a session.
+#[derive(Debug, Clone)]
+pub struct SessionCheck {
+    pub dir: PathBuf,
+    pub meta: SessionMeta,
+    pub ocr: OcrCheck,
+    /// Today's search of the recorded givens.
+    pub events: Vec<Event>,
+    pub placements: u64,
+    pub undos: u64,
+    /// Counts differ from `session.toml`: (recorded, today) placements and undos.
+    pub counts_differ: Option<((u64, u64), (u64, u64))>,
+    /// Search events found in the journal (the next step expected).
+    pub journaled_steps: u64,
+    /// `Write` lines: repairs and direct fills.
+    pub repairs: u64,
+    pub fills: u64,
+    /// Every tap journaled, in order (events and writes, also past a divergence).
+    pub taps: Vec<Point>,
+    pub divergence: Option<Divergence>,
+    pub ending: Ending,
+    /// The board the journal leaves (events and writes applied).
+    pub final_board: Board,
+}
+
+impl SessionCheck {
+    /// Everything agrees (an interrupted session can still agree up to where it stopped).
+    pub fn ok(&self) -> bool {
+        matches!(self.ocr, OcrCheck::Match { .. })
+            && self.counts_differ.is_none()
+            && self.divergence.is_none()
+    }
+
+    /// The givens recorded in `session.toml` (checked when loading).
+    pub fn givens(&self) -> Board {
+        self.meta.givens_board().unwrap_or_else(|_| Board::empty())
+    }
+
+    /// One line on where the journal stops.
+    pub fn ending_text(&self) -> String {
+        let total = self.events.len() as u64;
+        let at = format!("after step {} of {total}", self.journaled_steps.min(total));
+        match &self.ending {
+            Ending::Ended { result, message } if message.is_empty() => {
+                format!("run ended `{result}` {at}")
+            }
+            Ending::Ended { result, message } => format!("run ended `{result}` {at}: {message}"),
+            Ending::Interrupted { torn_line: Some(l) } => format!(
+                "interrupted {at}: no End line, and journal line {l} was cut mid-write (ignored)"
+            ),
+            Ending::Interrupted { torn_line: None } => {
+                format!("interrupted {at}: the journal has no End line")
+            }
+        }
+    }
+}
+
+/// Checks `dir` (see the module docs). Errors are for sessions that cannot be checked at all
+/// (unreadable or newer-format files); disagreements are in the returned [`SessionCheck`].
+pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
+    let meta = SessionMeta::load(dir)?;
+    let givens = meta.givens_board()?;
+    let solution = meta.solution_board()?;
+    let ocr = check_ocr(dir, &meta, &givens);
+
+    if meta.placements > MAX_REPLAY_PLACEMENTS {
+        anyhow::bail!(
+            "{}: {} placements recorded; replay re-runs searches of at most {MAX_REPLAY_PLACEMENTS}",
+            dir.join("session.toml").display(),
+            meta.placements
+        );
+    }
+    let (result, events) = search_again(&meta, &givens);
+    let (placements, undos) = (result.stats.placements, result.stats.undos);
+    let counts_differ = ((placements, undos) != (meta.placements, meta.undos))
+        .then_some(((meta.placements, meta.undos), (placements, undos)));
+    let mut divergence = None;
+    if let Outcome::Solved(s) = result.outcome
+        && s != solution
+    {
+        divergence = Some(Divergence {
+            step: events.len() as u64,
+            line: None,
+            expected: format!("the recorded solution {}", solution.to_line()),
+            found: format!("today's search ends in {}", s.to_line()),
+        });
+    }
+
+    let journal_path = dir.join("journal.jsonl");
+    let journal = read_journal(&journal_path)?;
+    let mut walk = Walk::new(givens, &events);
+    for (k, line) in journal.lines.iter().enumerate() {
+        walk.line(k + 1, line, &journal_path)?;
+        if walk.divergence.is_some() {
+            break;
+        }
+    }
+    let Walk {
+        board: final_board,
+        next,
+        repairs,
+        fills,
+        divergence: walk_divergence,
+        ..
+    } = walk;
+    let taps = journal
+        .lines
+        .iter()
+        .flat_map(|l| match l {
+            JournalLine::Event { taps, .. } | JournalLine::Write { taps, .. } => taps.as_slice(),
+            _ => &[],
+        })
+        .copied()
+        .collect();
+    let ending = match journal.lines.last() {
+        Some(JournalLine::End {
+            result, message, ..
+        }) => Ending::Ended {
+            result: result.clone(),
+            message: message.clone(),
+        },
+        _ => Ending::Interrupted {
+            torn_line: journal.torn_line,
+        },
+    };
+    if divergence.is_none() {
+        divergence = walk_divergence;
+    }
+    // A solved run must have shown every step, or the first `max_visible_steps` then filled.
+    if divergence.is_none() && matches!(&ending, Ending::Ended { result, .. } if result == "solved")
+    {
+        let total = events.len() as u64;
+        let shown_expected = meta.max_visible_steps.map_or(total, |n| n.min(total));
+        if next < shown_expected {
+            divergence = Some(Divergence {
+                step: next,
+                line: Some(journal.lines.len()),
+                expected: format!("{} steps shown", shown_expected),
+                found: format!("the run ended `solved` after {}", next),
+            });
+        } else if final_board != solution {
+            divergence = Some(Divergence {
+                step: next,
+                line: Some(journal.lines.len()),
+                expected: format!("the journal to end in the solution {}", solution.to_line()),
+                found: final_board.to_line(),
+            });
+        }
+    }
+    Ok(SessionCheck {
+        dir: dir.to_path_buf(),
+        ocr,
+        events,
+        placements,
+        undos,
+        counts_differ,
+        journaled_steps: next,
+        repairs,
+        fills,
+        taps,
+        divergence,
+        ending,
+        final_board,
+        meta,
+    })
+}
+
+/// The journal read against today's events.
+struct Walk<'a> {
+    events: &'a [Event],
+    board: Board,
+    /// The next step expected.
+    next: u64,
+    repairs: u64,
+    fills: u64,
+    divergence: Option<Divergence>,
+}
+
+fn describe(ev: Option<&Event>) -> String {
+    match ev {
+        Some(Event::Place { cell, digit }) => {
+            format!("place {digit} at {}", cell_name(*cell as usize))
+        }
+        Some(Event::Undo { cell, digit }) => {
+            format!("undo {digit} at {}", cell_name(*cell as usize))
+        }
+        None => "the end of the search".into(),
+    }
+}
+
+fn describe_untrusted(ev: &Event) -> String {
+    match ev {
+        Event::Place { cell, .. } | Event::Undo { cell, .. } if *cell as usize >= CELLS => {
+            format!("{ev:?} (no such cell)")
+        }
+        _ => describe(Some(ev)),
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn new(givens: Board, events: &'a [Event]) -> Self {
+        Walk {
+            events,
+            board: givens,
+            next: 0,
+            repairs: 0,
+            fills: 0,
+            divergence: None,
+        }
+    }
+
+    fn diverge(&mut self, step: u64, line: usize, expected: String, found: String) {
+        self.divergence = Some(Divergence {
+            step,
+            line: Some(line),
+            expected,
+            found,
+        });
+    }
+
+    fn line(&mut self, no: usize, line: &JournalLine, path: &Path) -> anyhow::Result<()> {
+        match line {
+            JournalLine::Start { from_event, .. } => {
+                // A resume starts where the screen was; it cannot skip steps never shown.
+                if *from_event > self.next {
+                    self.diverge(
+                        self.next,
+                        no,
+                        format!("a restart at step {} at most", self.next),
+                        format!("a restart at step {from_event}"),
+                    );
+                }
+                // Undo what was journaled after the restart point: it is replayed again.
+                while self.next > *from_event {
+                    self.next -= 1;
+                    let ev = self.events[self.next as usize];
+                    match ev {
+                        Event::Place { cell, .. } => self.board.set(cell as usize, 0),
+                        Event::Undo { cell, digit } => self.board.set(cell as usize, digit),
+                    }
+                }
+            }
+            JournalLine::Event { i, event, .. } => {
+                let expected = self.events.get(self.next as usize);
+                if *i != self.next || expected != Some(event) {
+                    let found = if *i != self.next {
+                        format!("step {i}: {}", describe_untrusted(event))
+                    } else {
+                        describe_untrusted(event)
+                    };
+                    self.diverge(self.next, no, describe(expected), found);
+                    return Ok(());
+                }
+                match *event {
+                    Event::Place { cell, digit } => self.board.set(cell as usize, digit),
+                    Event::Undo { cell, .. } => self.board.set(cell as usize, 0),
+                }
+                self.next += 1;
+            }
+            JournalLine::Write {
+                why, cell, digit, ..
+            } => {
+                if *cell as usize >= CELLS || *digit > 9 {
+                    anyhow::bail!(
+                        "{}: line {no}: a write of {digit} to cell {cell}: cells are 0..80 and digits 0..9 \
+                         (the journal is corrupt)",
+                        path.display()
+                    );
+                }
+                match why {
+                    WriteKind::Repair => self.repairs += 1,
+                    WriteKind::Fill => self.fills += 1,
+                }
+                self.board.set(*cell as usize, *digit);
+            }
+            JournalLine::End { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+/// Reads `first.png` with today's OCR: with the session's calibration if that file still
+/// exists and loads, else with board detection.
+pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> OcrCheck {
+    let path = dir.join("first.png");
+    let frame = match image::open(&path) {
+        Ok(img) => img.to_rgba8(),
+        Err(e) => return OcrCheck::Unreadable(format!("cannot read {}: {e}", path.display())),
+    };
+    let cal_path = PathBuf::from(&meta.calibration);
+    let cal = Calibration::load(&cal_path).ok();
+    let with = match &cal {
+        Some(_) => format!("calibration {}", cal_path.display()),
+        None => "board detection (the session's calibration is gone)".into(),
+    };
+    let reading = match vision::read_board(&frame, cal.as_ref()) {
+        Ok(r) => r,
+        Err(e) => return OcrCheck::Unreadable(format!("{}: {e}", path.display())),
+    };
+    let cells: Vec<(usize, u8, u8)> = (0..CELLS)
+        .filter(|&c| reading.board.get(c) != givens.get(c))
+        .map(|c| (c, givens.get(c), reading.board.get(c)))
+        .collect();
+    if cells.is_empty() {
+        OcrCheck::Match { with }
+    } else {
+        OcrCheck::Mismatch { with, cells }
+    }
+}
+
+/// Today's search of the recorded givens with the recorded strategy, stopped one placement
+/// after the recorded count (enough to see a search that now takes longer).
+pub fn search_again(meta: &SessionMeta, givens: &Board) -> (solver::SearchResult, Vec<Event>) {
+    let mut rec = Recorder::default();
+    let result = solver::search(
+        meta.strategy,
+        givens,
+        &Options {
+            max_steps: Some(meta.placements.saturating_add(1).min(MAX_REPLAY_PLACEMENTS)),
+            check_unique: false,
+        },
+        &mut rec,
+    );
+    (result, rec.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events() -> Vec<Event> {
+        vec![
+            Event::Place { cell: 0, digit: 1 },
+            Event::Undo { cell: 0, digit: 1 },
+            Event::Place { cell: 0, digit: 2 },
+        ]
+    }
+
+    fn ev_line(i: u64, event: Event) -> JournalLine {
+        JournalLine::Event {
+            t_ms: 0,
+            i,
+            event,
+            taps: vec![(1, 2)],
+        }
+    }
+
+    #[test]
+    fn walk_follows_restarts_and_reports_the_first_divergence() {
+        let evs = events();
+        let p = Path::new("j.jsonl");
+        let mut w = Walk::new(Board::empty(), &evs);
+        w.line(1, &ev_line(0, evs[0]), p).unwrap();
+        w.line(2, &ev_line(1, evs[1]), p).unwrap();
+        // Resumed at step 1: step 1 is shown again.
+        w.line(
+            3,
+            &JournalLine::Start {
+                t_ms: 0,
+                from_event: 1,
+            },
+            p,
+        )
+        .unwrap();
+        assert_eq!(w.next, 1);
+        assert_eq!(w.board.get(0), 1);
+        w.line(4, &ev_line(1, evs[1]), p).unwrap();
+        w.line(5, &ev_line(2, Event::Place { cell: 0, digit: 3 }), p)
+            .unwrap();
+        let d = w.divergence.clone().unwrap();
+        assert_eq!((d.step, d.line), (2, Some(5)));
+        assert_eq!(d.expected, "place 2 at r1c1");
+        assert_eq!(d.found, "place 3 at r1c1");
+    }
+
+    #[test]
+    fn bad_writes_are_errors_naming_the_line() {
+        let evs = events();
+        let mut w = Walk::new(Board::empty(), &evs);
+        let bad = JournalLine::Write {
+            t_ms: 0,
+            why: WriteKind::Fill,
+            cell: 90,
+            digit: 1,
+            taps: vec![],
+        };
+        let e = w.line(7, &bad, Path::new("j.jsonl")).unwrap_err();
+        assert!(e.to_string().contains("j.jsonl: line 7"), "{e}");
+        // An event with an impossible cell is a divergence, never a panic.
+        let odd = ev_line(
+            0,
+            Event::Place {
+                cell: 200,
+                digit: 12,
+            },
+        );
+        w.line(8, &odd, Path::new("j.jsonl")).unwrap();
+        assert!(w.divergence.unwrap().found.contains("no such cell"));
+    }
+}
