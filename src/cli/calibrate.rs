@@ -13,9 +13,10 @@ use std::path::PathBuf;
     autoplay calibrate --screenshot shot.png --erase 900,2200 --mode digit-first \\\n      \
     --am-start 'am start -n org.autoplay.sudoku/.GameActivity --ei level {level}'")]
 pub struct CalibrateArgs {
-    /// A screenshot of the game screen with the board and the number pad showing.
+    /// A screenshot of the game screen with the board and the number pad showing. Without it,
+    /// the screen of the device (-s SERIAL, or the only one) is captured.
     #[arg(long, value_name = "FILE")]
-    screenshot: PathBuf,
+    screenshot: Option<PathBuf>,
     /// Where to write the calibration (default: calibration/<screenshot name>.toml).
     /// An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
@@ -51,9 +52,44 @@ fn parse_point(s: &str) -> Result<[u32; 2], String> {
     Ok([num(x)?, num(y)?])
 }
 
-pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
-    let frame = load_image(&args.screenshot)?;
-    let img = &frame.image;
+pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Result<i32> {
+    let (img, source, stem) = match &args.screenshot {
+        Some(path) => {
+            let frame = load_image(path)?;
+            let stem = path
+                .file_stem()
+                .map_or("device".into(), |s| s.to_string_lossy().into_owned());
+            (
+                frame.image,
+                format!("{}: {}", path.display(), frame.format),
+                stem,
+            )
+        }
+        None => {
+            let device = crate::device::select(&adb.server()?, adb.serial.as_deref())?;
+            let (_, frame) = crate::device::screen::Screen::probe(&device)?;
+            let model = device.getprop("ro.product.model").unwrap_or_default();
+            args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
+            if args.density.is_none() {
+                args.density = device
+                    .shell("wm density", crate::device::CALL_TIMEOUT)
+                    .ok()
+                    .and_then(|o| {
+                        o.stdout
+                            .rsplit(':')
+                            .next()
+                            .and_then(|v| v.trim().parse().ok())
+                    });
+            }
+            let stem = if model.is_empty() {
+                "device".to_string()
+            } else {
+                model
+            };
+            (frame, format!("screen of {}", device.serial), stem)
+        }
+    };
+    let img = &img;
     if let Some([x, y]) = args.erase {
         anyhow::ensure!(
             x < img.width() && y < img.height(),
@@ -71,14 +107,10 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
         navigation,
     };
     let cal = Calibration::from_frame(img, &options)
-        .with_context(|| format!("calibrating from {}", args.screenshot.display()))?;
-    let out = args.out.unwrap_or_else(|| {
-        let stem = args
-            .screenshot
-            .file_stem()
-            .map_or("device".into(), |s| s.to_string_lossy().into_owned());
-        PathBuf::from("calibration").join(format!("{stem}.toml"))
-    });
+        .with_context(|| format!("calibrating from the {source}"))?;
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from("calibration").join(format!("{stem}.toml")));
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
@@ -104,13 +136,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
-    println!(
-        "{}: {}x{} {}",
-        args.screenshot.display(),
-        img.width(),
-        img.height(),
-        frame.format
-    );
+    println!("{source}: {}x{}", img.width(), img.height());
     println!(
         "board: {:?}, line width {} px",
         c.board.rect, c.board.line_width

@@ -72,7 +72,7 @@ pub fn main() -> i32 {
         Some(Command::Watch(args)) => watch::run(&cli.adb, &args),
         Some(Command::Sim(args)) => sim::run(args),
         Some(Command::Read(args)) => read::run(args),
-        Some(Command::Calibrate(args)) => calibrate::run(args),
+        Some(Command::Calibrate(args)) => calibrate::run(&cli.adb, args),
     };
     match result {
         Ok(code) => code,
