@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
-use sudoku_autoplay::device::{Server, select};
+use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::sim::app::{AppOptions, Keypad, Theme};
@@ -29,6 +29,14 @@ fn sim(name: &str, theme: Theme, keypad: Keypad, drop_taps: f64) -> SimHandle {
         ..AppOptions::default()
     };
     spawn(c).unwrap()
+}
+
+/// A private adb server connected to the phone, and the phone as the player selects it.
+fn connect(sim: &SimHandle) -> (AdbServer, Device) {
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let device = select(&Server::new(adb.addr()), None).unwrap();
+    (adb, device)
 }
 
 fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
@@ -99,9 +107,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
     ];
     for (name, theme, keypad, level, strategy) in cases {
         let sim = sim(name, theme, keypad, 0.0);
-        let adb = AdbServer::start();
-        adb.connect(&sim.serial());
-        let device = select(&Server::new(adb.addr()), None).unwrap();
+        let (_adb, device) = connect(&sim);
         let report = play(
             &device,
             &config(data.path(), level, strategy),
@@ -126,9 +132,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
 fn dropped_taps_are_repaired_and_counted() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.05);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 150;
     let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
@@ -144,8 +148,7 @@ fn dropped_taps_are_repaired_and_counted() {
 fn the_binary_plays_and_logs() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
+    let (adb, _) = connect(&sim);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
     cmd.args(["--level", "3", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
@@ -199,9 +202,7 @@ fn the_binary_plays_and_logs() {
 fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let (adb, device) = connect(&sim);
     let cfg = config(data.path(), 11, Strategy::RowMajor);
 
     // Unplug (adb disconnect) after 150 steps.
@@ -297,8 +298,7 @@ fn all_devices_play_at_once() {
 fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
+    let (adb, _) = connect(&sim);
     let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
         .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
@@ -340,9 +340,7 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
     let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
     c.app.popup_after = Some(120);
     let sim = spawn(c).unwrap();
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 200;
     let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
@@ -363,9 +361,7 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
 fn the_adb_server_killed_mid_run_gives_a_clear_error() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let (adb, device) = connect(&sim);
     let cfg = config(data.path(), 11, Strategy::RowMajor);
     let started = std::time::Instant::now();
     let err = play(&device, &cfg, &mut |done, _, _| {
@@ -422,9 +418,7 @@ fn level_grid_navigation_pages_through_the_level_list() {
     std::fs::write(&path, cal.to_toml()).unwrap();
 
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let device = select(&Server::new(adb.addr()), None).unwrap();
+    let (_adb, device) = connect(&sim);
     let level = columns * rows + 3; // on the second page
     let mut cfg = config(data.path(), level, Strategy::Mrv);
     cfg.calibration = Some(path);

@@ -184,17 +184,13 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Plays with `bar` showing steps, taps and taps/s.
-pub fn play_with_bar(
-    device: &Device,
-    cfg: &PlayConfig,
-    bar: &ProgressBar,
-) -> anyhow::Result<PlayReport> {
+/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps and taps/s.
+pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(u64, u64, u64) + '_ {
     let start = std::time::Instant::now();
-    let mut last = start;
-    let report = play(device, cfg, &mut |done, total, taps| {
-        if last.elapsed() >= Duration::from_millis(100) || done == total {
-            last = std::time::Instant::now();
+    let mut last: Option<std::time::Instant> = None;
+    move |done, total, taps| {
+        if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || done == total {
+            last = Some(std::time::Instant::now());
             bar.set_length(total);
             bar.set_position(done);
             bar.set_message(format!(
@@ -202,7 +198,16 @@ pub fn play_with_bar(
                 taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
             ));
         }
-    });
+    }
+}
+
+/// Plays with `bar` showing steps, taps and taps/s.
+pub fn play_with_bar(
+    device: &Device,
+    cfg: &PlayConfig,
+    bar: &ProgressBar,
+) -> anyhow::Result<PlayReport> {
+    let report = play(device, cfg, &mut bar_progress(bar));
     bar.finish_and_clear();
     report
 }

@@ -1,6 +1,6 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::play::{AdbArgs, PlayArgs, progress_bar};
+use super::play::{AdbArgs, PlayArgs, bar_progress, progress_bar};
 use crate::device::select;
 use crate::play::run::resume;
 use crate::session::SessionMeta;
@@ -31,14 +31,7 @@ pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
         &device,
         &args.session,
         &args.play.config(),
-        &mut |done, total, taps| {
-            bar.set_length(total);
-            bar.set_position(done);
-            bar.set_message(format!(
-                "{taps} taps, {:.0} taps/s",
-                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
-            ));
-        },
+        &mut bar_progress(&bar),
     );
     bar.finish_and_clear();
     let r = report?;

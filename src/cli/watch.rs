@@ -3,7 +3,7 @@
 //! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
 //! after the current level (twice: at once).
 
-use super::play::{AdbArgs, PlayArgs, play_with_bar, progress_bar};
+use super::play::{AdbArgs, PlayArgs, bar_progress, play_with_bar, progress_bar};
 use crate::device::{Device, DeviceEntry};
 use crate::play::run::{PlayConfig, find_calibration, resume};
 use crate::session::{JournalLine, SessionMeta, read_journal, read_runs};
@@ -148,10 +148,7 @@ fn work(
         let result = match interrupted_session(&cfg.data_dir, &device.serial, level) {
             Some(dir) => {
                 eprintln!("{}: resuming {}", device.serial, dir.display());
-                resume(device, &dir, &level_cfg, &mut |done, total, _| {
-                    bar.set_length(total);
-                    bar.set_position(done);
-                })
+                resume(device, &dir, &level_cfg, &mut bar_progress(&bar))
             }
             None => play_with_bar(device, &level_cfg, &bar),
         };

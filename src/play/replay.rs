@@ -366,21 +366,7 @@ mod tests {
     }
 
     fn layout() -> Layout {
-        let mut cells = [(0, 0); 81];
-        for (i, c) in cells.iter_mut().enumerate() {
-            *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
-        }
-        let mut keypad = [(0, 0); 9];
-        for (i, k) in keypad.iter_mut().enumerate() {
-            *k = (i as u32 * 10 + 5, 200);
-        }
-        Layout {
-            cells,
-            keypad,
-            erase: (95, 200),
-            order: InputOrder::CellFirst,
-            cancel: Cancel::Erase,
-        }
+        crate::play::setnum::test_layout(InputOrder::CellFirst, Cancel::Erase)
     }
 
     const LEET: &str =

@@ -103,27 +103,30 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// A 10-pixel grid layout for tests: cell centres at (5 + 10c, 5 + 10r), keys along y = 200.
+#[cfg(test)]
+pub(crate) fn test_layout(order: InputOrder, cancel: Cancel) -> Layout {
+    let mut cells = [(0, 0); 81];
+    for (i, c) in cells.iter_mut().enumerate() {
+        *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
+    }
+    let mut keypad = [(0, 0); 9];
+    for (i, k) in keypad.iter_mut().enumerate() {
+        *k = (i as u32 * 10 + 5, 200);
+    }
+    Layout {
+        cells,
+        keypad,
+        erase: (50, 250),
+        order,
+        cancel,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn layout(order: InputOrder, cancel: Cancel) -> Layout {
-        let mut cells = [(0, 0); 81];
-        for (i, c) in cells.iter_mut().enumerate() {
-            *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
-        }
-        let mut keypad = [(0, 0); 9];
-        for (i, k) in keypad.iter_mut().enumerate() {
-            *k = (i as u32 * 10 + 5, 200);
-        }
-        Layout {
-            cells,
-            keypad,
-            erase: (50, 250),
-            order,
-            cancel,
-        }
-    }
+    use test_layout as layout;
 
     #[test]
     fn cell_first_skips_reselecting() {
