@@ -238,7 +238,10 @@ pub enum CalibrationError {
         source: std::io::Error,
     },
     /// Bad TOML or a bad value, with its position.
-    #[error("{file}:{line}:{column}: {message}")]
+    #[error(
+        "{file}:{line}:{column}: {message} (fix that line, or make a new calibration with \
+         `autoplay calibrate`)"
+    )]
     Parse {
         /// The file.
         file: PathBuf,
@@ -249,7 +252,9 @@ pub enum CalibrationError {
         message: String,
     },
     /// Values that do not fit together.
-    #[error("{file}: {message}")]
+    #[error(
+        "{file}: {message} (fix the file, or make a new calibration with `autoplay calibrate`)"
+    )]
     Invalid {
         /// The file.
         file: PathBuf,
@@ -367,10 +372,8 @@ impl Calibration {
                 self.keypad.erase
             ));
         }
-        if let Some(Navigation::AmStart { command }) = &self.navigation
-            && !command.contains("{level}")
-        {
-            return Err("[navigation] command must contain {level}".into());
+        if let Some(Navigation::AmStart { command }) = &self.navigation {
+            check_am_start(command)?;
         }
         for t in &self.templates {
             if !(1..=9).contains(&t.digit) {
@@ -597,6 +600,32 @@ fn decode_glyph(data: &str) -> Option<Glyph> {
 }
 
 /// 1-based line and column of byte offset `at` in `text`.
+/// Longest accepted `[navigation]` am-start command.
+const MAX_COMMAND_LEN: usize = 512;
+
+/// Checks an am-start template before it can reach the device shell: it must contain `{level}`
+/// and, apart from that placeholder, only letters, digits, spaces and `/._-=` (no quotes, `;`,
+/// `$`, `&`, `|`, backquotes or newlines that a shell would interpret).
+fn check_am_start(command: &str) -> Result<(), String> {
+    if !command.contains("{level}") {
+        return Err("[navigation] command must contain {level}".into());
+    }
+    if command.len() > MAX_COMMAND_LEN {
+        return Err(format!(
+            "[navigation] command is {} bytes long (limit {MAX_COMMAND_LEN})",
+            command.len()
+        ));
+    }
+    let safe = |c: char| c.is_ascii_alphanumeric() || " /._-=".contains(c);
+    if let Some(bad) = command.replace("{level}", "").chars().find(|&c| !safe(c)) {
+        return Err(format!(
+            "[navigation] command contains {bad:?}, which the device shell would interpret: \
+             use only letters, digits, spaces, `/._-=` and the {{level}} placeholder"
+        ));
+    }
+    Ok(())
+}
+
 fn line_col(text: &str, at: usize) -> (usize, usize) {
     let before = text.get(..at.min(text.len())).unwrap_or(text);
     let line = before.matches('\n').count() + 1;

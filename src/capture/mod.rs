@@ -91,7 +91,10 @@ pub enum FrameError {
         height: u64,
     },
     /// A raw frame whose byte count does not match its header.
-    #[error("raw screencap frame {width}x{height} format {format}: {detail}")]
+    #[error(
+        "raw screencap frame {width}x{height} format {format}: {detail} (cut short or not \
+         `screencap` output? capture it again with `adb exec-out screencap -p > shot.png`)"
+    )]
     RawMismatch {
         /// Header width.
         width: u32,

@@ -170,7 +170,11 @@ fn handle(
         }
         Outcome::Unsolvable => {
             summary.unsolvable += 1;
-            eprintln!("{at}no solution: {}", board.to_line());
+            eprintln!(
+                "{at}no solution: {} (no digit breaks a rule, but no grid completes these givens: \
+                 check the puzzle for a mistyped or misread digit)",
+                board.to_line()
+            );
             "unsolvable"
         }
         Outcome::BudgetExhausted => {
@@ -206,7 +210,9 @@ fn handle(
         write!(out, "{sol}")?;
         let unique = match r.unique {
             Some(true) => ", unique",
-            Some(false) => ", NOT unique (several solutions)",
+            Some(false) => {
+                ", NOT unique (several solutions; this is one of them: the puzzle lacks givens, check that none was dropped)"
+            }
             None => "",
         };
         writeln!(

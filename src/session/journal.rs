@@ -129,6 +129,11 @@ pub struct JournalRead {
     pub torn_line: Option<usize>,
 }
 
+/// Parses one journal line (without its newline).
+pub fn parse_line(line: &str) -> Result<JournalLine, serde_json::Error> {
+    serde_json::from_str(line)
+}
+
 /// Reads a journal; a malformed line is an error naming file and line, except a torn last line.
 pub fn read_journal(path: &Path) -> anyhow::Result<JournalRead> {
     let file =
@@ -154,7 +159,7 @@ pub fn read_journal(path: &Path) -> anyhow::Result<JournalRead> {
         if l.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<JournalLine>(&l) {
+        match parse_line(&l) {
             Ok(line) => lines.push(line),
             Err(_) if k + 1 == n && !ends_with_newline => torn_line = Some(no),
             Err(e) => anyhow::bail!("{}: line {no}: {e}", path.display()),

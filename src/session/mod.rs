@@ -74,7 +74,12 @@ impl SessionMeta {
                 path.display()
             )
         })?;
-        let meta: SessionMeta = toml::from_str(&text).map_err(|e| {
+        Self::parse(&text, &path)
+    }
+
+    /// Parses and checks the text of a `session.toml`; `path` is only used in error messages.
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<Self> {
+        let meta: SessionMeta = toml::from_str(text).map_err(|e| {
             let at = e
                 .span()
                 .map(|s| {

@@ -59,7 +59,8 @@ impl RunRecord {
         )
     }
 
-    fn parse(line: &str) -> Result<Self, String> {
+    /// Parses one data line of `runs.csv` (not the header).
+    pub fn parse(line: &str) -> Result<Self, String> {
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 13 {
             return Err(format!("expected 13 fields, found {}", f.len()));
