@@ -50,7 +50,14 @@ pub fn parse_getevent(text: &str) -> Option<TouchPanel> {
                     max_y: y,
                 });
             }
-            current = rest.split_once(':').map(|(_, d)| d.trim().to_string());
+            // The path goes into `sendevent` lines: only plain path characters are accepted.
+            current = rest
+                .split_once(':')
+                .map(|(_, d)| d.trim().to_string())
+                .filter(|d| {
+                    d.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
+                });
             (max_x, max_y) = (None, None);
             continue;
         }
