@@ -532,6 +532,12 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
             parse_getevent("add device 1: /dev/input/event0\n  name: \"keys\"\n"),
             None
         );
+        let hostile = GETEVENT.replace("/dev/input/event2", "/dev/x;reboot");
+        assert_eq!(
+            parse_getevent(&hostile),
+            None,
+            "a device path with shell characters is refused"
+        );
     }
 
     #[test]
