@@ -427,3 +427,29 @@ fn level_grid_navigation_pages_through_the_level_list() {
     assert_eq!(state["level"], level, "{state}");
     assert_eq!(state["solved"], true, "{state}");
 }
+
+#[test]
+fn slow_input_loses_no_taps() {
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.input_latency = Duration::from_millis(200);
+    let sim = spawn(c).unwrap();
+    let (_adb, device) = connect(&sim);
+    let report = play(
+        &device,
+        &config(data.path(), 1, Strategy::Mrv),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    check(&sim, &report, Strategy::Mrv);
+    assert_eq!(
+        report.replay.repairs, 0,
+        "nothing was lost: {:?}",
+        report.replay
+    );
+    assert!(
+        report.taps_per_sec < 6.0,
+        "the phone set the pace: {:.1} taps/s",
+        report.taps_per_sec
+    );
+}
