@@ -78,6 +78,18 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     if cfg.level.is_none() {
         cfg.level = Some(3);
     }
+    if cfg.calibration.is_none()
+        && !cfg
+            .calibration_dir
+            .join(format!("sim-{}.toml", profile.name))
+            .exists()
+    {
+        // Run outside the repository: use the calibration built into the binary.
+        let path = cfg.data_dir.join(format!("sim-{}.toml", profile.name));
+        std::fs::create_dir_all(&cfg.data_dir)?;
+        std::fs::write(&path, builtin_calibration(profile.name))?;
+        cfg.calibration = Some(path);
+    }
     let live_png: PathBuf = cfg.data_dir.join("demo-screen.png");
     std::fs::create_dir_all(&cfg.data_dir)?;
     eprintln!(
@@ -127,6 +139,16 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
         report.session_dir.display()
     );
     Ok(0)
+}
+
+/// The shipped calibration of a simulated profile (one-row keypad).
+fn builtin_calibration(profile: &str) -> &'static str {
+    match profile {
+        "budget" => include_str!("../../calibration/sim-budget.toml"),
+        "flagship" => include_str!("../../calibration/sim-flagship.toml"),
+        "tablet" => include_str!("../../calibration/sim-tablet.toml"),
+        _ => include_str!("../../calibration/sim-pixel.toml"),
+    }
 }
 
 /// Waits until the adb server lists the target as a ready device.
