@@ -150,8 +150,25 @@ fn solved_board_needs_no_steps() {
     }
 }
 
+/// The first row a permutation of 1..9 picked by `seed`; everything else empty.
+pub(super) fn seed_board(seed: u64) -> Board {
+    let mut digits: Vec<u8> = (1..=9).collect();
+    let mut x = seed | 1;
+    for i in (1..9).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        digits.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let mut b = Board::empty();
+    for (c, &d) in digits.iter().enumerate() {
+        b.set(c, d);
+    }
+    b
+}
+
 mod props {
-    use super::{Board, Event, Options, Outcome, Recorder, search};
+    use super::{Board, Event, Options, Outcome, Recorder, search, seed_board};
     use crate::solver::Strategy as S;
     use proptest::prelude::*;
 
@@ -174,23 +191,6 @@ mod props {
             }
             b
         })
-    }
-
-    /// The first row a permutation of 1..9 picked by `seed`; everything else empty.
-    fn seed_board(seed: u64) -> Board {
-        let mut digits: Vec<u8> = (1..=9).collect();
-        let mut x = seed | 1;
-        for i in (1..9).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            digits.swap(i, (x % (i as u64 + 1)) as usize);
-        }
-        let mut b = Board::empty();
-        for (c, &d) in digits.iter().enumerate() {
-            b.set(c, d);
-        }
-        b
     }
 
     proptest! {

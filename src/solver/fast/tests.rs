@@ -154,18 +154,7 @@ mod props {
 
     /// A solution grid independent of the fast solver: MRV backtracking from a random first row.
     fn random_solution(seed: u64) -> Board {
-        let mut digits: Vec<u8> = (1..=9).collect();
-        let mut x = seed | 1;
-        for i in (1..9).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            digits.swap(i, (x % (i as u64 + 1)) as usize);
-        }
-        let mut b = Board::empty();
-        for (c, &d) in digits.iter().enumerate() {
-            b.set(c, d);
-        }
+        let b = crate::solver::tests::seed_board(seed);
         search(S::Mrv, &b, &Options::default(), &mut ())
             .solution()
             .expect("a valid first row extends to a solution")
