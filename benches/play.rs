@@ -21,37 +21,25 @@ fn bench(c: &mut Criterion) {
     .expect("shipped calibration");
     let layout = layout(&cal);
     let board = Board::parse(INKALA).unwrap();
-    let mut rec = Recorder::default();
-    search(Strategy::RowMajor, &board, &Options::default(), &mut rec);
-    let steps = rec.0.len() as u64;
+    let record = |board: &Board| {
+        let mut rec = Recorder::default();
+        search(Strategy::RowMajor, board, &Options::default(), &mut rec);
+        rec.0
+    };
+    let steps = record(&board).len() as u64;
 
     let mut g = c.benchmark_group("play");
     g.throughput(Throughput::Elements(steps));
     g.bench_function("search+record (rowmajor, Inkala, per step)", |b| {
-        b.iter(|| {
-            let mut rec = Recorder::default();
-            search(
-                Strategy::RowMajor,
-                black_box(&board),
-                &Options::default(),
-                &mut rec,
-            );
-            rec.0.len()
-        })
+        b.iter(|| record(black_box(&board)).len())
     });
     g.bench_function("search+record+encode taps (per step)", |b| {
         b.iter(|| {
-            let mut rec = Recorder::default();
-            search(
-                Strategy::RowMajor,
-                black_box(&board),
-                &Options::default(),
-                &mut rec,
-            );
+            let events = record(black_box(&board));
             let mut enc = Encoder::new(&layout);
             let mut taps = Vec::with_capacity(4);
             let mut n = 0usize;
-            for &ev in &rec.0 {
+            for &ev in &events {
                 taps.clear();
                 enc.event(ev, &mut taps);
                 n += taps.len();
