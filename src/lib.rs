@@ -1,3 +1,4 @@
+pub mod adb_packet;
 pub mod board;
 pub mod calibration;
 pub mod capture;

@@ -10,8 +10,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use sudoku_autoplay::adb_packet::{self as packet, Command as Cmd, Packet};
 use sudoku_autoplay::sim::adb::auth::NewKeys;
-use sudoku_autoplay::sim::adb::packet::{self, Command as Cmd, Packet};
 use sudoku_autoplay::sim::app::{ACTIVITY, PACKAGE};
 use sudoku_autoplay::sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
 

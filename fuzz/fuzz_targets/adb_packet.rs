@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_autoplay::sim::adb::packet::{Command, MAX_PAYLOAD, Packet};
+use sudoku_autoplay::adb_packet::{Command, MAX_PAYLOAD, Packet};
 use sudoku_autoplay::sim::adb::service::Service;
 use sudoku_autoplay::sim::adb::shell_protocol::Decoder;
 

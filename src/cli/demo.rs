@@ -1,8 +1,10 @@
 //! `autoplay demo`: no phone needed. Starts the simulated phone in-process on a free loopback
-//! port, connects it to the adb server, plays a level visibly, and shows the phone's screen live
-//! (the board redrawn in the terminal and a PNG refreshed on disk).
+//! port, connects it to the adb server (or, without `adb` or with `--direct`, speaks the ADB
+//! transport to it directly), plays a level visibly, and shows the phone's screen live (the board
+//! redrawn in the terminal and a PNG refreshed on disk).
 
 use super::play::{AdbArgs, PlayArgs};
+use crate::device::direct::Direct;
 use crate::device::screen::Screen;
 use crate::device::{Device, DeviceError, Server};
 use crate::play::run::play;
@@ -20,6 +22,10 @@ pub struct DemoArgs {
     /// Simulated device profile (budget, pixel, flagship, tablet).
     #[arg(long, default_value = "pixel")]
     pub profile: String,
+    /// Talk to the simulated phone directly over the ADB transport, without an adb server
+    /// (what the demo does anyway when `adb` is not installed).
+    #[arg(long)]
+    pub direct: bool,
     #[command(flatten)]
     pub play: PlayArgs,
 }
@@ -57,22 +63,7 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
         profile.model, profile.width, profile.height
     );
 
-    let server = adb.server()?;
-    let started_server = server.version().is_err();
-    match server.ensure_running() {
-        Err(DeviceError::NoAdb) => anyhow::bail!(
-            "`autoplay demo` drives the phone through the adb server, and `adb` is not installed: \
-             install it (Debian/Ubuntu: `sudo apt-get install adb`) and run `autoplay demo` again"
-        ),
-        other => other?,
-    }
-    let _connected = Connected {
-        server,
-        target: target.clone(),
-        started_server,
-    };
-    server.connect(&target)?;
-    let device = wait_ready(&server, &target)?;
+    let (device, _connected) = connect(adb, &target, args.direct)?;
 
     let mut cfg = args.play.config();
     if cfg.level.is_none() {
@@ -149,6 +140,41 @@ fn builtin_calibration(profile: &str) -> &'static str {
         "tablet" => include_str!("../../calibration/sim-tablet.toml"),
         _ => include_str!("../../calibration/sim-pixel.toml"),
     }
+}
+
+/// The simulated phone as a device: through the adb server (connected to it, disconnected
+/// again on drop), or directly when asked to or when `adb` is not installed.
+fn connect(
+    adb: &AdbArgs,
+    target: &str,
+    direct: bool,
+) -> anyhow::Result<(Device, Option<Connected>)> {
+    let direct_to = || -> anyhow::Result<(Device, Option<Connected>)> {
+        Ok((Device::direct(Direct::connect(target.parse()?)?), None))
+    };
+    if direct {
+        eprintln!("talking to it directly over the ADB transport (no adb server)");
+        return direct_to();
+    }
+    let server = adb.server()?;
+    let started_server = server.version().is_err();
+    match server.ensure_running() {
+        Err(DeviceError::NoAdb) => {
+            eprintln!(
+                "`adb` is not installed, so talking to it directly over the ADB transport; \
+                 a real phone needs the adb server (Debian/Ubuntu: `sudo apt-get install adb`)"
+            );
+            return direct_to();
+        }
+        other => other?,
+    }
+    let connected = Connected {
+        server,
+        target: target.to_string(),
+        started_server,
+    };
+    server.connect(target)?;
+    Ok((wait_ready(&server, target)?, Some(connected)))
 }
 
 /// Waits until the adb server lists the target as a ready device.

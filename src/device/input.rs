@@ -11,7 +11,6 @@
 //! of `input tap`, with coordinates mapped to the panel's axes (read from `getevent -p`).
 
 use super::{CALL_TIMEOUT, Device, DeviceError};
-use adb_client::ADBDeviceExt;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
@@ -209,7 +208,7 @@ impl Session {
             acks: acks.clone(),
             line: Vec::new(),
         };
-        let mut adb = device.adb();
+        let device = device.clone();
         let closed = acks.clone();
         let _ = std::thread::Builder::new()
             .name("tap-shell".into())
@@ -220,7 +219,10 @@ impl Session {
                     pos: 0,
                 };
                 // If the session cannot even start, the sink is dropped here and the session reads as closed.
-                if adb.shell(&mut reader, Box::new(sink)).is_err() {
+                if device
+                    .interactive_shell(&mut reader, Box::new(sink))
+                    .is_err()
+                {
                     let mut st = closed.state.lock().unwrap_or_else(|p| p.into_inner());
                     st.1 = true;
                     closed.cv.notify_all();
@@ -484,14 +486,7 @@ impl Tapper {
                 return Ok(());
             }
             if Instant::now() + delay > deadline {
-                let why = if self.device.server.version().is_err() {
-                    format!(
-                        "the adb server at {} stopped answering (start it again with `adb start-server`)",
-                        self.device.server.addr
-                    )
-                } else {
-                    "is it still plugged in? check `adb devices`".to_string()
-                };
+                let why = self.device.why_unreachable();
                 return Err(DeviceError::Adb(format!(
                     "lost the connection to {} and could not reopen it within {:.0} s: {why}",
                     self.device.serial,

@@ -1,12 +1,15 @@
-//! Talking to a phone through the adb server.
+//! Talking to a phone through the adb server (or, with no server, directly).
 //!
 //! - [`Server`]: the adb server's host protocol (list, track, connect devices), spoken directly.
-//! - [`Device`]: one device's services (`shell:`, `exec:`) through `adb_client::ADBServerDevice`,
-//!   each call on a worker thread with our own timeout (the crate has none).
+//! - [`Device`]: one device's services (`shell:`, `exec:`, an interactive shell) through
+//!   `adb_client::ADBServerDevice`, each call on a worker thread with our own timeout (the crate
+//!   has none); or through [`direct`], our own host side of the ADB transport, when there is no
+//!   adb server (`autoplay demo` without `adb` installed).
 //! - [`select`]: picks the device like adb does (`-s`, `ANDROID_SERIAL`, the only one).
 //! - [`input`]: the tap channel (a long-lived pipelined shell, or `sendevent` injection).
 //! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
+pub mod direct;
 pub mod input;
 pub mod screen;
 mod server;
@@ -15,7 +18,8 @@ pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};
 
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
-use std::io::Write;
+use direct::Direct;
+use std::io::{Read, Write};
 use std::net::SocketAddrV4;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -65,39 +69,65 @@ pub struct ShellOutput {
     pub code: i32,
 }
 
-/// One device behind an adb server.
+/// One device, and how it is reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Device {
     pub serial: String,
-    pub server: Server,
+    pub route: Route,
+}
+
+/// How a [`Device`] is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// Through an adb server (the normal case).
+    Server(Server),
+    /// Straight over TCP with our own transport client (no adb server).
+    Direct(Direct),
 }
 
 /// Default timeout of one short device call.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 
 impl Device {
+    /// The device `serial` behind the adb server `server`.
     pub fn new(serial: impl Into<String>, server: Server) -> Self {
         Device {
             serial: serial.into(),
-            server,
+            route: Route::Server(server),
         }
     }
 
-    pub(crate) fn adb(&self) -> ADBServerDevice {
-        ADBServerDevice::new(self.serial.clone(), Some(self.server.addr))
+    /// A device reached without an adb server; its serial is its address.
+    pub fn direct(direct: Direct) -> Self {
+        Device {
+            serial: direct.addr().to_string(),
+            route: Route::Direct(direct),
+        }
+    }
+
+    fn adb(&self, server: &Server) -> ADBServerDevice {
+        ADBServerDevice::new(self.serial.clone(), Some(server.addr))
     }
 
     /// Runs `command` in the device shell; the exit code comes from an appended `; echo rc=$?`.
     pub fn shell(&self, command: &str, timeout: Duration) -> Result<ShellOutput, DeviceError> {
         let full = format!("{command}; echo rc=$?");
-        let mut adb = self.adb();
         let what = format!("`adb shell {command}` on {}", self.serial);
-        let out = with_timeout(&what, timeout, move || {
-            let mut out = Vec::new();
-            adb.shell_command(&full, Some(&mut out), None)
-                .map_err(|e| DeviceError::Adb(e.to_string()))?;
-            Ok(out)
-        })?;
+        let out = match &self.route {
+            Route::Server(server) => {
+                let mut adb = self.adb(server);
+                with_timeout(&what, timeout, move || {
+                    let mut out = Vec::new();
+                    adb.shell_command(&full, Some(&mut out), None)
+                        .map_err(|e| DeviceError::Adb(e.to_string()))?;
+                    Ok(out)
+                })?
+            }
+            Route::Direct(d) => {
+                let d = d.clone();
+                with_timeout(&what, timeout, move || d.run(&format!("shell:{full}")))?
+            }
+        };
         let text = String::from_utf8_lossy(&out).replace("\r\n", "\n");
         let body = text.trim_end_matches('\n');
         let (stdout, last) = match body.rsplit_once('\n') {
@@ -115,12 +145,18 @@ impl Device {
 
     /// Runs `command` with `exec:` (raw bytes, no pty) and returns its whole output.
     pub fn exec(&self, command: &str, timeout: Duration) -> Result<Vec<u8>, DeviceError> {
+        let what = format!("`adb exec-out {command}` on {}", self.serial);
+        let mut adb = match &self.route {
+            Route::Server(server) => self.adb(server),
+            Route::Direct(d) => {
+                let (d, service) = (d.clone(), format!("exec:{command}"));
+                return with_timeout(&what, timeout, move || d.run(&service));
+            }
+        };
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
         let (status_tx, status_rx) = mpsc::channel();
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let mut adb = self.adb();
         let cmd = command.to_string();
-        let what = format!("`adb exec-out {command}` on {}", self.serial);
         // The crate returns once stdin is copied (here: at once) while the output arrives on a
         // thread of its own, which drops the writer (closing `rx`) when the device closes the
         // stream. Dropping the crate's device object shuts the socket down, so this thread keeps
@@ -153,6 +189,34 @@ impl Device {
         match status_rx.recv_timeout(Duration::from_secs(1)) {
             Ok(Err(e)) => Err(e),
             _ => Ok(out),
+        }
+    }
+
+    /// An interactive shell: `input` is fed to it, its output goes to `output` (dropped when
+    /// the shell ends). Blocks until the shell is over.
+    pub(crate) fn interactive_shell(
+        &self,
+        input: &mut dyn Read,
+        output: Box<dyn Write + Send>,
+    ) -> Result<(), DeviceError> {
+        match &self.route {
+            Route::Server(server) => self
+                .adb(server)
+                .shell(input, output)
+                .map_err(|e| DeviceError::Adb(e.to_string())),
+            Route::Direct(d) => d.interactive(input, output),
+        }
+    }
+
+    /// Why the device may have gone away, for an error message.
+    pub(crate) fn why_unreachable(&self) -> String {
+        match &self.route {
+            Route::Server(server) if server.version().is_err() => format!(
+                "the adb server at {} stopped answering (start it again with `adb start-server`)",
+                server.addr
+            ),
+            Route::Server(_) => "is it still plugged in? check `adb devices`".to_string(),
+            Route::Direct(d) => format!("is the phone at {} still running?", d.addr()),
         }
     }
 

@@ -339,7 +339,7 @@ mod tests {
     impl Target for MemoryApp<'_> {
         fn tap(&mut self, p: Point) -> anyhow::Result<()> {
             self.taps += 1;
-            if self.drop_every > 0 && self.taps % self.drop_every == 0 {
+            if self.drop_every > 0 && self.taps.is_multiple_of(self.drop_every) {
                 return Ok(());
             }
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {

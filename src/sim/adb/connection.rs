@@ -1,6 +1,6 @@
 //! Turns a byte stream into packets and back (like mini-redis's `Connection`).
 
-use super::packet::{HEADER_LEN, Header, Packet, PacketError};
+use crate::adb_packet::{HEADER_LEN, Header, Packet, PacketError};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
 
 /// Why reading a packet failed.
@@ -77,8 +77,8 @@ impl<W: AsyncWrite + Unpin> PacketWriter<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::packet::{Command, MAX_PAYLOAD};
     use super::*;
+    use crate::adb_packet::{Command, MAX_PAYLOAD};
 
     #[tokio::test]
     async fn packets_cross_a_pipe() {

@@ -1,6 +1,7 @@
 //! A tiny line discipline for interactive shells opened with a pty (`adb shell` from a
 //! terminal): echoes what is typed, turns Enter (`\r`) into a line, handles backspace,
-//! Ctrl-C and Ctrl-D, and writes `\r\n` for `\n` like a terminal in cooked mode.
+//! Ctrl-C and Ctrl-D, and writes `\r\n` for `\n` like a terminal in cooked mode ([`crlf`], applied
+//! to the echo too).
 
 /// Longest line the editor keeps; further typing is ignored until Enter.
 const MAX_LINE: usize = 64 * 1024;
@@ -29,7 +30,7 @@ impl LineEditor {
         for &b in bytes {
             match b {
                 b'\r' | b'\n' => {
-                    t.echo.extend_from_slice(b"\r\n");
+                    t.echo.push(b'\n');
                     self.line.push(b'\n');
                     t.lines.push(
                         String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned(),
@@ -42,7 +43,7 @@ impl LineEditor {
                 }
                 0x03 => {
                     self.line.clear();
-                    t.echo.extend_from_slice(b"^C\r\n");
+                    t.echo.extend_from_slice(b"^C\n");
                     t.lines.push(String::new());
                 }
                 0x04 if self.line.is_empty() => {
@@ -82,7 +83,7 @@ mod tests {
         let mut e = LineEditor::default();
         let t = e.feed(b"echo hx\x7fi\r");
         assert_eq!(t.lines, vec!["echo hi\n".to_string()]);
-        assert_eq!(t.echo, b"echo hx\x08 \x08i\r\n");
+        assert_eq!(crlf(&t.echo), b"echo hx\x08 \x08i\r\n");
         let t = e.feed(b"abc\x03");
         assert_eq!(t.lines, vec![String::new()]);
         assert!(e.feed(b"\x04").eof);

@@ -2,11 +2,11 @@
 
 use super::auth::{self, KeyStore, TOKEN_LEN};
 use super::connection::{PacketReader, PacketWriter, ReadError};
-use super::packet::{
-    AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Command, MAX_PAYLOAD, Packet, VERSION,
-};
 use super::service::{self, Context, Service};
 use super::stream::{Delivery, StreamTable};
+use crate::adb_packet::{
+    AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Command, MAX_PAYLOAD, Packet, VERSION,
+};
 use crate::sim::shell::Device;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpStream;

@@ -2,7 +2,7 @@
 //! pair a service uses. Flow control follows the classic protocol: one WRTE in flight per
 //! stream until the peer's OKAY; each WRTE received is acknowledged once the service took it.
 
-use super::packet::{Command, Packet};
+use crate::adb_packet::{Command, Packet};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{Semaphore, mpsc};

@@ -1,11 +1,14 @@
-//! ADB packets: a 24-byte little-endian header (command, arg0, arg1, length, checksum, magic)
-//! followed by `length` payload bytes.
+//! ADB transport packets: a 24-byte little-endian header (command, arg0, arg1, length,
+//! checksum, magic) followed by `length` payload bytes.
+//!
+//! The wire format both ends share: the simulated phone's device side ([`crate::sim::adb`]) and
+//! the player's direct host side ([`crate::device::direct`], used when no adb server exists).
 
 use thiserror::Error;
 
-/// Protocol version the device speaks (skip-checksum capable; we still always send checksums).
+/// Protocol version spoken (skip-checksum capable; we still always send checksums).
 pub const VERSION: u32 = 0x0100_0001;
-/// The largest payload this device accepts or sends (adb's `MAX_PAYLOAD`).
+/// The largest payload accepted or sent (adb's `MAX_PAYLOAD`).
 pub const MAX_PAYLOAD: u32 = 1024 * 1024;
 /// Size of the fixed header.
 pub const HEADER_LEN: usize = 24;

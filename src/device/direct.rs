@@ -1,0 +1,427 @@
+//! The host side of the ADB transport protocol over TCP, for when there is no adb server:
+//! `autoplay demo` without `adb` installed talks to the simulated phone this way.
+//!
+//! A [`Direct`] is one device address. Its connection does the `CNXN` handshake, then
+//! multiplexes streams with `OPEN` / `OKAY` / `WRTE` / `CLSE` (AOSP's `protocol.txt`): a reader
+//! thread routes each packet to its stream and acknowledges every `WRTE` at once; a stream's
+//! writer keeps one `WRTE` in flight until the device's `OKAY` (classic flow control). A
+//! connection that dropped is reopened by the next stream, so the tap channel's reconnect works
+//! here as it does through the adb server.
+//!
+//! Not supported: `AUTH` (a device that asks for it gets an error saying to use the adb server),
+//! TLS, and the sync (file transfer) protocol.
+
+use super::DeviceError;
+use crate::adb_packet::{AUTH_TOKEN, Command, HEADER_LEN, Header, MAX_PAYLOAD, Packet, VERSION};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::time::Duration;
+
+/// How long the handshake and each stream's `OPEN` / `WRTE` may wait for the device.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A device reached over TCP without an adb server.
+#[derive(Clone)]
+pub struct Direct {
+    addr: SocketAddr,
+    conn: Arc<Mutex<Option<Arc<Conn>>>>,
+}
+
+impl std::fmt::Debug for Direct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Direct({})", self.addr)
+    }
+}
+
+impl PartialEq for Direct {
+    fn eq(&self, other: &Self) -> bool {
+        self.addr == other.addr
+    }
+}
+
+impl Eq for Direct {}
+
+impl Direct {
+    /// Connects to the device at `addr` (handshake included), so that a wrong address fails here.
+    pub fn connect(addr: SocketAddr) -> Result<Self, DeviceError> {
+        let direct = Direct {
+            addr,
+            conn: Arc::new(Mutex::new(None)),
+        };
+        direct.live()?;
+        Ok(direct)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Runs `service` (`shell:...`, `exec:...`) and returns everything it wrote until it closed.
+    pub fn run(&self, service: &str) -> Result<Vec<u8>, DeviceError> {
+        let (mut reader, writer) = self.open(service)?;
+        let mut out = Vec::new();
+        reader.read_to_end(&mut out)?;
+        drop(writer);
+        Ok(out)
+    }
+
+    /// An interactive shell without a pty (`shell,raw:`, as `adb_client` opens it; a pty would
+    /// add echo and prompts): `input` is copied to it until it ends, its output goes to
+    /// `output`, which is dropped when the device closes the shell. Returns once both
+    /// directions are done.
+    pub fn interactive(
+        &self,
+        input: &mut dyn Read,
+        mut output: Box<dyn Write + Send>,
+    ) -> Result<(), DeviceError> {
+        let (mut reader, mut writer) = self.open("shell,raw:")?;
+        let copier = std::thread::Builder::new()
+            .name("direct-shell-out".into())
+            .spawn(move || {
+                let _ = std::io::copy(&mut reader, &mut output);
+            })?;
+        let sent = std::io::copy(input, &mut writer);
+        // Input ended (the caller sent `exit`): wait for the device to close the shell.
+        let _ = copier.join();
+        sent.map(|_| ()).map_err(DeviceError::from)
+    }
+
+    /// The open connection, reconnecting if there is none or it dropped.
+    fn live(&self) -> Result<Arc<Conn>, DeviceError> {
+        let mut slot = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(conn) = slot.as_ref().filter(|c| c.alive.load(Ordering::Acquire)) {
+            return Ok(conn.clone());
+        }
+        let conn = Conn::connect(self.addr)?;
+        *slot = Some(conn.clone());
+        Ok(conn)
+    }
+
+    /// Opens a stream to `service`.
+    fn open(&self, service: &str) -> Result<(StreamReader, StreamWriter), DeviceError> {
+        let conn = self.live()?;
+        let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
+        let (data_tx, data_rx) = mpsc::channel();
+        let (ack_tx, ack_rx) = mpsc::channel();
+        conn.routes().insert(
+            local,
+            Route {
+                data: data_tx,
+                acks: ack_tx,
+            },
+        );
+        let mut payload = service.as_bytes().to_vec();
+        payload.push(0);
+        conn.send(&Packet::new(Command::Open, local, 0, payload))?;
+        let refused = || {
+            DeviceError::Adb(format!(
+                "the device at {} refused or dropped `{service}`",
+                self.addr
+            ))
+        };
+        let remote = match ack_rx.recv_timeout(REPLY_TIMEOUT) {
+            Ok(remote) => remote,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                conn.routes().remove(&local);
+                return Err(DeviceError::Timeout {
+                    what: format!("opening `{service}` on {}", self.addr),
+                    secs: REPLY_TIMEOUT.as_secs_f64(),
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(refused()),
+        };
+        let reader = StreamReader {
+            rx: data_rx,
+            buf: Vec::new(),
+            pos: 0,
+        };
+        let writer = StreamWriter {
+            conn,
+            local,
+            remote,
+            acks: ack_rx,
+        };
+        Ok((reader, writer))
+    }
+}
+
+/// Where a stream's incoming packets go. Dropping it (on `CLSE` or a lost connection) is what
+/// tells the stream it is closed.
+struct Route {
+    data: mpsc::Sender<Vec<u8>>,
+    /// The remote id from each `OKAY`: first the answer to `OPEN`, then one per `WRTE`.
+    acks: mpsc::Sender<u32>,
+}
+
+/// One TCP connection after the handshake.
+struct Conn {
+    writer: Mutex<TcpStream>,
+    routes: Mutex<HashMap<u32, Route>>,
+    next_id: AtomicU32,
+    max_payload: usize,
+    alive: AtomicBool,
+}
+
+impl Conn {
+    fn connect(addr: SocketAddr) -> Result<Arc<Conn>, DeviceError> {
+        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(3))
+            .map_err(|e| DeviceError::Adb(format!("cannot reach the device at {addr}: {e}")))?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(REPLY_TIMEOUT))?;
+        stream.set_write_timeout(Some(REPLY_TIMEOUT))?;
+        let banner = b"host::\0".to_vec();
+        stream.write_all(&Packet::new(Command::Cnxn, VERSION, MAX_PAYLOAD, banner).encode())?;
+        let max_payload = loop {
+            let p = read_packet(&mut stream).map_err(|e| {
+                DeviceError::Adb(format!(
+                    "no ADB handshake from {addr} ({e}): is it a device?"
+                ))
+            })?;
+            match p.command {
+                Command::Cnxn => break p.arg1.clamp(256, MAX_PAYLOAD) as usize,
+                Command::Auth if p.arg0 == AUTH_TOKEN => {
+                    return Err(DeviceError::Adb(format!(
+                        "the device at {addr} asks for authentication, which only the adb server \
+                         does: install adb (Debian/Ubuntu: `sudo apt-get install adb`)"
+                    )));
+                }
+                _ => {}
+            }
+        };
+        stream.set_read_timeout(None)?;
+        let mut read_half = stream.try_clone()?;
+        let conn = Arc::new(Conn {
+            writer: Mutex::new(stream),
+            routes: Mutex::new(HashMap::new()),
+            next_id: AtomicU32::new(1),
+            max_payload,
+            alive: AtomicBool::new(true),
+        });
+        let reader = conn.clone();
+        std::thread::Builder::new()
+            .name("direct-adb".into())
+            .spawn(move || reader.route_incoming(&mut read_half))?;
+        Ok(conn)
+    }
+
+    fn routes(&self) -> MutexGuard<'_, HashMap<u32, Route>> {
+        self.routes.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn send(&self, packet: &Packet) -> std::io::Result<()> {
+        let mut w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        w.write_all(&packet.encode())
+    }
+
+    /// The reader thread: routes packets to streams until the connection ends, then closes them all.
+    fn route_incoming(&self, read: &mut TcpStream) {
+        while let Ok(p) = read_packet(read) {
+            // The device's id is arg0, ours arg1.
+            let (remote, local) = (p.arg0, p.arg1);
+            match p.command {
+                Command::Okay => {
+                    if let Some(r) = self.routes().get(&local) {
+                        let _ = r.acks.send(remote);
+                    }
+                }
+                Command::Wrte => {
+                    let delivered = self
+                        .routes()
+                        .get(&local)
+                        .is_some_and(|r| r.data.send(p.payload).is_ok());
+                    let reply = if delivered {
+                        Command::Okay
+                    } else {
+                        Command::Clse
+                    };
+                    if self
+                        .send(&Packet::new(reply, local, remote, vec![]))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+                Command::Clse => {
+                    self.routes().remove(&local);
+                }
+                _ => {}
+            }
+        }
+        self.alive.store(false, Ordering::Release);
+        self.routes().clear();
+        if let Ok(w) = self.writer.lock() {
+            let _ = w.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// Reads one packet; payloads over [`MAX_PAYLOAD`] are refused before any allocation.
+fn read_packet(read: &mut impl Read) -> std::io::Result<Packet> {
+    let mut head = [0u8; HEADER_LEN];
+    read.read_exact(&mut head)?;
+    let h = Header::decode(&head, MAX_PAYLOAD)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+    let mut payload = vec![0u8; h.length as usize];
+    read.read_exact(&mut payload)?;
+    Ok(Packet::new(h.command, h.arg0, h.arg1, payload))
+}
+
+/// The incoming half of a stream; EOF when the device closes it.
+struct StreamReader {
+    rx: mpsc::Receiver<Vec<u8>>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for StreamReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.buf.len() {
+            match self.rx.recv() {
+                Ok(chunk) => {
+                    self.buf = chunk;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// The outgoing half of a stream; dropping it closes the stream.
+struct StreamWriter {
+    conn: Arc<Conn>,
+    local: u32,
+    remote: u32,
+    acks: mpsc::Receiver<u32>,
+}
+
+impl Write for StreamWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.conn.max_payload);
+        let packet = Packet::new(Command::Wrte, self.local, self.remote, buf[..n].to_vec());
+        self.conn.send(&packet)?;
+        match self.acks.recv_timeout(REPLY_TIMEOUT) {
+            Ok(_) => Ok(n),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the device did not acknowledge a write",
+            )),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the device closed the stream",
+            )),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for StreamWriter {
+    fn drop(&mut self) {
+        if self.conn.routes().remove(&self.local).is_some() {
+            let _ = self
+                .conn
+                .send(&Packet::new(Command::Clse, self.local, self.remote, vec![]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{SimConfig, profile};
+
+    fn phone() -> (crate::sim::SimHandle, Direct) {
+        let p = profile::profile("pixel").expect("pixel profile");
+        let sim = crate::sim::spawn(SimConfig::new(p.clone())).expect("sim starts");
+        let addr = sim.serial().parse().expect("serial is host:port");
+        let direct = Direct::connect(addr).expect("handshake");
+        (sim, direct)
+    }
+
+    #[test]
+    fn shell_exec_and_interactive_shell() {
+        let (sim, d) = phone();
+        let out = d.run("shell:echo hi; echo rc=$?").unwrap();
+        assert_eq!(String::from_utf8_lossy(&out), "hi\nrc=0\n");
+        let png = d.run("exec:screencap -p").unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "a PNG of {} bytes", png.len());
+        let mut input: &[u8] = b"input tap 10 10\necho done\nexit\n";
+        let (tx, rx) = mpsc::channel();
+        struct Sink(mpsc::Sender<Vec<u8>>);
+        impl Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                let _ = self.0.send(b.to_vec());
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        d.interactive(&mut input, Box::new(Sink(tx))).unwrap();
+        let text: Vec<u8> = rx.iter().flatten().collect();
+        assert!(
+            String::from_utf8_lossy(&text).contains("done"),
+            "{:?}",
+            String::from_utf8_lossy(&text)
+        );
+        assert_eq!(sim.dumpsys()["taps"], 1);
+    }
+
+    #[test]
+    fn reconnects_after_the_connection_drops() {
+        let (_sim, d) = phone();
+        d.run("shell:true").unwrap();
+        let conn = d.live().unwrap();
+        conn.writer
+            .lock()
+            .unwrap()
+            .shutdown(std::net::Shutdown::Both)
+            .unwrap();
+        // The reader thread notices; the next stream opens a new connection.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while conn.alive.load(Ordering::Acquire) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(d.run("shell:echo again").unwrap(), b"again\n");
+    }
+
+    #[test]
+    fn unknown_services_and_non_devices_are_errors() {
+        let (_sim, d) = phone();
+        let e = d.run("nosuch:thing").unwrap_err().to_string();
+        assert!(e.contains("refused"), "{e}");
+        // Something that is not an ADB device: a listener that closes at once.
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        std::thread::spawn(move || drop(l.accept()));
+        let e = Direct::connect(addr).unwrap_err().to_string();
+        assert!(e.contains("no ADB handshake"), "{e}");
+    }
+
+    #[test]
+    fn a_device_that_wants_auth_is_sent_to_the_adb_server() {
+        let mut config = SimConfig::new(profile::profile("pixel").unwrap().clone());
+        config.auth = Some(crate::sim::AuthConfig {
+            keys_file: None,
+            new_keys: crate::sim::adb::auth::NewKeys::Accept,
+        });
+        let sim = crate::sim::spawn(config).unwrap();
+        let e = Direct::connect(sim.serial().parse().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("asks for authentication") && e.contains("install adb"),
+            "{e}"
+        );
+    }
+}

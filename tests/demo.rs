@@ -1,0 +1,71 @@
+//! `autoplay demo` as a user runs it: the simulated phone started in-process, played through a
+//! private real adb server, or straight over the ADB transport when `adb` is not installed.
+//! The demo prints what the phone itself says (`dumpsys sudoku`): solved, and the taps it got.
+
+mod common;
+
+use common::{AdbServer, Out, free_port, run_with_timeout};
+use std::process::Command;
+use std::time::Duration;
+
+/// `autoplay demo` on level 3 with the built-in calibration (the calibration directory is empty),
+/// data in a temporary directory.
+fn demo(port: u16, extra: &[&str], path: Option<&str>) -> (Out, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.current_dir(dir.path())
+        .args(["demo", "--level", "3", "--pace", "0", "--quiet", "-P"])
+        .arg(port.to_string())
+        .args(extra);
+    if let Some(path) = path {
+        cmd.env("PATH", path);
+    }
+    (run_with_timeout(cmd, b"", Duration::from_secs(120)), dir)
+}
+
+/// The demo's closing lines: the counts of the search (level 3 with rowmajor) and the phone's word.
+fn assert_solved(out: &Out) {
+    let text = out.text();
+    assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
+    assert!(text.contains("86 placements, 50 undos, 87 calls"), "{text}");
+    assert!(text.contains("screen \"complete\", solved true"), "{text}");
+}
+
+#[test]
+fn demo_without_adb_speaks_the_transport_directly() {
+    // No `adb` on PATH and no server on the port: the demo cannot use a server.
+    let (out, dir) = demo(free_port(), &[], Some("/nonexistent"));
+    assert_solved(&out);
+    assert!(
+        out.stderr
+            .contains("`adb` is not installed, so talking to it directly"),
+        "{}",
+        out.stderr
+    );
+    // The run is logged like any other.
+    let runs = std::fs::read_to_string(dir.path().join("autoplay-data/runs.csv")).unwrap();
+    assert!(
+        runs.lines().count() == 2 && runs.contains(",solved"),
+        "{runs}"
+    );
+}
+
+#[test]
+fn demo_through_the_adb_server_leaves_it_as_it_was() {
+    let adb = AdbServer::start();
+    let (out, _dir) = demo(adb.port, &[], None);
+    assert_solved(&out);
+    assert!(!out.stderr.contains("directly"), "{}", out.stderr);
+    // The phone was disconnected again: the server lists nothing.
+    let devices = adb.adb(&["devices"]).text();
+    assert_eq!(
+        devices.lines().filter(|l| l.contains(':')).count(),
+        0,
+        "{devices}"
+    );
+
+    // `--direct` skips the server even though it runs.
+    let (out, _dir) = demo(adb.port, &["--direct"], None);
+    assert_solved(&out);
+    assert!(out.stderr.contains("no adb server"), "{}", out.stderr);
+}
