@@ -2,11 +2,13 @@
 //! counts (the table in `docs/levels.md`), and the seeded generator that produced them.
 //!
 //! **Difficulty** is [`Difficulty`]: first the number of empty cells (fewer givens = harder),
-//! then the number of branching decisions the fast solver needs to solve the puzzle *and* prove
-//! its solution unique (`fast::solutions(board, 2).guesses`). Levels are in ascending order of
-//! that key. The row-major backtracker's count is deliberately *not* the difficulty: it depends on
-//! where the givens happen to sit, so the hardest level (17 givens) takes it only ~100 placements
-//! while some middle levels take tens of thousands.
+//! then the number of placements the MRV backtracker makes to the first solution (always
+//! branching on the cell with the fewest candidates, so it counts real branching, not luck).
+//! Levels are in ascending order of that key. MRV's rules are fixed by its definition (and its
+//! counts pinned by tests), so improving the `fast` solver never reorders the levels. The
+//! row-major backtracker's count is deliberately *not* the difficulty: it depends on where the
+//! givens happen to sit, so the hardest level (17 givens) takes it only ~100 placements while
+//! some middle levels take tens of thousands.
 
 use crate::board::{Board, CELLS};
 use crate::solver::{self, Options, Outcome, Strategy, fast};
@@ -60,16 +62,26 @@ pub fn parse(text: &str) -> Result<Vec<Board>, String> {
 pub struct Difficulty {
     /// Empty cells (81 minus givens).
     pub empties: u32,
-    /// Fast-solver branching decisions to solve and prove uniqueness.
-    pub guesses: u64,
+    /// MRV placements to the first solution (`u64::MAX` past [`ROWMAJOR_CAP`]).
+    pub mrv: u64,
 }
 
 /// Rates a puzzle.
 pub fn difficulty(board: &Board) -> Difficulty {
     Difficulty {
         empties: (CELLS - board.filled()) as u32,
-        guesses: fast::solutions(board, 2).guesses,
+        mrv: placements(Strategy::Mrv, board, ROWMAJOR_CAP).unwrap_or(u64::MAX),
     }
+}
+
+/// Placements of `strategy` to the first solution, `None` if it needs more than `cap`.
+fn placements(strategy: Strategy, board: &Board, cap: u64) -> Option<u64> {
+    let opts = Options {
+        max_steps: Some(cap),
+        check_unique: false,
+    };
+    let r = solver::search(strategy, board, &opts, &mut ());
+    matches!(r.outcome, Outcome::Solved(_)).then_some(r.stats.placements)
 }
 
 /// Placements of the row-major and MRV backtrackers to the first solution (`None`: over the cap).
@@ -81,17 +93,9 @@ pub struct Counts {
 
 /// Runs both observed backtrackers on `board`, each stopped at `cap` placements.
 pub fn counts(board: &Board, cap: u64) -> Counts {
-    let run = |strategy| {
-        let opts = Options {
-            max_steps: Some(cap),
-            check_unique: false,
-        };
-        let r = solver::search(strategy, board, &opts, &mut ());
-        matches!(r.outcome, Outcome::Solved(_)).then_some(r.stats.placements)
-    };
     Counts {
-        rowmajor: run(Strategy::RowMajor),
-        mrv: run(Strategy::Mrv),
+        rowmajor: placements(Strategy::RowMajor, board, cap),
+        mrv: placements(Strategy::Mrv, board, cap),
     }
 }
 
@@ -186,14 +190,7 @@ pub fn generate(pool: &[Board], seed: u64) -> Result<Vec<Generated>, String> {
     if pool.is_empty() {
         return Err("empty puzzle pool".into());
     }
-    let rowmajor = |b: &Board, cap: u64| {
-        let opts = Options {
-            max_steps: Some(cap),
-            check_unique: false,
-        };
-        let r = solver::search(Strategy::RowMajor, b, &opts, &mut ());
-        matches!(r.outcome, Outcome::Solved(_)).then_some(r.stats.placements)
-    };
+    let rowmajor = |b: &Board, cap: u64| placements(Strategy::RowMajor, b, cap);
     let score = |count: u64, n: usize| (count as f64).ln() - target(n).ln();
 
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -307,8 +304,9 @@ pub fn levels_md(levels: &[Board]) -> String {
          The simulated app ships 70 levels (`src/sim/app/levels.txt`), each with a unique solution\n\
          (checked with the fast solver).\n\n\
          **Difficulty** rises with the level number. It is measured by (1) the number of empty\n\
-         cells, then (2) the number of guesses (branching decisions) the fast solver needs to solve\n\
-         the puzzle and prove its solution unique; levels are sorted by that pair.\n\n\
+         cells, then (2) the number of placements the MRV backtracker makes (it always branches on\n\
+         the cell with the fewest candidates, so its count reflects real branching); levels are\n\
+         sorted by that pair.\n\n\
          **Source.** Every level is a 17-clue puzzle from Gordon Royle's list\n\
          (`shared/puzzles/17_clue.txt`). Levels 1-69 add givens copied from the puzzle's solution\n\
          (46 givens at level 1 down to 18 at level 69); among 16 seeded random candidates per level\n\
@@ -324,19 +322,17 @@ pub fn levels_md(levels: &[Board]) -> String {
          than 2,000,000.\n\n\
          This file is checked by `cargo test --lib sim::app::levels` and regenerated with\n\
          `cargo test --lib sim::app::levels::tests::regenerate -- --ignored`.\n\n\
-         | level | givens | fast guesses | row-major placements | MRV placements |\n\
-         |---:|---:|---:|---:|---:|\n",
+         | level | givens | row-major placements | MRV placements |\n\
+         |---:|---:|---:|---:|\n",
     );
     let show = |c: Option<u64>| c.map_or_else(|| "> 2,000,000".to_string(), thousands);
     for (i, b) in levels.iter().enumerate() {
-        let d = difficulty(b);
         let c = counts(b, ROWMAJOR_CAP);
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} |",
             i + 1,
             b.filled(),
-            d.guesses,
             show(c.rowmajor),
             show(c.mrv)
         );
@@ -378,7 +374,7 @@ mod tests {
                 mrv: Some(35)
             }
         );
-        assert_eq!(at(37).rowmajor, Some(51_269));
+        assert_eq!(at(37).rowmajor, Some(7_238));
         assert_eq!(
             at(70),
             Counts {
