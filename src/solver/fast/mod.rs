@@ -12,7 +12,7 @@ mod state;
 mod tables;
 
 use crate::board::{Board, CELLS, ParseError};
-use state::{ALL_DIRTY, State};
+use state::State;
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
             st.place(cell, d as usize - 1);
         }
     }
-    search::run(st, ALL_DIRTY, limit)
+    search::run(st, limit)
 }
 
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
@@ -68,7 +68,7 @@ pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> 
             }
         }
     }
-    Ok(search::run(st, ALL_DIRTY, limit))
+    Ok(search::run(st, limit))
 }
 
 #[cfg(test)]

@@ -4,22 +4,22 @@ use super::Solutions;
 use super::state::State;
 use crate::board::Board;
 
-/// Counts the solutions of `st` (after propagating `dirty`) up to `limit`.
-pub(super) fn run(st: State, dirty: u32, limit: u32) -> Solutions {
+/// Counts the solutions of `st` (after propagating it) up to `limit`.
+pub(super) fn run(st: State, limit: u32) -> Solutions {
     let mut out = Solutions {
         count: 0,
         first: None,
         guesses: 0,
     };
     if limit > 0 {
-        descend(st, dirty, limit, &mut out);
+        descend(st, limit, &mut out);
     }
     out
 }
 
 /// Propagates, then either records a solution or branches on one cell's candidates.
-fn descend(mut st: State, dirty: u32, limit: u32, out: &mut Solutions) {
-    if st.propagate(dirty).is_err() {
+fn descend(mut st: State, limit: u32, out: &mut Solutions) {
+    if st.propagate().is_err() {
         return;
     }
     if st.is_solved() {
@@ -30,7 +30,6 @@ fn descend(mut st: State, dirty: u32, limit: u32, out: &mut Solutions) {
         return;
     }
     let (cell, mut digits) = pick(&st);
-    let mut failed = 0; // dirty bits of the digits taken out of `cell` so far
     // Each candidate but the last in a copy; the last one in `st` itself, which also learns
     // that the earlier digits failed (or were counted) there.
     while digits != 0 {
@@ -38,16 +37,16 @@ fn descend(mut st: State, dirty: u32, limit: u32, out: &mut Solutions) {
         digits &= digits - 1;
         out.guesses += 1;
         if digits == 0 {
-            let dirty = st.place(cell, digit) | failed;
-            return descend(st, dirty, limit, out);
+            st.place(cell, digit);
+            return descend(st, limit, out);
         }
         let mut child = st;
-        let dirty = child.place(cell, digit);
-        descend(child, dirty, limit, out);
+        child.place(cell, digit);
+        descend(child, limit, out);
         if out.count >= limit {
             return;
         }
-        failed |= st.eliminate(cell, digit);
+        st.eliminate(cell, digit);
     }
 }
 

@@ -4,15 +4,18 @@
 //! 27-bit layout described in [`super::tables`]. A digit is *placed* in a row of a band when
 //! that row has a single candidate cell left.
 //!
-//! Propagation works per digit-band and only on those that changed (the `dirty` bit set):
+//! Propagation works per digit-band, on those that changed since their last update (a copy of
+//! each, `settled`, tells; comparing is cheaper than tracking dirty bits at every write):
 //! 1. locked candidates inside the band ([`LOCKED`]),
-//! 2. a row left with one cell places the digit: the cell is taken from the other eight digits,
+//! 2. a row left with one cell places the digit: the cell is taken from the other eight digits
+//!    (every time, branch-free: cheaper than remembering which rows were already placed),
 //! 3. a box of the band whose candidates lie in one column removes that column from the
 //!    digit's two other bands ([`POINTING`]).
 //!
-//! When nothing is dirty any more, two board-wide passes look for more: naked singles (a cell
-//! with one digit left) and columns claimed by a single band ([`CLAIMING`]). What remains is
-//! left to guessing.
+//! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
+//! changes nothing. Then two board-wide passes look for more: naked singles (a cell with one
+//! digit left) and columns claimed by a single band ([`CLAIMING`]). What remains is left to
+//! guessing.
 
 use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, SPREAD, columns, minirows};
 
@@ -25,54 +28,61 @@ pub(super) struct State {
     /// Candidate cells per digit-band (index `9 * band + digit`, digit 0-based): a band's nine
     /// digits are contiguous.
     pub(super) cand: [u32; 27],
-    /// Per digit-band, the rows (3 bits) whose placed digit has already been propagated.
-    placed_rows: [u8; 27],
+    /// Per digit-band, `cand` as its last update left it: a digit-band needs an update when
+    /// the two differ.
+    settled: [u32; 27],
     /// Per band, the cells without a placed digit.
     pub(super) open: [u32; 3],
 }
 
 /// For each digit-band, the same digit's two other bands.
-const OTHER_BANDS: [[u8; 2]; 27] = {
-    let mut t = [[0u8; 2]; 27];
+const OTHER_BANDS: [[usize; 2]; 27] = {
+    let mut t = [[0; 2]; 27];
     let mut i = 0;
     while i < 27 {
-        t[i] = [((i + 9) % 27) as u8, ((i + 18) % 27) as u8];
+        t[i] = [(i + 9) % 27, (i + 18) % 27];
         i += 1;
     }
     t
 };
 
-/// Every digit-band.
-pub(super) const ALL_DIRTY: u32 = (1 << 27) - 1;
+/// Runs `update` on each listed digit-band that changed since its last update, setting
+/// `$changed` if any did. The list is unrolled so every update works on constant indices.
+macro_rules! sweep {
+    ($st:ident, $changed:ident; $($i:literal)*) => {
+        $(
+            if $st.cand[$i] != $st.settled[$i] {
+                $changed = true;
+                $st.update($i)?;
+            }
+        )*
+    };
+}
 
 impl State {
     /// The empty board: every digit possible everywhere.
     pub(super) fn new() -> Self {
         State {
             cand: [BAND; 27],
-            placed_rows: [0; 27],
+            settled: [BAND; 27],
             open: [BAND; 3],
         }
     }
 
     /// Puts digit `digit` (0-based) in `cell` by emptying the rest of its row for that digit.
-    /// Returns the dirty bit of the digit-band; nothing is propagated yet.
+    /// Nothing is propagated yet.
     #[inline(always)]
-    pub(super) fn place(&mut self, cell: usize, digit: usize) -> u32 {
+    pub(super) fn place(&mut self, cell: usize, digit: usize) {
         let band = cell / 27;
         let bit = 1u32 << (cell % 27);
         let row = ROW << (9 * ((cell % 27) / 9));
-        let i = 9 * band + digit;
-        self.cand[i] &= !row | bit;
-        1 << i
+        self.cand[9 * band + digit] &= !row | bit;
     }
 
-    /// Removes digit `digit` (0-based) from `cell`. Returns the dirty bit of the digit-band.
+    /// Removes digit `digit` (0-based) from `cell`.
     #[inline(always)]
-    pub(super) fn eliminate(&mut self, cell: usize, digit: usize) -> u32 {
-        let i = 9 * (cell / 27) + digit;
-        self.cand[i] &= !(1u32 << (cell % 27));
-        1 << i
+    pub(super) fn eliminate(&mut self, cell: usize, digit: usize) {
+        self.cand[9 * (cell / 27) + digit] &= !(1u32 << (cell % 27));
     }
 
     /// True when every cell has its digit (only meaningful after a successful propagation).
@@ -81,34 +91,16 @@ impl State {
         self.open[0] | self.open[1] | self.open[2] == 0
     }
 
-    /// Narrows `cand[j]` to `keep`, marking it dirty if that changed anything.
-    #[inline(always)]
-    fn narrow(&mut self, j: usize, keep: u32, dirty: &mut u32) {
-        let old = self.cand[j];
-        let new = old & keep;
-        *dirty |= ((new != old) as u32) << j;
-        self.cand[j] = new;
-    }
-
-    /// Propagates from the dirty digit-bands until nothing more follows.
-    pub(super) fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
+    /// Propagates every change since the last updates until nothing more follows.
+    pub(super) fn propagate(&mut self) -> Result<(), Contradiction> {
         loop {
-            // Round-robin over the dirty digit-bands: the next one at or after the last one
-            // updated, wrapping around, so that eliminations batch up before a band is redone.
-            let mut next = 0;
-            while dirty != 0 {
-                let ahead = dirty & (u32::MAX << next);
-                let i = if ahead != 0 { ahead } else { dirty }.trailing_zeros() as usize;
-                dirty &= !(1 << i);
-                next = i;
-                self.update(i, &mut dirty)?;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                sweep!(self, changed;
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
             }
-            dirty = self.naked_singles()?;
-            if dirty != 0 {
-                continue;
-            }
-            dirty = self.claiming()?;
-            if dirty == 0 {
+            if self.is_solved() || !self.naked_singles()? && !self.claiming()? {
                 return Ok(());
             }
         }
@@ -116,7 +108,7 @@ impl State {
 
     /// Steps 1-3 of the module docs for digit-band `i`.
     #[inline(always)]
-    fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i / 9;
         let old = self.cand[i];
         let cells = old & LOCKED[minirows(old)];
@@ -131,29 +123,20 @@ impl State {
         let single = (rest & ROW == 0) as usize
             | ((rest >> 9 & ROW == 0) as usize) << 1
             | ((rest >> 18 == 0) as usize) << 2;
-        let new = single & !(self.placed_rows[i] as usize);
-        if new != 0 {
-            self.placed_rows[i] |= new as u8;
-            let placed = cells & ROWS[new];
-            self.open[band] &= !placed;
-            // Take the placed cells from all nine digits of the band (branch-free, constant
-            // shifts), then give this digit its cells back.
-            let lanes: &mut [u32; 9] = (&mut self.cand[9 * band..9 * band + 9])
-                .try_into()
-                .expect("nine digits per band");
-            let mut changed = 0u32;
-            for (k, lane) in lanes.iter_mut().enumerate() {
-                changed |= ((*lane & placed != 0) as u32) << k;
-                *lane &= !placed;
-            }
-            *dirty |= (changed << (9 * band)) & !(1 << i);
+        let placed = cells & ROWS[single];
+        self.open[band] &= !placed;
+        // Take the placed cells from all nine digits of the band (again each time: cheaper
+        // than tracking which are new), then give this digit its cells back.
+        for lane in &mut self.cand[9 * band..9 * band + 9] {
+            *lane &= !placed;
         }
         self.cand[i] = cells;
+        self.settled[i] = cells;
 
         let keep = POINTING[columns(cells)];
         let [next, last] = OTHER_BANDS[i];
-        self.narrow(next as usize, keep, dirty);
-        self.narrow(last as usize, keep, dirty);
+        self.cand[next] &= keep;
+        self.cand[last] &= keep;
         Ok(())
     }
 
@@ -172,9 +155,9 @@ impl State {
     }
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
-    /// none. Returns the dirty digit-bands.
-    fn naked_singles(&mut self) -> Result<u32, Contradiction> {
-        let mut dirty = 0;
+    /// none. Returns whether it placed any.
+    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut found = false;
         for band in 0..3 {
             let (one, two, _) = self.counts(band);
             let open = self.open[band];
@@ -182,24 +165,26 @@ impl State {
                 return Err(Contradiction);
             }
             let mut singles = open & !two;
+            found |= singles != 0;
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
                 let cell = 27 * band + bit.trailing_zeros() as usize;
                 for digit in 0..9 {
                     if self.cand[9 * band + digit] & bit != 0 {
-                        dirty |= self.place(cell, digit);
+                        self.place(cell, digit);
                         break;
                     }
                 }
             }
         }
-        Ok(dirty)
+        Ok(found)
     }
 
     /// Applies [`CLAIMING`] for every digit. Fails on a column with no place for a digit.
-    fn claiming(&mut self) -> Result<u32, Contradiction> {
-        let mut dirty = 0;
+    /// Returns whether it narrowed anything.
+    fn claiming(&mut self) -> Result<bool, Contradiction> {
+        let mut narrowed = 0;
         for digit in 0..9 {
             let c0 = columns(self.cand[digit]);
             let c1 = columns(self.cand[9 + digit]);
@@ -210,11 +195,13 @@ impl State {
             let only = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
             for (band, &cols) in only.iter().enumerate() {
                 if cols != 0 {
-                    self.narrow(9 * band + digit, CLAIMING[cols], &mut dirty);
+                    let c = &mut self.cand[9 * band + digit];
+                    narrowed |= *c & !CLAIMING[cols];
+                    *c &= CLAIMING[cols];
                 }
             }
         }
-        Ok(dirty)
+        Ok(narrowed != 0)
     }
 
     /// The solved grid (0 in any cell without a placed digit).
