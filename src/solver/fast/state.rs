@@ -92,7 +92,10 @@ impl State {
     }
 
     /// Propagates every change since the last updates until nothing more follows.
-    pub(super) fn propagate(&mut self) -> Result<(), Contradiction> {
+    ///
+    /// Returns the open cells with exactly two candidates left, per band (for guessing).
+    pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
+        let mut pairs = [0; 3];
         loop {
             let mut changed = true;
             while changed {
@@ -100,8 +103,8 @@ impl State {
                 sweep!(self, changed;
                     0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
-            if self.is_solved() || !self.naked_singles()? && !self.claiming()? {
-                return Ok(());
+            if self.is_solved() || !self.naked_singles(&mut pairs)? && !self.claiming()? {
+                return Ok(pairs);
             }
         }
     }
@@ -143,7 +146,7 @@ impl State {
     /// For each open cell, how many digits are left, as bit-sliced counters: cells with at
     /// least one, at least two and at least three candidates.
     #[inline(always)]
-    pub(super) fn counts(&self, band: usize) -> (u32, u32, u32) {
+    fn counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
             let c = self.cand[9 * band + digit];
@@ -155,12 +158,13 @@ impl State {
     }
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
-    /// none. Returns whether it placed any.
-    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+    /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
+    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
         for band in 0..3 {
-            let (one, two, _) = self.counts(band);
+            let (one, two, three) = self.counts(band);
             let open = self.open[band];
+            pairs[band] = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
             }
