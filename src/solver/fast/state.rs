@@ -10,12 +10,17 @@
 //! 2. a row left with one cell places the digit: the cell is taken from the other eight digits
 //!    (every time, branch-free: cheaper than remembering which rows were already placed),
 //! 3. a box of the band whose candidates lie in one column removes that column from the
-//!    digit's two other bands ([`POINTING`]).
+//!    digit's two other bands ([`POINTING`]),
+//! 4. a column where only one band of the digit has candidates must take it in that band's box:
+//!    the box's other columns lose it ([`CLAIMING`]). Each digit-band keeps its columns as of
+//!    its last update (`cols`); those of the updated one are fresh, so step 4 is applied to the
+//!    two *other* bands (a band's claims depend only on the other two's columns, so they are
+//!    redone whenever one of those changes). The same columns reveal a column with no place
+//!    left for the digit (contradiction).
 //!
 //! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
-//! changes nothing. Then two board-wide passes look for more: naked singles (a cell with one
-//! digit left) and columns claimed by a single band ([`CLAIMING`]). What remains is left to
-//! guessing.
+//! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
+//! and sweeps start again. What remains is left to guessing.
 
 use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, SPREAD, columns, minirows};
 
@@ -31,6 +36,8 @@ pub(super) struct State {
     /// Per digit-band, `cand` as its last update left it: a digit-band needs an update when
     /// the two differ.
     settled: [u32; 27],
+    /// Per digit-band, the columns of `settled` (a superset of those of `cand`).
+    cols: [u16; 27],
     /// Per band, the cells without a placed digit.
     pub(super) open: [u32; 3],
 }
@@ -65,6 +72,7 @@ impl State {
         State {
             cand: [BAND; 27],
             settled: [BAND; 27],
+            cols: [ROW as u16; 27],
             open: [BAND; 3],
         }
     }
@@ -94,6 +102,7 @@ impl State {
     /// Propagates every change since the last updates until nothing more follows.
     ///
     /// Returns the open cells with exactly two candidates left, per band (for guessing).
+    #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
         let mut pairs = [0; 3];
         loop {
@@ -103,13 +112,13 @@ impl State {
                 sweep!(self, changed;
                     0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
-            if self.is_solved() || !self.naked_singles(&mut pairs)? && !self.claiming()? {
+            if self.is_solved() || !self.naked_singles(&mut pairs)? {
                 return Ok(pairs);
             }
         }
     }
 
-    /// Steps 1-3 of the module docs for digit-band `i`.
+    /// Steps 1-4 of the module docs for digit-band `i`.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i / 9;
@@ -133,13 +142,19 @@ impl State {
         for lane in &mut self.cand[9 * band..9 * band + 9] {
             *lane &= !placed;
         }
-        self.cand[i] = cells;
         self.settled[i] = cells;
 
-        let keep = POINTING[columns(cells)];
+        let cols = columns(cells);
+        self.cols[i] = cols as u16;
         let [next, last] = OTHER_BANDS[i];
-        self.cand[next] &= keep;
-        self.cand[last] &= keep;
+        let (cols_next, cols_last) = (self.cols[next] as usize, self.cols[last] as usize);
+        if cols | cols_next | cols_last != ROW as usize {
+            return Err(Contradiction);
+        }
+        let keep = POINTING[cols];
+        self.cand[i] = cells;
+        self.cand[next] &= keep & CLAIMING[cols_next & !(cols | cols_last)];
+        self.cand[last] &= keep & CLAIMING[cols_last & !(cols | cols_next)];
         Ok(())
     }
 
@@ -183,29 +198,6 @@ impl State {
             }
         }
         Ok(found)
-    }
-
-    /// Applies [`CLAIMING`] for every digit. Fails on a column with no place for a digit.
-    /// Returns whether it narrowed anything.
-    fn claiming(&mut self) -> Result<bool, Contradiction> {
-        let mut narrowed = 0;
-        for digit in 0..9 {
-            let c0 = columns(self.cand[digit]);
-            let c1 = columns(self.cand[9 + digit]);
-            let c2 = columns(self.cand[18 + digit]);
-            if c0 | c1 | c2 != ROW as usize {
-                return Err(Contradiction);
-            }
-            let only = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
-            for (band, &cols) in only.iter().enumerate() {
-                if cols != 0 {
-                    let c = &mut self.cand[9 * band + digit];
-                    narrowed |= *c & !CLAIMING[cols];
-                    *c &= CLAIMING[cols];
-                }
-            }
-        }
-        Ok(narrowed != 0)
     }
 
     /// The solved grid (0 in any cell without a placed digit).
