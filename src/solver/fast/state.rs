@@ -22,7 +22,7 @@
 //! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
 //! and sweeps start again. What remains is left to guessing.
 
-use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, SPREAD, columns, minirows};
+use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, SPREAD, columns, minirows};
 
 /// Why propagation stopped: the position has no solution.
 pub(super) struct Contradiction;
@@ -132,10 +132,11 @@ impl State {
         // SPREAD subtracts 1 from each 9-bit row at once, with no borrow across rows because
         // LOCKED left every row non-empty. A row is single when nothing is left of it.
         let rest = cells & (cells - SPREAD);
-        let single = (rest & ROW == 0) as usize
-            | ((rest >> 9 & ROW == 0) as usize) << 1
-            | ((rest >> 18 == 0) as usize) << 2;
-        let placed = cells & ROWS[single];
+        let empty = |row: u32| ((row == 0) as u32).wrapping_neg();
+        let placed = cells
+            & (empty(rest & ROW) & ROW
+                | empty(rest >> 9 & ROW) & ROW << 9
+                | empty(rest >> 18) & ROW << 18);
         self.open[band] &= !placed;
         // Take the placed cells from all nine digits of the band (again each time: cheaper
         // than tracking which are new), then give this digit its cells back.
