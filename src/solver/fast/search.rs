@@ -91,12 +91,10 @@ fn pick(st: &State, pairs: [u32; 3]) -> (usize, u32) {
 /// The candidate digits of `cell` (bit `d` for 0-based digit `d`).
 fn digits_of(st: &State, cell: usize) -> u32 {
     let band = cell / 27;
-    let bit = 1u32 << (cell % 27);
+    let pos = cell % 27;
     let mut digits = 0;
     for digit in 0..9 {
-        if st.cand[9 * band + digit] & bit != 0 {
-            digits |= 1 << digit;
-        }
+        digits |= (st.cand[9 * band + digit] >> pos & 1) << digit;
     }
     digits
 }
