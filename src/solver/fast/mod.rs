@@ -63,12 +63,11 @@ pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> 
         n += (digit < 9) as usize;
         bad |= (digit >= 9) & (ch != b'.') & (ch != b'0');
     }
-    if bad {
-        let (cell, &ch) = line
-            .iter()
-            .enumerate()
-            .find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
-            .expect("a bad character was seen");
+    let first_bad = || {
+        let mut cells = line.iter().enumerate();
+        cells.find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
+    };
+    if let Some((cell, &ch)) = bad.then(first_bad).flatten() {
         return Err(ParseError::BadChar {
             line: 1,
             column: cell + 1,
