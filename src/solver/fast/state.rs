@@ -189,13 +189,13 @@ impl State {
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                let cell = 27 * band + bit.trailing_zeros() as usize;
-                for digit in 0..9 {
-                    if self.cand[9 * band + digit] & bit != 0 {
-                        self.place(cell, digit);
-                        break;
-                    }
+                let pos = bit.trailing_zeros();
+                // The cell's only digit, found without a branch per digit (digit 0 adds 0).
+                let mut digit = 0;
+                for d in 1..9 {
+                    digit += (self.cand[9 * band + d] >> pos & 1) as usize * d;
                 }
+                self.place(27 * band + pos as usize, digit);
             }
         }
         Ok(found)
