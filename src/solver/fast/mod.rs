@@ -12,7 +12,7 @@ mod state;
 mod tables;
 
 use crate::board::{Board, CELLS, ParseError};
-use state::{ALL_DIRTY, State};
+use state::State;
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,32 +43,42 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
             st.place(cell, d as usize - 1);
         }
     }
-    search::run(st, ALL_DIRTY, limit)
+    search::run(st, limit)
 }
 
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
 /// included: the throughput entry for puzzle files.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {
-    if line.len() != CELLS {
-        return Err(ParseError::CellCount { found: line.len() });
+    let line: &[u8; CELLS] = line
+        .try_into()
+        .map_err(|_| ParseError::CellCount { found: line.len() })?;
+    // Collect the givens without a branch per cell (which digit goes where is unpredictable):
+    // every cell is written at `n`, which only moves on past a given.
+    let mut givens = [(0u8, 0u8); CELLS]; // (cell, 0-based digit)
+    let mut n = 0;
+    let mut bad = false;
+    for (cell, &ch) in line.iter().enumerate() {
+        let digit = ch.wrapping_sub(b'1');
+        givens[n] = (cell as u8, digit);
+        n += (digit < 9) as usize;
+        bad |= (digit >= 9) & (ch != b'.') & (ch != b'0');
+    }
+    let first_bad = || {
+        let mut cells = line.iter().enumerate();
+        cells.find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
+    };
+    if let Some((cell, &ch)) = bad.then(first_bad).flatten() {
+        return Err(ParseError::BadChar {
+            line: 1,
+            column: cell + 1,
+            ch: ch as char,
+        });
     }
     let mut st = State::new();
-    for (cell, &ch) in line.iter().enumerate() {
-        match ch {
-            b'1'..=b'9' => {
-                st.place(cell, (ch - b'1') as usize);
-            }
-            b'.' | b'0' => {}
-            _ => {
-                return Err(ParseError::BadChar {
-                    line: 1,
-                    column: cell + 1,
-                    ch: ch as char,
-                });
-            }
-        }
+    for &(cell, digit) in &givens[..n] {
+        st.place(cell as usize, digit as usize);
     }
-    Ok(search::run(st, ALL_DIRTY, limit))
+    Ok(search::run(st, limit))
 }
 
 #[cfg(test)]

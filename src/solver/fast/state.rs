@@ -4,17 +4,25 @@
 //! 27-bit layout described in [`super::tables`]. A digit is *placed* in a row of a band when
 //! that row has a single candidate cell left.
 //!
-//! Propagation works per digit-band and only on those that changed (the `dirty` bit set):
+//! Propagation works per digit-band, on those that changed since their last update (a copy of
+//! each, `settled`, tells; comparing is cheaper than tracking dirty bits at every write):
 //! 1. locked candidates inside the band ([`LOCKED`]),
-//! 2. a row left with one cell places the digit: the cell is taken from the other eight digits,
+//! 2. a row left with one cell places the digit: the cell is taken from the other eight digits
+//!    (every time, branch-free: cheaper than remembering which rows were already placed),
 //! 3. a box of the band whose candidates lie in one column removes that column from the
-//!    digit's two other bands ([`POINTING`]).
+//!    digit's two other bands ([`POINTING`]),
+//! 4. a column where only one band of the digit has candidates must take it in that band's box:
+//!    the box's other columns lose it ([`CLAIMING`]). Each digit-band keeps its columns as of
+//!    its last update (`cols`); those of the updated one are fresh, so step 4 is applied to the
+//!    two *other* bands (a band's claims depend only on the other two's columns, so they are
+//!    redone whenever one of those changes). The same columns reveal a column with no place
+//!    left for the digit (contradiction).
 //!
-//! When nothing is dirty any more, two board-wide passes look for more: naked singles (a cell
-//! with one digit left) and columns claimed by a single band ([`CLAIMING`]). What remains is
-//! left to guessing.
+//! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
+//! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
+//! and sweeps start again. What remains is left to guessing.
 
-use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, ROWS, SPREAD, columns, minirows};
+use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, SPREAD, columns, minirows};
 
 /// Why propagation stopped: the position has no solution.
 pub(super) struct Contradiction;
@@ -25,54 +33,64 @@ pub(super) struct State {
     /// Candidate cells per digit-band (index `9 * band + digit`, digit 0-based): a band's nine
     /// digits are contiguous.
     pub(super) cand: [u32; 27],
-    /// Per digit-band, the rows (3 bits) whose placed digit has already been propagated.
-    placed_rows: [u8; 27],
+    /// Per digit-band, `cand` as its last update left it: a digit-band needs an update when
+    /// the two differ.
+    settled: [u32; 27],
+    /// Per digit-band, the columns of `settled` (a superset of those of `cand`).
+    cols: [u16; 27],
     /// Per band, the cells without a placed digit.
     pub(super) open: [u32; 3],
 }
 
 /// For each digit-band, the same digit's two other bands.
-const OTHER_BANDS: [[u8; 2]; 27] = {
-    let mut t = [[0u8; 2]; 27];
+const OTHER_BANDS: [[usize; 2]; 27] = {
+    let mut t = [[0; 2]; 27];
     let mut i = 0;
     while i < 27 {
-        t[i] = [((i + 9) % 27) as u8, ((i + 18) % 27) as u8];
+        t[i] = [(i + 9) % 27, (i + 18) % 27];
         i += 1;
     }
     t
 };
 
-/// Every digit-band.
-pub(super) const ALL_DIRTY: u32 = (1 << 27) - 1;
+/// Runs `update` on each listed digit-band that changed since its last update, setting
+/// `$changed` if any did. The list is unrolled so every update works on constant indices.
+macro_rules! sweep {
+    ($st:ident, $changed:ident; $($i:literal)*) => {
+        $(
+            if $st.cand[$i] != $st.settled[$i] {
+                $changed = true;
+                $st.update($i)?;
+            }
+        )*
+    };
+}
 
 impl State {
     /// The empty board: every digit possible everywhere.
     pub(super) fn new() -> Self {
         State {
             cand: [BAND; 27],
-            placed_rows: [0; 27],
+            settled: [BAND; 27],
+            cols: [ROW as u16; 27],
             open: [BAND; 3],
         }
     }
 
     /// Puts digit `digit` (0-based) in `cell` by emptying the rest of its row for that digit.
-    /// Returns the dirty bit of the digit-band; nothing is propagated yet.
+    /// Nothing is propagated yet.
     #[inline(always)]
-    pub(super) fn place(&mut self, cell: usize, digit: usize) -> u32 {
+    pub(super) fn place(&mut self, cell: usize, digit: usize) {
         let band = cell / 27;
         let bit = 1u32 << (cell % 27);
         let row = ROW << (9 * ((cell % 27) / 9));
-        let i = 9 * band + digit;
-        self.cand[i] &= !row | bit;
-        1 << i
+        self.cand[9 * band + digit] &= !row | bit;
     }
 
-    /// Removes digit `digit` (0-based) from `cell`. Returns the dirty bit of the digit-band.
+    /// Removes digit `digit` (0-based) from `cell`.
     #[inline(always)]
-    pub(super) fn eliminate(&mut self, cell: usize, digit: usize) -> u32 {
-        let i = 9 * (cell / 27) + digit;
-        self.cand[i] &= !(1u32 << (cell % 27));
-        1 << i
+    pub(super) fn eliminate(&mut self, cell: usize, digit: usize) {
+        self.cand[9 * (cell / 27) + digit] &= !(1u32 << (cell % 27));
     }
 
     /// True when every cell has its digit (only meaningful after a successful propagation).
@@ -81,42 +99,28 @@ impl State {
         self.open[0] | self.open[1] | self.open[2] == 0
     }
 
-    /// Narrows `cand[j]` to `keep`, marking it dirty if that changed anything.
+    /// Propagates every change since the last updates until nothing more follows.
+    ///
+    /// Returns the open cells with exactly two candidates left, per band (for guessing).
     #[inline(always)]
-    fn narrow(&mut self, j: usize, keep: u32, dirty: &mut u32) {
-        let old = self.cand[j];
-        let new = old & keep;
-        *dirty |= ((new != old) as u32) << j;
-        self.cand[j] = new;
-    }
-
-    /// Propagates from the dirty digit-bands until nothing more follows.
-    pub(super) fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
+    pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
+        let mut pairs = [0; 3];
         loop {
-            // Round-robin over the dirty digit-bands: the next one at or after the last one
-            // updated, wrapping around, so that eliminations batch up before a band is redone.
-            let mut next = 0;
-            while dirty != 0 {
-                let ahead = dirty & (u32::MAX << next);
-                let i = if ahead != 0 { ahead } else { dirty }.trailing_zeros() as usize;
-                dirty &= !(1 << i);
-                next = i;
-                self.update(i, &mut dirty)?;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                sweep!(self, changed;
+                    0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
-            dirty = self.naked_singles()?;
-            if dirty != 0 {
-                continue;
-            }
-            dirty = self.claiming()?;
-            if dirty == 0 {
-                return Ok(());
+            if self.is_solved() || !self.naked_singles(&mut pairs)? {
+                return Ok(pairs);
             }
         }
     }
 
-    /// Steps 1-3 of the module docs for digit-band `i`.
+    /// Steps 1-4 of the module docs for digit-band `i`.
     #[inline(always)]
-    fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i / 9;
         let old = self.cand[i];
         let cells = old & LOCKED[minirows(old)];
@@ -128,39 +132,37 @@ impl State {
         // SPREAD subtracts 1 from each 9-bit row at once, with no borrow across rows because
         // LOCKED left every row non-empty. A row is single when nothing is left of it.
         let rest = cells & (cells - SPREAD);
-        let single = (rest & ROW == 0) as usize
-            | ((rest >> 9 & ROW == 0) as usize) << 1
-            | ((rest >> 18 == 0) as usize) << 2;
-        let new = single & !(self.placed_rows[i] as usize);
-        if new != 0 {
-            self.placed_rows[i] |= new as u8;
-            let placed = cells & ROWS[new];
-            self.open[band] &= !placed;
-            // Take the placed cells from all nine digits of the band (branch-free, constant
-            // shifts), then give this digit its cells back.
-            let lanes: &mut [u32; 9] = (&mut self.cand[9 * band..9 * band + 9])
-                .try_into()
-                .expect("nine digits per band");
-            let mut changed = 0u32;
-            for (k, lane) in lanes.iter_mut().enumerate() {
-                changed |= ((*lane & placed != 0) as u32) << k;
-                *lane &= !placed;
-            }
-            *dirty |= (changed << (9 * band)) & !(1 << i);
+        let empty = |row: u32| ((row == 0) as u32).wrapping_neg();
+        let placed = cells
+            & (empty(rest & ROW) & ROW
+                | empty(rest >> 9 & ROW) & ROW << 9
+                | empty(rest >> 18) & ROW << 18);
+        self.open[band] &= !placed;
+        // Take the placed cells from all nine digits of the band (again each time: cheaper
+        // than tracking which are new), then give this digit its cells back.
+        for lane in &mut self.cand[9 * band..9 * band + 9] {
+            *lane &= !placed;
         }
-        self.cand[i] = cells;
+        self.settled[i] = cells;
 
-        let keep = POINTING[columns(cells)];
+        let cols = columns(cells);
+        self.cols[i] = cols as u16;
         let [next, last] = OTHER_BANDS[i];
-        self.narrow(next as usize, keep, dirty);
-        self.narrow(last as usize, keep, dirty);
+        let (cols_next, cols_last) = (self.cols[next] as usize, self.cols[last] as usize);
+        if cols | cols_next | cols_last != ROW as usize {
+            return Err(Contradiction);
+        }
+        let keep = POINTING[cols];
+        self.cand[i] = cells;
+        self.cand[next] &= keep & CLAIMING[cols_next & !(cols | cols_last)];
+        self.cand[last] &= keep & CLAIMING[cols_last & !(cols | cols_next)];
         Ok(())
     }
 
     /// For each open cell, how many digits are left, as bit-sliced counters: cells with at
     /// least one, at least two and at least three candidates.
     #[inline(always)]
-    pub(super) fn counts(&self, band: usize) -> (u32, u32, u32) {
+    fn counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
             let c = self.cand[9 * band + digit];
@@ -172,49 +174,31 @@ impl State {
     }
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
-    /// none. Returns the dirty digit-bands.
-    fn naked_singles(&mut self) -> Result<u32, Contradiction> {
-        let mut dirty = 0;
+    /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
+    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
+        let mut found = false;
         for band in 0..3 {
-            let (one, two, _) = self.counts(band);
+            let (one, two, three) = self.counts(band);
             let open = self.open[band];
+            pairs[band] = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
             }
             let mut singles = open & !two;
+            found |= singles != 0;
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                let cell = 27 * band + bit.trailing_zeros() as usize;
-                for digit in 0..9 {
-                    if self.cand[9 * band + digit] & bit != 0 {
-                        dirty |= self.place(cell, digit);
-                        break;
-                    }
+                let pos = bit.trailing_zeros();
+                // The cell's only digit, found without a branch per digit (digit 0 adds 0).
+                let mut digit = 0;
+                for d in 1..9 {
+                    digit += (self.cand[9 * band + d] >> pos & 1) as usize * d;
                 }
+                self.place(27 * band + pos as usize, digit);
             }
         }
-        Ok(dirty)
-    }
-
-    /// Applies [`CLAIMING`] for every digit. Fails on a column with no place for a digit.
-    fn claiming(&mut self) -> Result<u32, Contradiction> {
-        let mut dirty = 0;
-        for digit in 0..9 {
-            let c0 = columns(self.cand[digit]);
-            let c1 = columns(self.cand[9 + digit]);
-            let c2 = columns(self.cand[18 + digit]);
-            if c0 | c1 | c2 != ROW as usize {
-                return Err(Contradiction);
-            }
-            let only = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
-            for (band, &cols) in only.iter().enumerate() {
-                if cols != 0 {
-                    self.narrow(9 * band + digit, CLAIMING[cols], &mut dirty);
-                }
-            }
-        }
-        Ok(dirty)
+        Ok(found)
     }
 
     /// The solved grid (0 in any cell without a placed digit).

@@ -130,23 +130,6 @@ pub(super) static CLAIMING: [u32; 512] = {
     t
 };
 
-/// `ROWS[rows]`: the band cells of a 3-bit set of rows.
-pub(super) const ROWS: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut r = 0;
-    while r < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if r & (1 << k) != 0 {
-                t[r] |= ROW << (9 * k);
-            }
-            k += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
 /// The 9-bit set of columns where a band mask has any cell.
 #[inline(always)]
 pub(super) fn columns(band: u32) -> usize {
@@ -193,6 +176,5 @@ mod tests {
     fn helpers() {
         assert_eq!(columns(1 | 1 << 12 | 1 << 26), 0b1_0000_1001);
         assert_eq!(minirows(1 | 1 << 12 | 1 << 26), 0b100_010_001);
-        assert_eq!(ROWS[0b101], ROW | ROW << 18);
     }
 }
