@@ -11,7 +11,7 @@
 //! Not supported: `AUTH` (a device that asks for it gets an error saying to use the adb server),
 //! TLS, and the sync (file transfer) protocol.
 
-use super::DeviceError;
+use super::{ChannelReader, DeviceError};
 use crate::adb_packet::{AUTH_TOKEN, Command, HEADER_LEN, Header, MAX_PAYLOAD, Packet, VERSION};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -101,7 +101,7 @@ impl Direct {
     }
 
     /// Opens a stream to `service`.
-    fn open(&self, service: &str) -> Result<(StreamReader, StreamWriter), DeviceError> {
+    fn open(&self, service: &str) -> Result<(ChannelReader, StreamWriter), DeviceError> {
         let conn = self.live()?;
         let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
         let (data_tx, data_rx) = mpsc::channel();
@@ -133,11 +133,8 @@ impl Direct {
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => return Err(refused()),
         };
-        let reader = StreamReader {
-            rx: data_rx,
-            buf: Vec::new(),
-            pos: 0,
-        };
+        // Its incoming half: EOF once the route is dropped (the device closed the stream).
+        let reader = ChannelReader::new(data_rx);
         let writer = StreamWriter {
             conn,
             local,
@@ -267,31 +264,6 @@ fn read_packet(read: &mut impl Read) -> std::io::Result<Packet> {
     let mut payload = vec![0u8; h.length as usize];
     read.read_exact(&mut payload)?;
     Ok(Packet::new(h.command, h.arg0, h.arg1, payload))
-}
-
-/// The incoming half of a stream; EOF when the device closes it.
-struct StreamReader {
-    rx: mpsc::Receiver<Vec<u8>>,
-    buf: Vec<u8>,
-    pos: usize,
-}
-
-impl Read for StreamReader {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        while self.pos == self.buf.len() {
-            match self.rx.recv() {
-                Ok(chunk) => {
-                    self.buf = chunk;
-                    self.pos = 0;
-                }
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = out.len().min(self.buf.len() - self.pos);
-        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
-    }
 }
 
 /// The outgoing half of a stream; dropping it closes the stream.

@@ -10,9 +10,9 @@
 //! The `events` backend writes multitouch protocol B `sendevent` lines to the touch panel instead
 //! of `input tap`, with coordinates mapped to the panel's axes (read from `getevent -p`).
 
-use super::{CALL_TIMEOUT, Device, DeviceError};
+use super::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
 use std::collections::VecDeque;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -169,31 +169,6 @@ impl Drop for AckSink {
     }
 }
 
-/// Blocking `Read` over a channel of byte chunks; EOF when the sender is dropped.
-struct ChannelReader {
-    rx: mpsc::Receiver<Vec<u8>>,
-    buf: Vec<u8>,
-    pos: usize,
-}
-
-impl Read for ChannelReader {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.pos == self.buf.len() {
-            match self.rx.recv() {
-                Ok(chunk) => {
-                    self.buf = chunk;
-                    self.pos = 0;
-                }
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = out.len().min(self.buf.len() - self.pos);
-        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
-    }
-}
-
 /// One open interactive shell.
 struct Session {
     tx: mpsc::Sender<Vec<u8>>,
@@ -213,11 +188,7 @@ impl Session {
         let _ = std::thread::Builder::new()
             .name("tap-shell".into())
             .spawn(move || {
-                let mut reader = ChannelReader {
-                    rx,
-                    buf: Vec::new(),
-                    pos: 0,
-                };
+                let mut reader = ChannelReader::new(rx);
                 // If the session cannot even start, the sink is dropped here and the session reads as closed.
                 if device
                     .interactive_shell(&mut reader, Box::new(sink))

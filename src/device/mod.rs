@@ -259,6 +259,42 @@ pub fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
     size
 }
 
+/// Blocking `Read` over a channel of byte chunks (empty ones skipped); EOF when the sender is
+/// dropped.
+pub(crate) struct ChannelReader {
+    rx: mpsc::Receiver<Vec<u8>>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl ChannelReader {
+    pub(crate) fn new(rx: mpsc::Receiver<Vec<u8>>) -> Self {
+        ChannelReader {
+            rx,
+            buf: Vec::new(),
+            pos: 0,
+        }
+    }
+}
+
+impl Read for ChannelReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.buf.len() {
+            match self.rx.recv() {
+                Ok(chunk) => {
+                    self.buf = chunk;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
 struct ChannelWriter(mpsc::Sender<Vec<u8>>);
 
 impl Write for ChannelWriter {
