@@ -5,9 +5,10 @@ mod common;
 
 use common::AdbServer;
 use std::time::Duration;
+use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
 use sudoku_autoplay::device::screen::Screen;
-use sudoku_autoplay::device::{CALL_TIMEOUT, DeviceError, Server, select};
+use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
 use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
 
 fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {
@@ -127,16 +128,46 @@ fn a_dropped_connection_is_reopened() {
 }
 
 /// Taps per second through the real adb server: the player's pipelined, acknowledged shell vs
-/// one `adb shell input tap` process per tap. Run:
+/// one `adb shell input tap` process per tap; and the pipelined shell over the direct transport
+/// (no adb server, as `autoplay demo --direct`). Run:
 /// `cargo test --release --test device_adb -- --ignored bench_taps --nocapture`
 #[test]
 #[ignore = "benchmark"]
 fn bench_taps() {
     let (sim, adb, server) = phone("pixel", |_| {});
-    let device = select(&server, None).unwrap();
     let n = 5000;
+    let piped = pipelined(&select(&server, None).unwrap(), n);
+    let per_process = 100;
+    let start = std::time::Instant::now();
+    for _ in 0..per_process {
+        let out = adb.on(&sim.serial(), &["shell", "input", "tap", "100", "2300"]);
+        assert_eq!(out.code(), 0);
+    }
+    let spawned = start.elapsed();
+    let direct = Device::direct(Direct::connect(sim.serial().parse().unwrap()).unwrap());
+    let direct = pipelined(&direct, n);
+    assert_eq!(
+        taps(&sim),
+        (2 * n + per_process) as u64,
+        "every tap arrived"
+    );
+    for (what, count, took) in [
+        ("pipelined shell (acknowledged)", n, piped),
+        ("one `adb shell input tap` per tap", per_process, spawned),
+        ("pipelined shell, direct transport", n, direct),
+    ] {
+        println!(
+            "{what}: {count} taps in {:.3} s = {:.0} taps/s",
+            took.as_secs_f64(),
+            count as f64 / took.as_secs_f64()
+        );
+    }
+}
+
+/// Sends `n` taps through the player's tap channel and waits until the phone ran them all.
+fn pipelined(device: &Device, n: u32) -> Duration {
     let mut t = Tapper::open(
-        &device,
+        device,
         InputBackend::Input,
         None,
         (1080, 2400),
@@ -148,23 +179,5 @@ fn bench_taps() {
         t.tap(100 + i % 9, 2300).unwrap();
     }
     t.flush().unwrap();
-    let piped = start.elapsed();
-    let per_process = 100;
-    let start = std::time::Instant::now();
-    for _ in 0..per_process {
-        let out = adb.on(&sim.serial(), &["shell", "input", "tap", "100", "2300"]);
-        assert_eq!(out.code(), 0);
-    }
-    let spawned = start.elapsed();
-    assert_eq!(taps(&sim), (n + per_process) as u64, "every tap arrived");
-    println!(
-        "pipelined shell (acknowledged): {n} taps in {:.3} s = {:.0} taps/s",
-        piped.as_secs_f64(),
-        n as f64 / piped.as_secs_f64()
-    );
-    println!(
-        "one `adb shell input tap` per tap: {per_process} taps in {:.3} s = {:.0} taps/s",
-        spawned.as_secs_f64(),
-        per_process as f64 / spawned.as_secs_f64()
-    );
+    start.elapsed()
 }
