@@ -177,10 +177,10 @@ impl State {
     /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
     fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
-        for band in 0..3 {
+        for (band, pairs) in pairs.iter_mut().enumerate() {
             let (one, two, three) = self.counts(band);
             let open = self.open[band];
-            pairs[band] = open & two & !three;
+            *pairs = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
             }
