@@ -4,8 +4,15 @@
 //! Design (after JCZSolve, written from its description): the board is 27 bitboards, one per
 //! digit and band of three rows ([`state`]); table-driven locked candidates, pointing and
 //! claiming narrow them, rows and cells left with one candidate place digits ([`tables`]
-//! explains the bit tricks). When that stalls the search guesses on a cell with two
-//! candidates (else the one with the fewest), copying the small state per branch.
+//! explains the bit tricks). Propagation is branch-light: a digit-band is redone when it
+//! differs from its copy as last settled, and every update does the same work whether or not
+//! it finds something (mispredicted branches cost more than the few extra instructions). When
+//! that stalls the search guesses on a cell with two candidates, in the band with the most of
+//! them (else on a cell with the fewest), copying the small state per branch.
+//!
+//! Against the `sudoku` crate 0.8 (a JCZSolve port; `cargo bench --bench solvers -- uniqueness`)
+//! it makes 35-60% fewer guesses on the shared sets and executes about as many instructions
+//! overall (more per guess), but mispredicts fewer branches: ~1.25-1.35x its throughput.
 
 mod search;
 mod state;

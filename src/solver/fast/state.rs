@@ -14,9 +14,14 @@
 //! 4. a column where only one band of the digit has candidates must take it in that band's box:
 //!    the box's other columns lose it ([`CLAIMING`]). Each digit-band keeps its columns as of
 //!    its last update (`cols`); those of the updated one are fresh, so step 4 is applied to the
-//!    two *other* bands (a band's claims depend only on the other two's columns, so they are
-//!    redone whenever one of those changes). The same columns reveal a column with no place
-//!    left for the digit (contradiction).
+//!    two *other* bands: a band's claims are the columns the other two cannot have, so they
+//!    are redone whenever one of those changes.
+//!
+//! Contradictions are reported where they are cheap to see (a digit-band left without a
+//! permutation, a cell without a digit); others, like a column with no place left for a
+//! digit, only surface later. That is safe: a position with every cell placed and nothing left
+//! to update is always a valid grid (each digit-band then holds one cell per row and box, each
+//! cell one digit, and pointing has kept each digit's columns apart across bands).
 //!
 //! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
 //! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
@@ -149,13 +154,10 @@ impl State {
         self.cols[i] = cols as u16;
         let [next, last] = OTHER_BANDS[i];
         let (cols_next, cols_last) = (self.cols[next] as usize, self.cols[last] as usize);
-        if cols | cols_next | cols_last != ROW as usize {
-            return Err(Contradiction);
-        }
         let keep = POINTING[cols];
         self.cand[i] = cells;
-        self.cand[next] &= keep & CLAIMING[cols_next & !(cols | cols_last)];
-        self.cand[last] &= keep & CLAIMING[cols_last & !(cols | cols_next)];
+        self.cand[next] &= keep & CLAIMING[ROW as usize ^ (cols | cols_last)];
+        self.cand[last] &= keep & CLAIMING[ROW as usize ^ (cols | cols_next)];
         Ok(())
     }
 
@@ -177,10 +179,10 @@ impl State {
     /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
     fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
-        for band in 0..3 {
+        for (band, pairs) in pairs.iter_mut().enumerate() {
             let (one, two, three) = self.counts(band);
             let open = self.open[band];
-            pairs[band] = open & two & !three;
+            *pairs = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
             }
