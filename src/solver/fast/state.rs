@@ -114,6 +114,8 @@ impl State {
             let mut changed = true;
             while changed {
                 changed = false;
+                // Digit-major: a digit's three bands in a row, so what pointing and claiming
+                // take from the next bands is picked up in the same sweep.
                 sweep!(self, changed;
                     0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
