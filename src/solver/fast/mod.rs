@@ -12,7 +12,8 @@
 //!
 //! Against the `sudoku` crate 0.8 (a JCZSolve port; `cargo bench --bench solvers -- uniqueness`)
 //! it makes 35-60% fewer guesses on the shared sets and executes about as many instructions
-//! overall (more per guess), but mispredicts fewer branches: ~1.25-1.35x its throughput.
+//! overall (more per guess), but mispredicts fewer branches: 1.1-1.5x its throughput (figures
+//! in the README).
 
 mod search;
 mod state;
