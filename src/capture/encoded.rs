@@ -103,20 +103,12 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::repair_crlf;
+    use crate::sim::adb::pty::crlf;
 
     #[test]
     fn crlf_repair_inverts_the_pty_mapping() {
         let original = b"\x89PNG\r\n\x1a\n\r\r\nabc\n\n";
-        let mangled: Vec<u8> = original
-            .iter()
-            .flat_map(|&b| {
-                if b == b'\n' {
-                    vec![b'\r', b'\n']
-                } else {
-                    vec![b]
-                }
-            })
-            .collect();
+        let mangled = crlf(original);
         assert_eq!(repair_crlf(&mangled), original.to_vec());
     }
 }

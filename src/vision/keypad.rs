@@ -45,13 +45,7 @@ pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<[Key; 9]
         if bh < ch * 0.2 || bh > ch * 1.3 || bw < cw * 0.05 || bw > cw * 1.2 || bw > bh * 1.2 {
             continue;
         }
-        let pad = (bh * 0.2) as usize + 2;
-        let rect = [
-            b[0].saturating_sub(pad) as u32,
-            (b[1].saturating_sub(pad)) as u32 + top,
-            (b[2] + pad + 1).min(w) as u32,
-            (b[3] + pad + 1).min(h) as u32 + top,
-        ];
+        let rect = padded(b, w, h, top);
         let ink = Ink::analyse(img, rect);
         // The adaptive mask adds a halo around a glyph: its box is taller than the ink.
         let Some(found) = ink.main_glyph((bh * 0.55) as usize) else {
@@ -149,6 +143,18 @@ fn adaptive_mask(g: &[u8], w: usize, h: usize, win: usize, t: u32) -> Vec<bool> 
     mask
 }
 
+/// The image rectangle around component box `b` (inclusive, in the mask of width `w` and height
+/// `h` that starts at image row `top`), padded by a fifth of its height plus 2 pixels.
+fn padded(b: [usize; 4], w: usize, h: usize, top: u32) -> [u32; 4] {
+    let pad = ((b[3] - b[1] + 1) as f32 * 0.2) as usize + 2;
+    [
+        b[0].saturating_sub(pad) as u32,
+        (b[1].saturating_sub(pad)) as u32 + top,
+        (b[2] + pad + 1).min(w) as u32,
+        (b[3] + pad + 1).min(h) as u32 + top,
+    ]
+}
+
 /// Bounding boxes (inclusive) of 8-connected components of a mask.
 fn components(mask: &[bool], w: usize, h: usize) -> Vec<[usize; 4]> {
     let mut seen = vec![false; w * h];
@@ -231,13 +237,7 @@ pub fn find_erase(img: &RgbaImage, geometry: &BoardGeometry, keys: &[Key]) -> Op
         if bh < ch * 0.12 || bh > ch * 1.3 || bw < cw * 0.1 || bw > cw * 1.5 {
             continue;
         }
-        let pad = (bh * 0.2) as usize + 2;
-        let rect = [
-            b[0].saturating_sub(pad) as u32,
-            (b[1].saturating_sub(pad)) as u32 + top,
-            (b[2] + pad + 1).min(w) as u32,
-            (b[3] + pad + 1).min(h) as u32 + top,
-        ];
+        let rect = padded(b, w, h, top);
         let centre = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2);
         // Not one of the digit keys.
         if keys.iter().any(|k| {
