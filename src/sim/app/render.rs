@@ -67,7 +67,7 @@ impl Renderer {
         );
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
         match (model.screen, &model.game) {
-            (Screen::Home, _) | (Screen::Game | Screen::Complete, None) => {
+            (Screen::Home, _) | (Screen::Game | Screen::Complete | Screen::GameOver, None) => {
                 self.app_bar(&mut cv, layout, pal, "Sudoku", false);
                 self.home(&mut cv, layout, pal, model);
             }
@@ -82,6 +82,12 @@ impl Renderer {
                     cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                     self.complete(&mut cv, layout, pal, game.level);
                 }
+            }
+            (Screen::GameOver, Some(game)) => {
+                // The board is gone: the app bar, an empty page and the dialog.
+                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
+                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                self.game_over(&mut cv, layout, pal, game.mistakes);
             }
         }
         if model.popup {
@@ -339,6 +345,31 @@ impl Renderer {
         if (level as usize) < LEVEL_COUNT {
             self.button(cv, l, l.dialog_next, "Next level", true, pal);
         }
+    }
+
+    fn game_over(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, mistakes: u32) {
+        self.card(cv, l, pal);
+        let d = l.dialog;
+        let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
+        self.text.centered(
+            cv,
+            Face::Bold,
+            Self::sp(l, 22.0),
+            "Game over",
+            title,
+            pal.text,
+        );
+        let sub = Rect::new(d.x, title.bottom() + l.px(4.0), d.w, l.px(28.0));
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 16.0),
+            &format!("You made {mistakes} mistakes"),
+            sub,
+            pal.muted,
+        );
+        self.button(cv, l, l.dialog_home, "Home", false, pal);
+        self.button(cv, l, l.dialog_next, "Try again", true, pal);
     }
 
     fn popup(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {

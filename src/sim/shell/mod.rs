@@ -184,6 +184,8 @@ impl Shell {
             "wm" => system::wm(device, rest, out),
             "getprop" => system::getprop(device, rest, out),
             "am" => system::am(device, rest, out),
+            "monkey" => system::monkey(device, rest, out),
+            "uiautomator" => system::uiautomator(device, rest, out),
             "dumpsys" => system::dumpsys(device, rest, out),
             _ => {
                 out.err(format!(
