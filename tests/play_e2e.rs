@@ -53,6 +53,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         quiet: true,
+        ..PlayConfig::default()
     }
 }
 
@@ -111,7 +112,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
         let report = play(
             &device,
             &config(data.path(), level, strategy),
-            &mut |_, _, _| {},
+            &mut |_| {},
         )
         .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
         check(&sim, &report, strategy);
@@ -135,7 +136,7 @@ fn dropped_taps_are_repaired_and_counted() {
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 150;
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(state["dropped_taps"].as_u64().unwrap() > 0, "{state}");
@@ -208,8 +209,8 @@ fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
     // Unplug (adb disconnect) after 150 steps.
     let mut unplugged = None;
     let started = std::time::Instant::now();
-    let err = play(&device, &cfg, &mut |done, _, _| {
-        if done == 150 && unplugged.is_none() {
+    let err = play(&device, &cfg, &mut |p| {
+        if p.done == 150 && unplugged.is_none() {
             adb.adb(&["disconnect", &sim.serial()]);
             unplugged = Some(std::time::Instant::now());
         }
@@ -236,7 +237,7 @@ fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
         .path();
     let before = sim.dumpsys()["taps"].as_u64().unwrap();
     let report =
-        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_, _, _| {}).unwrap();
+        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     let total = report.stats.placements + report.stats.undos;
@@ -343,7 +344,7 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 200;
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(
@@ -364,8 +365,8 @@ fn the_adb_server_killed_mid_run_gives_a_clear_error() {
     let (adb, device) = connect(&sim);
     let cfg = config(data.path(), 11, Strategy::RowMajor);
     let started = std::time::Instant::now();
-    let err = play(&device, &cfg, &mut |done, _, _| {
-        if done == 100 {
+    let err = play(&device, &cfg, &mut |p| {
+        if p.done == 100 {
             adb.adb(&["kill-server"]);
         }
     })
@@ -422,7 +423,7 @@ fn level_grid_navigation_pages_through_the_level_list() {
     let level = columns * rows + 3; // on the second page
     let mut cfg = config(data.path(), level, Strategy::Mrv);
     cfg.calibration = Some(path);
-    play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["level"], level, "{state}");
     assert_eq!(state["solved"], true, "{state}");
@@ -438,7 +439,7 @@ fn slow_input_loses_no_taps() {
     let report = play(
         &device,
         &config(data.path(), 1, Strategy::Mrv),
-        &mut |_, _, _| {},
+        &mut |_| {},
     )
     .unwrap();
     check(&sim, &report, Strategy::Mrv);

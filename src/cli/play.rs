@@ -2,7 +2,9 @@
 
 use crate::device::input::InputBackend;
 use crate::device::{Device, Server, select};
+use crate::play::Progress;
 use crate::play::run::{PlayConfig, PlayReport, play};
+use crate::play::stop::{RunFailed, Stop, exit, stop_of};
 use crate::solver::Strategy;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -85,6 +87,14 @@ pub struct PlayArgs {
     /// ... or every T seconds.
     #[arg(long, value_name = "T", default_value_t = 30)]
     pub verify_every_secs: u64,
+    /// Check every T seconds that the board is still on the screen, so that a game-over
+    /// screen, a dark screen or another app is noticed within seconds.
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    pub check_board_every_secs: f64,
+    /// When the phone's link drops (cable, Wi-Fi, adb server restart), wait this many seconds
+    /// for it to come back before giving up (the session can be resumed later).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
+    pub reconnect_timeout: f64,
     /// Data directory: runs.csv and sessions/.
     #[arg(
         long,
@@ -101,6 +111,13 @@ pub struct PlayArgs {
     pub all_devices: bool,
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds (0 to 86400)")),
+    }
+}
+
 impl PlayArgs {
     pub fn config(&self) -> PlayConfig {
         PlayConfig {
@@ -114,8 +131,11 @@ impl PlayArgs {
             max_steps: self.max_steps,
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
+            glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
+            reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
             data_dir: self.data_dir.clone(),
             quiet: self.quiet,
+            ..PlayConfig::default()
         }
     }
 }
@@ -155,7 +175,12 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         }
     }
     let bar = progress_bar(args.quiet, &device.serial);
-    let r = play_with_bar(&device, &args.config(), &bar)?;
+    let mut cfg = args.config();
+    cfg.stop = super::signals::install();
+    let r = match play_with_bar(&device, &cfg, &bar) {
+        Ok(r) => r,
+        Err(e) => return Ok(explain_failure(adb, &e)),
+    };
     let s = &r.stats;
     println!("{}", r.solution);
     println!(
@@ -184,20 +209,80 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps and taps/s.
-pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(u64, u64, u64) + '_ {
+/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps, taps/s, and the
+/// reconnects and interruptions survived.
+pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
     let start = std::time::Instant::now();
     let mut last: Option<std::time::Instant> = None;
-    move |done, total, taps| {
-        if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || done == total {
+    move |p| {
+        if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || p.done == p.total {
             last = Some(std::time::Instant::now());
-            bar.set_length(total);
-            bar.set_position(done);
-            bar.set_message(format!(
-                "{taps} taps, {:.0} taps/s",
-                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
-            ));
+            bar.set_length(p.total);
+            bar.set_position(p.done);
+            let mut msg = format!(
+                "{} taps, {:.0} taps/s",
+                p.taps,
+                p.taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
+            );
+            for (n, what) in [
+                (p.repairs, "repairs"),
+                (p.reconnects, "reconnects"),
+                (p.interruptions, "interruptions"),
+            ] {
+                if n > 0 {
+                    msg.push_str(&format!(", {n} {what}"));
+                }
+            }
+            bar.set_message(msg);
         }
+    }
+}
+
+/// Prints why a run stopped, where its session is and how to go on; returns the exit code
+/// (README, "Exit codes").
+pub fn explain_failure(adb: &AdbArgs, e: &anyhow::Error) -> i32 {
+    eprintln!("error: {e:#}");
+    let stop = stop_of(e);
+    if let Some(f) = e.downcast_ref::<RunFailed>() {
+        let dir = &f.session_dir;
+        eprintln!("session: {}", dir.display());
+        if dir.join("last.png").exists() && !matches!(stop, Some(Stop::Interrupted { .. })) {
+            eprintln!("the last screen seen: {}", dir.join("last.png").display());
+        }
+        let resume = resume_command(adb, dir);
+        match stop {
+            Some(Stop::GameOver { .. }) => eprintln!(
+                "to play it again: add --strategy fast; or turn the app's mistake limit off and run `{resume}`"
+            ),
+            _ => eprintln!("to continue: {resume}"),
+        }
+    } else if let Some(Stop::DeviceLost { .. }) = stop {
+        eprintln!(
+            "nothing was recorded yet: run the same command again once `adb devices` lists the phone as `device`"
+        );
+    }
+    stop.map_or(exit::FAILED, Stop::exit_code)
+}
+
+/// The exact `autoplay resume` command for a session, with the adb server options in use.
+pub fn resume_command(adb: &AdbArgs, dir: &std::path::Path) -> String {
+    let mut cmd = format!("autoplay resume {}", shell_quote(&dir.display().to_string()));
+    if adb.host != "127.0.0.1" {
+        cmd.push_str(&format!(" -H {}", shell_quote(&adb.host)));
+    }
+    if adb.port != crate::device::DEFAULT_PORT {
+        cmd.push_str(&format!(" -P {}", adb.port));
+    }
+    cmd
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=+,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 

@@ -104,7 +104,9 @@ pub struct TapperOptions {
     pub batch: usize,
     /// Most taps sent but not yet acknowledged.
     pub window: usize,
-    /// How long to keep reopening a dropped session before giving up.
+    /// How long to keep reopening a dropped session before giving up. Zero: never reopen it
+    /// here; the error goes to the caller (the player reopens the channel itself, and looks at
+    /// the screen before tapping on).
     pub reconnect_for: Duration,
     /// How long one batch may take before the session is considered stuck.
     pub ack_timeout: Duration,
@@ -413,6 +415,12 @@ impl Tapper {
 
     /// Reopens the shell with backoff for at most `reconnect_for`, then resends unacked batches.
     fn reconnect(&mut self) -> Result<(), DeviceError> {
+        if self.options.reconnect_for.is_zero() {
+            return Err(DeviceError::Adb(format!(
+                "the tap channel to {} closed",
+                self.device.serial
+            )));
+        }
         let deadline = Instant::now() + self.options.reconnect_for;
         let mut delay = Duration::from_millis(100);
         loop {
