@@ -101,7 +101,10 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     };
     let started = Instant::now();
     let result = play(&device, &cfg, &mut |p| {
-        steps.store(p.done << 32 | p.total.min(u32::MAX as u64), Ordering::Relaxed);
+        steps.store(
+            p.done << 32 | p.total.min(u32::MAX as u64),
+            Ordering::Relaxed,
+        );
     });
     stop.store(true, Ordering::Relaxed);
     let _ = viewer.join();

@@ -161,6 +161,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     if args.all_devices {
         return run_all(&server, args);
     }
+    let stop = super::signals::install();
     let device = select(&server, adb.serial.as_deref())?;
     if !args.quiet {
         match args.level {
@@ -176,16 +177,17 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     }
     let bar = progress_bar(args.quiet, &device.serial);
     let mut cfg = args.config();
-    cfg.stop = super::signals::install();
+    cfg.stop = stop;
     let r = match play_with_bar(&device, &cfg, &bar) {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(adb, &e)),
+        Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
     };
     let s = &r.stats;
     println!("{}", r.solution);
     println!(
-        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
-         {} repairs, {} steps shown{}; capture: {}",
+        "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
+         {} repairs{}, {} steps shown{}; capture: {}",
+        completion(&r.replay),
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
@@ -194,6 +196,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         r.taps_per_sec,
         r.input,
         r.replay.repairs,
+        super::resume::incidents(&r.replay),
         super::thousands(r.replay.events_shown),
         if r.replay.events_hidden > 0 {
             format!(
@@ -207,6 +210,14 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     );
     println!("session: {}", r.session_dir.display());
     Ok(0)
+}
+
+/// How the solved board was seen, for the summary line.
+pub fn completion(r: &crate::play::ReplayReport) -> &'static str {
+    match r.completion {
+        Some(crate::play::Completion::Screen) => "the app's completion screen",
+        _ => "the solved board read back",
+    }
 }
 
 /// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps, taps/s, and the
@@ -240,7 +251,7 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
 
 /// Prints why a run stopped, where its session is and how to go on; returns the exit code
 /// (README, "Exit codes").
-pub fn explain_failure(adb: &AdbArgs, e: &anyhow::Error) -> i32 {
+pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
     eprintln!("error: {e:#}");
     let stop = stop_of(e);
     if let Some(f) = e.downcast_ref::<RunFailed>() {
@@ -249,7 +260,7 @@ pub fn explain_failure(adb: &AdbArgs, e: &anyhow::Error) -> i32 {
         if dir.join("last.png").exists() && !matches!(stop, Some(Stop::Interrupted { .. })) {
             eprintln!("the last screen seen: {}", dir.join("last.png").display());
         }
-        let resume = resume_command(adb, dir);
+        let resume = resume_command(adb, data_dir, dir);
         match stop {
             Some(Stop::GameOver { .. }) => eprintln!(
                 "to play it again: add --strategy fast; or turn the app's mistake limit off and run `{resume}`"
@@ -264,9 +275,19 @@ pub fn explain_failure(adb: &AdbArgs, e: &anyhow::Error) -> i32 {
     stop.map_or(exit::FAILED, Stop::exit_code)
 }
 
-/// The exact `autoplay resume` command for a session, with the adb server options in use.
-pub fn resume_command(adb: &AdbArgs, dir: &std::path::Path) -> String {
-    let mut cmd = format!("autoplay resume {}", shell_quote(&dir.display().to_string()));
+/// The exact `autoplay resume` command for a session, with the adb server and data directory
+/// in use.
+pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path::Path) -> String {
+    let mut cmd = format!(
+        "autoplay resume {}",
+        shell_quote(&dir.display().to_string())
+    );
+    if data_dir != std::path::Path::new("autoplay-data") {
+        cmd.push_str(&format!(
+            " --data-dir {}",
+            shell_quote(&data_dir.display().to_string())
+        ));
+    }
     if adb.host != "127.0.0.1" {
         cmd.push_str(&format!(" -H {}", shell_quote(&adb.host)));
     }

@@ -22,6 +22,7 @@ pub struct ResumeArgs {
 }
 
 pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
+    let stop = super::signals::install();
     let meta = SessionMeta::load(&args.session)?;
     let server = adb.server()?;
     let serial = adb.serial.clone().unwrap_or(meta.device.serial.clone());
@@ -29,12 +30,12 @@ pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
     let bar = progress_bar(args.play.quiet, &device.serial);
     let start = Instant::now();
     let mut cfg = args.play.config();
-    cfg.stop = super::signals::install();
+    cfg.stop = stop;
     let report = resume(&device, &args.session, &cfg, &mut bar_progress(&bar));
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(adb, &e)),
+        Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
     };
     println!("{}", r.solution);
     println!(
@@ -52,7 +53,10 @@ pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
 /// `, 1 reconnect, 2 interruptions` (nothing when there were none).
 pub fn incidents(r: &crate::play::ReplayReport) -> String {
     let mut s = String::new();
-    for (n, what) in [(r.reconnects, "reconnect"), (r.interruptions, "interruption")] {
+    for (n, what) in [
+        (r.reconnects, "reconnect"),
+        (r.interruptions, "interruption"),
+    ] {
         if n > 0 {
             s.push_str(&format!(", {n} {what}{}", if n == 1 { "" } else { "s" }));
         }

@@ -2,12 +2,16 @@
 //! batch of taps under way, records its end and says how to resume), the second exits at once.
 
 use crate::play::stop::{StopFlag, exit};
+use std::time::Duration;
+use tokio::signal::unix::{SignalKind, signal};
 
-/// Installs the handlers (on a thread of their own) and returns the flag they raise.
+/// Installs the handlers (on a thread of their own; they are in place when this returns) and
+/// returns the flag they raise.
 pub fn install() -> StopFlag {
     let flag = StopFlag::default();
     let raised = flag.clone();
-    std::thread::Builder::new()
+    let (ready, installed) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             let Ok(rt) = tokio::runtime::Builder::new_current_thread()
@@ -17,23 +21,26 @@ pub fn install() -> StopFlag {
                 return;
             };
             rt.block_on(async move {
-                let Ok(mut term) =
-                    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                else {
+                let (Ok(mut int), Ok(mut term)) = (
+                    signal(SignalKind::interrupt()),
+                    signal(SignalKind::terminate()),
+                ) else {
                     return;
                 };
+                let _ = ready.send(());
                 let mut first = true;
                 loop {
                     let (signal, name) = tokio::select! {
-                        r = tokio::signal::ctrl_c() => match r {
-                            Ok(()) => (2, "Ctrl-C"),
-                            Err(_) => return,
-                        },
+                        _ = int.recv() => (2, "Ctrl-C"),
                         _ = term.recv() => (15, "SIGTERM"),
                     };
                     if !first {
                         eprintln!("\n{name} again: quitting now");
-                        std::process::exit(if signal == 15 { exit::SIGTERM } else { exit::SIGINT });
+                        std::process::exit(if signal == 15 {
+                            exit::SIGTERM
+                        } else {
+                            exit::SIGINT
+                        });
                     }
                     first = false;
                     eprintln!(
@@ -42,7 +49,9 @@ pub fn install() -> StopFlag {
                     raised.raise(signal);
                 }
             });
-        })
-        .ok();
+        });
+    if spawned.is_ok() {
+        let _ = installed.recv_timeout(Duration::from_secs(2));
+    }
     flag
 }

@@ -124,7 +124,10 @@ impl Link {
 
     /// Runs `f` again while it fails with [`Restored`] (for steps that look at the screen
     /// themselves, like set-up), at most a few times.
-    pub fn settle<T>(&mut self, mut f: impl FnMut(&mut Link) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    pub fn settle<T>(
+        &mut self,
+        mut f: impl FnMut(&mut Link) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
         let mut tries = 0;
         loop {
             match f(self) {
@@ -207,7 +210,10 @@ impl Link {
 
     /// How frames are taken (`raw 41 ms, png 180 ms (using ...)`).
     pub fn capture(&self) -> String {
-        self.screen.as_ref().map(Screen::describe).unwrap_or_default()
+        self.screen
+            .as_ref()
+            .map(Screen::describe)
+            .unwrap_or_default()
     }
 
     /// The tap channel's backend.
@@ -298,6 +304,7 @@ impl Link {
         let network = is_network_serial(&self.device.serial);
         let mut lost = false;
         let mut last_connect: Option<Instant> = None;
+        let mut connect_error = String::new();
         let mut note = String::new();
         let mut delay = Duration::from_millis(100);
         loop {
@@ -345,10 +352,15 @@ impl Link {
                         if listed == "offline" {
                             let _ = server.disconnect(&self.device.serial);
                         }
-                        if let Err(e) = server.connect(&self.device.serial) {
-                            note = format!("{note}; {e}");
-                        }
+                        connect_error = match server.connect(&self.device.serial) {
+                            Ok(_) => String::new(),
+                            Err(e) => format!(
+                                ", and `adb connect {}` failed ({e}): is the phone on and on the network?",
+                                self.device.serial
+                            ),
+                        };
                     }
+                    note.push_str(&connect_error);
                 }
                 State::Listed(s) => {
                     lost = true;

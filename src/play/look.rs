@@ -218,11 +218,26 @@ mod tests {
     #[test]
     fn words_tell_completion_from_game_over() {
         let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(classify(&t(&["Level 5 complete", "Well done!"])), Verdict::Completed);
-        assert_eq!(classify(&t(&["Excellent!", "Mistakes 0/3"])), Verdict::Completed);
-        assert_eq!(classify(&t(&["Game over", "You made 3 mistakes"])), Verdict::GameOver);
-        assert_eq!(classify(&t(&["GAME OVER", "50% completed"])), Verdict::GameOver);
-        assert_eq!(classify(&t(&["Rate this app", "Enjoying Sudoku? Tell us!"])), Verdict::Neither);
+        assert_eq!(
+            classify(&t(&["Level 5 complete", "Well done!"])),
+            Verdict::Completed
+        );
+        assert_eq!(
+            classify(&t(&["Excellent!", "Mistakes 0/3"])),
+            Verdict::Completed
+        );
+        assert_eq!(
+            classify(&t(&["Game over", "You made 3 mistakes"])),
+            Verdict::GameOver
+        );
+        assert_eq!(
+            classify(&t(&["GAME OVER", "50% completed"])),
+            Verdict::GameOver
+        );
+        assert_eq!(
+            classify(&t(&["Rate this app", "Enjoying Sudoku? Tell us!"])),
+            Verdict::Neither
+        );
         assert_eq!(classify(&t(&["Incomplete", "Unsolved"])), Verdict::Neither);
         assert_eq!(classify(&[]), Verdict::Neither);
         assert_eq!(quote(&t(&["a", "b", "c"]), 2), "\"a\", \"b\", ...");

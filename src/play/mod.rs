@@ -12,7 +12,7 @@ pub mod setnum;
 pub mod stop;
 
 pub use replay::{
-    Completion, Incident, IncidentKind, Journal, Progress, ReplayError, ReplayOptions, ReplayReport,
-    Seen, Target, WriteKind, replay,
+    Completion, Incident, IncidentKind, Journal, Progress, ReplayError, ReplayOptions,
+    ReplayReport, Seen, Target, WriteKind, replay,
 };
 pub use setnum::{Cancel, Encoder, InputOrder, Layout, Point, Selection};

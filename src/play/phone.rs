@@ -77,7 +77,10 @@ impl<'a> PhoneTarget<'a> {
             if state.secure {
                 return Err(Stop::Locked.into());
             }
-            let (w, h) = (self.calibration.device.width, self.calibration.device.height);
+            let (w, h) = (
+                self.calibration.device.width,
+                self.calibration.device.height,
+            );
             self.link.command(&format!(
                 "input swipe {} {} {} {} 300",
                 w / 2,
@@ -100,7 +103,10 @@ impl<'a> PhoneTarget<'a> {
             return Ok(Err(()));
         }
         // The app (or a window we cannot place) is in front without the board: its words.
-        let texts = match self.link.shell("reading the screen's text", look::UI_DUMP_COMMAND) {
+        let texts = match self
+            .link
+            .shell("reading the screen's text", look::UI_DUMP_COMMAND)
+        {
             Ok(out) => look::ui_texts(&out.stdout),
             Err(e) if super::stop::is_restored(&e) => return Err(e),
             Err(_) => Vec::new(),

@@ -297,8 +297,8 @@ impl Replay<'_, '_> {
         // that hides the board cannot hide a wrong digit. With every event shown, that write is
         // the search's last event; otherwise the remaining cells are filled directly, one of
         // them last.
-        let last_event = (visible_end == events.len() && start_at < events.len())
-            .then(|| events.len() - 1);
+        let last_event =
+            (visible_end == events.len() && start_at < events.len()).then(|| events.len() - 1);
         for (i, &ev) in events
             .iter()
             .enumerate()
@@ -503,8 +503,9 @@ impl Replay<'_, '_> {
             match seen {
                 Seen::Board(board) => {
                     backed = false;
-                    let wrong: Vec<usize> =
-                        (0..CELLS).filter(|&c| board.get(c) != want.get(c)).collect();
+                    let wrong: Vec<usize> = (0..CELLS)
+                        .filter(|&c| board.get(c) != want.get(c))
+                        .collect();
                     if wrong.is_empty() {
                         self.expected = *want;
                         return Ok(());
@@ -558,6 +559,14 @@ impl Replay<'_, '_> {
                     return Ok(());
                 }
                 Seen::GameOver { what } => {
+                    if self.report.taps == 0 && !reopened && self.target.reopen()? {
+                        // Resuming a lost game (its mistake limit turned off since): again from
+                        // the level's start.
+                        reopened = true;
+                        (best, stalled) = (usize::MAX, 0);
+                        self.note_incidents()?;
+                        continue;
+                    }
                     return Err(Stop::GameOver {
                         mistakes: self.report.wrong_digits,
                         what,
@@ -733,7 +742,11 @@ mod tests {
         (r, app.board, app.taps)
     }
 
-    fn solved(strategy: Strategy, options: ReplayOptions, setup: impl FnOnce(&mut MemoryApp)) -> ReplayReport {
+    fn solved(
+        strategy: Strategy,
+        options: ReplayOptions,
+        setup: impl FnOnce(&mut MemoryApp),
+    ) -> ReplayReport {
         let (puzzle, _, solution) = search_of(strategy);
         let (r, board, taps) = run_with(strategy, options, setup);
         let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
@@ -815,7 +828,10 @@ mod tests {
         let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
             a.drop = Box::new(move |n| n == last_digit_tap)
         });
-        assert_eq!((report.repairs, report.completion), (1, Some(Completion::Screen)));
+        assert_eq!(
+            (report.repairs, report.completion),
+            (1, Some(Completion::Screen))
+        );
     }
 
     #[test]

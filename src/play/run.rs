@@ -179,7 +179,6 @@ fn pick_calibration(
     candidates.swap_remove(0)
 }
 
-
 /// Opens level `level` as the calibration's `[navigation]` says. A link lost and restored on
 /// the way starts the navigation again (at most a few times).
 pub fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
@@ -291,7 +290,6 @@ fn search_events(
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
 }
-
 
 /// Plays one level on `device`. `progress` gets where the replay stands.
 pub fn play(

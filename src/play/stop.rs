@@ -25,9 +25,10 @@ pub mod exit {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Stop {
     #[error(
-        "the app ended the game after {mistakes} wrong digits ({what}): the visible search places \
-         wrong digits by design, so turn off the app's mistake limit (often \"Mistakes limit\" in its \
-         settings), or play with --strategy fast, which places only right digits"
+        "the app ended the game ({what}): apps end it after a few wrong digits, and the visible \
+         search writes wrong digits by design ({mistakes} so far). Turn off the app's mistake limit \
+         (often \"Mistakes limit\" in its settings), or play with --strategy fast, which writes only \
+         right digits"
     )]
     GameOver { mistakes: u64, what: String },
     #[error(
@@ -48,7 +49,9 @@ pub enum Stop {
          longer (or keep it charging with \"Stay awake\" in the developer options)"
     )]
     Locked,
-    #[error("{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back")]
+    #[error(
+        "{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back"
+    )]
     UnknownScreen { what: String },
 }
 
@@ -74,9 +77,12 @@ impl Stop {
     }
 }
 
-/// The typed stop in an error's chain, if any.
+/// The typed stop in an error's chain (or in a [`RunFailed`]'s error), if any.
 pub fn stop_of(e: &anyhow::Error) -> Option<&Stop> {
-    e.chain().find_map(|c| c.downcast_ref::<Stop>())
+    match e.downcast_ref::<RunFailed>() {
+        Some(f) => stop_of(&f.error),
+        None => e.chain().find_map(|c| c.downcast_ref::<Stop>()),
+    }
 }
 
 /// A run that ended without a solved board after its session was recorded.
@@ -111,7 +117,9 @@ impl StopFlag {
 /// The link to the phone was lost and restored: what the screen shows is unknown until it is
 /// looked at again, so no tap may follow before that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the connection to the phone was lost and restored; the screen must be checked before the next tap")]
+#[error(
+    "the connection to the phone was lost and restored; the screen must be checked before the next tap"
+)]
 pub struct Restored;
 
 /// Whether `e` is [`Restored`].

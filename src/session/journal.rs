@@ -255,7 +255,10 @@ mod tests {
             taps: vec![(1, 1); n],
         };
         let lines = vec![
-            JournalLine::Start { t_ms: 0, from_event: 0 },
+            JournalLine::Start {
+                t_ms: 0,
+                from_event: 0,
+            },
             ev(10, 2),
             ev(400, 2),
             JournalLine::Incident {
@@ -264,7 +267,10 @@ mod tests {
                 detail: String::new(),
             },
             // A crash: no end. The resume starts its own clock.
-            JournalLine::Start { t_ms: 5, from_event: 2 },
+            JournalLine::Start {
+                t_ms: 5,
+                from_event: 2,
+            },
             JournalLine::Write {
                 t_ms: 50,
                 why: WriteKind::Repair,

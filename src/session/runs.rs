@@ -99,8 +99,16 @@ impl RunRecord {
             search_ms: float(10, "search_ms")?,
             replay_ms: float(11, "replay_ms")?,
             result: f[12].into(),
-            reconnects: if f.len() > 13 { num(13, "reconnects")? } else { 0 },
-            interruptions: if f.len() > 14 { num(14, "interruptions")? } else { 0 },
+            reconnects: if f.len() > 13 {
+                num(13, "reconnects")?
+            } else {
+                0
+            },
+            interruptions: if f.len() > 14 {
+                num(14, "interruptions")?
+            } else {
+                0
+            },
         })
     }
 }
