@@ -157,7 +157,7 @@ fn the_binary_plays_and_logs() {
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.text()
-            .contains("solved and verified: 86 placements, 50 undos, 87 calls"),
+            .contains("): 86 placements, 50 undos, 87 calls"),
         "{}",
         out.text()
     );

@@ -47,6 +47,31 @@ impl<'a> PhoneTarget<'a> {
         }
     }
 
+    /// The first frame of a run, showing the board: `frame` if it does, else one taken after
+    /// waking the screen, unlocking it or bringing the app back, as during the run.
+    pub fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
+        if read_if_visible(&frame, self.calibration)?.is_some() {
+            return Ok(frame);
+        }
+        let mut tries = 0;
+        let seen = loop {
+            match self.look() {
+                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                r => break r?,
+            }
+        };
+        let what = match (seen, self.last_frame.clone()) {
+            (Seen::Board(_), Some(frame)) => return Ok(frame),
+            (Seen::Board(_), None) => "no frame".to_string(),
+            (Seen::Completed, _) => "the app's completion screen".to_string(),
+            (Seen::GameOver { what } | Seen::Other { what }, _) => what,
+        };
+        anyhow::bail!(
+            "board not visible: {what} is on the screen, not the Sudoku board where the calibration \
+             expects it (is the game screen open?)"
+        )
+    }
+
     /// One screenshot; the board if it is where the calibration says.
     fn frame(&mut self) -> anyhow::Result<Option<crate::board::Board>> {
         let frame = self.link.grab()?;

@@ -258,7 +258,12 @@ fn app_package(link: &mut Link, nav: Option<&Navigation>) -> Option<String> {
                 .focused_package()
                 .map(str::to_string)
         });
-    from_window.or_else(|| match nav {
+    from_window.or_else(|| nav_package(nav))
+}
+
+/// The package an `am start -n PACKAGE/ACTIVITY` navigation names.
+fn nav_package(nav: Option<&Navigation>) -> Option<String> {
+    match nav {
         Some(Navigation::AmStart { command }) => command
             .split_whitespace()
             .skip_while(|w| *w != "-n")
@@ -266,7 +271,7 @@ fn app_package(link: &mut Link, nav: Option<&Navigation>) -> Option<String> {
             .and_then(|c| c.split_once('/'))
             .map(|(p, _)| p.to_string()),
         _ => None,
-    })
+    }
 }
 
 /// Searches `givens` with `strategy`, recording every event.
@@ -333,7 +338,14 @@ pub fn play(
         _ => {}
     }
 
-    let first = link.settle(|link| link.probe_screen())?;
+    let probed = link.settle(|link| link.probe_screen())?;
+    // The calibrations for one screen size differ in their keypads, not their boards: any one
+    // of them finds the board (waking the screen or bringing the app back if need be).
+    let board_cal = candidates[0].1.clone();
+    let mut setup = PhoneTarget::new(link, &board_cal);
+    setup.package = nav_package(navigation.as_ref());
+    let first = setup.board_frame(probed)?;
+    let mut link = setup.link;
     let (cal_path, cal) = pick_calibration(&first, candidates);
     let givens = read_if_visible(&first, &cal)?
         .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
