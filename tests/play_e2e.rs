@@ -156,8 +156,7 @@ fn the_binary_plays_and_logs() {
     let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
-        out.text()
-            .contains("): 86 placements, 50 undos, 87 calls"),
+        out.text().contains("): 86 placements, 50 undos, 87 calls"),
         "{}",
         out.text()
     );

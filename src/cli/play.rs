@@ -158,10 +158,10 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let server = adb.server()?;
-    if args.all_devices {
-        return run_all(&server, args);
-    }
     let stop = super::signals::install();
+    if args.all_devices {
+        return run_all(adb, &server, args, stop);
+    }
     let device = select(&server, adb.serial.as_deref())?;
     if !args.quiet {
         match args.level {
@@ -319,7 +319,12 @@ pub fn play_with_bar(
 }
 
 /// `--all-devices`: one thread and one progress bar per ready device.
-fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
+fn run_all(
+    adb: &AdbArgs,
+    server: &Server,
+    args: &PlayArgs,
+    stop: crate::play::stop::StopFlag,
+) -> anyhow::Result<i32> {
     server.ensure_running()?;
     let devices: Vec<Device> = server
         .devices()?
@@ -334,7 +339,8 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
     if args.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let cfg = args.config();
+    let mut cfg = args.config();
+    cfg.stop = stop;
     let results: Vec<(String, anyhow::Result<PlayReport>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = devices
             .iter()
@@ -353,21 +359,32 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
             })
             .collect()
     });
-    let mut failed = 0;
+    let mut code = exit::SOLVED;
     for (serial, r) in &results {
         match r {
             Ok(r) => println!(
-                "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs",
+                "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs{}",
                 super::thousands(r.stats.placements),
                 super::thousands(r.stats.undos),
                 super::thousands(r.replay.taps),
-                r.replay.repairs
+                r.replay.repairs,
+                super::resume::incidents(&r.replay)
             ),
             Err(e) => {
-                failed += 1;
                 println!("{serial}: FAILED: {e:#}");
+                if let Some(f) = e.downcast_ref::<RunFailed>() {
+                    println!(
+                        "{serial}: to continue: {}",
+                        resume_command(adb, &cfg.data_dir, &f.session_dir)
+                    );
+                }
+                // The most telling code: a signal, then the others, then plain failure.
+                let c = stop_of(e).map_or(exit::FAILED, Stop::exit_code);
+                if code == exit::SOLVED || c > code {
+                    code = c;
+                }
             }
         }
     }
-    Ok(if failed == 0 { 0 } else { 1 })
+    Ok(code)
 }

@@ -252,7 +252,13 @@ mod tests {
         let t = table(&[row("interrupted", 120, 2, 1), row("solved", 474, 3, 1)]);
         assert_eq!(t.len(), 1);
         assert_eq!(
-            (t[0].runs, t[0].solved, t[0].taps, t[0].repairs, t[0].reconnects),
+            (
+                t[0].runs,
+                t[0].solved,
+                t[0].taps,
+                t[0].repairs,
+                t[0].reconnects
+            ),
             (2, 1, 474, 3, 1)
         );
         // Before any solved run: the latest run's counts so far.
