@@ -321,33 +321,26 @@ impl Renderer {
     }
 
     fn complete(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, level: u32) {
-        self.card(cv, l, pal);
-        let d = l.dialog;
-        let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
-        self.text.centered(
-            cv,
-            Face::Bold,
-            Self::sp(l, 22.0),
-            &format!("Level {level} complete"),
-            title,
-            pal.text,
-        );
-        let sub = Rect::new(d.x, title.bottom() + l.px(4.0), d.w, l.px(28.0));
-        self.text.centered(
-            cv,
-            Face::Regular,
-            Self::sp(l, 16.0),
-            "Well done!",
-            sub,
-            pal.muted,
-        );
-        self.button(cv, l, l.dialog_home, "Home", false, pal);
-        if (level as usize) < LEVEL_COUNT {
-            self.button(cv, l, l.dialog_next, "Next level", true, pal);
-        }
+        let next = ((level as usize) < LEVEL_COUNT).then_some("Next level");
+        let title = format!("Level {level} complete");
+        self.dialog(cv, l, pal, &title, "Well done!", next);
     }
 
     fn game_over(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, mistakes: u32) {
+        let sub = format!("You made {mistakes} mistakes");
+        self.dialog(cv, l, pal, "Game over", &sub, Some("Try again"));
+    }
+
+    /// A dialog card: a title, a line under it, Home and an optional primary button.
+    fn dialog(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        pal: &Palette,
+        title_text: &str,
+        sub_text: &str,
+        primary: Option<&str>,
+    ) {
         self.card(cv, l, pal);
         let d = l.dialog;
         let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
@@ -355,7 +348,7 @@ impl Renderer {
             cv,
             Face::Bold,
             Self::sp(l, 22.0),
-            "Game over",
+            title_text,
             title,
             pal.text,
         );
@@ -364,12 +357,14 @@ impl Renderer {
             cv,
             Face::Regular,
             Self::sp(l, 16.0),
-            &format!("You made {mistakes} mistakes"),
+            sub_text,
             sub,
             pal.muted,
         );
         self.button(cv, l, l.dialog_home, "Home", false, pal);
-        self.button(cv, l, l.dialog_next, "Try again", true, pal);
+        if let Some(label) = primary {
+            self.button(cv, l, l.dialog_next, label, true, pal);
+        }
     }
 
     fn popup(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
