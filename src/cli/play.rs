@@ -88,7 +88,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "T", default_value_t = 30)]
     pub verify_every_secs: u64,
     /// Check every T seconds that the board is still on the screen, so that a game-over
-    /// screen, a dark screen or another app is noticed within seconds.
+    /// screen, a dark screen or another app is noticed within seconds (less often where a
+    /// screenshot takes more than T/8, to keep the checks under an eighth of the time).
     #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
     pub check_board_every_secs: f64,
     /// When the phone's link drops (cable, Wi-Fi, adb server restart), wait this many seconds

@@ -124,7 +124,8 @@ pub struct ReplayOptions {
     pub verify_taps: u64,
     /// ... or after this much time.
     pub verify_interval: Duration,
-    /// Check that the board is still there this often.
+    /// Check that the board is still there this often (or less often where a screenshot takes
+    /// more than an eighth of this).
     pub glance_interval: Duration,
     /// Show only the first N events, then fill the solution directly.
     pub max_visible_steps: Option<u64>,
@@ -232,6 +233,7 @@ pub fn replay(
         since_verify: 0,
         last_verify: Instant::now(),
         last_look: Instant::now(),
+        glance_every: options.glance_interval,
         done: 0,
         total: events.len() as u64,
     };
@@ -272,6 +274,9 @@ struct Replay<'a, 'l> {
     since_verify: u64,
     last_verify: Instant,
     last_look: Instant,
+    /// The glance interval: the option, or longer where screenshots are slow (a glance costs
+    /// at most about an eighth of the time).
+    glance_every: Duration,
     done: u64,
     total: u64,
 }
@@ -314,7 +319,7 @@ impl Replay<'_, '_> {
             if self.due() {
                 let want = self.expected;
                 self.verify(&want)?;
-            } else if self.last_look.elapsed() >= opts.glance_interval {
+            } else if self.last_look.elapsed() >= self.glance_every {
                 self.glance()?;
             }
             self.done = i as u64 + 1;
@@ -451,8 +456,11 @@ impl Replay<'_, '_> {
 
     /// Is the board still there? If not, a full look (after the taps in flight landed).
     fn glance(&mut self) -> anyhow::Result<()> {
+        let started = Instant::now();
+        let glanced = self.target.glance();
+        self.glance_every = self.options.glance_interval.max(started.elapsed() * 8);
         self.last_look = Instant::now();
-        match self.target.glance() {
+        match glanced {
             Ok(true) => Ok(()),
             Ok(false) => {
                 let want = self.expected;
