@@ -126,8 +126,9 @@ fn dropped_taps_over_many_seeds_end_solved_or_say_why() {
     let data = tempfile::tempdir().unwrap();
     let adb = AdbServer::start();
     let mut cases: Vec<(u32, f64, u64)> = Vec::new();
-    for rate in [0.01, 0.05, 0.20] {
-        for seed in 1..=6 {
+    // Level 5 (about 400 taps): the 10 seeds at 5%, 6 at 1% and 20%.
+    for (rate, seeds) in [(0.01, 6), (0.05, 10), (0.20, 6)] {
+        for seed in 1..=seeds {
             cases.push((5, rate, seed));
         }
     }
@@ -210,14 +211,18 @@ fn a_link_dropped_in_every_phase_is_recovered() {
     assert!(setup >= 8 && total > setup + 100, "{setup} {total}");
     // Every set-up command (device queries, tap channel, navigation, first screenshots, the
     // app's package), then taps early, mid-way and late, and the final verification.
+    // The 1, 2, 3, 8 and 13 among them.
     let mut ns: Vec<u64> = (1..=setup + 1).collect();
     ns.extend([
+        13,
         setup + 20,
         (setup + total) / 2,
         total - 40,
         total - 8,
         total - 2,
     ]);
+    ns.sort();
+    ns.dedup();
     for n in ns {
         let mut c = pixel();
         c.disconnect_after = Some(n);
@@ -234,6 +239,20 @@ fn a_link_dropped_in_every_phase_is_recovered() {
         }
         adb.adb(&["disconnect", &sim.serial()]);
     }
+    // The reproduction through the binary: `sim --disconnect-after 13`, `autoplay --level N`.
+    let mut c = pixel();
+    c.disconnect_after = Some(13);
+    let sim = spawn(c).unwrap();
+    adb.connect(&sim.serial());
+    let out = run_with_timeout(
+        autoplay(&adb, data.path(), &["--level", "3", "-s", &sim.serial()]),
+        b"",
+        Duration::from_secs(240),
+    );
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    assert!(out.text().contains("1 reconnect"), "{}", out.text());
+    assert_solved(&sim, data.path(), "the binary, disconnect after 13");
+    assert_eq!(last_run(data.path()).reconnects, 1);
 }
 
 #[test]
@@ -582,13 +601,18 @@ fn screens_without_the_board_are_named() {
 
 /// Starts a long run in the background and waits until the phone has received taps.
 fn start_long_run(adb: &AdbServer, sim: &SimHandle, data: &Path) -> std::process::Child {
+    start_run(adb, sim, data, 300)
+}
+
+/// Starts a run of level 30 in the background and waits until the phone has `taps` taps.
+fn start_run(adb: &AdbServer, sim: &SimHandle, data: &Path, taps: u64) -> std::process::Child {
     let child = autoplay(adb, data, &["--level", "30", "-s", &sim.serial()])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
-    while sim.dumpsys()["taps"].as_u64().unwrap() < 300 {
+    while sim.dumpsys()["taps"].as_u64().unwrap() < taps {
         assert!(Instant::now() < deadline, "the run did not start");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -663,10 +687,28 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
     );
     assert_eq!(status.code(), Some(143), "{}", stderr_of(&mut child));
     assert_eq!(last_run(data.path()).result, "interrupted");
-    let sim = spawn(pixel()).unwrap();
+    let rows = read_runs(&data.path().join("runs.csv")).unwrap().len();
+
+    // A second Ctrl-C quits at once, while the taps under way are still landing (a slow phone:
+    // 0.2 s a tap, so finishing them would take seconds).
+    let mut c = pixel();
+    c.input_latency = Duration::from_millis(200);
+    let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
-    let mut child = start_long_run(&adb, &sim, data.path());
+    let mut child = start_run(&adb, &sim, data.path(), 5);
+    let lines = stderr_lines(&mut child);
     signal(&child, "-INT");
+    let mut seen = Vec::new();
+    while !seen
+        .last()
+        .is_some_and(|l: &String| l.contains("stopping after the taps under way"))
+    {
+        seen.push(
+            lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no message after the first Ctrl-C: {seen:?}")),
+        );
+    }
     signal(&child, "-INT");
     let status = wait_or_kill(
         &mut child,
@@ -674,6 +716,32 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
         "autoplay after two Ctrl-C",
     );
     assert_eq!(status.code(), Some(130));
+    seen.extend(lines.iter());
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some("Ctrl-C again: quitting now"),
+        "it quit before the taps under way landed: {seen:?}"
+    );
+    assert_eq!(
+        read_runs(&data.path().join("runs.csv")).unwrap().len(),
+        rows,
+        "no row: the journal so far is the record"
+    );
+}
+
+/// The child's non-empty stderr lines, as they come.
+fn stderr_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if !line.trim().is_empty() && tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 #[test]

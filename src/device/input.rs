@@ -106,7 +106,8 @@ pub struct TapperOptions {
     pub window: usize,
     /// How long to keep reopening a dropped session before giving up. Zero: never reopen it
     /// here; the error goes to the caller (the player reopens the channel itself, and looks at
-    /// the screen before tapping on).
+    /// the screen before tapping on). Default: 30 s, as `--reconnect-timeout` (an adb server takes
+    /// about 10 s to bring a network device back).
     pub reconnect_for: Duration,
     /// How long one batch may take before the session is considered stuck.
     pub ack_timeout: Duration,
@@ -118,7 +119,7 @@ impl Default for TapperOptions {
             pace: Duration::ZERO,
             batch: 8,
             window: 32,
-            reconnect_for: Duration::from_secs(8),
+            reconnect_for: Duration::from_secs(30),
             ack_timeout: Duration::from_secs(30),
         }
     }
