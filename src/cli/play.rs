@@ -66,8 +66,9 @@ pub struct PlayArgs {
     /// Where calibrations are looked up.
     #[arg(long, value_name = "DIR", default_value = "calibration")]
     pub calibration_dir: PathBuf,
-    /// How taps are sent: `input` (input tap lines in one shell) or `events` (sendevent, where allowed).
-    /// Default: events if the device allows them, else input.
+    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
+    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
+    /// Default: the fastest the device allows, in that order; the choice and why is printed.
     #[arg(long, value_enum)]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).

@@ -5,7 +5,8 @@ use super::replay::{ReplayOptions, ReplayReport, Target, replay};
 use super::setnum::{Cancel, Layout, Point};
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
-use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use crate::device::channel;
+use crate::device::input::{InputBackend, Tapper, TapperOptions};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
 use crate::session::{
@@ -28,7 +29,7 @@ pub struct PlayConfig {
     /// A calibration file; `None`: look one up in `calibration_dir` by model and screen size.
     pub calibration: Option<PathBuf>,
     pub calibration_dir: PathBuf,
-    /// `None`: events if the device allows it, else input.
+    /// `None`: the fastest channel the device allows (raw, events, input).
     pub input: Option<InputBackend>,
     pub pace: Duration,
     pub max_visible_steps: Option<u64>,
@@ -241,23 +242,18 @@ pub fn navigate(
     Ok(())
 }
 
-/// Opens the tap channel: `sendevent` where the device allows it (unless told otherwise), else
-/// `input tap` lines.
+/// Opens the tap channel: the one asked for if the device allows it, else the fastest that
+/// works (raw, events, input); says which and why unless quiet.
 fn open_tapper(device: &Device, cfg: &PlayConfig, size: (u32, u32)) -> anyhow::Result<Tapper> {
-    let panel = match cfg.input {
-        Some(InputBackend::Input) => None,
-        _ => probe_events(device)?,
-    };
-    let mode = match (cfg.input, &panel) {
-        (Some(m), _) => m,
-        (None, Some(_)) => InputBackend::Events,
-        (None, None) => InputBackend::Input,
-    };
+    let chosen = channel::choose(device, cfg.input)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {}", chosen.why);
+    }
     let topts = TapperOptions {
         pace: cfg.pace,
         ..TapperOptions::default()
     };
-    Ok(Tapper::open(device, mode, panel, size, topts)?)
+    Ok(Tapper::open(device, chosen, size, topts)?)
 }
 
 /// Searches `givens` with `strategy`, recording every event.
