@@ -49,6 +49,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         input: None,
         pace: Duration::ZERO,
         max_visible_steps: None,
+        budget: None,
         max_steps: None,
         verify_taps: 400,
         verify_interval: Duration::from_secs(30),
@@ -75,8 +76,12 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
             _ => 0,
         })
         .sum();
+    // ... besides the few taps on a given cell that measured the channel's rate for the plan.
     let received = state["taps"].as_u64().unwrap();
-    assert_eq!(received, report.replay.taps);
+    assert_eq!(received, report.replay.taps + report.warmup_taps);
+    let plan = report.plan.as_ref().expect("a plan before replaying");
+    assert_eq!(plan.steps, report.replay.events_shown);
+    assert!(plan.rate > 0.0 && report.warmup_taps >= 3, "{plan:?}");
     assert_eq!(journal_taps as u64, report.replay.taps);
     assert!(
         matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
@@ -453,4 +458,27 @@ fn slow_input_loses_no_taps() {
         "the phone set the pace: {:.1} taps/s",
         report.taps_per_sec
     );
+}
+
+#[test]
+fn the_budget_shows_what_fits_then_fills_the_rest() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let (_adb, device) = connect(&sim);
+    // Level 30: 5,124 row-major placements, about 20,000 taps: far more than a second's worth.
+    let mut cfg = config(data.path(), 30, Strategy::RowMajor);
+    cfg.budget = Some(Duration::from_secs(1));
+    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let plan = report.plan.clone().unwrap();
+    assert!(
+        plan.cut_by_budget && plan.visible_steps < plan.steps,
+        "{plan:?}"
+    );
+    assert_eq!(report.replay.events_shown, plan.visible_steps);
+    assert_eq!(report.replay.events_hidden, plan.steps - plan.visible_steps);
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    // The session records what was shown, so `autoplay replay` checks the same thing.
+    let meta = SessionMeta::load(&report.session_dir).unwrap();
+    assert_eq!(meta.max_visible_steps, Some(plan.visible_steps));
 }

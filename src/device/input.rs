@@ -289,6 +289,8 @@ pub struct Tapper {
     /// Taps the device has carried out (acknowledged and, for `raw`, out of the input queue).
     pub taps_done: u64,
     started: Option<Instant>,
+    /// `taps_done` when the rate started to be measured.
+    rate_base: u64,
     /// Sessions reopened after a drop.
     pub reconnects: u32,
 }
@@ -328,6 +330,7 @@ impl Tapper {
             last_tap: None,
             taps_done: 0,
             started: None,
+            rate_base: 0,
             reconnects: 0,
         };
         // Make sure the shell answers before anything depends on it.
@@ -403,14 +406,19 @@ impl Tapper {
         Ok(())
     }
 
-    /// Taps per second carried out so far.
+    /// Taps per second carried out since the first tap (or [`Tapper::restart_rate`]).
     pub fn taps_per_sec(&self) -> f64 {
+        let done = self.taps_done - self.rate_base.min(self.taps_done);
         match self.started {
-            Some(s) if self.taps_done > 0 => {
-                self.taps_done as f64 / s.elapsed().as_secs_f64().max(1e-6)
-            }
+            Some(s) if done > 0 => done as f64 / s.elapsed().as_secs_f64().max(1e-6),
             _ => 0.0,
         }
+    }
+
+    /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
+    pub fn restart_rate(&mut self) {
+        self.started = None;
+        self.rate_base = self.taps_done;
     }
 
     fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
