@@ -274,7 +274,7 @@ mod tests {
             max_x: 4095,
             max_y: 4095,
         };
-        assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4095));
+        assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4093));
         assert_eq!(
             copy_command(&p, 16, Some(1)),
             "dd of=/dev/input/event2 bs=16 count=1"
