@@ -264,3 +264,70 @@ fn pipelined(device: &Device, n: u32) -> Duration {
     t.flush().unwrap();
     start.elapsed()
 }
+
+/// What the user runs, on a phone that costs what a phone costs: `autoplay --level N --input C
+/// --pace 0` against the simulated Pixel with `--timing phone`, through a private real adb
+/// server, for each channel; level 70 whole and a middle level (35) within `--budget 1m`.
+/// Prints the wall time of the command and the taps/s it reports. Run:
+/// `cargo test --release --test device_adb -- --ignored bench_channels --nocapture`
+#[test]
+#[ignore = "benchmark (about 7 minutes)"]
+fn bench_channels() {
+    use sudoku_autoplay::sim::timing::TimingMode;
+    let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let mut rows = Vec::new();
+    for (level, budget) in [(70, "none"), (35, "1m")] {
+        for channel in ["raw", "events", "input"] {
+            let (sim, adb, _server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+            let data = tempfile::tempdir().unwrap();
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_autoplay"));
+            cmd.args(["--level", &level.to_string(), "--input", channel])
+                .args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
+                .arg(adb.port.to_string())
+                .args(["-s", &sim.serial(), "--calibration-dir"])
+                .arg(&calibration)
+                .arg("--data-dir")
+                .arg(data.path());
+            let start = std::time::Instant::now();
+            let out = common::run_with_timeout(cmd, b"", Duration::from_secs(600));
+            let wall = start.elapsed();
+            let text = out.text();
+            assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
+            assert!(text.contains(&format!("via {}", capitalised(channel))), "{text}");
+            // "... 256 taps at 243 taps/s via Raw, ..."
+            let rate: f64 = text
+                .split(" taps/s via ")
+                .next()
+                .and_then(|s| s.rsplit(" at ").next())
+                .and_then(|r| r.parse().ok())
+                .unwrap_or_else(|| panic!("no rate in {text}"));
+            let taps = text
+                .split(" taps at ")
+                .next()
+                .and_then(|s| s.rsplit("; ").next())
+                .unwrap_or("?")
+                .to_string();
+            let row = format!(
+                "| {level} | `{channel}` | {taps} | {rate:.1} | {:.1} s |",
+                wall.as_secs_f64()
+            );
+            println!("{row}");
+            rows.push((level, channel, rate));
+        }
+    }
+    for level in [70, 35] {
+        let of = |c: &str| rows.iter().find(|r| r.0 == level && r.1 == c).unwrap().2;
+        println!(
+            "level {level}: raw is {:.0}x input, events {:.1}x input",
+            of("raw") / of("input"),
+            of("events") / of("input")
+        );
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

@@ -485,6 +485,11 @@ impl Tapper {
             return Ok(());
         }
         self.throttle()?;
+        self.write_batch()
+    }
+
+    /// Writes what is queued as one batch, without waiting for room in the window.
+    fn write_batch(&mut self) -> Result<(), DeviceError> {
         self.seq += 1;
         let mut text = std::mem::take(&mut self.pending);
         if self.channel.mode == InputBackend::Raw && self.pending_taps > 0 {
@@ -533,7 +538,7 @@ impl Tapper {
     /// Runs `dumpsys input` and returns the taps still waiting for the app.
     fn poll_dispatcher(&mut self) -> Result<u64, DeviceError> {
         self.pending.push_str("dumpsys input\n");
-        self.send_pending()?;
+        self.write_batch()?;
         self.wait_until(|t| t.unacked.is_empty())?;
         let backlog = self
             .session
