@@ -293,7 +293,10 @@ fn bench_channels() {
             let wall = start.elapsed();
             let text = out.text();
             assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
-            assert!(text.contains(&format!("via {}", capitalised(channel))), "{text}");
+            assert!(
+                text.contains(&format!("via {}", capitalised(channel))),
+                "{text}"
+            );
             // "... 256 taps at 243 taps/s via Raw, ..."
             let rate: f64 = text
                 .split(" taps/s via ")

@@ -118,14 +118,14 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     let state = sim.dumpsys();
     println!("{}", report.solution);
     println!(
-        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({:.0} taps/s via {:?}), {} repairs",
+        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {:?}), {} repairs",
         cfg.level.unwrap_or(0),
         started.elapsed().as_secs_f64(),
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
         super::thousands(report.replay.taps),
-        report.taps_per_sec,
+        crate::play::plan::rate(report.taps_per_sec),
         report.input,
         report.replay.repairs
     );

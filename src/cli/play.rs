@@ -166,14 +166,14 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let s = &r.stats;
     println!("{}", r.solution);
     println!(
-        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
+        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
          {} repairs, {} steps shown{}; capture: {}",
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
         s.elapsed.as_secs_f64() * 1e3,
         super::thousands(r.replay.taps),
-        r.taps_per_sec,
+        crate::play::plan::rate(r.taps_per_sec),
         r.input,
         r.replay.repairs,
         super::thousands(r.replay.events_shown),

@@ -288,7 +288,11 @@ pub struct Tapper {
     last_tap: Option<Instant>,
     /// Taps the device has carried out (acknowledged and, for `raw`, out of the input queue).
     pub taps_done: u64,
-    started: Option<Instant>,
+    /// Since when taps have been in flight (none: the channel is idle since the last flush),
+    /// and how long they were in flight before that: the channel's working time, which the
+    /// rate is measured over (screenshots and the search between flushes do not count).
+    busy_since: Option<Instant>,
+    busy: Duration,
     /// `taps_done` when the rate started to be measured.
     rate_base: u64,
     /// Sessions reopened after a drop.
@@ -329,14 +333,15 @@ impl Tapper {
             touch_id: 0,
             last_tap: None,
             taps_done: 0,
-            started: None,
+            busy_since: None,
+            busy: Duration::ZERO,
             rate_base: 0,
             reconnects: 0,
         };
         // Make sure the shell answers before anything depends on it.
         t.command("echo ready")?;
         t.flush()?;
-        t.started = None;
+        t.restart_rate();
         Ok(t)
     }
 
@@ -361,7 +366,7 @@ impl Tapper {
             }
             self.last_tap = Some(Instant::now());
         }
-        self.started.get_or_insert_with(Instant::now);
+        self.busy_since.get_or_insert_with(Instant::now);
         self.add_tap(x, y)?;
         self.pending_taps += 1;
         let batch = if self.options.pace.is_zero() {
@@ -387,7 +392,10 @@ impl Tapper {
         self.send_pending()?;
         self.wait_until(|t| t.unacked.is_empty())?;
         let polls_needed = match self.channel.mode {
-            InputBackend::Input => return Ok(()),
+            InputBackend::Input => {
+                self.idle();
+                return Ok(());
+            }
             InputBackend::Events => 1,
             InputBackend::Raw => 2,
         };
@@ -403,21 +411,32 @@ impl Tapper {
             }
         }
         self.taps_done = self.written;
+        self.idle();
         Ok(())
     }
 
-    /// Taps per second carried out since the first tap (or [`Tapper::restart_rate`]).
+    /// Nothing is in flight any more: the working time so far is counted.
+    fn idle(&mut self) {
+        if let Some(since) = self.busy_since.take() {
+            self.busy += since.elapsed();
+        }
+    }
+
+    /// Taps per second carried out (since [`Tapper::restart_rate`]), over the time taps were
+    /// in flight: from a tap on an idle channel until the flush that saw the phone done.
     pub fn taps_per_sec(&self) -> f64 {
         let done = self.taps_done - self.rate_base.min(self.taps_done);
-        match self.started {
-            Some(s) if done > 0 => done as f64 / s.elapsed().as_secs_f64().max(1e-6),
-            _ => 0.0,
+        let busy = self.busy + self.busy_since.map_or(Duration::ZERO, |s| s.elapsed());
+        if done == 0 {
+            return 0.0;
         }
+        done as f64 / busy.as_secs_f64().max(1e-6)
     }
 
     /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
     pub fn restart_rate(&mut self) {
-        self.started = None;
+        self.busy_since = None;
+        self.busy = Duration::ZERO;
         self.rate_base = self.taps_done;
     }
 

@@ -149,7 +149,8 @@ fn approx(n: u64) -> String {
     }
 }
 
-fn rate(r: f64) -> String {
+/// A rate for people: `243`, `2.8`.
+pub fn rate(r: f64) -> String {
     if r >= 10.0 {
         format!("{r:.0}")
     } else {
