@@ -334,3 +334,36 @@ fn capitalised(s: &str) -> String {
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
 }
+
+/// `raw` with and without holding each tap down 5 ms (two writes per tap), on the phone-timed
+/// Pixel through a private adb server: what a hold costs. The simulated app, like Android's
+/// views, takes a tap whose down and up arrive together, so the player does not hold. Run:
+/// `cargo test --release --test device_adb -- --ignored bench_hold --nocapture`
+#[test]
+#[ignore = "benchmark"]
+fn bench_hold() {
+    use sudoku_autoplay::sim::timing::TimingMode;
+    for hold in [0, 5] {
+        let (sim, _adb, server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+        let device = select(&server, None).unwrap();
+        let chosen = channel::choose(&device, Some(InputBackend::Raw)).unwrap();
+        let opts = TapperOptions {
+            hold: Duration::from_millis(hold),
+            ..TapperOptions::default()
+        };
+        let mut t = Tapper::open(&device, chosen, (1080, 2400), opts).unwrap();
+        let n = 1000;
+        let start = std::time::Instant::now();
+        for i in 0..n {
+            t.tap(100 + i % 9, 2300).unwrap();
+        }
+        t.flush().unwrap();
+        let took = start.elapsed();
+        assert_eq!(taps(&sim), u64::from(n), "every held tap is one tap");
+        println!(
+            "raw, hold {hold} ms: {n} taps in {:.2} s = {:.0} taps/s",
+            took.as_secs_f64(),
+            f64::from(n) / took.as_secs_f64()
+        );
+    }
+}
