@@ -297,7 +297,12 @@ pub struct Tapper {
     rate_base: u64,
     /// Sessions reopened after a drop.
     pub reconnects: u32,
+    /// `raw`: times the `dd` stream ended since the last completed flush.
+    stream_deaths: u32,
 }
+
+/// How often the `dd` stream may end between two flushes before the channel gives up.
+const MAX_STREAM_DEATHS: u32 = 4;
 
 impl Tapper {
     /// Opens the tap session on the chosen channel ([`super::channel::choose`]); `screen` is
@@ -337,6 +342,7 @@ impl Tapper {
             busy: Duration::ZERO,
             rate_base: 0,
             reconnects: 0,
+            stream_deaths: 0,
         };
         // Make sure the shell answers before anything depends on it.
         t.command("echo ready")?;
@@ -411,6 +417,7 @@ impl Tapper {
             }
         }
         self.taps_done = self.written;
+        self.stream_deaths = 0;
         self.idle();
         Ok(())
     }
@@ -614,8 +621,16 @@ impl Tapper {
                 .unwrap_or_else(|p| p.into_inner());
             (st.acked, st.backlog)
         };
-        if self.stream.as_ref().is_some_and(|s| s.ended()) {
-            // dd stopped: its acks prove nothing; reopen and resend.
+        if let Some(stream) = self.stream.as_ref().filter(|s| s.ended()) {
+            // dd stopped: its acks prove nothing; reopen and resend, a few times.
+            self.stream_deaths += 1;
+            if self.stream_deaths > MAX_STREAM_DEATHS {
+                return Err(DeviceError::Adb(format!(
+                    "the raw tap stream into {} keeps ending (dd said: {:?}); try --input events or --input input",
+                    self.channel.panel.as_ref().map_or("the touch panel", |p| p.device.as_str()),
+                    stream.output()
+                )));
+            }
             return self.reconnect();
         }
         let mut written = None;
