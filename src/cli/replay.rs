@@ -47,7 +47,7 @@ pub struct ReplayArgs {
     /// With --to-device: milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
-    /// With --to-device: `input` or `events` (default: events if the device allows them).
+    /// With --to-device: `raw`, `events` or `input` (default: the fastest the device allows).
     #[arg(long, value_enum)]
     pub input: Option<InputBackend>,
 }
@@ -192,7 +192,8 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     // the taps go on, with a note, since what was in flight may be lost.
     let cfg = PlayConfig::default();
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, StopFlag::default());
-    link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
+    let why = link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
+    eprintln!("tap channel: {why}");
     let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,

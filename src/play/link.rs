@@ -11,7 +11,8 @@
 
 use super::replay::{Incident, IncidentKind};
 use super::stop::{Restored, Stop, StopFlag};
-use crate::device::input::{InputBackend, Tapper, TapperOptions, TouchPanel, probe_events};
+use crate::device::channel::{self, Channel};
+use crate::device::input::{InputBackend, Tapper, TapperOptions};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError, Route, ShellOutput};
 use image::RgbaImage;
@@ -24,9 +25,8 @@ const ATTEMPTS: u32 = 3;
 
 /// How the tap channel was opened (to reopen it the same way).
 #[derive(Debug, Clone)]
-struct Channel {
-    mode: InputBackend,
-    panel: Option<TouchPanel>,
+struct Opened {
+    chosen: Channel,
     size: (u32, u32),
     options: TapperOptions,
 }
@@ -48,15 +48,14 @@ pub struct Link {
     device: Device,
     timeout: Duration,
     stop: StopFlag,
-    channel: Option<Channel>,
+    channel: Option<Opened>,
     tapper: Option<Tapper>,
     screen: Option<Screen>,
     incidents: Vec<Incident>,
     /// Times the link was lost and restored.
     pub reconnects: u32,
-    /// Taps acknowledged by tap channels closed since, and when the first tap was sent.
-    taps_before: u64,
-    first_tap: Option<Instant>,
+    /// Taps carried out by tap channels closed since, and their working time (for the rate).
+    rated_before: (u64, Duration),
 }
 
 impl Link {
@@ -71,8 +70,7 @@ impl Link {
             screen: None,
             incidents: Vec::new(),
             reconnects: 0,
-            taps_before: 0,
-            first_tap: None,
+            rated_before: (0, Duration::ZERO),
         }
     }
 
@@ -142,26 +140,18 @@ impl Link {
         self.call(what, |d| d.shell(command, CALL_TIMEOUT))
     }
 
-    /// Opens the tap channel: `sendevent` where the device allows it (unless `input` says
-    /// otherwise), else `input tap` lines.
+    /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
+    /// works (raw, events, input). Returns why that one, for the user.
     pub fn open_channel(
         &mut self,
         input: Option<InputBackend>,
         size: (u32, u32),
         pace: Duration,
-    ) -> anyhow::Result<()> {
-        let panel = match input {
-            Some(InputBackend::Input) => None,
-            _ => self.call("probing the touch panel", probe_events)?,
-        };
-        let mode = match (input, &panel) {
-            (Some(m), _) => m,
-            (None, Some(_)) => InputBackend::Events,
-            (None, None) => InputBackend::Input,
-        };
-        self.channel = Some(Channel {
-            mode,
-            panel,
+    ) -> anyhow::Result<String> {
+        let chosen = self.call("choosing the tap channel", |d| channel::choose(d, input))?;
+        let why = chosen.why.clone();
+        self.channel = Some(Opened {
+            chosen,
             size,
             options: TapperOptions {
                 pace,
@@ -169,7 +159,8 @@ impl Link {
                 ..TapperOptions::default()
             },
         });
-        self.reopen_channel("opening the tap channel")
+        self.reopen_channel("opening the tap channel")?;
+        Ok(why)
     }
 
     fn reopen_channel(&mut self, what: &str) -> anyhow::Result<()> {
@@ -179,7 +170,7 @@ impl Link {
         self.drop_tapper();
         let tapper = self.settle(|link| {
             link.call(what, |d| {
-                Tapper::open(d, c.mode, c.panel.clone(), c.size, c.options.clone())
+                Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })
         })?;
         self.tapper = Some(tapper);
@@ -188,7 +179,9 @@ impl Link {
 
     fn drop_tapper(&mut self) {
         if let Some(old) = self.tapper.take() {
-            self.taps_before += old.taps_done;
+            let (n, busy) = old.rate_sample();
+            self.rated_before.0 += n;
+            self.rated_before.1 += busy;
         }
     }
 
@@ -218,21 +211,33 @@ impl Link {
 
     /// The tap channel's backend.
     pub fn input_mode(&self) -> Option<InputBackend> {
-        self.channel.as_ref().map(|c| c.mode)
+        self.channel.as_ref().map(|c| c.chosen.mode)
     }
 
-    /// Taps acknowledged per second over the run.
+    /// Taps per second the phone carried out over the channels' working time (after
+    /// [`Link::restart_rate`]).
     pub fn taps_per_sec(&self) -> f64 {
-        let done = self.taps_before + self.tapper.as_ref().map_or(0, |t| t.taps_done);
-        match self.first_tap {
-            Some(t) if done > 0 => done as f64 / t.elapsed().as_secs_f64().max(1e-6),
-            _ => 0.0,
+        let (mut done, mut busy) = self.rated_before;
+        if let Some((n, b)) = self.tapper.as_ref().map(Tapper::rate_sample) {
+            done += n;
+            busy += b;
+        }
+        if done == 0 {
+            return 0.0;
+        }
+        done as f64 / busy.as_secs_f64().max(1e-6)
+    }
+
+    /// Measures [`Link::taps_per_sec`] from the next tap on.
+    pub fn restart_rate(&mut self) {
+        self.rated_before = (0, Duration::ZERO);
+        if let Some(t) = self.tapper.as_mut() {
+            t.restart_rate();
         }
     }
 
     /// Queues a tap. After a lost and restored link: [`Restored`].
     pub fn tap(&mut self, x: u32, y: u32) -> anyhow::Result<()> {
-        self.first_tap.get_or_insert_with(Instant::now);
         self.channel_op("sending taps", |t| t.tap(x, y))
     }
 

@@ -6,6 +6,7 @@
 pub mod link;
 pub mod look;
 pub mod phone;
+pub mod plan;
 pub mod replay;
 pub mod run;
 pub mod setnum;

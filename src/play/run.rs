@@ -6,6 +6,7 @@
 
 use super::link::Link;
 use super::phone::PhoneTarget;
+use super::plan::Plan;
 use super::replay::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
 use super::setnum::{Cancel, Layout};
 use super::stop::{RunFailed, StopFlag, stop_of};
@@ -33,10 +34,13 @@ pub struct PlayConfig {
     /// A calibration file; `None`: look one up in `calibration_dir` by model and screen size.
     pub calibration: Option<PathBuf>,
     pub calibration_dir: PathBuf,
-    /// `None`: events if the device allows it, else input.
+    /// `None`: the fastest channel the device allows (raw, events, input).
     pub input: Option<InputBackend>,
     pub pace: Duration,
     pub max_visible_steps: Option<u64>,
+    /// Show as many steps as fit in this time at the channel's measured rate, then fill the
+    /// rest directly (`None`: no limit).
+    pub budget: Option<Duration>,
     pub max_steps: Option<u64>,
     pub verify_taps: u64,
     pub verify_interval: Duration,
@@ -60,6 +64,7 @@ impl Default for PlayConfig {
             input: None,
             pace: Duration::from_millis(20),
             max_visible_steps: None,
+            budget: None,
             max_steps: None,
             verify_taps: 2000,
             verify_interval: Duration::from_secs(30),
@@ -83,6 +88,10 @@ pub struct PlayReport {
     pub input: InputBackend,
     pub taps_per_sec: f64,
     pub capture: String,
+    /// The plan printed before replaying (`None` when resuming).
+    pub plan: Option<Plan>,
+    /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
+    pub warmup_taps: u64,
 }
 
 /// Reads the board if it is where the calibration says; `None` when something covers it.
@@ -327,7 +336,10 @@ pub fn play(
     };
     let navigation = candidates[0].1.navigation.clone();
     let first_path = candidates[0].0.clone();
-    link.open_channel(cfg.input, size, cfg.pace)?;
+    let why = link.open_channel(cfg.input, size, cfg.pace)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {why}");
+    }
 
     match (cfg.level, &navigation) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
@@ -360,6 +372,27 @@ pub fn play(
     }
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
+
+    // Before replaying: measure the channel's rate, print the plan, fit the budget.
+    let taps_layout = layout(&cal);
+    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
+    let plan = Plan::new(
+        &events,
+        &givens,
+        &taps_layout,
+        rate,
+        cfg.budget,
+        cfg.max_visible_steps,
+    );
+    if !cfg.quiet {
+        eprintln!("plan: {}", plan.describe(cfg.level));
+    }
+    let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
+    let planned = PlayConfig {
+        max_visible_steps: visible,
+        ..cfg.clone()
+    };
+    let cfg = &planned;
 
     let meta = SessionMeta {
         version: SESSION_VERSION,
@@ -394,7 +427,33 @@ pub fn play(
         solution,
         stats,
     };
-    run.execute(&mut session, target, 0, progress)
+    let mut report = run.execute(&mut session, target, 0, progress)?;
+    report.plan = Some(plan);
+    report.warmup_taps = warmup_taps;
+    Ok(report)
+}
+
+/// The tap channel's rate, measured on the phone with taps on a given cell (selecting a given
+/// changes nothing): one tap alone, then as many as take about a second. Returns taps/s and
+/// the taps made.
+fn measure_rate(link: &mut Link, givens: &Board, layout: &Layout) -> anyhow::Result<(f64, u64)> {
+    let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
+        return Ok((1.0, 0));
+    };
+    let (x, y) = layout.cells[cell];
+    let t = Instant::now();
+    link.tap(x, y)?;
+    link.flush()?;
+    let one = t.elapsed().as_secs_f64().max(1e-4);
+    let n = (1.0 / one).clamp(2.0, 64.0) as u64;
+    let t = Instant::now();
+    for _ in 0..n {
+        link.tap(x, y)?;
+    }
+    link.flush()?;
+    let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
+    link.restart_rate();
+    Ok((rate, n + 1))
 }
 
 /// Continues an interrupted session from its journal: the events already journaled should be
@@ -449,7 +508,10 @@ pub fn resume(
     let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
-    link.open_channel(cfg.input, size, cfg.pace)?;
+    let why = link.open_channel(cfg.input, size, cfg.pace)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {why}");
+    }
     link.settle(|link| link.probe_screen())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
@@ -574,6 +636,8 @@ impl Run<'_> {
             input: target.link.input_mode().unwrap_or(InputBackend::Input),
             taps_per_sec: target.link.taps_per_sec(),
             capture: target.link.capture(),
+            plan: None,
+            warmup_taps: 0,
         })
     }
 }
