@@ -479,9 +479,10 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (_adb, device) = connect(&sim);
-    // Level 30: 5,124 row-major placements, about 20,000 taps: far more than a second's worth.
+    // Level 30: 5,124 row-major placements, about 16,500 taps: far more than 50 ms' worth,
+    // even at the tens of thousands of taps/s the raw channel measures on the instant sim.
     let mut cfg = config(data.path(), 30, Strategy::RowMajor);
-    cfg.budget = Some(Duration::from_secs(1));
+    cfg.budget = Some(Duration::from_millis(50));
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let plan = report.plan.clone().unwrap();
     assert!(

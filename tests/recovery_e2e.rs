@@ -80,44 +80,57 @@ fn autoplay(adb: &AdbServer, data: &Path, args: &[&str]) -> Command {
 
 #[test]
 fn a_popup_that_swallows_the_last_tap_is_dismissed_and_the_tap_repaired() {
-    // The two reproductions: the popup opens on the last cell tap and eats the digit.
+    // The two reproductions, `--popup-after 403` on level 5 and 8669 on level 27: the
+    // popup opens on the last cell tap and eats the digit. The phone now also gets the taps
+    // that measure the channel's rate first (up to 65, as many as fit in about a second), so
+    // the popup is set after those; should their number differ on a loaded machine, the run
+    // is repeated with the number just seen.
     let data = tempfile::tempdir().unwrap();
     let adb = AdbServer::start();
-    for (level, popup_after) in [(5, 403), (27, 8669)] {
-        let mut c = pixel();
-        c.app.popup_after = Some(popup_after);
-        let sim = spawn(c).unwrap();
-        adb.connect(&sim.serial());
-        let level_s = level.to_string();
-        let mut cmd = autoplay(
-            &adb,
-            data.path(),
-            &["--level", &level_s, "-s", &sim.serial()],
-        );
-        // The default verification interval (2000 taps), so that the taps are the issue's.
-        cmd.args(["--verify-every-taps", "2000"]);
-        let out = run_with_timeout(cmd, b"", Duration::from_secs(240));
-        assert_eq!(
-            out.code(),
-            0,
-            "level {level}: {}\n{}",
-            out.text(),
-            out.stderr
-        );
+    for (level, last_tap) in [(5, 403), (27, 8669)] {
+        let mut warmup = 65;
+        let mut swallowed_last = false;
+        for _attempt in 0..3 {
+            let mut c = pixel();
+            c.app.popup_after = Some(last_tap + warmup);
+            let sim = spawn(c).unwrap();
+            adb.connect(&sim.serial());
+            let mut cfg = config(data.path(), level);
+            // The default verification interval (2000 taps), so that the taps are the issue's.
+            cfg.verify_taps = 2000;
+            let what = format!("level {level}, popup after {}", last_tap + warmup);
+            let report =
+                play(&device(&adb), &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+            // Wherever the popup opened, the run ends solved on the screen.
+            assert_solved(&sim, data.path(), &what);
+            assert_eq!(
+                report.replay.completion,
+                Some(sudoku_autoplay::play::Completion::Screen),
+                "{what}"
+            );
+            adb.adb(&["disconnect", &sim.serial()]);
+            if report.warmup_taps == warmup {
+                let state = sim.dumpsys();
+                assert_eq!(
+                    state["swallowed_taps"], 1,
+                    "{what}: the popup ate the last digit: {state}"
+                );
+                // Repaired (the first round's taps can land while BACK is still closing it).
+                let repairs = last_run(data.path()).repairs;
+                assert!(
+                    repairs >= 1 && repairs == report.replay.repairs,
+                    "{what}: and it was repaired ({repairs}, {:?})",
+                    report.replay
+                );
+                swallowed_last = true;
+                break;
+            }
+            warmup = report.warmup_taps;
+        }
         assert!(
-            out.text()
-                .contains("solved and verified (the app's completion screen)"),
-            "{}",
-            out.text()
+            swallowed_last,
+            "level {level}: the rate's taps kept changing"
         );
-        assert_solved(&sim, data.path(), &format!("level {level}"));
-        let state = sim.dumpsys();
-        assert_eq!(
-            state["swallowed_taps"], 1,
-            "the popup ate the last digit: {state}"
-        );
-        assert_eq!(last_run(data.path()).repairs, 1, "and it was repaired");
-        adb.adb(&["disconnect", &sim.serial()]);
     }
 }
 
@@ -208,11 +221,13 @@ fn a_link_dropped_in_every_phase_is_recovered() {
     let data = tempfile::tempdir().unwrap();
     let adb = AdbServer::start();
     let (setup, total) = command_counts(&adb, data.path());
-    assert!(setup >= 8 && total > setup + 100, "{setup} {total}");
+    assert!(setup >= 8 && total > setup + 50, "{setup} {total}");
     // Every set-up command (device queries, tap channel, navigation, first screenshots, the
     // app's package), then taps early, mid-way and late, and the final verification.
-    // The 1, 2, 3, 8 and 13 among them.
-    let mut ns: Vec<u64> = (1..=setup + 1).collect();
+    // The 1, 2, 3, 8 and 13 among them; every one of the first 16, then every third
+    // (the channel probes and the rate's polls repeat the same calls).
+    let mut ns: Vec<u64> = (1..=16).chain((17..=setup + 1).step_by(3)).collect();
+    ns.push(setup + 1);
     ns.extend([
         13,
         setup + 20,
@@ -601,12 +616,19 @@ fn screens_without_the_board_are_named() {
 
 /// Starts a long run in the background and waits until the phone has received taps.
 fn start_long_run(adb: &AdbServer, sim: &SimHandle, data: &Path) -> std::process::Child {
-    start_run(adb, sim, data, 300)
+    start_run(adb, sim, data, 300, &[])
 }
 
 /// Starts a run of level 30 in the background and waits until the phone has `taps` taps.
-fn start_run(adb: &AdbServer, sim: &SimHandle, data: &Path, taps: u64) -> std::process::Child {
+fn start_run(
+    adb: &AdbServer,
+    sim: &SimHandle,
+    data: &Path,
+    taps: u64,
+    args: &[&str],
+) -> std::process::Child {
     let child = autoplay(adb, data, &["--level", "30", "-s", &sim.serial()])
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -659,8 +681,10 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
     );
     let row = last_run(data.path());
     assert_eq!(row.result, "interrupted");
-    // The batch under way was finished: the phone has every journaled tap.
-    assert_eq!(row.taps, sim.dumpsys()["taps"].as_u64().unwrap());
+    // The batch under way was finished: the phone has every journaled tap, and the taps on a
+    // given cell that measured the channel's rate before the plan (at most 65, not journaled).
+    let warmup = sim.dumpsys()["taps"].as_u64().unwrap() - row.taps;
+    assert!(warmup <= 65, "{warmup} taps more than journaled");
 
     // The exact command it printed continues the run; its row sums the whole level.
     let words: Vec<&str> = resume_line.split_whitespace().skip(1).collect();
@@ -670,7 +694,7 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert_solved(&sim, data.path(), "resumed after Ctrl-C");
     assert_eq!(
-        last_run(data.path()).taps,
+        last_run(data.path()).taps + warmup,
         sim.dumpsys()["taps"].as_u64().unwrap(),
         "the resumed row holds the whole level's taps"
     );
@@ -690,12 +714,12 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
     let rows = read_runs(&data.path().join("runs.csv")).unwrap().len();
 
     // A second Ctrl-C quits at once, while the taps under way are still landing (a slow phone:
-    // 0.2 s a tap, so finishing them would take seconds).
+    // 0.2 s an `input tap`, so finishing them would take seconds).
     let mut c = pixel();
     c.input_latency = Duration::from_millis(200);
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
-    let mut child = start_run(&adb, &sim, data.path(), 5);
+    let mut child = start_run(&adb, &sim, data.path(), 5, &["--input", "input"]);
     let lines = stderr_lines(&mut child);
     signal(&child, "-INT");
     let mut seen = Vec::new();
