@@ -125,7 +125,7 @@ pub struct ReplayOptions {
     /// ... or after this much time.
     pub verify_interval: Duration,
     /// Check that the board is still there this often (or less often where a screenshot takes
-    /// more than an eighth of this).
+    /// more than an eighth of this; zero: before every step).
     pub glance_interval: Duration,
     /// Show only the first N events, then fill the solution directly.
     pub max_visible_steps: Option<u64>,
@@ -458,7 +458,11 @@ impl Replay<'_, '_> {
     fn glance(&mut self) -> anyhow::Result<()> {
         let started = Instant::now();
         let glanced = self.target.glance();
-        self.glance_every = self.options.glance_interval.max(started.elapsed() * 8);
+        // Zero: before every step, as asked.
+        let asked = self.options.glance_interval;
+        if !asked.is_zero() {
+            self.glance_every = asked.max(started.elapsed() * 8);
+        }
         self.last_look = Instant::now();
         match glanced {
             Ok(true) => Ok(()),
