@@ -55,6 +55,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         quiet: true,
+        ..PlayConfig::default()
     }
 }
 
@@ -115,12 +116,8 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
     for (name, theme, keypad, level, strategy) in cases {
         let sim = sim(name, theme, keypad, 0.0);
         let (_adb, device) = connect(&sim);
-        let report = play(
-            &device,
-            &config(data.path(), level, strategy),
-            &mut |_, _, _| {},
-        )
-        .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
+        let report = play(&device, &config(data.path(), level, strategy), &mut |_| {})
+            .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
         check(&sim, &report, strategy);
         // Raw records where the panel can be written (24-byte records on pixel, 16-byte on the
         // 32-bit budget phone); the flagship denies its panel, so `input tap`.
@@ -144,7 +141,7 @@ fn dropped_taps_are_repaired_and_counted() {
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 150;
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(state["dropped_taps"].as_u64().unwrap() > 0, "{state}");
@@ -168,8 +165,7 @@ fn the_binary_plays_and_logs() {
     let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
-        out.text()
-            .contains("solved and verified: 86 placements, 50 undos, 87 calls"),
+        out.text().contains("): 86 placements, 50 undos, 87 calls"),
         "{}",
         out.text()
     );
@@ -208,62 +204,29 @@ fn the_binary_plays_and_logs() {
 }
 
 #[test]
-fn a_device_gone_mid_run_fails_fast_and_resume_finishes() {
+fn a_device_disconnected_mid_run_is_connected_again() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (adb, device) = connect(&sim);
-    let cfg = config(data.path(), 11, Strategy::RowMajor);
-
-    // Unplug (adb disconnect) after 150 steps.
-    let mut unplugged = None;
-    let started = std::time::Instant::now();
-    let err = play(&device, &cfg, &mut |done, _, _| {
-        if done == 150 && unplugged.is_none() {
-            adb.adb(&["disconnect", &sim.serial()]);
-            unplugged = Some(std::time::Instant::now());
-        }
-    })
-    .expect_err("the phone went away");
-    let gave_up = unplugged.expect("unplugged").elapsed();
-    assert!(
-        gave_up < Duration::from_secs(10),
-        "gave up after {gave_up:?}"
-    );
-    let msg = format!("{err:#}");
-    assert!(msg.contains("session recorded in"), "{msg}");
-    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
-    assert_eq!(runs[0].result, "failed");
-    assert!(started.elapsed() < Duration::from_secs(60));
-
-    // Replug and resume: the journaled work is not replayed again.
-    adb.connect(&sim.serial());
-    let session = std::fs::read_dir(data.path().join("sessions"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let before = sim.dumpsys()["taps"].as_u64().unwrap();
-    let report =
-        sudoku_autoplay::play::run::resume(&device, &session, &cfg, &mut |_, _, _| {}).unwrap();
+    // Unplug (adb disconnect: the server forgets it) after 150 steps.
+    let report = play(
+        &device,
+        &config(data.path(), 11, Strategy::RowMajor),
+        &mut |p| {
+            if p.done == 150 {
+                adb.adb(&["disconnect", &sim.serial()]);
+            }
+        },
+    )
+    .unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
-    let total = report.stats.placements + report.stats.undos;
-    assert!(
-        report.replay.events_shown < total - 100,
-        "resumed after the journaled steps: {:?}",
-        report.replay
-    );
-    assert_eq!(state["taps"].as_u64().unwrap() - before, report.replay.taps);
+    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
-    assert_eq!(runs.last().unwrap().result, "solved");
-    let journal = read_journal(&session.join("journal.jsonl")).unwrap();
-    let starts = journal
-        .lines
-        .iter()
-        .filter(|l| matches!(l, JournalLine::Start { .. }))
-        .count();
-    assert_eq!(starts, 2, "a second start line marks the resume");
+    assert_eq!(
+        (runs[0].result.as_str(), runs[0].reconnects),
+        ("solved", report.replay.reconnects)
+    );
 }
 
 #[test]
@@ -352,7 +315,7 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 200;
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(
@@ -367,28 +330,79 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
 }
 
 #[test]
-fn the_adb_server_killed_mid_run_gives_a_clear_error() {
+fn the_adb_server_killed_mid_run_is_started_again() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (adb, device) = connect(&sim);
-    let cfg = config(data.path(), 11, Strategy::RowMajor);
-    let started = std::time::Instant::now();
-    let err = play(&device, &cfg, &mut |done, _, _| {
-        if done == 100 {
-            adb.adb(&["kill-server"]);
-        }
-    })
-    .expect_err("no server, no play");
-    let msg = format!("{err:#}");
+    let report = play(
+        &device,
+        &config(data.path(), 11, Strategy::RowMajor),
+        &mut |p| {
+            if p.done == 100 {
+                adb.adb(&["kill-server"]);
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(sim.dumpsys()["solved"], true);
+    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+}
+
+#[test]
+fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let (adb, _) = connect(&sim);
+    let serial = sim.serial();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args([
+            "--level",
+            "30",
+            "--pace",
+            "0",
+            "--quiet",
+            "--reconnect-timeout",
+            "3",
+            "-P",
+        ])
+        .arg(adb.addr().port().to_string())
+        .args(["-s", &serial, "--calibration-dir"])
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while sim.dumpsys()["taps"].as_u64().unwrap() < 300 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The phone goes away for good, and the adb server with it.
+    drop(sim);
+    adb.adb(&["kill-server"]);
+    let status = common::wait_or_kill(&mut child, Duration::from_secs(120), "autoplay");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(4), "{stderr}");
+    let first = stderr.lines().next().unwrap_or("");
     assert!(
-        started.elapsed() < Duration::from_secs(40),
-        "no hang: {:?}",
-        started.elapsed()
+        first.starts_with(&format!("error: lost the connection to {serial} while "))
+            && first.contains("did not come back within 3 s (--reconnect-timeout): "),
+        "{stderr}"
     );
     assert!(
-        msg.contains("stopped answering") || msg.contains("adb"),
-        "{msg}"
+        stderr
+            .lines()
+            .any(|l| l.starts_with("to continue: autoplay resume ")),
+        "{stderr}"
     );
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].result, "interrupted");
 }
 
 #[test]
@@ -431,7 +445,7 @@ fn level_grid_navigation_pages_through_the_level_list() {
     let level = columns * rows + 3; // on the second page
     let mut cfg = config(data.path(), level, Strategy::Mrv);
     cfg.calibration = Some(path);
-    play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    play(&device, &cfg, &mut |_| {}).unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["level"], level, "{state}");
     assert_eq!(state["solved"], true, "{state}");
@@ -446,7 +460,7 @@ fn slow_input_loses_no_taps() {
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 1, Strategy::Mrv);
     cfg.input = Some(InputBackend::Input);
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     check(&sim, &report, Strategy::Mrv);
     assert_eq!(
         report.replay.repairs, 0,
@@ -465,10 +479,11 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (_adb, device) = connect(&sim);
-    // Level 30: 5,124 row-major placements, about 20,000 taps: far more than a second's worth.
+    // Level 30: 5,124 row-major placements, about 16,500 taps: far more than 50 ms' worth,
+    // even at the tens of thousands of taps/s the raw channel measures on the instant sim.
     let mut cfg = config(data.path(), 30, Strategy::RowMajor);
-    cfg.budget = Some(Duration::from_secs(1));
-    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    cfg.budget = Some(Duration::from_millis(50));
+    let report = play(&device, &cfg, &mut |_| {}).unwrap();
     let plan = report.plan.clone().unwrap();
     assert!(
         plan.cut_by_budget && plan.visible_steps < plan.steps,

@@ -35,6 +35,7 @@ fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig
         verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         quiet: true,
+        ..PlayConfig::default()
     }
 }
 
@@ -63,8 +64,8 @@ fn recorded() -> &'static (PathBuf, PathBuf) {
         let adb = AdbServer::start();
         adb.connect(&sim.serial());
         let device = select(&Server::new(adb.addr()), None).unwrap();
-        let full = play(&device, &config(&data, 3, None), &mut |_, _, _| {}).unwrap();
-        let partial = play(&device, &config(&data, 5, Some(40)), &mut |_, _, _| {}).unwrap();
+        let full = play(&device, &config(&data, 3, None), &mut |_| {}).unwrap();
+        let partial = play(&device, &config(&data, 5, Some(40)), &mut |_| {}).unwrap();
         (full.session_dir, partial.session_dir)
     })
 }
@@ -310,7 +311,7 @@ fn to_device_sends_the_recorded_taps_again() {
     let adb = AdbServer::start();
     adb.connect(&sim.serial());
     let device = select(&Server::new(adb.addr()), None).unwrap();
-    let report = play(&device, &config(data.path(), 3, None), &mut |_, _, _| {}).unwrap();
+    let report = play(&device, &config(data.path(), 3, None), &mut |_| {}).unwrap();
     let taps_first = sim.dumpsys()["taps"].as_u64().unwrap();
     assert_eq!(taps_first, report.replay.taps + report.warmup_taps);
 

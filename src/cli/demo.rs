@@ -107,9 +107,11 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
         std::thread::spawn(move || live_view(&device, &png, &stop, &steps, quiet))
     };
     let started = Instant::now();
-    let result = play(&device, &cfg, &mut |done, total, taps| {
-        steps.store(done << 32 | total.min(u32::MAX as u64), Ordering::Relaxed);
-        let _ = taps;
+    let result = play(&device, &cfg, &mut |p| {
+        steps.store(
+            p.done << 32 | p.total.min(u32::MAX as u64),
+            Ordering::Relaxed,
+        );
     });
     stop.store(true, Ordering::Relaxed);
     let _ = viewer.join();

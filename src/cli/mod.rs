@@ -7,6 +7,7 @@ mod play;
 mod read;
 mod replay;
 mod resume;
+mod signals;
 mod sim;
 mod solve;
 mod stats;

@@ -2,7 +2,9 @@
 
 use crate::device::input::InputBackend;
 use crate::device::{Device, Server, select};
+use crate::play::Progress;
 use crate::play::run::{PlayConfig, PlayReport, play};
+use crate::play::stop::{RunFailed, Stop, exit, stop_of};
 use crate::solver::Strategy;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -91,6 +93,15 @@ pub struct PlayArgs {
     /// ... or every T seconds.
     #[arg(long, value_name = "T", default_value_t = 30)]
     pub verify_every_secs: u64,
+    /// Check every T seconds that the board is still on the screen, so that a game-over
+    /// screen, a dark screen or another app is noticed within seconds (less often where a
+    /// screenshot takes more than T/8, to keep the checks under an eighth of the time).
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    pub check_board_every_secs: f64,
+    /// When the phone's link drops (cable, Wi-Fi, adb server restart), wait this many seconds
+    /// for it to come back before giving up (the session can be resumed later).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
+    pub reconnect_timeout: f64,
     /// Data directory: runs.csv and sessions/.
     #[arg(
         long,
@@ -107,6 +118,13 @@ pub struct PlayArgs {
     pub all_devices: bool,
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds (0 to 86400)")),
+    }
+}
+
 impl PlayArgs {
     pub fn config(&self) -> PlayConfig {
         PlayConfig {
@@ -121,8 +139,11 @@ impl PlayArgs {
             max_steps: self.max_steps,
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
+            glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
+            reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
             data_dir: self.data_dir.clone(),
             quiet: self.quiet,
+            ..PlayConfig::default()
         }
     }
 }
@@ -145,8 +166,9 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let server = adb.server()?;
+    let stop = super::signals::install();
     if args.all_devices {
-        return run_all(&server, args);
+        return run_all(adb, &server, args, stop);
     }
     let device = select(&server, adb.serial.as_deref())?;
     if !args.quiet {
@@ -162,12 +184,18 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         }
     }
     let bar = progress_bar(args.quiet, &device.serial);
-    let r = play_with_bar(&device, &args.config(), &bar)?;
+    let mut cfg = args.config();
+    cfg.stop = stop;
+    let r = match play_with_bar(&device, &cfg, &bar) {
+        Ok(r) => r,
+        Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
+    };
     let s = &r.stats;
     println!("{}", r.solution);
     println!(
-        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
-         {} repairs, {} steps shown{}; capture: {}",
+        "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
+         {} repairs{}, {} steps shown{}; capture: {}",
+        completion(&r.replay),
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
@@ -176,6 +204,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         crate::play::plan::rate(r.taps_per_sec),
         r.input,
         r.replay.repairs,
+        super::resume::incidents(&r.replay),
         super::thousands(r.replay.events_shown),
         if r.replay.events_hidden > 0 {
             format!(
@@ -191,29 +220,108 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// How the solved board was seen, for the summary line.
+pub fn completion(r: &crate::play::ReplayReport) -> &'static str {
+    match r.completion {
+        Some(crate::play::Completion::Screen) => "the app's completion screen",
+        _ => "the solved board read back",
+    }
+}
+
 /// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps, the taps/s the
 /// phone has carried out (the channel's measured rate: taps are acknowledged only once the
-/// phone is done with them), and the ETA at that rate for the remaining steps' taps.
-pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(u64, u64, u64) + '_ {
+/// phone is done with them), the ETA at that rate for the remaining steps' taps, and the
+/// repairs, reconnects and interruptions survived.
+pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
     let mut first: Option<(std::time::Instant, u64, u64)> = None;
     let mut last: Option<std::time::Instant> = None;
-    move |done, total, taps| {
+    move |p| {
+        let (done, total, taps) = (p.done, p.total, p.taps);
         let (start, done0, taps0) = *first.get_or_insert((std::time::Instant::now(), done, taps));
         if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || done == total {
             last = Some(std::time::Instant::now());
             bar.set_length(total);
             bar.set_position(done);
             let secs = start.elapsed().as_secs_f64().max(1e-3);
-            let rate = (taps - taps0) as f64 / secs;
-            let per_step = (taps - taps0) as f64 / (done - done0).max(1) as f64;
+            let rate = taps.saturating_sub(taps0) as f64 / secs;
+            let per_step =
+                taps.saturating_sub(taps0) as f64 / done.saturating_sub(done0).max(1) as f64;
             let eta = if rate > 0.0 {
-                let left = (total - done) as f64 * per_step / rate;
+                let left = total.saturating_sub(done) as f64 * per_step / rate;
                 crate::play::plan::human(Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX))
             } else {
                 "?".to_string()
             };
-            bar.set_message(format!("{taps} taps, {rate:.0} taps/s, ETA {eta}"));
+            let mut msg = format!("{taps} taps, {rate:.0} taps/s, ETA {eta}");
+            for (n, what) in [
+                (p.repairs, "repairs"),
+                (p.reconnects, "reconnects"),
+                (p.interruptions, "interruptions"),
+            ] {
+                if n > 0 {
+                    msg.push_str(&format!(", {n} {what}"));
+                }
+            }
+            bar.set_message(msg);
         }
+    }
+}
+
+/// Prints why a run stopped, where its session is and how to go on; returns the exit code
+/// (README, "Exit codes").
+pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
+    eprintln!("error: {e:#}");
+    let stop = stop_of(e);
+    if let Some(f) = e.downcast_ref::<RunFailed>() {
+        let dir = &f.session_dir;
+        eprintln!("session: {}", dir.display());
+        if dir.join("last.png").exists() && !matches!(stop, Some(Stop::Interrupted { .. })) {
+            eprintln!("the last screen seen: {}", dir.join("last.png").display());
+        }
+        let resume = resume_command(adb, data_dir, dir);
+        match stop {
+            Some(Stop::GameOver { .. }) => eprintln!(
+                "to play it again: add --strategy fast; or turn the app's mistake limit off and run `{resume}`"
+            ),
+            _ => eprintln!("to continue: {resume}"),
+        }
+    } else if let Some(Stop::DeviceLost { .. }) = stop {
+        eprintln!(
+            "nothing was recorded yet: run the same command again once `adb devices` lists the phone as `device`"
+        );
+    }
+    stop.map_or(exit::FAILED, Stop::exit_code)
+}
+
+/// The exact `autoplay resume` command for a session, with the adb server and data directory
+/// in use.
+pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path::Path) -> String {
+    let mut cmd = format!(
+        "autoplay resume {}",
+        shell_quote(&dir.display().to_string())
+    );
+    if data_dir != std::path::Path::new("autoplay-data") {
+        cmd.push_str(&format!(
+            " --data-dir {}",
+            shell_quote(&data_dir.display().to_string())
+        ));
+    }
+    if adb.host != "127.0.0.1" {
+        cmd.push_str(&format!(" -H {}", shell_quote(&adb.host)));
+    }
+    if adb.port != crate::device::DEFAULT_PORT {
+        cmd.push_str(&format!(" -P {}", adb.port));
+    }
+    cmd
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=+,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
@@ -229,7 +337,12 @@ pub fn play_with_bar(
 }
 
 /// `--all-devices`: one thread and one progress bar per ready device.
-fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
+fn run_all(
+    adb: &AdbArgs,
+    server: &Server,
+    args: &PlayArgs,
+    stop: crate::play::stop::StopFlag,
+) -> anyhow::Result<i32> {
     server.ensure_running()?;
     let devices: Vec<Device> = server
         .devices()?
@@ -244,7 +357,8 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
     if args.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let cfg = args.config();
+    let mut cfg = args.config();
+    cfg.stop = stop;
     let results: Vec<(String, anyhow::Result<PlayReport>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = devices
             .iter()
@@ -263,21 +377,32 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
             })
             .collect()
     });
-    let mut failed = 0;
+    let mut code = exit::SOLVED;
     for (serial, r) in &results {
         match r {
             Ok(r) => println!(
-                "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs",
+                "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs{}",
                 super::thousands(r.stats.placements),
                 super::thousands(r.stats.undos),
                 super::thousands(r.replay.taps),
-                r.replay.repairs
+                r.replay.repairs,
+                super::resume::incidents(&r.replay)
             ),
             Err(e) => {
-                failed += 1;
                 println!("{serial}: FAILED: {e:#}");
+                if let Some(f) = e.downcast_ref::<RunFailed>() {
+                    println!(
+                        "{serial}: to continue: {}",
+                        resume_command(adb, &cfg.data_dir, &f.session_dir)
+                    );
+                }
+                // The most telling code: a signal, then the others, then plain failure.
+                let c = stop_of(e).map_or(exit::FAILED, Stop::exit_code);
+                if code == exit::SOLVED || c > code {
+                    code = c;
+                }
             }
         }
     }
-    Ok(if failed == 0 { 0 } else { 1 })
+    Ok(code)
 }

@@ -6,11 +6,11 @@ use super::play::AdbArgs;
 use super::thousands as t;
 use crate::board::cell_name;
 use crate::calibration::Calibration;
-use crate::device::channel;
-use crate::device::input::{InputBackend, Tapper, TapperOptions};
-use crate::device::screen::Screen;
+use crate::device::input::InputBackend;
 use crate::device::select;
-use crate::play::run::{navigate, read_if_visible};
+use crate::play::link::Link;
+use crate::play::run::{PlayConfig, navigate, read_if_visible};
+use crate::play::stop::{StopFlag, is_restored};
 use crate::session::anim::{Timeline, gif, tui};
 use crate::session::replay::{OcrCheck, SessionCheck, check_session};
 use anyhow::Context;
@@ -188,34 +188,45 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
             size.1
         );
     }
-    let chosen = channel::choose(&device, args.input)?;
-    eprintln!("tap channel: {}", chosen.why);
-    let options = TapperOptions {
-        pace: Duration::from_millis(args.pace),
-        ..TapperOptions::default()
-    };
-    let mut tapper = Tapper::open(&device, chosen, size, options)?;
+    // The recorded taps are sent as they are (blind by design); a lost link is waited for and
+    // the taps go on, with a note, since what was in flight may be lost.
+    let cfg = PlayConfig::default();
+    let mut link = Link::new(device.clone(), cfg.reconnect_timeout, StopFlag::default());
+    let why = link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
+    eprintln!("tap channel: {why}");
     let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
-        (Some(level), Some(nav)) => navigate(&device, &mut tapper, nav, level)?,
+        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
         _ => eprintln!(
             "note: not opening the level (no level or [navigation] in {}): the taps go to the screen that is open",
             m.calibration
         ),
     }
-    for &(x, y) in &c.taps {
-        tapper.tap(x, y)?;
+    for (i, &(x, y)) in c.taps.iter().enumerate() {
+        if let Err(e) = link.tap(x, y) {
+            if !is_restored(&e) {
+                return Err(e);
+            }
+            eprintln!(
+                "note: the link to {} dropped and came back at tap {i}: taps in flight may be lost",
+                device.serial
+            );
+        }
     }
-    tapper.flush()?;
+    if let Err(e) = link.flush()
+        && !is_restored(&e)
+    {
+        return Err(e);
+    }
     println!(
         "device:  sent {} recorded taps to {} ({:.0} taps/s via {:?})",
         t(c.taps.len() as u64),
         device.serial,
-        tapper.taps_per_sec(),
-        tapper.mode()
+        link.taps_per_sec(),
+        link.input_mode().unwrap_or(InputBackend::Input)
     );
     if let Some(cal) = &cal {
-        let (_, frame) = Screen::probe(&device)?;
+        let frame = link.settle(|link| link.grab())?;
         let seen = match read_if_visible(&frame, cal)? {
             None => "no board visible (the app's completion screen?)".to_string(),
             Some(b) if b == c.final_board => "the board the journal ends in".to_string(),

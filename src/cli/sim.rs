@@ -1,6 +1,7 @@
 //! `autoplay sim`: run the simulated phone so the real `adb` can connect to it.
 
 use crate::sim::adb::auth::NewKeys;
+use crate::sim::app::hazards::{HazardOptions, LockScreen};
 use crate::sim::app::{AppOptions, Keypad, Theme};
 use crate::sim::timing::TimingMode;
 use crate::sim::{AuthConfig, SimConfig, profile};
@@ -20,7 +21,9 @@ UI time per tap; see the README); the default, instant, costs nothing.\n\n\
 Realism knobs (all off by default): --input-latency-ms makes every `input` command slower, \
 --drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
-adb reconnects)."
+adb reconnects). App hazards: --mistake-limit ends the game after N wrong digits, \
+--background-after sends the app to the background (the launcher shows), --screen-off-after \
+turns the display off after idle time (waking it shows the --lock-screen)."
 )]
 pub struct SimArgs {
     /// Address to listen on (loopback only unless --listen-any).
@@ -70,6 +73,26 @@ pub struct SimArgs {
     /// Realism: drop the TCP connection after N shell commands (once).
     #[arg(long, value_name = "N")]
     disconnect_after: Option<u64>,
+    /// App hazard: "Game over" after N wrong digits (digits that differ from the solution),
+    /// like popular apps' default of 3.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    mistake_limit: Option<u32>,
+    /// Phone hazard: after N taps the app goes to the background (the launcher shows).
+    #[arg(long, value_name = "N")]
+    background_after: Option<u64>,
+    /// Phone hazard: the display turns off after SECS seconds without input.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    screen_off_after: Option<Duration>,
+    /// The lock screen shown when the display turns back on.
+    #[arg(long, value_enum, default_value_t = LockScreen::Swipe)]
+    lock_screen: LockScreen,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e7 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("'{s}' is not a number of seconds above 0")),
+    }
 }
 
 /// "Device profile: budget (720x1520, Android 9), ..." from the profile table.
@@ -120,6 +143,12 @@ impl SimArgs {
             show_conflicts: self.show_conflicts,
             drop_taps: self.drop_taps,
             popup_after: self.popup_after,
+            mistake_limit: self.mistake_limit,
+            hazards: HazardOptions {
+                background_after: self.background_after,
+                screen_off_after: self.screen_off_after,
+                lock_screen: self.lock_screen,
+            },
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;

@@ -117,8 +117,12 @@ pub struct Row {
     pub placements: u64,
     pub undos: u64,
     pub calls: u64,
+    /// Taps, repairs, reconnects and interruptions of the whole level, as its latest solved run
+    /// (or, before one, its latest run) recorded them: a resumed run's row sums the level.
     pub taps: u64,
     pub repairs: u64,
+    pub reconnects: u64,
+    pub interruptions: u64,
     pub search_ms: f64,
     pub replay_ms: f64,
 }
@@ -139,17 +143,24 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
                 calls: r.calls,
                 taps: 0,
                 repairs: 0,
+                reconnects: 0,
+                interruptions: 0,
                 search_ms: 0.0,
                 replay_ms: 0.0,
             });
         row.runs += 1;
-        row.repairs += r.repairs;
-        if r.result == "solved" {
+        let solved = r.result == "solved";
+        if solved || row.solved == 0 {
+            row.taps = r.taps;
+            row.repairs = r.repairs;
+            row.reconnects = r.reconnects;
+            row.interruptions = r.interruptions;
+        }
+        if solved {
             row.solved += 1;
             row.placements = r.placements;
             row.undos = r.undos;
             row.calls = r.calls;
-            row.taps = r.taps;
             row.search_ms = r.search_ms;
             row.replay_ms = r.replay_ms;
         }
@@ -184,7 +195,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
     use super::thousands as t;
     let _ = writeln!(
         out,
-        "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>10}",
+        "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10} {:>10}",
         "level",
         "strategy",
         "runs",
@@ -194,13 +205,15 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         "calls",
         "taps",
         "repairs",
+        "reconnects",
+        "interruptions",
         "search ms",
         "replay s"
     );
     for r in &rows {
         if writeln!(
             out,
-            "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10.2} {:>10.1}",
+            "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10.2} {:>10.1}",
             r.level.map_or("-".to_string(), |l| l.to_string()),
             r.strategy,
             r.runs,
@@ -210,6 +223,8 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
             t(r.calls),
             t(r.taps),
             r.repairs,
+            r.reconnects,
+            r.interruptions,
             r.search_ms,
             r.replay_ms / 1000.0
         )
@@ -219,4 +234,35 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resumed_level_counts_once() {
+        let row = |result: &str, taps, repairs, reconnects| {
+            RunRecord::parse(&format!(
+                "t,d,7,rowmajor,30,100,99,101,{taps},{repairs},0.1,10.0,{result},{reconnects},0"
+            ))
+            .unwrap()
+        };
+        // Interrupted after 120 taps; the resume's row holds the whole level's 474.
+        let t = table(&[row("interrupted", 120, 2, 1), row("solved", 474, 3, 1)]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(
+            (
+                t[0].runs,
+                t[0].solved,
+                t[0].taps,
+                t[0].repairs,
+                t[0].reconnects
+            ),
+            (2, 1, 474, 3, 1)
+        );
+        // Before any solved run: the latest run's counts so far.
+        let t = table(&[row("failed", 50, 1, 0), row("interrupted", 120, 2, 1)]);
+        assert_eq!((t[0].solved, t[0].taps, t[0].repairs), (0, 120, 2));
+    }
 }

@@ -108,7 +108,10 @@ pub struct TapperOptions {
     pub batch: usize,
     /// Most taps sent but not yet acknowledged.
     pub window: usize,
-    /// How long to keep reopening a dropped session before giving up.
+    /// How long to keep reopening a dropped session before giving up. Zero: never reopen it
+    /// here; the error goes to the caller (the player reopens the channel itself, and looks at
+    /// the screen before tapping on). Default: 30 s, as `--reconnect-timeout` (an adb server takes
+    /// about 10 s to bring a network device back).
     pub reconnect_for: Duration,
     /// How long one batch may take before the session is considered stuck.
     pub ack_timeout: Duration,
@@ -122,7 +125,7 @@ impl Default for TapperOptions {
             pace: Duration::ZERO,
             batch: 8,
             window: 32,
-            reconnect_for: Duration::from_secs(8),
+            reconnect_for: Duration::from_secs(30),
             ack_timeout: Duration::from_secs(30),
             hold: Duration::ZERO,
         }
@@ -432,12 +435,18 @@ impl Tapper {
     /// Taps per second carried out (since [`Tapper::restart_rate`]), over the time taps were
     /// in flight: from a tap on an idle channel until the flush that saw the phone done.
     pub fn taps_per_sec(&self) -> f64 {
-        let done = self.taps_done - self.rate_base.min(self.taps_done);
-        let busy = self.busy + self.busy_since.map_or(Duration::ZERO, |s| s.elapsed());
+        let (done, busy) = self.rate_sample();
         if done == 0 {
             return 0.0;
         }
         done as f64 / busy.as_secs_f64().max(1e-6)
+    }
+
+    /// The taps behind [`Tapper::taps_per_sec`] and the working time they took.
+    pub fn rate_sample(&self) -> (u64, Duration) {
+        let done = self.taps_done - self.rate_base.min(self.taps_done);
+        let busy = self.busy + self.busy_since.map_or(Duration::ZERO, |s| s.elapsed());
+        (done, busy)
     }
 
     /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
@@ -657,6 +666,12 @@ impl Tapper {
     /// Reopens the shell (and the `dd` stream) with backoff for at most `reconnect_for`, then
     /// resends unacked batches.
     fn reconnect(&mut self) -> Result<(), DeviceError> {
+        if self.options.reconnect_for.is_zero() {
+            return Err(DeviceError::Adb(format!(
+                "the tap channel to {} closed",
+                self.device.serial
+            )));
+        }
         let deadline = Instant::now() + self.options.reconnect_for;
         let mut delay = Duration::from_millis(100);
         let dd_said = self.stream.take().map(|s| s.output()).unwrap_or_default();

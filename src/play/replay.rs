@@ -1,27 +1,65 @@
-//! Replays a recorded search on the phone: every event as taps, with periodic verification.
+//! Replays a recorded search on the phone: every event as taps, with verification.
 //!
 //! The search runs on the host first (its events recorded), then each event is replayed in
 //! order. Every `verify_taps` taps or `verify_interval`, the board on screen is read back and
 //! compared with what the search has placed so far; differences (dropped taps, a mis-tap) are
-//! repaired and counted. With `max_visible_steps`, only the first N events are shown and the
-//! final digits are then filled directly. The last check reads the solved board (or sees the
-//! app's completion screen replace it right after the last digit).
+//! repaired and counted, round after round while the rounds make progress. Between
+//! verifications a glance every `glance_interval` checks that the board is still there (a
+//! game-over screen, a dark screen or another app are noticed within seconds). With
+//! `max_visible_steps`, only the first N events are shown and the final digits are then filled
+//! directly.
+//!
+//! The run succeeds only when the solved board is read back from the screen, or the app's
+//! completion screen is recognised positively ([`Seen::Completed`]); the write that completes the
+//! board comes right after a verification, so a completion screen cannot hide a wrong digit.
+//! Anything else that covers the board gets one BACK (a popup), then, if the app may have
+//! restarted, the level is opened again and its digits re-entered; otherwise the run stops and
+//! names what it saw.
 
 use super::setnum::{Encoder, Layout, Point};
+use super::stop::{Stop, StopFlag, is_restored};
 use crate::board::{Board, CELLS};
 use crate::solver::Event;
 use std::time::{Duration, Instant};
 
-/// The phone, as the replay sees it.
+/// What the screen shows, as the replay needs to know it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// The board where the calibration says, read.
+    Board(Board),
+    /// The app's completion screen, recognised positively.
+    Completed,
+    /// The app ended the game (a game-over screen); `what` quotes it.
+    GameOver { what: String },
+    /// Anything else: a dialog over the board, another screen; `what` names it.
+    Other { what: String },
+}
+
+/// The phone, as the replay sees it. Any method may fail with [`super::stop::Restored`]: the
+/// link was lost and restored, so the screen must be looked at before the next tap.
 pub trait Target {
     /// Queues a tap.
     fn tap(&mut self, p: Point) -> anyhow::Result<()>;
     /// Returns once every queued tap has been carried out.
     fn sync(&mut self) -> anyhow::Result<()>;
-    /// Reads the digits on screen; `None` if no board is visible (a dialog covers it).
-    fn read(&mut self) -> anyhow::Result<Option<Board>>;
+    /// Looks at the screen (call [`Target::sync`] first), after dealing with what the phone
+    /// can deal with on its own (a dark screen, a plain lock screen, the app in the background).
+    fn look(&mut self) -> anyhow::Result<Seen>;
+    /// A quick look while taps may still be in flight: whether the board is still there.
+    fn glance(&mut self) -> anyhow::Result<bool> {
+        Ok(matches!(self.look()?, Seen::Board(_)))
+    }
     /// Presses BACK (to dismiss a popup).
     fn back(&mut self) -> anyhow::Result<()>;
+    /// Opens the level again from scratch if the app may have restarted (after a reconnect, or
+    /// when resuming); `Ok(false)` if it cannot or should not.
+    fn reopen(&mut self) -> anyhow::Result<bool> {
+        Ok(false)
+    }
+    /// Reconnects and interruptions dealt with since the last call (the replay journals them).
+    fn incidents(&mut self) -> Vec<Incident> {
+        Vec::new()
+    }
 }
 
 /// Where replayed events are recorded (the session journal).
@@ -36,6 +74,10 @@ pub trait Journal {
         digit: u8,
         taps: &[Point],
     ) -> anyhow::Result<()>;
+    /// A reconnect or an interruption.
+    fn incident(&mut self, _incident: &Incident) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 /// Why a cell was written outside the event stream.
@@ -44,6 +86,25 @@ pub trait Journal {
 pub enum WriteKind {
     Repair,
     Fill,
+}
+
+/// Something that happened to the phone during a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incident {
+    pub kind: IncidentKind,
+    /// What happened, for the journal.
+    pub what: String,
+}
+
+/// Kinds of [`Incident`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IncidentKind {
+    /// The link to the phone was lost and restored.
+    Reconnect,
+    /// The phone or the app was taken away from the game and brought back (screen off, app in
+    /// the background, level reopened).
+    Interruption,
 }
 
 /// A journal that keeps nothing.
@@ -63,12 +124,19 @@ pub struct ReplayOptions {
     pub verify_taps: u64,
     /// ... or after this much time.
     pub verify_interval: Duration,
+    /// Check that the board is still there this often (or less often where a screenshot takes
+    /// more than an eighth of this; zero: before every step).
+    pub glance_interval: Duration,
     /// Show only the first N events, then fill the solution directly.
     pub max_visible_steps: Option<u64>,
     /// Resume: the events before this index are already on the screen.
     pub start_at: usize,
-    /// Repair rounds per verification before giving up.
-    pub repair_rounds: u32,
+    /// Look at the screen before the first tap (when resuming).
+    pub check_first: bool,
+    /// Repair rounds in a row that may leave as many wrong cells as before, before giving up.
+    pub stalled_rounds: u32,
+    /// Raised by Ctrl-C: send the batch of taps under way, then stop.
+    pub stop: StopFlag,
 }
 
 impl Default for ReplayOptions {
@@ -76,11 +144,23 @@ impl Default for ReplayOptions {
         ReplayOptions {
             verify_taps: 2000,
             verify_interval: Duration::from_secs(30),
+            glance_interval: Duration::from_secs(2),
             max_visible_steps: None,
             start_at: 0,
-            repair_rounds: 3,
+            check_first: false,
+            stalled_rounds: 5,
+            stop: StopFlag::default(),
         }
     }
+}
+
+/// How the end was recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completion {
+    /// The board read back from the screen is the solution.
+    ReadBack,
+    /// The app's completion screen replaced the board right after the completing write.
+    Screen,
 }
 
 /// What a replay did.
@@ -94,14 +174,38 @@ pub struct ReplayReport {
     /// Cells found wrong on screen and written again.
     pub repairs: u64,
     pub verifications: u64,
-    /// The last read showed the solution, or the app's completion screen replaced the board
-    /// right after the last digit.
-    pub completion_seen: bool,
+    /// Digits written that differ from the solution (what apps count as mistakes).
+    pub wrong_digits: u64,
+    /// Links lost and restored, and interruptions dealt with (screen off, app in the
+    /// background, the level reopened).
+    pub reconnects: u64,
+    pub interruptions: u64,
+    /// How the solved board was recognised; `None` unless the replay succeeded.
+    pub completion: Option<Completion>,
     pub elapsed: Duration,
 }
 
-/// Progress callback: (events done, total events, taps sent).
-pub type ProgressFn<'a> = dyn FnMut(u64, u64, u64) + 'a;
+/// A replay that did not end with a solved board: what it did until then, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{error:#}")]
+pub struct ReplayError {
+    pub report: ReplayReport,
+    pub error: anyhow::Error,
+}
+
+/// Where a replay stands, for progress displays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub done: u64,
+    pub total: u64,
+    pub taps: u64,
+    pub repairs: u64,
+    pub reconnects: u64,
+    pub interruptions: u64,
+}
+
+/// Progress callback.
+pub type ProgressFn<'a> = dyn FnMut(&Progress) + 'a;
 
 /// Replays `events` (a search of `puzzle` that ends in `solution`) onto the target.
 #[allow(clippy::too_many_arguments)]
@@ -114,7 +218,7 @@ pub fn replay(
     journal: &mut dyn Journal,
     options: &ReplayOptions,
     progress: &mut ProgressFn<'_>,
-) -> anyhow::Result<ReplayReport> {
+) -> Result<ReplayReport, ReplayError> {
     let start = Instant::now();
     let mut r = Replay {
         enc: Encoder::new(layout),
@@ -123,75 +227,30 @@ pub fn replay(
         options,
         expected: *puzzle,
         puzzle: *puzzle,
+        solution: *solution,
         report: ReplayReport::default(),
         taps: Vec::with_capacity(4),
         since_verify: 0,
         last_verify: Instant::now(),
+        last_look: Instant::now(),
+        glance_every: options.glance_interval,
+        done: 0,
+        total: events.len() as u64,
     };
-    for ev in &events[..options.start_at.min(events.len())] {
-        apply(&mut r.expected, *ev);
-    }
-    if options.start_at > 0 {
-        // Resuming: the screen should show the journaled events; repair what was lost.
-        let want = r.expected;
-        r.verify(&want)?;
-    }
-    let total = events.len() as u64;
-    let visible_end = options
-        .max_visible_steps
-        .map_or(events.len(), |n| (n as usize).min(events.len()))
-        .max(options.start_at.min(events.len()));
-    // The write that completes the board comes after a verification, so a completion dialog
-    // that hides the board cannot hide a wrong digit. With every event shown, that write is the
-    // search's last event; otherwise the remaining cells are filled directly, one of them last.
-    let last_event =
-        (visible_end == events.len() && options.start_at < events.len()).then(|| events.len() - 1);
-    for (i, &ev) in events
-        .iter()
-        .enumerate()
-        .take(last_event.unwrap_or(visible_end))
-        .skip(options.start_at)
-    {
-        r.send_event(i, ev)?;
-        if r.due() {
-            let want = r.expected;
-            r.verify(&want)?;
-        }
-        progress(i as u64 + 1, total, r.report.taps);
-    }
-    r.report.events_hidden = (events.len() - visible_end) as u64;
-
-    let final_cell = match last_event.map(|i| events[i]) {
-        Some(Event::Place { cell, .. }) => Some(cell as usize),
-        _ => (0..CELLS)
-            .rev()
-            .find(|&c| r.expected.get(c) != solution.get(c)),
-    };
-    let mut almost = *solution;
-    if let Some(c) = final_cell {
-        almost.set(c, r.expected.get(c));
-    }
-    r.fill(&almost)?;
-    r.verify(&almost)?;
-    match (last_event, final_cell) {
-        (Some(i), _) => {
-            r.send_event(i, events[i])?;
-            progress(total, total, r.report.taps);
-        }
-        (None, Some(c)) => r.write(WriteKind::Fill, c, solution.get(c))?,
-        (None, None) => {}
-    }
-    r.target.sync()?;
-    r.report.completion_seen = match r.target.read()? {
-        None => true,
-        Some(b) if b == *solution => true,
-        Some(_) => {
-            r.verify(solution)?;
-            true
-        }
-    };
+    let result = r.run(events, progress);
+    // What happened last (a reconnect before the device was given up) is journaled too.
+    let noted = r.note_incidents();
     r.report.elapsed = start.elapsed();
-    Ok(r.report)
+    match result.and(noted) {
+        Ok(()) => Ok(r.report),
+        Err(error) => {
+            r.report.completion = None;
+            Err(ReplayError {
+                report: r.report,
+                error,
+            })
+        }
+    }
 }
 
 fn apply(board: &mut Board, ev: Event) {
@@ -207,40 +266,187 @@ struct Replay<'a, 'l> {
     journal: &'a mut dyn Journal,
     options: &'a ReplayOptions,
     puzzle: Board,
+    solution: Board,
+    /// What the host believes the screen shows.
     expected: Board,
     report: ReplayReport,
     taps: Vec<Point>,
     since_verify: u64,
     last_verify: Instant,
+    last_look: Instant,
+    /// The glance interval: the option, or longer where screenshots are slow (a glance costs
+    /// at most about an eighth of the time).
+    glance_every: Duration,
+    done: u64,
+    total: u64,
 }
 
 impl Replay<'_, '_> {
-    fn send_taps(&mut self) -> anyhow::Result<()> {
-        for &p in &self.taps {
-            self.target.tap(p)?;
+    fn run(&mut self, events: &[Event], progress: &mut ProgressFn<'_>) -> anyhow::Result<()> {
+        let opts = self.options;
+        let start_at = opts.start_at.min(events.len());
+        for ev in &events[..start_at] {
+            apply(&mut self.expected, *ev);
         }
-        let n = self.taps.len() as u64;
-        self.report.taps += n;
-        self.since_verify += n;
+        self.done = start_at as u64;
+        if start_at > 0 || opts.check_first {
+            // Resuming: the screen should show the journaled events; repair what was lost.
+            let want = self.expected;
+            self.verify(&want)?;
+        }
+        let visible_end = opts
+            .max_visible_steps
+            .map_or(events.len(), |n| (n as usize).min(events.len()))
+            .max(start_at);
+        // The write that completes the board comes after a verification, so a completion dialog
+        // that hides the board cannot hide a wrong digit. With every event shown, that write is
+        // the search's last event; otherwise the remaining cells are filled directly, one of
+        // them last.
+        let last_event =
+            (visible_end == events.len() && start_at < events.len()).then(|| events.len() - 1);
+        for (i, &ev) in events
+            .iter()
+            .enumerate()
+            .take(last_event.unwrap_or(visible_end))
+            .skip(start_at)
+        {
+            if self.report.completion.is_some() {
+                return Ok(());
+            }
+            self.check_stop()?;
+            let sent = self.send_event(i, ev);
+            self.after(sent)?;
+            if self.due() {
+                let want = self.expected;
+                self.verify(&want)?;
+            } else if self.last_look.elapsed() >= self.glance_every {
+                self.glance()?;
+            }
+            self.done = i as u64 + 1;
+            progress(&self.progress());
+        }
+        self.report.events_hidden = (events.len() - visible_end) as u64;
+        if self.report.completion.is_some() {
+            return Ok(());
+        }
+
+        let solution = self.solution;
+        let final_cell = match last_event.map(|i| events[i]) {
+            Some(Event::Place { cell, .. }) => Some(cell as usize),
+            _ => (0..CELLS)
+                .rev()
+                .find(|&c| self.expected.get(c) != solution.get(c)),
+        };
+        let mut almost = solution;
+        if let Some(c) = final_cell {
+            almost.set(c, self.expected.get(c));
+        }
+        self.fill(&almost)?;
+        self.verify(&almost)?;
+        if self.report.completion.is_some() {
+            return Ok(());
+        }
+        self.check_stop()?;
+        // The completing write selects its cell whatever the encoder believes is selected.
+        self.enc.reset();
+        let sent = match (last_event, final_cell) {
+            (Some(i), _) => {
+                let sent = self.send_event(i, events[i]);
+                self.done = self.total;
+                sent
+            }
+            (None, Some(c)) => self.write(WriteKind::Fill, c, solution.get(c)),
+            (None, None) => Ok(()),
+        };
+        self.after(sent)?;
+        self.verify(&solution)?;
+        self.report.completion.get_or_insert(Completion::ReadBack);
+        progress(&self.progress());
         Ok(())
     }
 
+    fn progress(&self) -> Progress {
+        Progress {
+            done: self.done,
+            total: self.total,
+            taps: self.report.taps,
+            repairs: self.report.repairs,
+            reconnects: self.report.reconnects,
+            interruptions: self.report.interruptions,
+        }
+    }
+
+    /// Ctrl-C: the taps already queued are sent, then the run stops.
+    fn check_stop(&mut self) -> anyhow::Result<()> {
+        if let Err(stop) = self.options.stop.check() {
+            let _ = self.target.sync();
+            return Err(stop.into());
+        }
+        Ok(())
+    }
+
+    /// Journals the target's reconnects and interruptions.
+    fn note_incidents(&mut self) -> anyhow::Result<()> {
+        for incident in self.target.incidents() {
+            match incident.kind {
+                IncidentKind::Reconnect => self.report.reconnects += 1,
+                IncidentKind::Interruption => self.report.interruptions += 1,
+            }
+            self.journal.incident(&incident)?;
+        }
+        Ok(())
+    }
+
+    /// After taps were sent: a restored link means the screen is unknown; look and repair.
+    fn after(&mut self, sent: anyhow::Result<()>) -> anyhow::Result<()> {
+        match sent {
+            Ok(()) => Ok(()),
+            Err(e) if is_restored(&e) => {
+                let want = self.expected;
+                self.verify(&want)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn send_taps(&mut self) -> anyhow::Result<()> {
+        let n = self.taps.len() as u64;
+        self.report.taps += n;
+        self.since_verify += n;
+        for &p in &self.taps {
+            self.target.tap(p)?;
+        }
+        Ok(())
+    }
+
+    /// Sends event `i`; whatever happens to its taps, it is journaled and counted as sent (a
+    /// verification repairs what did not land).
     fn send_event(&mut self, i: usize, ev: Event) -> anyhow::Result<()> {
         self.taps.clear();
         self.enc.event(ev, &mut self.taps);
-        self.send_taps()?;
+        let sent = self.send_taps();
         apply(&mut self.expected, ev);
+        if let Event::Place { cell, digit } = ev
+            && self.solution.get(cell as usize) != digit
+        {
+            self.report.wrong_digits += 1;
+        }
         self.report.events_shown += 1;
-        self.journal.event(i, ev, &self.taps)
+        self.journal.event(i, ev, &self.taps)?;
+        sent
     }
 
     fn write(&mut self, kind: WriteKind, cell: usize, digit: u8) -> anyhow::Result<()> {
         self.taps.clear();
         let previous = self.expected.get(cell);
         self.enc.write(cell, digit, previous, &mut self.taps);
-        self.send_taps()?;
+        let sent = self.send_taps();
         self.expected.set(cell, digit);
-        self.journal.write(kind, cell, digit, &self.taps)
+        if digit != 0 && digit != self.solution.get(cell) {
+            self.report.wrong_digits += 1;
+        }
+        self.journal.write(kind, cell, digit, &self.taps)?;
+        sent
     }
 
     fn due(&self) -> bool {
@@ -248,73 +454,161 @@ impl Replay<'_, '_> {
             || self.last_verify.elapsed() >= self.options.verify_interval
     }
 
+    /// Is the board still there? If not, a full look (after the taps in flight landed).
+    fn glance(&mut self) -> anyhow::Result<()> {
+        let started = Instant::now();
+        let glanced = self.target.glance();
+        // Zero: before every step, as asked.
+        let asked = self.options.glance_interval;
+        if !asked.is_zero() {
+            self.glance_every = asked.max(started.elapsed() * 8);
+        }
+        self.last_look = Instant::now();
+        match glanced {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                let want = self.expected;
+                self.verify(&want)
+            }
+            Err(e) => self.after(Err(e)),
+        }
+    }
+
     /// Writes every cell where `expected` differs from `board`.
     fn fill(&mut self, board: &Board) -> anyhow::Result<()> {
         for c in 0..CELLS {
             if self.expected.get(c) != board.get(c) {
-                self.write(WriteKind::Fill, c, board.get(c))?;
+                let sent = self.write(WriteKind::Fill, c, board.get(c));
+                self.after(sent)?;
             }
         }
         Ok(())
     }
 
-    /// Reads the screen, repairs what differs from `want`, and reads again.
+    /// Looks at the screen until it shows `want` (or the app's completion screen), repairing
+    /// what differs round after round while the rounds make progress.
     fn verify(&mut self, want: &Board) -> anyhow::Result<()> {
-        self.since_verify = 0;
-        self.last_verify = Instant::now();
-        for round in 0..=self.options.repair_rounds {
-            self.target.sync()?;
-            self.report.verifications += 1;
-            let seen = match self.target.read()? {
-                Some(b) => b,
-                None => {
-                    // A popup may cover the board: BACK once, then look again.
-                    self.target.back()?;
-                    self.target.sync()?;
+        let mut best = usize::MAX;
+        let mut stalled = 0;
+        let mut backed = false;
+        let mut reopened = false;
+        let mut restored = 0;
+        loop {
+            self.since_verify = 0;
+            self.last_verify = Instant::now();
+            self.last_look = self.last_verify;
+            if let Err(stop) = self.options.stop.check() {
+                return Err(stop.into());
+            }
+            let seen = self.target.sync().and_then(|()| self.target.look());
+            self.note_incidents()?;
+            let seen = match seen {
+                Ok(seen) => seen,
+                Err(e) if is_restored(&e) && restored < 20 => {
+                    restored += 1;
                     self.enc.reset();
-                    self.target.read()?.ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "board not visible: something covers the Sudoku board and BACK did not dismiss it \
-                             (close it on the phone, then `autoplay resume` the session)"
-                        )
-                    })?
+                    continue;
                 }
+                Err(e) => return Err(e),
             };
-            let wrong: Vec<usize> = (0..CELLS).filter(|&c| seen.get(c) != want.get(c)).collect();
-            if wrong.is_empty() {
-                return Ok(());
-            }
-            if let Some(&c) = wrong.iter().find(|&&c| self.puzzle.get(c) != 0) {
-                anyhow::bail!(
-                    "the board on screen has {} at the given {} where the puzzle has {}: is this still the same level?",
-                    seen.get(c),
-                    crate::board::cell_name(c),
-                    self.puzzle.get(c)
-                );
-            }
-            if round == self.options.repair_rounds {
-                anyhow::bail!(
-                    "the board on screen still differs from the search in {} cells ({}) after {} repair rounds: \
-                     are the taps landing (check the calibration)?",
-                    wrong.len(),
-                    wrong
-                        .iter()
-                        .take(5)
-                        .map(|&c| crate::board::cell_name(c))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    self.options.repair_rounds
-                );
-            }
-            // What is on screen is the truth now; the selection is unknown after lost taps.
-            self.enc.reset();
-            for &c in &wrong {
-                self.expected.set(c, seen.get(c));
-                self.write(WriteKind::Repair, c, want.get(c))?;
-                self.report.repairs += 1;
+            self.report.verifications += 1;
+            match seen {
+                Seen::Board(board) => {
+                    backed = false;
+                    let wrong: Vec<usize> = (0..CELLS)
+                        .filter(|&c| board.get(c) != want.get(c))
+                        .collect();
+                    if wrong.is_empty() {
+                        self.expected = *want;
+                        return Ok(());
+                    }
+                    if let Some(&c) = wrong.iter().find(|&&c| self.puzzle.get(c) != 0) {
+                        anyhow::bail!(
+                            "the board on screen has {} at the given {} where the puzzle has {}: is this still the same level?",
+                            board.get(c),
+                            crate::board::cell_name(c),
+                            self.puzzle.get(c)
+                        );
+                    }
+                    if wrong.len() < best {
+                        (best, stalled) = (wrong.len(), 0);
+                    } else {
+                        stalled += 1;
+                        if stalled > self.options.stalled_rounds {
+                            anyhow::bail!(
+                                "the board on screen still differs from the search in {} cells ({}) after {} repair \
+                                 rounds without progress: are the taps landing where they should (check the calibration)?",
+                                wrong.len(),
+                                wrong
+                                    .iter()
+                                    .take(5)
+                                    .map(|&c| crate::board::cell_name(c))
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                                self.options.stalled_rounds
+                            );
+                        }
+                    }
+                    // What is on screen is the truth now. A lost cell tap sends the digit to the
+                    // cell selected before, so every repair selects its cell again.
+                    for &c in &wrong {
+                        self.expected.set(c, board.get(c));
+                    }
+                    for &c in &wrong {
+                        self.enc.reset();
+                        self.report.repairs += 1;
+                        let sent = self.write(WriteKind::Repair, c, want.get(c));
+                        match sent {
+                            Ok(()) => {}
+                            Err(e) if is_restored(&e) => break,
+                            Err(e) => return Err(e),
+                        }
+                    }
+                }
+                Seen::Completed => {
+                    self.report.completion = Some(Completion::Screen);
+                    self.expected = self.solution;
+                    return Ok(());
+                }
+                Seen::GameOver { what } => {
+                    if self.report.taps == 0 && !reopened && self.target.reopen()? {
+                        // Resuming a lost game (its mistake limit turned off since): again from
+                        // the level's start.
+                        reopened = true;
+                        (best, stalled) = (usize::MAX, 0);
+                        self.note_incidents()?;
+                        continue;
+                    }
+                    return Err(Stop::GameOver {
+                        mistakes: self.report.wrong_digits,
+                        what,
+                    }
+                    .into());
+                }
+                Seen::Other { what } => {
+                    self.enc.reset();
+                    if !backed {
+                        // A popup may cover the board: BACK once, then look again.
+                        backed = true;
+                        match self.target.back() {
+                            Ok(()) => {}
+                            Err(e) if is_restored(&e) => {}
+                            Err(e) => return Err(e),
+                        }
+                        continue;
+                    }
+                    if !reopened && self.target.reopen()? {
+                        // The app restarted: the level from scratch, then every digit again.
+                        reopened = true;
+                        backed = false;
+                        (best, stalled) = (usize::MAX, 0);
+                        self.note_incidents()?;
+                        continue;
+                    }
+                    return Err(Stop::UnknownScreen { what }.into());
+                }
             }
         }
-        Ok(())
     }
 }
 
@@ -322,45 +616,84 @@ impl Replay<'_, '_> {
 mod tests {
     use super::*;
     use crate::play::setnum::{Cancel, InputOrder};
+    use crate::play::stop::Restored;
     use crate::solver::{Options, Recorder, Strategy, search};
 
-    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes, erase clears;
-    /// every `drop_every`-th tap is lost.
+    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes, erase
+    /// clears; taps can be dropped, a popup can swallow them, the link can drop, the game can
+    /// end after too many mistakes.
     struct MemoryApp<'a> {
         layout: &'a Layout,
         board: Board,
         givens: Board,
+        solution: Board,
         selected: Option<usize>,
         taps: u64,
-        drop_every: u64,
+        /// Drops taps whose number is in this set (1-based).
+        drop: Box<dyn Fn(u64) -> bool>,
         completed_hides_board: bool,
+        popup_at: Option<u64>,
+        popup: bool,
+        restore_at: Option<u64>,
+        mistake_limit: Option<u32>,
+        mistakes: u32,
+    }
+
+    impl MemoryApp<'_> {
+        fn over(&self) -> bool {
+            self.mistake_limit.is_some_and(|n| self.mistakes >= n)
+        }
     }
 
     impl Target for MemoryApp<'_> {
         fn tap(&mut self, p: Point) -> anyhow::Result<()> {
             self.taps += 1;
-            if self.drop_every > 0 && self.taps.is_multiple_of(self.drop_every) {
+            if self.restore_at == Some(self.taps) {
+                // The link drops with this tap (lost), and comes back.
+                self.restore_at = None;
+                return Err(Restored.into());
+            }
+            if (self.drop)(self.taps) || self.popup || self.over() {
                 return Ok(());
             }
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
                 self.selected = Some(c);
             } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
-                    self.board.set(c, d as u8 + 1);
+                    let d = d as u8 + 1;
+                    self.board.set(c, d);
+                    if d != self.solution.get(c) {
+                        self.mistakes += 1;
+                    }
                 } else if p == self.layout.erase {
                     self.board.set(c, 0);
                 }
+            }
+            if self.popup_at == Some(self.taps) {
+                self.popup = true;
             }
             Ok(())
         }
         fn sync(&mut self) -> anyhow::Result<()> {
             Ok(())
         }
-        fn read(&mut self) -> anyhow::Result<Option<Board>> {
-            let done = self.board.is_solved();
-            Ok((!(done && self.completed_hides_board)).then_some(self.board))
+        fn look(&mut self) -> anyhow::Result<Seen> {
+            Ok(if self.over() {
+                Seen::GameOver {
+                    what: "\"Game over\"".into(),
+                }
+            } else if self.popup {
+                Seen::Other {
+                    what: "\"Rate this app\"".into(),
+                }
+            } else if self.board.is_solved() && self.completed_hides_board {
+                Seen::Completed
+            } else {
+                Seen::Board(self.board)
+            })
         }
         fn back(&mut self) -> anyhow::Result<()> {
+            self.popup = false;
             Ok(())
         }
     }
@@ -372,47 +705,86 @@ mod tests {
     const LEET: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
-    fn run(
-        drop_every: u64,
-        hides: bool,
-        options: ReplayOptions,
-    ) -> (ReplayReport, MemoryApp<'static>) {
-        let layout: &'static Layout = Box::leak(Box::new(layout()));
-        let puzzle = Board::parse(LEET).unwrap();
-        let mut rec = Recorder::default();
-        let r = search(Strategy::RowMajor, &puzzle, &Options::default(), &mut rec);
-        let solution = r.solution().unwrap();
-        let mut app = MemoryApp {
+    fn app(layout: &Layout, puzzle: Board, solution: Board) -> MemoryApp<'_> {
+        MemoryApp {
             layout,
             board: puzzle,
             givens: puzzle,
+            solution,
             selected: None,
             taps: 0,
-            drop_every,
-            completed_hides_board: hides,
-        };
-        let report = replay(
+            drop: Box::new(|_| false),
+            completed_hides_board: true,
+            popup_at: None,
+            popup: false,
+            restore_at: None,
+            mistake_limit: None,
+            mistakes: 0,
+        }
+    }
+
+    fn search_of(strategy: Strategy) -> (Board, Vec<Event>, Board) {
+        let puzzle = Board::parse(LEET).unwrap();
+        let mut rec = Recorder::default();
+        let solution = search(strategy, &puzzle, &Options::default(), &mut rec)
+            .solution()
+            .unwrap();
+        (puzzle, rec.0, solution)
+    }
+
+    fn run_with(
+        strategy: Strategy,
+        options: ReplayOptions,
+        setup: impl FnOnce(&mut MemoryApp),
+    ) -> (Result<ReplayReport, ReplayError>, Board, u64) {
+        let layout = layout();
+        let (puzzle, events, solution) = search_of(strategy);
+        let mut app = app(&layout, puzzle, solution);
+        setup(&mut app);
+        let r = replay(
             &puzzle,
-            &rec.0,
+            &events,
             &solution,
-            layout,
+            &layout,
             &mut app,
             &mut (),
             &options,
-            &mut |_, _, _| {},
-        )
-        .unwrap();
-        assert_eq!(app.board, solution);
-        (report, app)
+            &mut |_| {},
+        );
+        (r, app.board, app.taps)
+    }
+
+    fn solved(
+        strategy: Strategy,
+        options: ReplayOptions,
+        setup: impl FnOnce(&mut MemoryApp),
+    ) -> ReplayReport {
+        let (puzzle, _, solution) = search_of(strategy);
+        let (r, board, taps) = run_with(strategy, options, setup);
+        let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
+        assert_eq!(board, solution, "from {puzzle}");
+        assert_eq!(report.taps, taps);
+        report
     }
 
     #[test]
     fn every_event_becomes_taps() {
-        let (report, app) = run(0, true, ReplayOptions::default());
+        let report = solved(Strategy::RowMajor, ReplayOptions::default(), |_| {});
         assert_eq!(report.events_shown, 4208 + 4157);
         assert_eq!(report.repairs, 0);
-        assert!(report.completion_seen);
-        assert_eq!(report.taps, app.taps);
+        assert_eq!(report.completion, Some(Completion::Screen));
+        assert!(
+            report.wrong_digits > 1000 && report.wrong_digits <= 4208,
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    fn the_board_read_back_solved_is_a_completion_too() {
+        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+            a.completed_hides_board = false
+        });
+        assert_eq!(report.completion, Some(Completion::ReadBack));
     }
 
     #[test]
@@ -421,9 +793,146 @@ mod tests {
             verify_taps: 500,
             ..ReplayOptions::default()
         };
-        let (report, _) = run(97, false, opts);
+        let report = solved(Strategy::RowMajor, opts, |a| {
+            a.drop = Box::new(|n| n.is_multiple_of(97))
+        });
         assert!(report.repairs > 0, "{report:?}");
         assert!(report.verifications > 2);
+    }
+
+    #[test]
+    fn repairs_go_on_while_they_make_progress() {
+        // One tap in three lost: a repair round often creates new wrong cells (a lost cell tap
+        // sends the digit to the cell selected before), but every few rounds gain.
+        for seed in 0..5u64 {
+            let opts = ReplayOptions {
+                verify_taps: 300,
+                ..ReplayOptions::default()
+            };
+            let report = solved(Strategy::Mrv, opts, move |a| {
+                a.drop = Box::new(move |n| {
+                    let mut z = (n ^ seed << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
+                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                    (z ^ (z >> 31)) % 3 == 0
+                })
+            });
+            assert!(report.repairs > 10, "{report:?}");
+        }
+    }
+
+    #[test]
+    fn a_popup_that_swallows_the_last_tap_is_no_success_until_repaired() {
+        let (_, events, _) = search_of(Strategy::Mrv);
+        // Every mrv event is a placement of two taps; the popup opens on the last cell tap.
+        let last_cell_tap = events.len() as u64 * 2 - 1;
+        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+            a.popup_at = Some(last_cell_tap)
+        });
+        assert_eq!(report.repairs, 1, "{report:?}");
+        assert_eq!(report.completion, Some(Completion::Screen));
+    }
+
+    #[test]
+    fn the_completing_write_can_be_a_repair() {
+        let (_, events, _) = search_of(Strategy::Mrv);
+        let last_digit_tap = events.len() as u64 * 2;
+        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+            a.drop = Box::new(move |n| n == last_digit_tap)
+        });
+        assert_eq!(
+            (report.repairs, report.completion),
+            (1, Some(Completion::Screen))
+        );
+    }
+
+    #[test]
+    fn a_restored_link_is_looked_at_and_repaired() {
+        let report = solved(Strategy::RowMajor, ReplayOptions::default(), |a| {
+            a.restore_at = Some(1001)
+        });
+        assert!(report.repairs >= 1, "{report:?}");
+        assert!(report.verifications >= 2, "{report:?}");
+    }
+
+    #[test]
+    fn game_over_stops_with_the_mistakes_counted() {
+        let opts = ReplayOptions {
+            glance_interval: Duration::ZERO,
+            ..ReplayOptions::default()
+        };
+        let (r, _, _) = run_with(Strategy::RowMajor, opts, |a| a.mistake_limit = Some(3));
+        let e = r.unwrap_err();
+        match crate::play::stop::stop_of(&e.error) {
+            Some(Stop::GameOver { mistakes, .. }) => assert_eq!(*mistakes, 3),
+            other => panic!("{other:?}: {e:#}"),
+        }
+        assert_eq!(e.report.completion, None);
+        // fast places only right digits.
+        let report = solved(Strategy::Fast, ReplayOptions::default(), |a| {
+            a.mistake_limit = Some(1)
+        });
+        assert_eq!(report.wrong_digits, 0);
+    }
+
+    #[test]
+    fn an_unknown_screen_stops_after_one_back() {
+        let (r, _, _) = run_with(Strategy::Mrv, ReplayOptions::default(), |a| {
+            a.popup_at = Some(10);
+            a.mistake_limit = None;
+        });
+        r.unwrap();
+        struct Stuck;
+        impl Target for Stuck {
+            fn tap(&mut self, _: Point) -> anyhow::Result<()> {
+                Ok(())
+            }
+            fn sync(&mut self) -> anyhow::Result<()> {
+                Ok(())
+            }
+            fn look(&mut self) -> anyhow::Result<Seen> {
+                Ok(Seen::Other {
+                    what: "the launcher".into(),
+                })
+            }
+            fn back(&mut self) -> anyhow::Result<()> {
+                Ok(())
+            }
+        }
+        let layout = layout();
+        let (puzzle, events, solution) = search_of(Strategy::Mrv);
+        let e = replay(
+            &puzzle,
+            &events,
+            &solution,
+            &layout,
+            &mut Stuck,
+            &mut (),
+            &ReplayOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(
+            matches!(crate::play::stop::stop_of(&e.error), Some(Stop::UnknownScreen { what }) if what == "the launcher"),
+            "{e:#}"
+        );
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_replay() {
+        let stop = StopFlag::default();
+        stop.raise(2);
+        let opts = ReplayOptions {
+            stop,
+            ..ReplayOptions::default()
+        };
+        let (r, _, taps) = run_with(Strategy::RowMajor, opts, |_| {});
+        let e = r.unwrap_err();
+        assert_eq!(
+            crate::play::stop::stop_of(&e.error),
+            Some(&Stop::Interrupted { signal: "Ctrl-C" })
+        );
+        assert_eq!(taps, 0);
     }
 
     #[test]
@@ -432,7 +941,7 @@ mod tests {
             max_visible_steps: Some(100),
             ..ReplayOptions::default()
         };
-        let (report, _) = run(0, true, opts);
+        let report = solved(Strategy::RowMajor, opts, |_| {});
         assert_eq!(report.events_shown, 100);
         assert_eq!(report.events_hidden, 4208 + 4157 - 100);
     }
@@ -440,40 +949,29 @@ mod tests {
     #[test]
     fn resume_skips_what_is_on_screen() {
         let layout = layout();
-        let puzzle = Board::parse(LEET).unwrap();
-        let mut rec = Recorder::default();
-        let solution = search(Strategy::Mrv, &puzzle, &Options::default(), &mut rec)
-            .solution()
-            .unwrap();
+        let (puzzle, events, solution) = search_of(Strategy::Mrv);
         let mut on_screen = puzzle;
-        for ev in &rec.0[..20] {
+        for ev in &events[..20] {
             apply(&mut on_screen, *ev);
         }
-        let mut app = MemoryApp {
-            layout: &layout,
-            board: on_screen,
-            givens: puzzle,
-            selected: None,
-            taps: 0,
-            drop_every: 0,
-            completed_hides_board: false,
-        };
+        let mut app = app(&layout, puzzle, solution);
+        app.board = on_screen;
         let opts = ReplayOptions {
             start_at: 20,
             ..ReplayOptions::default()
         };
         let report = replay(
             &puzzle,
-            &rec.0,
+            &events,
             &solution,
             &layout,
             &mut app,
             &mut (),
             &opts,
-            &mut |_, _, _| {},
+            &mut |_| {},
         )
         .unwrap();
-        assert_eq!(report.events_shown, rec.0.len() as u64 - 20);
+        assert_eq!(report.events_shown, events.len() as u64 - 20);
         assert_eq!(app.board, solution);
     }
 }

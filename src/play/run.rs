@@ -1,17 +1,21 @@
 //! One level, start to end: connect -> navigate -> capture -> OCR -> validate -> search -> replay
 //! every event as taps -> verify -> log (`runs.csv`) and record (session directory).
+//!
+//! Every device call goes through a [`Link`] (recovery from a lost link), the replay's screen
+//! through a [`PhoneTarget`] (hazards: screen off, lock screen, app in the background).
 
+use super::link::Link;
+use super::phone::PhoneTarget;
 use super::plan::Plan;
-use super::replay::{ReplayOptions, ReplayReport, Target, replay};
-use super::setnum::{Cancel, Layout, Point};
+use super::replay::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
+use super::setnum::{Cancel, Layout};
+use super::stop::{RunFailed, StopFlag, stop_of};
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
-use crate::device::channel;
-use crate::device::input::{InputBackend, Tapper, TapperOptions};
-use crate::device::screen::Screen;
-use crate::device::{CALL_TIMEOUT, Device};
+use crate::device::Device;
+use crate::device::input::InputBackend;
 use crate::session::{
-    DeviceMeta, JournalLine, RunRecord, SESSION_VERSION, Session, SessionMeta, append_run,
+    DeviceMeta, JournalLine, RunRecord, SESSION_VERSION, Session, SessionMeta, Totals, append_run,
     read_journal, time,
 };
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
@@ -40,8 +44,37 @@ pub struct PlayConfig {
     pub max_steps: Option<u64>,
     pub verify_taps: u64,
     pub verify_interval: Duration,
+    /// How often to check that the board is still on the screen.
+    pub glance_interval: Duration,
+    /// How long to wait for a lost device to come back before giving up.
+    pub reconnect_timeout: Duration,
     pub data_dir: PathBuf,
     pub quiet: bool,
+    /// Raised by Ctrl-C / SIGTERM.
+    pub stop: StopFlag,
+}
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            level: None,
+            strategy: Strategy::RowMajor,
+            calibration: None,
+            calibration_dir: PathBuf::from("calibration"),
+            input: None,
+            pace: Duration::from_millis(20),
+            max_visible_steps: None,
+            budget: None,
+            max_steps: None,
+            verify_taps: 2000,
+            verify_interval: Duration::from_secs(30),
+            glance_interval: Duration::from_secs(2),
+            reconnect_timeout: Duration::from_secs(30),
+            data_dir: PathBuf::from("autoplay-data"),
+            quiet: false,
+            stop: StopFlag::default(),
+        }
+    }
 }
 
 /// What happened, for the summary line.
@@ -59,33 +92,6 @@ pub struct PlayReport {
     pub plan: Option<Plan>,
     /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
     pub warmup_taps: u64,
-}
-
-/// The phone behind the adb server, as the replay sees it.
-pub struct DeviceTarget<'a> {
-    pub tapper: Tapper,
-    pub screen: Screen,
-    pub calibration: &'a Calibration,
-    /// The last frame read (saved as `last.png`).
-    pub last_frame: Option<RgbaImage>,
-}
-
-impl Target for DeviceTarget<'_> {
-    fn tap(&mut self, p: Point) -> anyhow::Result<()> {
-        Ok(self.tapper.tap(p.0, p.1)?)
-    }
-    fn sync(&mut self) -> anyhow::Result<()> {
-        Ok(self.tapper.flush()?)
-    }
-    fn read(&mut self) -> anyhow::Result<Option<Board>> {
-        let frame = self.screen.grab()?;
-        let board = read_if_visible(&frame, self.calibration)?;
-        self.last_frame = Some(frame);
-        Ok(board)
-    }
-    fn back(&mut self) -> anyhow::Result<()> {
-        Ok(self.tapper.command("input keyevent 4")?)
-    }
 }
 
 /// Reads the board if it is where the calibration says; `None` when something covers it.
@@ -182,18 +188,18 @@ fn pick_calibration(
     candidates.swap_remove(0)
 }
 
-/// Opens level `level` as the calibration's `[navigation]` says.
-pub fn navigate(
-    device: &Device,
-    tapper: &mut Tapper,
-    nav: &Navigation,
-    level: u32,
-) -> anyhow::Result<()> {
+/// Opens level `level` as the calibration's `[navigation]` says. A link lost and restored on
+/// the way starts the navigation again (at most a few times).
+pub fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
+    link.settle(|link| navigate_once(link, nav, level))
+}
+
+fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
     match nav {
         Navigation::AmStart { command } => {
             // The template was validated when the calibration was parsed; the level is a number.
             let cmd = command.replace("{level}", &level.to_string());
-            let out = device.shell(&cmd, CALL_TIMEOUT)?;
+            let out = link.shell(&format!("opening level {level}"), &cmd)?;
             if out.code != 0 || out.stdout.contains("Error") {
                 bail!(
                     "opening level {level} failed: `{cmd}` said: {}",
@@ -203,7 +209,7 @@ pub fn navigate(
         }
         Navigation::Taps { taps } => {
             for [x, y] in taps {
-                tapper.tap(*x, *y)?;
+                link.tap(*x, *y)?;
             }
         }
         Navigation::LevelGrid {
@@ -215,7 +221,7 @@ pub fn navigate(
             next_page,
         } => {
             for [x, y] in open {
-                tapper.tap(*x, *y)?;
+                link.tap(*x, *y)?;
             }
             let columns = (*columns).max(1);
             let per_page = (columns * rows).max(1);
@@ -230,38 +236,51 @@ pub fn navigate(
                 })?;
                 for _ in 0..pages {
                     // Let each page draw before the next tap.
-                    tapper.flush()?;
+                    link.flush()?;
                     std::thread::sleep(Duration::from_millis(200));
-                    tapper.tap(nx, ny)?;
+                    link.tap(nx, ny)?;
                 }
-                tapper.flush()?;
+                link.flush()?;
                 std::thread::sleep(Duration::from_millis(200));
             }
             let slot = index % per_page;
-            tapper.tap(
+            link.tap(
                 first[0] + slot % columns * step[0],
                 first[1] + slot / columns * step[1],
             )?;
         }
     }
-    tapper.flush()?;
+    link.flush()?;
     // Give the app a moment to draw the new screen.
     std::thread::sleep(Duration::from_millis(300));
     Ok(())
 }
 
-/// Opens the tap channel: the one asked for if the device allows it, else the fastest that
-/// works (raw, events, input); says which and why unless quiet.
-fn open_tapper(device: &Device, cfg: &PlayConfig, size: (u32, u32)) -> anyhow::Result<Tapper> {
-    let chosen = channel::choose(device, cfg.input)?;
-    if !cfg.quiet {
-        eprintln!("tap channel: {}", chosen.why);
+/// The package of the app in front (`dumpsys window`), else the one the `am start` navigation
+/// names.
+fn app_package(link: &mut Link, nav: Option<&Navigation>) -> Option<String> {
+    let from_window = link
+        .shell("finding the app's package", "dumpsys window")
+        .ok()
+        .and_then(|out| {
+            super::look::PhoneState::parse(&out.stdout)
+                .focused_package()
+                .map(str::to_string)
+        });
+    from_window.or_else(|| nav_package(nav))
+}
+
+/// The package an `am start -n PACKAGE/ACTIVITY` navigation names.
+fn nav_package(nav: Option<&Navigation>) -> Option<String> {
+    match nav {
+        Some(Navigation::AmStart { command }) => command
+            .split_whitespace()
+            .skip_while(|w| *w != "-n")
+            .nth(1)
+            .and_then(|c| c.split_once('/'))
+            .map(|(p, _)| p.to_string()),
+        _ => None,
     }
-    let topts = TapperOptions {
-        pace: cfg.pace,
-        ..TapperOptions::default()
-    };
-    Ok(Tapper::open(device, chosen, size, topts)?)
 }
 
 /// Searches `givens` with `strategy`, recording every event.
@@ -286,16 +305,26 @@ fn search_events(
     }
 }
 
-/// Plays one level on `device`. `progress` gets (events done, events total, taps).
+/// Plays one level on `device`. `progress` gets where the replay stands.
 pub fn play(
     device: &Device,
     cfg: &PlayConfig,
-    progress: &mut dyn FnMut(u64, u64, u64),
+    progress: &mut dyn FnMut(&Progress),
 ) -> anyhow::Result<PlayReport> {
-    let model = device.getprop("ro.product.model").unwrap_or_default();
-    let size = device.screen_size()?;
+    let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
+    let model = link
+        .call("reading the model", |d| d.getprop("ro.product.model"))
+        .unwrap_or_default();
+    let size = link.call("reading the screen size", |d| d.screen_size())?;
     let candidates = match &cfg.calibration {
-        Some(p) => vec![(p.clone(), Calibration::load(p)?)],
+        Some(p) => {
+            let cal = Calibration::load(p)?;
+            // A calibration for another screen would tap beside everything: say so before
+            // touching the phone.
+            cal.check_frame(size.0, size.1)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            vec![(p.clone(), cal)]
+        }
         None => vec![find_calibration(&cfg.calibration_dir, &model, size)?]
             .into_iter()
             .chain(
@@ -307,10 +336,13 @@ pub fn play(
     };
     let navigation = candidates[0].1.navigation.clone();
     let first_path = candidates[0].0.clone();
-    let mut tapper = open_tapper(device, cfg, size)?;
+    let why = link.open_channel(cfg.input, size, cfg.pace)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {why}");
+    }
 
     match (cfg.level, &navigation) {
-        (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
+        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
         (Some(level), None) if !cfg.quiet => eprintln!(
             "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
             first_path.display()
@@ -318,10 +350,15 @@ pub fn play(
         _ => {}
     }
 
-    let (screen, first) = Screen::probe(device)?;
+    let probed = link.settle(|link| link.probe_screen())?;
+    // The calibrations for one screen size differ in their keypads, not their boards: any one
+    // of them finds the board (waking the screen or bringing the app back if need be).
+    let board_cal = candidates[0].1.clone();
+    let mut setup = PhoneTarget::new(link, &board_cal);
+    setup.package = nav_package(navigation.as_ref());
+    let first = setup.board_frame(probed)?;
+    let mut link = setup.link;
     let (cal_path, cal) = pick_calibration(&first, candidates);
-    cal.check_frame(first.width(), first.height())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
     let givens = read_if_visible(&first, &cal)?
         .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
     givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
@@ -333,11 +370,12 @@ pub fn play(
         ),
         _ => {}
     }
+    let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
     // Before replaying: measure the channel's rate, print the plan, fit the budget.
     let taps_layout = layout(&cal);
-    let (rate, warmup_taps) = measure_rate(&mut tapper, &givens, &taps_layout)?;
+    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
     let plan = Plan::new(
         &events,
         &givens,
@@ -373,9 +411,13 @@ pub fn play(
         placements: stats.placements,
         undos: stats.undos,
         max_visible_steps: cfg.max_visible_steps,
+        app_package: package.clone(),
     };
     let mut session = Session::create(&cfg.data_dir, meta)?;
     session.save_frame("first", &first)?;
+    let mut target = PhoneTarget::new(link, &cal);
+    target.package = package;
+    target.reopen = navigation.zip(cfg.level);
     let run = Run {
         device,
         cfg,
@@ -385,7 +427,7 @@ pub fn play(
         solution,
         stats,
     };
-    let mut report = run.execute(&mut session, tapper, screen, 0, progress)?;
+    let mut report = run.execute(&mut session, target, 0, progress)?;
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
@@ -394,37 +436,34 @@ pub fn play(
 /// The tap channel's rate, measured on the phone with taps on a given cell (selecting a given
 /// changes nothing): one tap alone, then as many as take about a second. Returns taps/s and
 /// the taps made.
-fn measure_rate(
-    tapper: &mut Tapper,
-    givens: &Board,
-    layout: &Layout,
-) -> anyhow::Result<(f64, u64)> {
+fn measure_rate(link: &mut Link, givens: &Board, layout: &Layout) -> anyhow::Result<(f64, u64)> {
     let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
         return Ok((1.0, 0));
     };
     let (x, y) = layout.cells[cell];
     let t = Instant::now();
-    tapper.tap(x, y)?;
-    tapper.flush()?;
+    link.tap(x, y)?;
+    link.flush()?;
     let one = t.elapsed().as_secs_f64().max(1e-4);
     let n = (1.0 / one).clamp(2.0, 64.0) as u64;
     let t = Instant::now();
     for _ in 0..n {
-        tapper.tap(x, y)?;
+        link.tap(x, y)?;
     }
-    tapper.flush()?;
+    link.flush()?;
     let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
-    tapper.restart_rate();
+    link.restart_rate();
     Ok((rate, n + 1))
 }
 
-/// Continues an interrupted session from its journal: the events already journaled are on the
-/// screen (checked, and repaired where taps were lost), the rest are replayed.
+/// Continues an interrupted session from its journal: the events already journaled should be
+/// on the screen (checked, and repaired where taps were lost); if the app restarted, the level
+/// is opened again and its digits re-entered; then the rest is replayed.
 pub fn resume(
     device: &Device,
     dir: &Path,
     cfg: &PlayConfig,
-    progress: &mut dyn FnMut(u64, u64, u64),
+    progress: &mut dyn FnMut(&Progress),
 ) -> anyhow::Result<PlayReport> {
     let mut session = Session::reopen(dir)?;
     let meta = session.meta.clone();
@@ -465,15 +504,28 @@ pub fn resume(
             done = done.max(i + 1);
         }
     }
-    let size = device.screen_size()?;
+    let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
+    let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
-    let tapper = open_tapper(device, cfg, size)?;
-    let (screen, _) = Screen::probe(device)?;
+    let why = link.open_channel(cfg.input, size, cfg.pace)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {why}");
+    }
+    link.settle(|link| link.probe_screen())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
     run_cfg.strategy = meta.strategy;
     run_cfg.max_visible_steps = meta.max_visible_steps;
+    let package = match meta.app_package.clone() {
+        Some(p) => Some(p),
+        None => app_package(&mut link, cal.navigation.as_ref()),
+    };
+    let mut target = PhoneTarget::new(link, &cal);
+    target.package = package;
+    target.reopen = cal.navigation.clone().zip(meta.level);
+    // The app may have restarted since: the level can be opened again.
+    target.may_reopen = true;
     let run = Run {
         device,
         cfg: &run_cfg,
@@ -483,7 +535,7 @@ pub fn resume(
         solution,
         stats,
     };
-    run.execute(&mut session, tapper, screen, done, progress)
+    run.execute(&mut session, target, done, progress)
 }
 
 /// A searched level, ready to be replayed into a session.
@@ -498,29 +550,25 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Replays from event `start_at`, journals the end, and appends the run to `runs.csv`.
+    /// Replays from event `start_at`, journals the end, and appends the level's row (summed
+    /// over every start of its journal) to `runs.csv`.
     fn execute(
         &self,
         session: &mut Session,
-        tapper: Tapper,
-        screen: Screen,
+        mut target: PhoneTarget<'_>,
         start_at: usize,
-        progress: &mut dyn FnMut(u64, u64, u64),
+        progress: &mut dyn FnMut(&Progress),
     ) -> anyhow::Result<PlayReport> {
         let cfg = self.cfg;
         session.journal.start(start_at as u64)?;
-        let capture = screen.describe();
-        let mut target = DeviceTarget {
-            tapper,
-            screen,
-            calibration: self.cal,
-            last_frame: None,
-        };
         let ropts = ReplayOptions {
             verify_taps: cfg.verify_taps,
             verify_interval: cfg.verify_interval,
+            glance_interval: cfg.glance_interval,
             max_visible_steps: cfg.max_visible_steps,
             start_at,
+            check_first: target.may_reopen,
+            stop: cfg.stop.clone(),
             ..ReplayOptions::default()
         };
         let started = Instant::now();
@@ -538,12 +586,19 @@ impl Run<'_> {
         if let Some(frame) = &target.last_frame {
             session.save_frame("last", frame)?;
         }
-        let (result_word, message) = match &outcome {
-            Ok(_) => ("solved", String::new()),
-            Err(e) => ("failed", format!("{e:#}")),
+        let (report, error) = match outcome {
+            Ok(report) => (report, None),
+            Err(ReplayError { report, error }) => (report, Some(error)),
+        };
+        let (result_word, message) = match &error {
+            None => ("solved", String::new()),
+            Some(e) => (
+                stop_of(e).map_or("failed", |s| s.result()),
+                format!("{e:#}"),
+            ),
         };
         session.journal.end(result_word, &message)?;
-        let report = outcome.as_ref().ok();
+        let totals = Totals::of(&read_journal(&session.dir.join("journal.jsonl"))?.lines);
         let s = &self.stats;
         append_run(
             &cfg.data_dir,
@@ -556,24 +611,31 @@ impl Run<'_> {
                 placements: s.placements,
                 undos: s.undos,
                 calls: s.calls(),
-                taps: report.map_or(target.tapper.taps_done, |r| r.taps),
-                repairs: report.map_or(0, |r| r.repairs),
+                taps: totals.taps,
+                repairs: totals.repairs,
                 search_ms: s.elapsed.as_secs_f64() * 1e3,
-                replay_ms,
+                replay_ms: totals.replay_ms.max(replay_ms),
                 result: result_word.into(),
+                reconnects: totals.reconnects,
+                interruptions: totals.interruptions,
             },
         )?;
-        let replay_report =
-            outcome.with_context(|| format!("session recorded in {}", session.dir.display()))?;
+        if let Some(error) = error {
+            return Err(RunFailed {
+                session_dir: session.dir.clone(),
+                error,
+            }
+            .into());
+        }
         Ok(PlayReport {
             session_dir: session.dir.clone(),
             givens: self.givens,
             solution: self.solution,
             stats: self.stats,
-            replay: replay_report,
-            input: target.tapper.mode(),
-            taps_per_sec: target.tapper.taps_per_sec(),
-            capture,
+            replay: report,
+            input: target.link.input_mode().unwrap_or(InputBackend::Input),
+            taps_per_sec: target.link.taps_per_sec(),
+            capture: target.link.capture(),
             plan: None,
             warmup_taps: 0,
         })

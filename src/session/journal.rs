@@ -1,6 +1,6 @@
 //! `journal.jsonl`: the append-only record of a replay, one JSON object per line.
 
-use crate::play::{Journal, Point, WriteKind};
+use crate::play::{Incident, IncidentKind, Journal, Point, WriteKind};
 use crate::solver::Event;
 use anyhow::Context;
 use std::io::{BufRead, Write};
@@ -28,6 +28,12 @@ pub enum JournalLine {
     },
     /// A (re)start of the replay, e.g. after `autoplay resume`.
     Start { t_ms: u64, from_event: u64 },
+    /// The link was lost and restored, or the phone taken away from the game and brought back.
+    Incident {
+        t_ms: u64,
+        what: IncidentKind,
+        detail: String,
+    },
     /// How the run ended.
     End {
         t_ms: u64,
@@ -94,6 +100,14 @@ impl JournalWriter {
 }
 
 impl Journal for JournalWriter {
+    fn incident(&mut self, incident: &Incident) -> anyhow::Result<()> {
+        let t_ms = self.ms();
+        self.line(&JournalLine::Incident {
+            t_ms,
+            what: incident.kind,
+            detail: incident.what.clone(),
+        })
+    }
     fn event(&mut self, index: usize, event: Event, taps: &[Point]) -> anyhow::Result<()> {
         let t_ms = self.ms();
         self.line(&JournalLine::Event {
@@ -118,6 +132,66 @@ impl Journal for JournalWriter {
             digit,
             taps: taps.to_vec(),
         })
+    }
+}
+
+/// A whole level's counts, summed over every start of its replay (a resumed run's row in
+/// `runs.csv` holds the level's, not only the resume's).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    pub taps: u64,
+    pub repairs: u64,
+    pub reconnects: u64,
+    pub interruptions: u64,
+    /// Time from each start to the last line after it, summed.
+    pub replay_ms: f64,
+}
+
+impl Totals {
+    /// Sums the journal's lines.
+    pub fn of(lines: &[JournalLine]) -> Totals {
+        let mut t = Totals::default();
+        let mut segment: Option<(u64, u64)> = None; // (start, last) t_ms of the current start
+        let close = |seg: &mut Option<(u64, u64)>, t: &mut Totals| {
+            if let Some((a, b)) = seg.take() {
+                t.replay_ms += b.saturating_sub(a) as f64;
+            }
+        };
+        for line in lines {
+            let at = match line {
+                JournalLine::Start { t_ms, .. } => {
+                    close(&mut segment, &mut t);
+                    segment = Some((*t_ms, *t_ms));
+                    continue;
+                }
+                JournalLine::Event { t_ms, taps, .. } => {
+                    t.taps += taps.len() as u64;
+                    *t_ms
+                }
+                JournalLine::Write {
+                    t_ms, why, taps, ..
+                } => {
+                    t.taps += taps.len() as u64;
+                    if *why == WriteKind::Repair {
+                        t.repairs += 1;
+                    }
+                    *t_ms
+                }
+                JournalLine::Incident { t_ms, what, .. } => {
+                    match what {
+                        IncidentKind::Reconnect => t.reconnects += 1,
+                        IncidentKind::Interruption => t.interruptions += 1,
+                    }
+                    *t_ms
+                }
+                JournalLine::End { t_ms, .. } => *t_ms,
+            };
+            if let Some((_, last)) = &mut segment {
+                *last = (*last).max(at);
+            }
+        }
+        close(&mut segment, &mut t);
+        t
     }
 }
 
@@ -173,6 +247,61 @@ mod tests {
     use super::*;
 
     #[test]
+    fn totals_sum_every_start() {
+        let ev = |t_ms, n| JournalLine::Event {
+            t_ms,
+            i: 0,
+            event: Event::Place { cell: 0, digit: 1 },
+            taps: vec![(1, 1); n],
+        };
+        let lines = vec![
+            JournalLine::Start {
+                t_ms: 0,
+                from_event: 0,
+            },
+            ev(10, 2),
+            ev(400, 2),
+            JournalLine::Incident {
+                t_ms: 450,
+                what: IncidentKind::Reconnect,
+                detail: String::new(),
+            },
+            // A crash: no end. The resume starts its own clock.
+            JournalLine::Start {
+                t_ms: 5,
+                from_event: 2,
+            },
+            JournalLine::Write {
+                t_ms: 50,
+                why: WriteKind::Repair,
+                cell: 3,
+                digit: 4,
+                taps: vec![(1, 1); 2],
+            },
+            JournalLine::Incident {
+                t_ms: 60,
+                what: IncidentKind::Interruption,
+                detail: String::new(),
+            },
+            JournalLine::End {
+                t_ms: 105,
+                result: "solved".into(),
+                message: String::new(),
+            },
+        ];
+        assert_eq!(
+            Totals::of(&lines),
+            Totals {
+                taps: 6,
+                repairs: 1,
+                reconnects: 1,
+                interruptions: 1,
+                replay_ms: 550.0
+            }
+        );
+    }
+
+    #[test]
     fn writes_and_reads_back_with_a_torn_tail() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
@@ -181,11 +310,31 @@ mod tests {
         w.event(0, Event::Place { cell: 2, digit: 4 }, &[(10, 20), (30, 40)])
             .unwrap();
         w.write(WriteKind::Repair, 2, 4, &[(30, 40)]).unwrap();
+        w.incident(&Incident {
+            kind: IncidentKind::Reconnect,
+            what: "lost the link".into(),
+        })
+        .unwrap();
+        w.end("interrupted", "stopped by Ctrl-C").unwrap();
         drop(w);
         let r = read_journal(&path).unwrap();
-        assert_eq!(r.lines.len(), 3);
+        assert_eq!(r.lines.len(), 5);
         assert_eq!(r.torn_line, None);
         assert!(matches!(r.lines[1], JournalLine::Event { i: 0, .. }));
+        assert_eq!(
+            Totals::of(&r.lines),
+            Totals {
+                taps: 3,
+                repairs: 1,
+                reconnects: 1,
+                interruptions: 0,
+                replay_ms: Totals::of(&r.lines).replay_ms
+            }
+        );
+        // Drop the last two lines again for the torn-tail check below.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let keep: Vec<&str> = text.lines().take(3).collect();
+        std::fs::write(&path, format!("{}\n", keep.join("\n"))).unwrap();
 
         // A crash mid-line: the complete lines survive, the torn one is reported.
         let mut f = std::fs::OpenOptions::new()

@@ -14,7 +14,7 @@ pub mod replay;
 pub mod runs;
 pub mod time;
 
-pub use journal::{JournalLine, JournalWriter, read_journal};
+pub use journal::{JournalLine, JournalWriter, Totals, read_journal};
 pub use runs::{RunRecord, append_run, read_runs};
 
 use crate::board::Board;
@@ -45,6 +45,10 @@ pub struct SessionMeta {
     pub undos: u64,
     /// `--max-visible-steps`, if any.
     pub max_visible_steps: Option<u64>,
+    /// The app's package (seen in front with the board at the start), to bring it back from
+    /// the background.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_package: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -194,6 +198,7 @@ mod tests {
             placements: 4208,
             undos: 4157,
             max_visible_steps: None,
+            app_package: Some("org.autoplay.sudoku".into()),
         }
     }
 

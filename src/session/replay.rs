@@ -337,7 +337,7 @@ impl<'a> Walk<'a> {
                 }
                 self.board.set(*cell as usize, *digit);
             }
-            JournalLine::End { .. } => {}
+            JournalLine::End { .. } | JournalLine::Incident { .. } => {}
         }
         Ok(())
     }

@@ -4,8 +4,9 @@ use anyhow::Context;
 use std::io::Write;
 use std::path::Path;
 
-/// The header of `runs.csv`; the columns of [`RunRecord`] in order.
-pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result";
+/// The header of `runs.csv`; the columns of [`RunRecord`] in order. Files written before
+/// `reconnects` and `interruptions` existed have 13 columns; they read as 0.
+pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions";
 
 /// One run.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,8 +23,11 @@ pub struct RunRecord {
     pub repairs: u64,
     pub search_ms: f64,
     pub replay_ms: f64,
-    /// `solved`, `failed`, `interrupted`.
+    /// `solved`, `failed`, `interrupted` (Ctrl-C, or the phone gone: resumable), `game-over`.
     pub result: String,
+    /// Links lost and restored; interruptions dealt with (screen off, app in the background).
+    pub reconnects: u64,
+    pub interruptions: u64,
 }
 
 /// A field with no commas, quotes or newlines (device serials and models are free text).
@@ -42,7 +46,7 @@ fn clean(s: &str) -> String {
 impl RunRecord {
     fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{:.3},{:.1},{}",
+            "{},{},{},{},{},{},{},{},{},{},{:.3},{:.1},{},{},{}",
             clean(&self.time),
             clean(&self.device),
             self.level.map(|l| l.to_string()).unwrap_or_default(),
@@ -55,15 +59,17 @@ impl RunRecord {
             self.repairs,
             self.search_ms,
             self.replay_ms,
-            clean(&self.result)
+            clean(&self.result),
+            self.reconnects,
+            self.interruptions
         )
     }
 
     /// Parses one data line of `runs.csv` (not the header).
     pub fn parse(line: &str) -> Result<Self, String> {
         let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 13 {
-            return Err(format!("expected 13 fields, found {}", f.len()));
+        if f.len() != 13 && f.len() != 15 {
+            return Err(format!("expected 15 fields (or 13), found {}", f.len()));
         }
         let num = |i: usize, name: &str| -> Result<u64, String> {
             f[i].trim()
@@ -93,6 +99,16 @@ impl RunRecord {
             search_ms: float(10, "search_ms")?,
             replay_ms: float(11, "replay_ms")?,
             result: f[12].into(),
+            reconnects: if f.len() > 13 {
+                num(13, "reconnects")?
+            } else {
+                0
+            },
+            interruptions: if f.len() > 14 {
+                num(14, "interruptions")?
+            } else {
+                0
+            },
         })
     }
 }
@@ -157,6 +173,8 @@ mod tests {
             search_ms: 0.25,
             replay_ms: 1500.0,
             result: "solved".into(),
+            reconnects: 2,
+            interruptions: 1,
         };
         append_run(dir.path(), &run).unwrap();
         append_run(
@@ -175,8 +193,12 @@ mod tests {
         assert_eq!(back[0].device, "127.0.0.1:5555_evil");
         assert_eq!(back[0].placements, 4208);
         assert_eq!(back[1].level, None);
+        assert_eq!((back[0].reconnects, back[0].interruptions), (2, 1));
+        // A line from before the last two columns.
+        let old = RunRecord::parse("t,d,3,rowmajor,45,86,50,87,300,0,0.1,100.0,solved").unwrap();
+        assert_eq!((old.taps, old.reconnects), (300, 0));
         std::fs::write(&path, format!("{text}garbage,line\n")).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
-        assert!(e.contains("runs.csv: line 4: expected 13 fields"), "{e}");
+        assert!(e.contains("runs.csv: line 4: expected 15 fields"), "{e}");
     }
 }

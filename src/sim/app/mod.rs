@@ -7,9 +7,11 @@
 //! [`font`] with colours from [`palette`]), [`levels`] (the bundled levels) and [`corpus`]
 //! (screenshots with ground truth for the vision code).
 
+pub mod a11y;
 mod canvas;
 pub mod corpus;
 mod font;
+pub mod hazards;
 pub mod levels;
 pub mod model;
 pub mod palette;
@@ -19,6 +21,7 @@ pub mod screens;
 mod tests;
 
 use super::profile::Profile;
+use hazards::{HazardOptions, Shown, System};
 use image::RgbaImage;
 use model::Model;
 use rand::{Rng, SeedableRng};
@@ -51,6 +54,12 @@ pub enum Keypad {
 pub enum Key {
     Back,
     Home,
+    /// KEYCODE_WAKEUP (224): turns the display on, never off.
+    Wakeup,
+    /// KEYCODE_SLEEP (223): turns the display off.
+    Sleep,
+    /// KEYCODE_POWER (26): toggles the display.
+    Power,
 }
 
 /// App settings and realism knobs (all off by default).
@@ -66,6 +75,10 @@ pub struct AppOptions {
     pub drop_taps: f64,
     /// After this many taps a "Rate this app" dialog appears and swallows taps until BACK.
     pub popup_after: Option<u64>,
+    /// The game ends ("Game over", the board gone) after this many wrong digits.
+    pub mistake_limit: Option<u32>,
+    /// The phone around the app: background, screen off, lock screen.
+    pub hazards: HazardOptions,
 }
 
 impl Theme {
@@ -101,6 +114,7 @@ pub struct Phone {
     options: AppOptions,
     layout: Layout,
     model: Model,
+    system: System,
     renderer: Renderer,
     rng: ChaCha8Rng,
     /// Minutes after midnight at tap 0, and the battery level, from the seed.
@@ -130,7 +144,8 @@ impl Phone {
         Phone {
             renderer: Renderer::new(&layout),
             layout,
-            model: Model::new(options.popup_after),
+            model: Model::new(options.popup_after, options.mistake_limit),
+            system: System::new(options.hazards),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             clock_start: (mix % (24 * 60)) as u32,
             battery: 30 + ((mix >> 32) % 71) as u8,
@@ -162,17 +177,34 @@ impl Phone {
         &self.model
     }
 
+    /// The system around the app (display, lock screen, launcher), for tests.
+    pub fn system(&self) -> &System {
+        &self.system
+    }
+
     /// A tap at display pixel (x, y). With `drop_taps` = p, a tap is lost with probability p.
+    /// Taps on a dark screen or the lock screen do nothing; on the launcher, only the app's icon
+    /// does something.
     pub fn tap(&mut self, x: i32, y: i32) {
         let p = self.options.drop_taps;
         let dropped = p > 0.0 && self.rng.random::<f64>() < p;
         self.model.count_tap(dropped);
-        let mut changed = false;
-        if !dropped {
-            let target = self.layout.hit(self.model.screen, self.model.popup, x, y);
-            changed = self.model.tap(target);
+        let mut changed = self.system.tick();
+        match self.system.shown() {
+            Shown::App => {
+                if !dropped {
+                    changed |= match self.layout.hit(self.model.screen, self.model.popup, x, y) {
+                        Some(screens::Target::NavHome) => self.system.go_home(),
+                        target => self.model.tap(target),
+                    };
+                }
+                changed |= self.model.maybe_popup();
+                changed |= self.system.after_app_tap(self.model.taps);
+            }
+            Shown::Launcher if !dropped => changed |= self.system.launcher_tap(&self.layout, x, y),
+            _ => self.system.ignored_taps += 1,
         }
-        changed |= self.model.maybe_popup();
+        self.system.input();
         if changed {
             self.frame_clock = None;
         }
@@ -186,6 +218,21 @@ impl Phone {
             return self.tap(x1, y1);
         }
         self.swipes += 1;
+        let mut changed = self.system.tick();
+        match self.system.shown() {
+            Shown::App => {}
+            Shown::Keyguard { .. } => {
+                changed |= self.system.keyguard_swipe(y2 - y1, self.layout.height)
+            }
+            _ => {}
+        }
+        self.system.input();
+        if changed {
+            self.frame_clock = None;
+        }
+        if self.system.shown() != Shown::App {
+            return;
+        }
         let page_turn = dx.abs() > dy.abs() && dx.abs() > PAGE_SWIPE_DP * dp;
         if page_turn && !self.model.popup && self.model.screen == screens::Screen::Levels {
             let target = if dx < 0.0 {
@@ -199,18 +246,65 @@ impl Phone {
         }
     }
 
-    /// A hardware key.
+    /// A hardware key: BACK is the app's (when it is in front), the others the system's.
     pub fn key(&mut self, key: Key) {
-        if self.model.key(key) {
+        let mut changed = self.system.tick();
+        changed |= match self.system.key(key) {
+            Some(c) => c,
+            None => self.system.shown() == Shown::App && self.model.key(key),
+        };
+        self.system.input();
+        if changed {
             self.frame_clock = None;
         }
     }
 
-    /// `am start ... --ei level N`: opens the game screen on level N (1-based).
+    /// `am start ... --ei level N`: opens the game screen on level N (1-based), in front.
     pub fn start_level(&mut self, level: u32) -> Result<(), String> {
         self.model.start_level(level)?;
+        self.system.bring_to_front();
         self.frame_clock = None;
         Ok(())
+    }
+
+    /// `am start -n PACKAGE/ACTIVITY` without a level, `monkey -p PACKAGE 1`, or the launcher
+    /// icon: the app's task comes to the front as it was.
+    pub fn bring_to_front(&mut self) {
+        if self.system.bring_to_front() {
+            self.frame_clock = None;
+        }
+    }
+
+    /// `uiautomator dump`: the window in front as XML; `None` when the display is off.
+    pub fn ui_dump(&mut self) -> Option<String> {
+        self.tick();
+        let clock = self.clock();
+        let clock = format!("{:02}:{:02}", clock.hour, clock.minute);
+        a11y::dump(&self.model, &self.layout, self.system.shown(), &clock)
+    }
+
+    /// Lets time pass (the display may turn off).
+    pub fn tick(&mut self) {
+        if self.system.tick() {
+            self.frame_clock = None;
+        }
+    }
+
+    /// The window with input focus, as `dumpsys window` names it: `PACKAGE/ACTIVITY`, or
+    /// `NotificationShade` for the lock screen.
+    pub fn focus(&mut self) -> String {
+        self.tick();
+        if self.system.keyguard_showing() {
+            "NotificationShade".into()
+        } else if !self.system.foreground() {
+            format!(
+                "{}/{}",
+                hazards::LAUNCHER_PACKAGE,
+                hazards::LAUNCHER_ACTIVITY
+            )
+        } else {
+            format!("{PACKAGE}/{PACKAGE}{ACTIVITY}")
+        }
     }
 
     /// The status bar's clock now.
@@ -231,6 +325,7 @@ impl Phone {
     /// Like [`Phone::screenshot`] without the copy: a view of the current frame.
     pub fn frame(&mut self) -> &RgbaImage {
         self.screenshots += 1;
+        self.tick();
         let clock = self.clock();
         if self.frame_clock != Some(clock) {
             self.renderer.render(
@@ -240,6 +335,8 @@ impl Phone {
                 &self.options,
                 clock,
             );
+            let text = format!("{:02}:{:02}", clock.hour, clock.minute);
+            self.system.paint(&mut self.frame, &self.layout, &text);
             self.frame_clock = Some(clock);
         }
         &self.frame
@@ -288,6 +385,15 @@ impl Phone {
             "show_conflicts": self.options.show_conflicts,
             "drop_taps": self.options.drop_taps,
             "popup_after": self.options.popup_after,
+            "mistakes": game.map(|g| g.mistakes),
+            "mistake_limit": self.options.mistake_limit,
+            "foreground": self.system.foreground(),
+            "display": if self.system.awake() { "on" } else { "off" },
+            "keyguard": self.system.keyguard_showing(),
+            "lock_screen": self.system.options().lock_screen.name(),
+            "ignored_taps": self.system.ignored_taps,
+            "screen_offs": self.system.screen_offs,
+            "backgrounds": self.system.backgrounds,
             "profile": self.profile.name,
             "width": self.profile.width,
             "height": self.profile.height,

@@ -16,6 +16,12 @@ pub struct Game {
     pub board: Board,
     /// The selected cell.
     pub selected: Option<usize>,
+    /// The level's solution (levels have exactly one), to count mistakes.
+    pub solution: Board,
+    /// Digits written that differ from the solution (every one counts, like popular apps).
+    pub mistakes: u32,
+    /// The app ended this game (`--mistake-limit`): it cannot be continued.
+    pub over: bool,
 }
 
 /// How a cell relates to the selection, for tinting.
@@ -38,6 +44,9 @@ impl Game {
             givens,
             board: givens,
             selected: None,
+            solution: crate::solver::fast::solve(&givens)?,
+            mistakes: 0,
+            over: false,
         })
     }
 
@@ -116,6 +125,8 @@ pub struct Model {
     pub popup: bool,
     popup_after: Option<u64>,
     popup_shown: bool,
+    /// End the game after this many mistakes (`None`: never).
+    mistake_limit: Option<u32>,
     /// Levels solved (index = level - 1).
     pub completed: Vec<bool>,
     pub taps: u64,
@@ -128,7 +139,7 @@ pub struct Model {
 
 impl Model {
     /// The app at its home screen.
-    pub fn new(popup_after: Option<u64>) -> Self {
+    pub fn new(popup_after: Option<u64>, mistake_limit: Option<u32>) -> Self {
         Model {
             screen: Screen::Home,
             page: 0,
@@ -136,6 +147,7 @@ impl Model {
             popup: false,
             popup_after,
             popup_shown: false,
+            mistake_limit,
             completed: vec![false; levels::LEVEL_COUNT],
             taps: 0,
             dropped_taps: 0,
@@ -174,7 +186,7 @@ impl Model {
     pub fn tap(&mut self, target: Option<Target>) -> bool {
         match target {
             Some(Target::NavBack) => return self.key(Key::Back),
-            Some(Target::NavHome) => return self.key(Key::Home),
+            Some(Target::NavHome) => return false,
             _ => {}
         }
         if self.popup {
@@ -186,7 +198,11 @@ impl Model {
         };
         match (self.screen, target) {
             (Screen::Home, Target::Play) => {
-                if self.game.as_ref().is_some_and(|g| !g.is_solved()) {
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| !g.is_solved() && !g.over)
+                {
                     self.screen = Screen::Game;
                     true
                 } else {
@@ -225,6 +241,16 @@ impl Model {
                     return false;
                 }
                 self.digits_entered += 1;
+                let wrong = g.selected.is_some_and(|c| g.solution.get(c) != d);
+                if wrong {
+                    g.mistakes += 1;
+                    if self.mistake_limit.is_some_and(|n| g.mistakes >= n) {
+                        g.over = true;
+                        g.selected = None;
+                        self.screen = Screen::GameOver;
+                        return true;
+                    }
+                }
                 if g.is_solved() {
                     let level = g.level as usize;
                     if let Some(done) = self.completed.get_mut(level - 1) {
@@ -245,9 +271,13 @@ impl Model {
                 let next = self.game.as_ref().map_or(1, |g| g.level + 1);
                 self.open(next)
             }
-            (Screen::Complete, Target::DialogHome) => {
+            (Screen::Complete | Screen::GameOver, Target::DialogHome) => {
                 self.screen = Screen::Home;
                 true
+            }
+            (Screen::GameOver, Target::DialogRetry) => {
+                let level = self.game.as_ref().map_or(1, |g| g.level);
+                self.open(level)
             }
             _ => false,
         }
@@ -266,16 +296,13 @@ impl Model {
                     self.screen = Screen::Home;
                     true
                 }
-                Screen::Game | Screen::Complete => {
+                Screen::Game | Screen::Complete | Screen::GameOver => {
                     self.show_levels();
                     true
                 }
             },
-            Key::Home => {
-                let changed = self.screen != Screen::Home;
-                self.screen = Screen::Home;
-                changed
-            }
+            // HOME, power and wake keys belong to the system around the app (`hazards`).
+            _ => false,
         }
     }
 

@@ -67,7 +67,7 @@ impl Renderer {
         );
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
         match (model.screen, &model.game) {
-            (Screen::Home, _) | (Screen::Game | Screen::Complete, None) => {
+            (Screen::Home, _) | (Screen::Game | Screen::Complete | Screen::GameOver, None) => {
                 self.app_bar(&mut cv, layout, pal, "Sudoku", false);
                 self.home(&mut cv, layout, pal, model);
             }
@@ -82,6 +82,12 @@ impl Renderer {
                     cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                     self.complete(&mut cv, layout, pal, game.level);
                 }
+            }
+            (Screen::GameOver, Some(game)) => {
+                // The board is gone: the app bar, an empty page and the dialog.
+                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
+                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                self.game_over(&mut cv, layout, pal, game.mistakes);
             }
         }
         if model.popup {
@@ -315,6 +321,26 @@ impl Renderer {
     }
 
     fn complete(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, level: u32) {
+        let next = ((level as usize) < LEVEL_COUNT).then_some("Next level");
+        let title = format!("Level {level} complete");
+        self.dialog(cv, l, pal, &title, "Well done!", next);
+    }
+
+    fn game_over(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, mistakes: u32) {
+        let sub = format!("You made {mistakes} mistakes");
+        self.dialog(cv, l, pal, "Game over", &sub, Some("Try again"));
+    }
+
+    /// A dialog card: a title, a line under it, Home and an optional primary button.
+    fn dialog(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        pal: &Palette,
+        title_text: &str,
+        sub_text: &str,
+        primary: Option<&str>,
+    ) {
         self.card(cv, l, pal);
         let d = l.dialog;
         let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
@@ -322,7 +348,7 @@ impl Renderer {
             cv,
             Face::Bold,
             Self::sp(l, 22.0),
-            &format!("Level {level} complete"),
+            title_text,
             title,
             pal.text,
         );
@@ -331,13 +357,13 @@ impl Renderer {
             cv,
             Face::Regular,
             Self::sp(l, 16.0),
-            "Well done!",
+            sub_text,
             sub,
             pal.muted,
         );
         self.button(cv, l, l.dialog_home, "Home", false, pal);
-        if (level as usize) < LEVEL_COUNT {
-            self.button(cv, l, l.dialog_next, "Next level", true, pal);
+        if let Some(label) = primary {
+            self.button(cv, l, l.dialog_next, label, true, pal);
         }
     }
 

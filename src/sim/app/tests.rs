@@ -241,17 +241,99 @@ fn back_from_game_goes_to_its_level_page_then_home() {
 }
 
 #[test]
-fn home_key_then_play_resumes_the_game() {
+fn home_key_shows_the_launcher_and_the_icon_brings_the_game_back() {
     let mut p = game_on(7);
     let cell = first_empty(&p);
     tap_cell(&mut p, cell);
     tap_digit(&mut p, 9);
     p.key(Key::Home);
+    assert_eq!(p.dumpsys()["foreground"], false);
+    assert_eq!(
+        screen(&p),
+        "game",
+        "the app keeps its state in the background"
+    );
+    let before = p.screenshot();
+    tap_cell(&mut p, cell); // lands on the launcher, not the board
+    assert_eq!(p.dumpsys()["ignored_taps"], 1);
+    let (icon, _) = super::hazards::launcher_icons(p.layout())
+        .into_iter()
+        .find(|(_, l)| *l == "Sudoku")
+        .unwrap();
+    tap_at(&mut p, icon.center());
+    assert_eq!(p.dumpsys()["foreground"], true);
+    assert_eq!(board(&p).get(cell), 9);
+    assert_ne!(p.screenshot(), before);
+}
+
+#[test]
+fn mistake_limit_ends_the_game_and_hides_the_board() {
+    let mut p = phone(AppOptions {
+        mistake_limit: Some(2),
+        ..AppOptions::default()
+    });
+    p.start_level(3).unwrap();
+    let solution = fast::solve(&givens(&p)).unwrap();
+    let cell = first_empty(&p);
+    let wrong = (1..=9).find(|&d| d != solution.get(cell)).unwrap();
+    tap_cell(&mut p, cell);
+    tap_digit(&mut p, solution.get(cell));
+    tap_digit(&mut p, wrong);
+    assert_eq!(p.dumpsys()["mistakes"], 1);
+    tap_digit(&mut p, solution.get(cell));
+    assert_eq!(screen(&p), "game", "right digits are no mistakes");
+    tap_digit(&mut p, wrong);
+    assert_eq!(screen(&p), "game_over");
+    let xml = p.ui_dump().unwrap();
+    assert!(
+        xml.contains("text=\"Game over\"") && xml.contains("You made 2 mistakes"),
+        "{xml}"
+    );
+    assert!(!xml.contains("Sudoku board"), "the board is gone");
+    // The game cannot be continued: Play opens a fresh one.
+    p.key(Key::Back);
+    p.key(Key::Back);
     assert_eq!(screen(&p), "home");
     let at = p.layout().play.center();
     tap_at(&mut p, at);
-    assert_eq!(p.dumpsys()["level"], 7);
-    assert_eq!(board(&p).get(cell), 9);
+    assert_eq!(screen(&p), "game");
+    assert_eq!(p.dumpsys()["mistakes"], 0);
+}
+
+#[test]
+fn ui_dump_names_dialogs_the_launcher_and_the_lock_screen() {
+    let mut p = phone(AppOptions {
+        popup_after: Some(1),
+        hazards: super::hazards::HazardOptions {
+            lock_screen: super::hazards::LockScreen::Pin,
+            ..Default::default()
+        },
+        ..AppOptions::default()
+    });
+    p.start_level(1).unwrap();
+    assert!(p.ui_dump().unwrap().contains("Sudoku board"));
+    tap_cell(&mut p, 0);
+    let xml = p.ui_dump().unwrap();
+    assert!(
+        xml.contains("Rate this app") && !xml.contains("Sudoku board"),
+        "{xml}"
+    );
+    p.key(Key::Back);
+    solve_by_taps(&mut p);
+    assert!(p.ui_dump().unwrap().contains("Level 1 complete"));
+    p.key(Key::Home);
+    assert!(
+        p.ui_dump()
+            .unwrap()
+            .contains("package=\"com.android.launcher3\"")
+    );
+    assert!(p.focus().starts_with("com.android.launcher3/"));
+    p.key(Key::Power);
+    assert_eq!(p.ui_dump(), None, "nothing to dump on a dark screen");
+    assert_eq!(mean_luma(&p.screenshot()), 0.0);
+    p.key(Key::Wakeup);
+    assert_eq!(p.focus(), "NotificationShade");
+    assert!(p.ui_dump().unwrap().contains("Swipe up to unlock"));
 }
 
 #[test]

@@ -24,8 +24,8 @@ const SOURCES: [&str; 8] = [
     "trackball",
 ];
 
-/// Key names `input keyevent` knows besides BACK and HOME (they do nothing in the app).
-const OTHER_KEYS: [(&str, u32); 12] = [
+/// Key names `input keyevent` knows besides those the phone handles (they do nothing).
+const OTHER_KEYS: [(&str, u32); 10] = [
     ("MENU", 82),
     ("ENTER", 66),
     ("DEL", 67),
@@ -34,9 +34,7 @@ const OTHER_KEYS: [(&str, u32); 12] = [
     ("ESCAPE", 111),
     ("VOLUME_UP", 24),
     ("VOLUME_DOWN", 25),
-    ("POWER", 26),
     ("APP_SWITCH", 187),
-    ("WAKEUP", 224),
     ("DPAD_CENTER", 23),
 ];
 
@@ -146,6 +144,9 @@ fn keycode(s: &str) -> Option<Option<Key>> {
         return match n {
             4 => Some(Some(Key::Back)),
             3 => Some(Some(Key::Home)),
+            26 => Some(Some(Key::Power)),
+            223 => Some(Some(Key::Sleep)),
+            224 => Some(Some(Key::Wakeup)),
             1..=316 => Some(None),
             _ => None,
         };
@@ -154,6 +155,9 @@ fn keycode(s: &str) -> Option<Option<Key>> {
     match name {
         "BACK" => Some(Some(Key::Back)),
         "HOME" => Some(Some(Key::Home)),
+        "POWER" => Some(Some(Key::Power)),
+        "SLEEP" => Some(Some(Key::Sleep)),
+        "WAKEUP" => Some(Some(Key::Wakeup)),
         _ if OTHER_KEYS.iter().any(|(n, _)| *n == name) => Some(None),
         _ => None,
     }

@@ -196,7 +196,8 @@ impl Shell {
                 spend(total.saturating_sub(costs.process())).await;
                 status
             }
-            "sendevent" | "getevent" | "wm" | "getprop" | "am" | "dumpsys" | "dd" => {
+            "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
+            | "dumpsys" | "dd" => {
                 spend(costs.process()).await;
                 match name.as_str() {
                     "sendevent" => input::sendevent(device, rest, out),
@@ -204,6 +205,8 @@ impl Shell {
                     "wm" => system::wm(device, rest, out),
                     "getprop" => system::getprop(device, rest, out),
                     "am" => system::am(device, rest, out),
+                    "monkey" => system::monkey(device, rest, out),
+                    "uiautomator" => system::uiautomator(device, rest, out),
                     "dumpsys" => system::dumpsys(device, rest, out),
                     _ => dd::dd(device, rest, out),
                 }

@@ -1,4 +1,4 @@
-//! System commands: `wm`, `getprop`, `am`, `dumpsys`.
+//! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
 
 use super::{Device, Output};
 use crate::sim::app::{ACTIVITY, PACKAGE};
@@ -87,21 +87,75 @@ pub fn wm(device: &Device, args: &[String], out: &mut Output) -> i32 {
     }
 }
 
-/// `dumpsys window` / `dumpsys sudoku`.
+/// `dumpsys window [policy]` / `dumpsys power` / `dumpsys sudoku`.
 pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
     let p = device.profile();
     match args.first().map(String::as_str) {
+        Some("window") if args.get(1).map(String::as_str) == Some("policy") => {
+            // Like PhoneWindowManager's dump: the keyguard delegate's state.
+            let phone = device.phone();
+            let s = phone.system();
+            out.out(format!(
+                "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    \
+                 mLastFocusNeedsMenu=false\n    \
+                 KeyguardServiceDelegate\n      \
+                 showing={}\n      \
+                 showingAndNotOccluded={}\n      \
+                 inputRestricted={}\n      \
+                 occluded=false\n      \
+                 secure={}\n      \
+                 dreaming=false\n      \
+                 systemIsReady=true\n      \
+                 deviceHasKeyguard={}\n      \
+                 enabled=true\n      \
+                 interactiveState={}\n",
+                s.keyguard_showing(),
+                s.keyguard_showing(),
+                s.keyguard_showing(),
+                s.keyguard_secure(),
+                s.options().lock_screen != crate::sim::app::hazards::LockScreen::None,
+                if s.awake() {
+                    "INTERACTIVE_STATE_AWAKE"
+                } else {
+                    "INTERACTIVE_STATE_SLEEP"
+                },
+            ));
+            0
+        }
         Some("window") => {
-            let focus = format!("{PACKAGE}/{PACKAGE}{ACTIVITY}");
+            let mut phone = device.phone();
+            let focus = phone.focus();
+            let app = match focus.split_once('/') {
+                Some((pkg, activity)) => format!(
+                    "\n  mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
+                    activity.strip_prefix(pkg).unwrap_or(activity)
+                ),
+                None => String::new(),
+            };
             out.out(format!(
                 "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
                  Display: mDisplayId=0\n    \
                  init={w}x{h} {d}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}\n    \
                  mCurrentRotation=ROTATION_0\n  \
-                 mCurrentFocus=Window{{5a1c0de u0 {focus}}}\n",
+                 mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
                 w = p.width,
                 h = p.height,
                 d = p.density,
+            ));
+            0
+        }
+        Some("power") => {
+            let mut phone = device.phone();
+            phone.tick();
+            let awake = phone.system().awake();
+            out.out(format!(
+                "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  \
+                 mWakefulness={}\n  \
+                 mWakefulnessChanging=false\n  \
+                 mIsPowered=true\n  \
+                 mStayOn=false\n\nDisplay Power: state={}\n",
+                if awake { "Awake" } else { "Asleep" },
+                if awake { "ON" } else { "OFF" },
             ));
             0
         }
@@ -115,7 +169,7 @@ pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("-l") | None => {
-            out.out("Currently running services:\n  input\n  sudoku\n  window\n");
+            out.out("Currently running services:\n  input\n  power\n  sudoku\n  window\n");
             0
         }
         Some(other) => {
@@ -208,13 +262,83 @@ fn am_start(device: &Device, args: &[String], out: &mut Output) -> i32 {
         ));
         return 255;
     }
-    match device.phone().start_level(level.unwrap_or(1)) {
+    // Without a level the app's task comes to the front as it was (a launcher intent).
+    let Some(level) = level else {
+        device.phone().bring_to_front();
+        return 0;
+    };
+    match device.phone().start_level(level) {
         Ok(()) => 0,
         Err(e) => {
             out.err(format!("Error: {e}\n"));
             255
         }
     }
+}
+
+/// `monkey -p PACKAGE [-c CATEGORY] [-v] COUNT`: with a count of 1, what scripts use to launch
+/// an app by package (its launcher activity comes to the front).
+pub fn monkey(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut package = None;
+    let mut count = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-p" | "-c" | "--throttle" | "-s" => {
+                let Some(v) = it.next() else {
+                    out.err(format!("** Error: Missing argument for {a}\n"));
+                    return 1;
+                };
+                if a == "-p" {
+                    package = Some(v.clone());
+                }
+            }
+            "-v" => {}
+            n => count = n.parse::<u64>().ok(),
+        }
+    }
+    let Some(count) = count else {
+        out.err("** Error: Count not specified\n");
+        return 1;
+    };
+    if package.as_deref() != Some(PACKAGE) {
+        out.err("** No activities found to run, monkey aborted.\n");
+        return 251;
+    }
+    // Only the launch is simulated, not the random events that would follow it.
+    device.phone().bring_to_front();
+    out.out(format!(
+        "  bash arg: -p\n  bash arg: {PACKAGE}\n  bash arg: {count}\nargs: [-p, {PACKAGE}, {count}]\n \
+         arg: \"-p\"\n arg: \"{PACKAGE}\"\n arg: \"{count}\"\ndata=\"{PACKAGE}\"\nEvents injected: {count}\n\
+         ## Network stats: elapsed time=11ms (0ms mobile, 0ms wifi, 11ms not connected)\n"
+    ));
+    0
+}
+
+/// `uiautomator dump [FILE]`: the window in front as XML. Only `/dev/tty` (or `/dev/stdout`)
+/// prints it; this phone has no file system to keep other files on.
+pub fn uiautomator(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (file, known) = match words.as_slice() {
+        ["dump", rest @ ..] => {
+            let file = rest.iter().find(|a| !a.starts_with("--")).copied();
+            (file.unwrap_or("/sdcard/window_dump.xml"), true)
+        }
+        _ => ("", false),
+    };
+    if !known {
+        out.err("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\ndump: creates an XML dump of current UI hierarchy\n");
+        return 1;
+    }
+    let Some(xml) = device.phone().ui_dump() else {
+        out.err("ERROR: null root node returned by UiTestAutomationBridge.\n");
+        return 1;
+    };
+    if file == "/dev/tty" || file == "/dev/stdout" {
+        out.out(xml);
+    }
+    out.out(format!("UI hierchary dumped to: {file}\n"));
+    0
 }
 
 fn am_error(out: &mut Output, msg: &str) -> i32 {
@@ -241,6 +365,9 @@ fn input_dump(device: &Device) -> String {
                     let code = match k {
                         crate::sim::app::Key::Back => "KEYCODE_BACK",
                         crate::sim::app::Key::Home => "KEYCODE_HOME",
+                        crate::sim::app::Key::Wakeup => "KEYCODE_WAKEUP",
+                        crate::sim::app::Key::Sleep => "KEYCODE_SLEEP",
+                        crate::sim::app::Key::Power => "KEYCODE_POWER",
                     };
                     ["DOWN", "UP"]
                         .iter()

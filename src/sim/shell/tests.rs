@@ -95,6 +95,78 @@ async fn system_commands() {
 }
 
 #[tokio::test]
+async fn hazard_commands_wake_unlock_and_bring_the_app_back() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    let focus = |w: &str| {
+        w.lines()
+            .find_map(|l| l.trim().strip_prefix("mCurrentFocus="))
+            .unwrap_or("")
+            .to_string()
+    };
+    run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level 4",
+    )
+    .await;
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("org.autoplay.sudoku/"));
+    run(&mut sh, "input keyevent KEYCODE_HOME").await;
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("com.android.launcher3/"));
+    let (out, _, _) = run(
+        &mut sh,
+        "monkey -p org.autoplay.sudoku -c android.intent.category.LAUNCHER 1",
+    )
+    .await;
+    assert!(out.contains("Events injected: 1"), "{out}");
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("org.autoplay.sudoku/"));
+    let (_, err, _) = run(&mut sh, "monkey -p com.other 1; echo $?").await;
+    assert!(err.contains("No activities found"), "{err}");
+    // The level is still open after the round trip: `am start` without a level only brings it forward.
+    run(
+        &mut sh,
+        "input keyevent 3; am start -n org.autoplay.sudoku/.GameActivity",
+    )
+    .await;
+    let (xml, _, _) = run(&mut sh, "uiautomator dump /dev/tty").await;
+    assert!(
+        xml.contains("text=\"Level 4\"") && xml.ends_with("UI hierchary dumped to: /dev/tty\n"),
+        "{xml}"
+    );
+
+    run(&mut sh, "input keyevent KEYCODE_POWER").await;
+    assert!(
+        run(&mut sh, "dumpsys power")
+            .await
+            .0
+            .contains("mWakefulness=Asleep")
+    );
+    let (_, err, _) = run(&mut sh, "uiautomator dump /dev/tty").await;
+    assert!(err.contains("null root node"), "{err}");
+    run(&mut sh, "input keyevent KEYCODE_WAKEUP").await;
+    assert!(
+        run(&mut sh, "dumpsys power")
+            .await
+            .0
+            .contains("mWakefulness=Awake")
+    );
+    let policy = run(&mut sh, "dumpsys window policy").await.0;
+    assert!(
+        policy.contains("showing=true") && policy.contains("secure=false"),
+        "{policy}"
+    );
+    assert_eq!(
+        focus(&run(&mut sh, "dumpsys window").await.0),
+        "Window{5a1c0de u0 NotificationShade}"
+    );
+    run(&mut sh, "input swipe 540 2000 540 600").await;
+    assert!(
+        run(&mut sh, "dumpsys window policy")
+            .await
+            .0
+            .contains("showing=false")
+    );
+}
+
+#[tokio::test]
 async fn input_commands_reach_the_app() {
     let dev = device("budget", Knobs::default());
     let mut sh = Shell::new(dev.clone());

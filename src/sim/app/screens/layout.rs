@@ -321,6 +321,10 @@ impl Layout {
                 (self.dialog_next, Target::DialogNext),
                 (self.dialog_home, Target::DialogHome),
             ]),
+            Screen::GameOver => first(&[
+                (self.dialog_next, Target::DialogRetry),
+                (self.dialog_home, Target::DialogHome),
+            ]),
         }
     }
 

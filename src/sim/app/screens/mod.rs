@@ -13,6 +13,8 @@ pub enum Screen {
     Game,
     /// The "Level N complete" dialog over the solved board.
     Complete,
+    /// The "Game over" dialog after too many mistakes (`--mistake-limit`); the board is gone.
+    GameOver,
 }
 
 impl Screen {
@@ -23,6 +25,7 @@ impl Screen {
             Screen::Levels => "levels",
             Screen::Game => "game",
             Screen::Complete => "complete",
+            Screen::GameOver => "game_over",
         }
     }
 }
@@ -48,8 +51,10 @@ pub enum Target {
     Erase,
     /// Completion dialog: Next level.
     DialogNext,
-    /// Completion dialog: Home.
+    /// Completion and game-over dialogs: Home.
     DialogHome,
+    /// Game-over dialog: play the level again from its givens.
+    DialogRetry,
     /// The system navigation bar's back, home and recents buttons.
     NavBack,
     NavHome,

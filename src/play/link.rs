@@ -1,0 +1,435 @@
+//! The link to the phone during a run, with one recovery path for every device call.
+//!
+//! Set-up, navigation, screenshots, taps and verification all go through a [`Link`]. When a
+//! call fails, the link waits for the device like `adb wait-for-device` (bounded by
+//! `--reconnect-timeout`): it starts a local adb server that went away, `adb connect`s a network
+//! serial the server forgot (or that stays offline), checks that the device answers, and reopens
+//! the tap channel. A call without side effects on the screen is then retried; a tap returns
+//! [`Restored`], because taps in flight may have been lost and the screen must be looked at
+//! before the next one. When the device does not come back in time the run ends with
+//! [`Stop::DeviceLost`], which says what was seen and what to do.
+
+use super::replay::{Incident, IncidentKind};
+use super::stop::{Restored, Stop, StopFlag};
+use crate::device::channel::{self, Channel};
+use crate::device::input::{InputBackend, Tapper, TapperOptions};
+use crate::device::screen::Screen;
+use crate::device::{CALL_TIMEOUT, Device, DeviceError, Route, ShellOutput};
+use image::RgbaImage;
+use std::time::{Duration, Instant};
+
+/// How long an `echo` may take to prove that a device answers again.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+/// Failed attempts of one call while the device stays online, before its error is final.
+const ATTEMPTS: u32 = 3;
+
+/// How the tap channel was opened (to reopen it the same way).
+#[derive(Debug, Clone)]
+struct Opened {
+    chosen: Channel,
+    size: (u32, u32),
+    options: TapperOptions,
+}
+
+/// Where the device stands, as the adb server (or the direct route) sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum State {
+    Online,
+    /// Listed in another state (`offline`, `unauthorized`, ...).
+    Listed(String),
+    /// Not listed.
+    Absent,
+    /// The adb server does not answer.
+    NoServer(String),
+}
+
+/// The phone behind every device call of a run; see the module docs.
+pub struct Link {
+    device: Device,
+    timeout: Duration,
+    stop: StopFlag,
+    channel: Option<Opened>,
+    tapper: Option<Tapper>,
+    screen: Option<Screen>,
+    incidents: Vec<Incident>,
+    /// Times the link was lost and restored.
+    pub reconnects: u32,
+    /// Taps carried out by tap channels closed since, and their working time (for the rate).
+    rated_before: (u64, Duration),
+}
+
+impl Link {
+    /// A link to `device`; recovery waits at most `timeout`, and stops early on `stop`.
+    pub fn new(device: Device, timeout: Duration, stop: StopFlag) -> Link {
+        Link {
+            device,
+            timeout,
+            stop,
+            channel: None,
+            tapper: None,
+            screen: None,
+            incidents: Vec::new(),
+            reconnects: 0,
+            rated_before: (0, Duration::ZERO),
+        }
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The stop flag of the run (Ctrl-C).
+    pub fn stop_flag(&self) -> &StopFlag {
+        &self.stop
+    }
+
+    /// Runs a call that changes nothing on the screen; when it fails, recovers the link and
+    /// tries again (see the module docs). Once a tap channel is open, a lost and restored link
+    /// gives [`Restored`] instead: the caller must look at the screen again. `what` says what
+    /// the call does ("reading the screen size"), for messages.
+    pub fn call<T>(
+        &mut self,
+        what: &str,
+        mut f: impl FnMut(&Device) -> Result<T, DeviceError>,
+    ) -> anyhow::Result<T> {
+        let mut failures = 0;
+        loop {
+            self.stop.check()?;
+            match f(&self.device) {
+                Ok(v) => return Ok(v),
+                Err(e) => {
+                    let started = Instant::now();
+                    if self.recover(what, &e)? {
+                        self.reconnected(what, &e, started);
+                        if self.channel.is_some() {
+                            // The old channel died with the link; a new one opens on demand.
+                            self.drop_tapper();
+                            return Err(Restored.into());
+                        }
+                    } else {
+                        failures += 1;
+                        if failures >= ATTEMPTS {
+                            return Err(anyhow::Error::new(e).context(format!(
+                                "{what} on {} failed {ATTEMPTS} times although the device answers",
+                                self.device.serial
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `f` again while it fails with [`Restored`] (for steps that look at the screen
+    /// themselves, like set-up), at most a few times.
+    pub fn settle<T>(
+        &mut self,
+        mut f: impl FnMut(&mut Link) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let mut tries = 0;
+        loop {
+            match f(self) {
+                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                r => return r,
+            }
+        }
+    }
+
+    /// `adb shell COMMAND` (exit code in the output), through [`Link::call`].
+    pub fn shell(&mut self, what: &str, command: &str) -> anyhow::Result<ShellOutput> {
+        self.call(what, |d| d.shell(command, CALL_TIMEOUT))
+    }
+
+    /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
+    /// works (raw, events, input). Returns why that one, for the user.
+    pub fn open_channel(
+        &mut self,
+        input: Option<InputBackend>,
+        size: (u32, u32),
+        pace: Duration,
+    ) -> anyhow::Result<String> {
+        let chosen = self.call("choosing the tap channel", |d| channel::choose(d, input))?;
+        let why = chosen.why.clone();
+        self.channel = Some(Opened {
+            chosen,
+            size,
+            options: TapperOptions {
+                pace,
+                reconnect_for: Duration::ZERO,
+                ..TapperOptions::default()
+            },
+        });
+        self.reopen_channel("opening the tap channel")?;
+        Ok(why)
+    }
+
+    fn reopen_channel(&mut self, what: &str) -> anyhow::Result<()> {
+        let Some(c) = self.channel.clone() else {
+            anyhow::bail!("internal: no tap channel was opened");
+        };
+        self.drop_tapper();
+        let tapper = self.settle(|link| {
+            link.call(what, |d| {
+                Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
+            })
+        })?;
+        self.tapper = Some(tapper);
+        Ok(())
+    }
+
+    fn drop_tapper(&mut self) {
+        if let Some(old) = self.tapper.take() {
+            let (n, busy) = old.rate_sample();
+            self.rated_before.0 += n;
+            self.rated_before.1 += busy;
+        }
+    }
+
+    /// Measures both capture methods once and returns the first frame.
+    pub fn probe_screen(&mut self) -> anyhow::Result<RgbaImage> {
+        let (screen, frame) = self.call("taking the first screenshot", Screen::probe)?;
+        self.screen = Some(screen);
+        Ok(frame)
+    }
+
+    /// One frame with the method measured fastest.
+    pub fn grab(&mut self) -> anyhow::Result<RgbaImage> {
+        let screen = match &self.screen {
+            Some(s) => s.clone(),
+            None => return self.probe_screen(),
+        };
+        self.call("taking a screenshot", |_| screen.grab())
+    }
+
+    /// How frames are taken (`raw 41 ms, png 180 ms (using ...)`).
+    pub fn capture(&self) -> String {
+        self.screen
+            .as_ref()
+            .map(Screen::describe)
+            .unwrap_or_default()
+    }
+
+    /// The tap channel's backend.
+    pub fn input_mode(&self) -> Option<InputBackend> {
+        self.channel.as_ref().map(|c| c.chosen.mode)
+    }
+
+    /// Taps per second the phone carried out over the channels' working time (after
+    /// [`Link::restart_rate`]).
+    pub fn taps_per_sec(&self) -> f64 {
+        let (mut done, mut busy) = self.rated_before;
+        if let Some((n, b)) = self.tapper.as_ref().map(Tapper::rate_sample) {
+            done += n;
+            busy += b;
+        }
+        if done == 0 {
+            return 0.0;
+        }
+        done as f64 / busy.as_secs_f64().max(1e-6)
+    }
+
+    /// Measures [`Link::taps_per_sec`] from the next tap on.
+    pub fn restart_rate(&mut self) {
+        self.rated_before = (0, Duration::ZERO);
+        if let Some(t) = self.tapper.as_mut() {
+            t.restart_rate();
+        }
+    }
+
+    /// Queues a tap. After a lost and restored link: [`Restored`].
+    pub fn tap(&mut self, x: u32, y: u32) -> anyhow::Result<()> {
+        self.channel_op("sending taps", |t| t.tap(x, y))
+    }
+
+    /// A raw line in the tap channel after the queued taps (`input keyevent 4`).
+    pub fn command(&mut self, line: &str) -> anyhow::Result<()> {
+        self.channel_op("sending a key", |t| t.command(line))
+    }
+
+    /// Waits until the phone has run every queued tap. After a lost and restored link:
+    /// [`Restored`].
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        self.channel_op("waiting for the taps to land", Tapper::flush)
+    }
+
+    fn channel_op(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&mut Tapper) -> Result<(), DeviceError>,
+    ) -> anyhow::Result<()> {
+        if self.tapper.is_none() {
+            self.reopen_channel("reopening the tap channel")?;
+        }
+        let Some(tapper) = self.tapper.as_mut() else {
+            anyhow::bail!("internal: no tap channel is open");
+        };
+        match f(tapper) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // The channel is gone with whatever it held: a new one, and a look before tapping.
+                let started = Instant::now();
+                self.drop_tapper();
+                self.recover(what, &e)?;
+                self.reconnected(what, &e, started);
+                Err(Restored.into())
+            }
+        }
+    }
+
+    fn reconnected(&mut self, during: &str, error: &DeviceError, started: Instant) {
+        self.reconnects += 1;
+        self.incidents.push(Incident {
+            kind: IncidentKind::Reconnect,
+            what: format!(
+                "lost the link while {during} ({error}); back after {:.1} s",
+                started.elapsed().as_secs_f64()
+            ),
+        });
+    }
+
+    /// Reconnects and interruptions recorded since the last call.
+    pub fn take_incidents(&mut self) -> Vec<Incident> {
+        std::mem::take(&mut self.incidents)
+    }
+
+    /// Records an interruption dealt with (the screen was off, the app in the background).
+    pub fn interruption(&mut self, what: String) {
+        self.incidents.push(Incident {
+            kind: IncidentKind::Interruption,
+            what,
+        });
+    }
+
+    /// After `error` while `during`: waits for the device (see the module docs). Returns
+    /// whether the link had been lost (and is back); `Ok(false)` when the device answered all
+    /// along.
+    fn recover(&mut self, during: &str, error: &DeviceError) -> anyhow::Result<bool> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let network = is_network_serial(&self.device.serial);
+        let mut lost = false;
+        let mut last_connect: Option<Instant> = None;
+        let mut connect_error = String::new();
+        let mut note = String::new();
+        let mut delay = Duration::from_millis(100);
+        loop {
+            self.stop.check()?;
+            let state = self.state();
+            match &state {
+                State::Online => {
+                    match self.device.shell("echo ok", PROBE_TIMEOUT) {
+                        Ok(out) if out.code == 0 => break,
+                        Ok(_) => {}
+                        Err(e) => note = format!("it is listed but does not answer ({e})"),
+                    }
+                    lost = true;
+                }
+                State::NoServer(e) => {
+                    lost = true;
+                    note = format!("the adb server does not answer ({e})");
+                    if let Route::Server(server) = &self.device.route
+                        && server.addr.ip().is_loopback()
+                        && let Err(e) = server.ensure_running()
+                    {
+                        note = format!("the adb server is gone and could not be started: {e}");
+                    }
+                }
+                State::Listed(_) | State::Absent if network => {
+                    lost = true;
+                    let listed = match &state {
+                        State::Listed(s) => s.as_str(),
+                        _ => "",
+                    };
+                    note = if listed.is_empty() {
+                        "the adb server no longer lists it".to_string()
+                    } else {
+                        format!("the adb server lists it as {listed}")
+                    };
+                    // `adb connect` again: the server may have forgotten it, or wait seconds
+                    // before it retries a dropped connection on its own. An offline device
+                    // gets a second to come back by itself first.
+                    let early = listed == "offline" && started.elapsed() < Duration::from_secs(1);
+                    if !early
+                        && last_connect.is_none_or(|t| t.elapsed() >= Duration::from_secs(2))
+                        && let Route::Server(server) = &self.device.route
+                    {
+                        last_connect = Some(Instant::now());
+                        if listed == "offline" {
+                            let _ = server.disconnect(&self.device.serial);
+                        }
+                        connect_error = match server.connect(&self.device.serial) {
+                            Ok(_) => String::new(),
+                            Err(e) => format!(
+                                ", and `adb connect {}` failed ({e}): is the phone on and on the network?",
+                                self.device.serial
+                            ),
+                        };
+                    }
+                    note.push_str(&connect_error);
+                }
+                State::Listed(s) => {
+                    lost = true;
+                    note = match s.as_str() {
+                        "unauthorized" => {
+                            "it is unauthorized: accept the \"Allow USB debugging?\" prompt on the phone".into()
+                        }
+                        s => format!("the adb server lists it as {s} (replug the cable?)"),
+                    };
+                }
+                State::Absent => {
+                    lost = true;
+                    note = "the adb server no longer lists it: is the cable plugged in?".into();
+                }
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Stop::DeviceLost {
+                    serial: self.device.serial.clone(),
+                    during: during.to_string(),
+                    waited: self.timeout,
+                    why: format!("{note} (the first error: {error})"),
+                }
+                .into());
+            }
+            std::thread::sleep(delay.min(deadline - now));
+            delay = (delay * 2).min(Duration::from_millis(1000));
+        }
+        Ok(lost)
+    }
+
+    fn state(&self) -> State {
+        match &self.device.route {
+            Route::Server(server) => match server.devices() {
+                Err(e) => State::NoServer(e.to_string()),
+                Ok(list) => match list.iter().find(|d| d.serial == self.device.serial) {
+                    Some(d) if d.is_ready() => State::Online,
+                    Some(d) => State::Listed(d.state.clone()),
+                    None => State::Absent,
+                },
+            },
+            // Without a server, the next stream reconnects: the probe tells.
+            Route::Direct(_) => State::Online,
+        }
+    }
+}
+
+/// `HOST:PORT` serials are network devices (`adb connect`); USB serials are not.
+fn is_network_serial(serial: &str) -> bool {
+    serial
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn network_serials() {
+        assert!(is_network_serial("127.0.0.1:5555"));
+        assert!(is_network_serial("phone.local:40001"));
+        assert!(!is_network_serial("R58M12ABCDE"));
+        assert!(!is_network_serial("emulator-5554"));
+        assert!(!is_network_serial(":5555"));
+    }
+}

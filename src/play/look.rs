@@ -1,0 +1,245 @@
+//! Telling screens apart when the board is not where the calibration says: the phone's state
+//! (`dumpsys power`, `dumpsys window policy`, `dumpsys window`) and the texts of the window in
+//! front (`uiautomator dump`), parsed into typed values here; [`super::phone`] acts on them.
+//!
+//! The app's completion and game-over screens are recognised by their words (English; the
+//! board read back as solved needs no words). A screen with no words, or words that are
+//! neither, is an unknown screen.
+
+/// One shell line that prints everything [`PhoneState::parse`] reads.
+pub const STATE_COMMAND: &str = "dumpsys power; dumpsys window policy; dumpsys window";
+
+/// `uiautomator dump` to the shell's output.
+pub const UI_DUMP_COMMAND: &str = "uiautomator dump /dev/tty";
+
+/// What the system says about the display, the lock screen and the window in front.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PhoneState {
+    /// `mWakefulness=Asleep` (or `Dozing`): the display is off.
+    pub asleep: bool,
+    /// The lock screen shows (`showing=true` of the keyguard delegate).
+    pub keyguard: bool,
+    /// It needs a PIN, pattern or password (`secure=true`).
+    pub secure: bool,
+    /// The window with input focus: `PACKAGE/ACTIVITY`, or a system window such as
+    /// `NotificationShade` (the lock screen).
+    pub focus: Option<String>,
+}
+
+impl PhoneState {
+    /// Parses the output of [`STATE_COMMAND`]; what is missing stays at its default.
+    pub fn parse(text: &str) -> PhoneState {
+        let mut s = PhoneState::default();
+        let mut in_keyguard = false;
+        for line in text.lines() {
+            let l = line.trim();
+            if let Some(v) = l.strip_prefix("mWakefulness=") {
+                s.asleep = matches!(v.trim(), "Asleep" | "Dozing");
+            } else if l.starts_with("KeyguardServiceDelegate") {
+                in_keyguard = true;
+            } else if in_keyguard && let Some(v) = l.strip_prefix("showing=") {
+                s.keyguard = v.trim() == "true";
+            } else if in_keyguard && let Some(v) = l.strip_prefix("secure=") {
+                s.secure = v.trim() == "true";
+            } else if let Some(v) = l.strip_prefix("mCurrentFocus=") {
+                s.focus = parse_focus(v);
+            }
+        }
+        s
+    }
+
+    /// The package of the focused window, if it belongs to an app.
+    pub fn focused_package(&self) -> Option<&str> {
+        self.focus.as_deref()?.split_once('/').map(|(p, _)| p)
+    }
+}
+
+/// `Window{5a1c0de u0 org.x/org.x.Main}` -> `org.x/org.x.Main`; `null` -> `None`.
+fn parse_focus(v: &str) -> Option<String> {
+    let inner = v.trim().strip_prefix("Window{")?.strip_suffix('}')?;
+    let name = inner.split_whitespace().last()?;
+    Some(name.to_string())
+}
+
+/// The `text` and `content-desc` attributes of a `uiautomator dump`, in order, non-empty,
+/// entities decoded.
+pub fn ui_texts(xml: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in [" text=\"", " content-desc=\""] {
+        let mut rest = xml;
+        while let Some(at) = rest.find(attr) {
+            rest = &rest[at + attr.len()..];
+            let Some(end) = rest.find('"') else { break };
+            let value = unescape(&rest[..end]);
+            if !value.trim().is_empty() {
+                out.push((xml.len() - rest.len(), value));
+            }
+            rest = &rest[end..];
+        }
+    }
+    out.sort_by_key(|(at, _)| *at);
+    let mut texts: Vec<String> = Vec::new();
+    for (_, t) in out {
+        if !texts.contains(&t) {
+            texts.push(t);
+        }
+    }
+    texts
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// What the words on a screen say about the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Completed,
+    GameOver,
+    Neither,
+}
+
+/// Words of apps' game-over screens.
+const GAME_OVER: [&str; 8] = [
+    "game over",
+    "you lost",
+    "game lost",
+    "out of lives",
+    "no lives left",
+    "no more lives",
+    "too many mistakes",
+    "mistakes limit",
+];
+/// Words of apps' completion screens.
+const COMPLETED: [&str; 14] = [
+    "complete",
+    "completed",
+    "congratulations",
+    "congrats",
+    "well done",
+    "solved",
+    "you win",
+    "you won",
+    "victory",
+    "excellent",
+    "great job",
+    "level cleared",
+    "puzzle cleared",
+    "bravo",
+];
+
+/// Classifies a screen by its words (whole words, case-insensitive); game over wins, since a
+/// game-over screen may also say how much of the puzzle was "completed".
+pub fn classify(texts: &[String]) -> Verdict {
+    let all: String = texts
+        .iter()
+        .map(|t| {
+            t.chars()
+                .map(|c| {
+                    if c.is_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        ' '
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let words = format!(" {} ", all.split_whitespace().collect::<Vec<_>>().join(" "));
+    let has = |phrase: &&str| words.contains(&format!(" {phrase} "));
+    if GAME_OVER.iter().any(has) {
+        Verdict::GameOver
+    } else if COMPLETED.iter().any(has) {
+        Verdict::Completed
+    } else {
+        Verdict::Neither
+    }
+}
+
+/// `"Rate this app", "Enjoying Sudoku? Tell us!"` (at most `n` texts), or `no text` when none.
+pub fn quote(texts: &[String], n: usize) -> String {
+    if texts.is_empty() {
+        return "no text".into();
+    }
+    let mut s: Vec<String> = texts.iter().take(n).map(|t| format!("{t:?}")).collect();
+    if texts.len() > n {
+        s.push("...".into());
+    }
+    s.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phone_state_from_dumpsys() {
+        let text = "POWER MANAGER (dumpsys power)\n  mWakefulness=Asleep\n\
+            WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    KeyguardServiceDelegate\n      showing=true\n      \
+            showingAndNotOccluded=true\n      secure=true\n\
+            WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{5a1c0de u0 NotificationShade}\n  \
+            mFocusedApp=ActivityRecord{3c1f2a9 u0 org.x/.Main t7}\n";
+        let s = PhoneState::parse(text);
+        assert_eq!(
+            s,
+            PhoneState {
+                asleep: true,
+                keyguard: true,
+                secure: true,
+                focus: Some("NotificationShade".into()),
+            }
+        );
+        assert_eq!(s.focused_package(), None);
+        let awake = PhoneState::parse(
+            "mWakefulness=Awake\nmCurrentFocus=Window{1 u0 com.android.launcher3/com.android.launcher3.Launcher}\n",
+        );
+        assert!(!awake.asleep && !awake.keyguard);
+        assert_eq!(awake.focused_package(), Some("com.android.launcher3"));
+        assert_eq!(PhoneState::parse("mCurrentFocus=null\n").focus, None);
+        assert_eq!(PhoneState::parse("garbage\n"), PhoneState::default());
+    }
+
+    #[test]
+    fn texts_of_a_ui_dump() {
+        let xml = "<?xml version='1.0' ?><hierarchy rotation=\"0\"><node index=\"0\" text=\"\" \
+            content-desc=\"\"><node index=\"0\" text=\"Level 5 complete\" content-desc=\"\" /><node text=\"Tom &amp; Jerry &quot;x&quot;\" \
+            content-desc=\"Close\" /><node text=\"Level 5 complete\" content-desc=\"\" /></node></hierarchy>";
+        assert_eq!(
+            ui_texts(xml),
+            vec!["Level 5 complete", "Tom & Jerry \"x\"", "Close"]
+        );
+    }
+
+    #[test]
+    fn words_tell_completion_from_game_over() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            classify(&t(&["Level 5 complete", "Well done!"])),
+            Verdict::Completed
+        );
+        assert_eq!(
+            classify(&t(&["Excellent!", "Mistakes 0/3"])),
+            Verdict::Completed
+        );
+        assert_eq!(
+            classify(&t(&["Game over", "You made 3 mistakes"])),
+            Verdict::GameOver
+        );
+        assert_eq!(
+            classify(&t(&["GAME OVER", "50% completed"])),
+            Verdict::GameOver
+        );
+        assert_eq!(
+            classify(&t(&["Rate this app", "Enjoying Sudoku? Tell us!"])),
+            Verdict::Neither
+        );
+        assert_eq!(classify(&t(&["Incomplete", "Unsolved"])), Verdict::Neither);
+        assert_eq!(classify(&[]), Verdict::Neither);
+        assert_eq!(quote(&t(&["a", "b", "c"]), 2), "\"a\", \"b\", ...");
+    }
+}

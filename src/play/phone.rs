@@ -1,0 +1,218 @@
+//! The phone as the replay sees it ([`Target`]): taps and screenshots through the [`Link`], and
+//! what to do when the board is not on the screen. A dark screen is woken
+//! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
+//! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
+//! the app's completion and game-over screens are told apart by their words
+//! ([`super::look`]).
+
+use super::link::Link;
+use super::look::{self, PhoneState, Verdict};
+use super::replay::{Incident, Seen, Target};
+use super::run::{navigate, read_if_visible};
+use super::setnum::Point;
+use super::stop::Stop;
+use crate::calibration::{Calibration, Navigation};
+use image::RgbaImage;
+use std::time::Duration;
+
+/// How long the phone gets to draw after being woken, unlocked or switched to the app.
+const SETTLE: Duration = Duration::from_millis(600);
+/// Hazards dealt with in one look before the screen counts as unknown.
+const MAX_FIXES: usize = 4;
+
+/// The phone during a run.
+pub struct PhoneTarget<'a> {
+    pub link: Link,
+    pub calibration: &'a Calibration,
+    /// The app's package (to bring it back from the background), when known.
+    pub package: Option<String>,
+    /// The level and how to open it again if the app restarted.
+    pub reopen: Option<(Navigation, u32)>,
+    /// Opening the level again is allowed: the app may have restarted (a reconnect, the app
+    /// brought back from the background, or a resume).
+    pub may_reopen: bool,
+    /// The last frame read (saved as `last.png`).
+    pub last_frame: Option<RgbaImage>,
+}
+
+impl<'a> PhoneTarget<'a> {
+    pub fn new(link: Link, calibration: &'a Calibration) -> Self {
+        PhoneTarget {
+            link,
+            calibration,
+            package: None,
+            reopen: None,
+            may_reopen: false,
+            last_frame: None,
+        }
+    }
+
+    /// The first frame of a run, showing the board: `frame` if it does, else one taken after
+    /// waking the screen, unlocking it or bringing the app back, as during the run.
+    pub fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
+        if read_if_visible(&frame, self.calibration)?.is_some() {
+            return Ok(frame);
+        }
+        let mut tries = 0;
+        let seen = loop {
+            match self.look() {
+                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                r => break r?,
+            }
+        };
+        let what = match (seen, self.last_frame.clone()) {
+            (Seen::Board(_), Some(frame)) => return Ok(frame),
+            (Seen::Board(_), None) => "no frame".to_string(),
+            (Seen::Completed, _) => "the app's completion screen".to_string(),
+            (Seen::GameOver { what } | Seen::Other { what }, _) => what,
+        };
+        anyhow::bail!(
+            "board not visible: {what} is on the screen, not the Sudoku board where the calibration \
+             expects it (is the game screen open?)"
+        )
+    }
+
+    /// One screenshot; the board if it is where the calibration says.
+    fn frame(&mut self) -> anyhow::Result<Option<crate::board::Board>> {
+        let frame = self.link.grab()?;
+        let board = read_if_visible(&frame, self.calibration)?;
+        self.last_frame = Some(frame);
+        Ok(board)
+    }
+
+    fn settle(&mut self, what: String) -> anyhow::Result<()> {
+        self.link.flush()?;
+        self.link.interruption(what);
+        std::thread::sleep(SETTLE);
+        Ok(())
+    }
+
+    /// What covers the board (the board is not where the calibration says).
+    fn without_board(&mut self) -> anyhow::Result<Result<Seen, ()>> {
+        let out = self
+            .link
+            .shell("checking the screen", look::STATE_COMMAND)?;
+        let state = PhoneState::parse(&out.stdout);
+        if state.asleep {
+            self.link.command("input keyevent KEYCODE_WAKEUP")?;
+            self.settle("the screen was off: woke it up".into())?;
+            return Ok(Err(()));
+        }
+        if state.keyguard {
+            if state.secure {
+                return Err(Stop::Locked.into());
+            }
+            let (w, h) = (
+                self.calibration.device.width,
+                self.calibration.device.height,
+            );
+            self.link.command(&format!(
+                "input swipe {} {} {} {} 300",
+                w / 2,
+                h * 17 / 20,
+                w / 2,
+                h / 4
+            ))?;
+            self.settle("the lock screen showed: swiped it away".into())?;
+            return Ok(Err(()));
+        }
+        if let (Some(front), Some(app)) = (state.focused_package(), self.package.clone())
+            && front != app
+        {
+            self.link.shell(
+                "bringing the app back",
+                &format!("monkey -p {app} -c android.intent.category.LAUNCHER 1"),
+            )?;
+            self.may_reopen = true;
+            self.settle(format!("{front} was in front: brought {app} back"))?;
+            return Ok(Err(()));
+        }
+        // The app (or a window we cannot place) is in front without the board: its words.
+        let texts = match self
+            .link
+            .shell("reading the screen's text", look::UI_DUMP_COMMAND)
+        {
+            Ok(out) => look::ui_texts(&out.stdout),
+            Err(e) if super::stop::is_restored(&e) => return Err(e),
+            Err(_) => Vec::new(),
+        };
+        let window = match (&state.focus, state.focused_package()) {
+            (_, Some(p)) if self.package.as_deref() == Some(p) => "the app".to_string(),
+            (_, Some(p)) => p.to_string(),
+            (Some(w), None) => format!("the window {w}"),
+            (None, None) => "a window".to_string(),
+        };
+        Ok(Ok(match look::classify(&texts) {
+            Verdict::Completed => Seen::Completed,
+            Verdict::GameOver => Seen::GameOver {
+                what: format!("{window} shows {}", look::quote(&texts, 3)),
+            },
+            Verdict::Neither => Seen::Other {
+                what: format!("{window} with {}", look::quote(&texts, 4)),
+            },
+        }))
+    }
+}
+
+impl Target for PhoneTarget<'_> {
+    fn tap(&mut self, p: Point) -> anyhow::Result<()> {
+        self.link.tap(p.0, p.1)
+    }
+
+    fn sync(&mut self) -> anyhow::Result<()> {
+        self.link.flush()
+    }
+
+    fn look(&mut self) -> anyhow::Result<Seen> {
+        for _ in 0..MAX_FIXES {
+            if let Some(board) = self.frame()? {
+                return Ok(Seen::Board(board));
+            }
+            if let Ok(seen) = self.without_board()? {
+                return Ok(seen);
+            }
+        }
+        Ok(match self.frame()? {
+            Some(board) => Seen::Board(board),
+            None => Seen::Other {
+                what: format!(
+                    "a screen that stayed without the board after {MAX_FIXES} attempts to wake, unlock or bring back the app"
+                ),
+            },
+        })
+    }
+
+    fn glance(&mut self) -> anyhow::Result<bool> {
+        Ok(self.frame()?.is_some())
+    }
+
+    fn back(&mut self) -> anyhow::Result<()> {
+        self.link.command("input keyevent 4")?;
+        self.link.flush()?;
+        std::thread::sleep(Duration::from_millis(200));
+        Ok(())
+    }
+
+    fn reopen(&mut self) -> anyhow::Result<bool> {
+        let Some((nav, level)) = self.reopen.clone().filter(|_| self.may_reopen) else {
+            return Ok(false);
+        };
+        self.may_reopen = false;
+        navigate(&mut self.link, &nav, level)?;
+        self.link
+            .interruption(format!("the app was not on level {level}: opened it again"));
+        Ok(true)
+    }
+
+    fn incidents(&mut self) -> Vec<Incident> {
+        let incidents = self.link.take_incidents();
+        if incidents
+            .iter()
+            .any(|i| i.kind == super::replay::IncidentKind::Reconnect)
+        {
+            // After a reconnect the phone or the app may have restarted.
+            self.may_reopen = true;
+        }
+        incidents
+    }
+}

@@ -1,0 +1,128 @@
+//! Why a run stops short of a solved board, as typed errors (each with its exit code and the
+//! word `runs.csv` records), and the flag that Ctrl-C / SIGTERM raise.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+/// Exit codes of `autoplay` play commands (also in the README).
+pub mod exit {
+    /// Solved and verified on the screen.
+    pub const SOLVED: i32 = 0;
+    /// Any other failure (bad input, a screen that could not be dealt with, ...).
+    pub const FAILED: i32 = 1;
+    /// The app ended the game (its mistake limit).
+    pub const GAME_OVER: i32 = 3;
+    /// The phone did not come back within `--reconnect-timeout`: resume later.
+    pub const DEVICE_LOST: i32 = 4;
+    /// Stopped by Ctrl-C (128 + SIGINT) or SIGTERM (128 + 15): resume later.
+    pub const SIGINT: i32 = 130;
+    pub const SIGTERM: i32 = 143;
+}
+
+/// A run that stopped for a reason the user can act on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Stop {
+    #[error(
+        "the app ended the game ({what}): apps end it after a few wrong digits, and the visible \
+         search writes wrong digits by design ({mistakes} so far). Turn off the app's mistake limit \
+         (often \"Mistakes limit\" in its settings), or play with --strategy fast, which writes only \
+         right digits"
+    )]
+    GameOver { mistakes: u64, what: String },
+    #[error(
+        "lost the connection to {serial} while {during} and it did not come back within {:.0} s \
+         (--reconnect-timeout): {why}",
+        waited.as_secs_f64()
+    )]
+    DeviceLost {
+        serial: String,
+        during: String,
+        waited: Duration,
+        why: String,
+    },
+    #[error("stopped by {signal}")]
+    Interrupted { signal: &'static str },
+    #[error(
+        "the phone is locked with a PIN, pattern or password: unlock it and set its screen timeout \
+         longer (or keep it charging with \"Stay awake\" in the developer options)"
+    )]
+    Locked,
+    #[error(
+        "{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back"
+    )]
+    UnknownScreen { what: String },
+}
+
+impl Stop {
+    /// The process exit code for this stop.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Stop::GameOver { .. } => exit::GAME_OVER,
+            Stop::DeviceLost { .. } => exit::DEVICE_LOST,
+            Stop::Interrupted { signal } if *signal == "SIGTERM" => exit::SIGTERM,
+            Stop::Interrupted { .. } => exit::SIGINT,
+            Stop::Locked | Stop::UnknownScreen { .. } => exit::FAILED,
+        }
+    }
+
+    /// The `result` column of `runs.csv` and the journal's end.
+    pub fn result(&self) -> &'static str {
+        match self {
+            Stop::GameOver { .. } => "game-over",
+            Stop::DeviceLost { .. } | Stop::Interrupted { .. } => "interrupted",
+            Stop::Locked | Stop::UnknownScreen { .. } => "failed",
+        }
+    }
+}
+
+/// The typed stop in an error's chain (or in a [`RunFailed`]'s error), if any.
+pub fn stop_of(e: &anyhow::Error) -> Option<&Stop> {
+    match e.downcast_ref::<RunFailed>() {
+        Some(f) => stop_of(&f.error),
+        None => e.chain().find_map(|c| c.downcast_ref::<Stop>()),
+    }
+}
+
+/// A run that ended without a solved board after its session was recorded.
+#[derive(Debug, thiserror::Error)]
+#[error("{error:#}")]
+pub struct RunFailed {
+    pub session_dir: PathBuf,
+    pub error: anyhow::Error,
+}
+
+/// Raised (from another thread) by Ctrl-C or SIGTERM: the run finishes the batch of taps it is
+/// sending, records its end and stops.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicI32>);
+
+impl StopFlag {
+    /// Records that `signal` (2: SIGINT, 15: SIGTERM) arrived.
+    pub fn raise(&self, signal: i32) {
+        self.0.store(signal, Ordering::SeqCst);
+    }
+
+    /// The stop to report if a signal arrived.
+    pub fn check(&self) -> Result<(), Stop> {
+        match self.0.load(Ordering::SeqCst) {
+            0 => Ok(()),
+            15 => Err(Stop::Interrupted { signal: "SIGTERM" }),
+            _ => Err(Stop::Interrupted { signal: "Ctrl-C" }),
+        }
+    }
+}
+
+/// The link to the phone was lost and restored: what the screen shows is unknown until it is
+/// looked at again, so no tap may follow before that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the connection to the phone was lost and restored; the screen must be checked before the next tap"
+)]
+pub struct Restored;
+
+/// Whether `e` is [`Restored`].
+pub fn is_restored(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<Restored>().is_some()
+}
