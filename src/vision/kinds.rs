@@ -36,12 +36,37 @@ impl Kind {
 pub struct DigitInk {
     /// Cell index.
     pub cell: usize,
+    /// The digit read.
+    pub digit: u8,
     /// Mean colour of the strongest ink.
     pub colour: [u8; 3],
     /// Contrast against the cell background.
     pub contrast: u8,
-    /// Stroke weight.
+    /// Stroke width relative to the glyph height.
     pub weight: f32,
+    /// The colour right around the digit (a disc or tint behind it).
+    pub surround: [u8; 3],
+    /// The cell's background colour.
+    pub background: [u8; 3],
+}
+
+/// What told givens from entries.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence(pub String);
+
+impl std::fmt::Display for Evidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Per-channel median of colours (black for none).
+pub fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
+    std::array::from_fn(|c| {
+        let mut v: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    })
 }
 
 /// Colours closer than this (largest channel difference) are the same ink.
@@ -56,7 +81,26 @@ fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
 }
 
 /// Classifies digits into given and entered; cells not listed are [`Kind::Empty`].
-pub fn classify(digits: &[DigitInk]) -> [Kind; 81] {
+pub fn classify(digits: &[DigitInk], empty: [u8; 3]) -> ([Kind; 81], Evidence) {
+    if std::env::var_os("VISION_TRACE").is_some() {
+        eprintln!("empty bg {empty:?}");
+        for d in digits {
+            eprintln!(
+                "{} {} ink {:?} c {} w {:.3} sur {:?} bg {:?}",
+                crate::board::cell_name(d.cell),
+                d.digit,
+                d.colour,
+                d.contrast,
+                d.weight,
+                d.surround,
+                d.background
+            );
+        }
+    }
+    (classify_old(digits), Evidence("old".into()))
+}
+
+fn classify_old(digits: &[DigitInk]) -> [Kind; 81] {
     let mut kinds = [Kind::Empty; 81];
     for d in digits {
         if d.cell < 81 {
