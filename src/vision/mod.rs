@@ -196,7 +196,7 @@ pub fn read_with(
         .filter(|c| c.digit == 0)
         .map(|c| c.cell_background)
         .collect();
-    let (kinds, kind_evidence) = kinds::classify(&digits, kinds::median_colour(&empty));
+    let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
     Reading {
         board,
         kinds,
