@@ -118,3 +118,38 @@ fn every_real_screen_reads_exactly() {
     );
     eprintln!("{} real screens read exactly", shots.len());
 }
+
+/// A frame cut through the middle of the board (the lower rows off the frame) holds no board:
+/// it must not be read as one, and the error must say what was seen.
+#[test]
+fn a_real_board_cut_in_half_is_no_board() {
+    let Some(shots) = shots() else {
+        eprintln!("../shared/real-screens is absent: the real-screen dev set is skipped");
+        return;
+    };
+    let mut failures = Vec::new();
+    for shot in &shots {
+        let name = &shot.name;
+        let img = capture::decode(&std::fs::read(&shot.path).unwrap()).unwrap();
+        let Ok(g) = vision::detect_board(&img) else {
+            continue; // the other test reports it
+        };
+        let cut = image::imageops::crop_imm(&img, 0, 0, img.width(), g.rows[5]).to_image();
+        match vision::read_board(&cut, None) {
+            Ok(r) => failures.push(format!(
+                "{name}: a board read in the top {} px: {:?}",
+                g.rows[5],
+                r.geometry.rect()
+            )),
+            Err(e) => {
+                let msg = e.to_string();
+                if !msg.contains("saw ") {
+                    failures.push(format!(
+                        "{name}: the error does not say what was seen: {msg}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

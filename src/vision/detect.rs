@@ -722,13 +722,15 @@ fn fit_axis(
                     let skeleton_only =
                         fit.hits < 8 || (1..9).filter(|&n| window[n][0].is_none()).count() > 1;
                     let anchor = &lines[i];
+                    // A box apart, with a box's tolerance: the big cells may be uneven.
                     let goes_on = [fit.pos[0] - 3.0 * fit.cell, fit.pos[9] + 3.0 * fit.cell]
                         .iter()
-                        .filter_map(|&e| nearest(e, tol))
-                        .any(|q| {
-                            let l = &lines[q];
-                            let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
-                            overlap >= (anchor.end - anchor.start) * 0.5
+                        .any(|&e| {
+                            lines.iter().any(|l| {
+                                let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
+                                (l.pos - e).abs() <= 3.0 * tol
+                                    && overlap >= (anchor.end - anchor.start) * 0.5
+                            })
                         });
                     // Nor are there other long lines between the box lines than cell lines.
                     let off_grid = lines.iter().any(|l| {

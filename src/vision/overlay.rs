@@ -72,6 +72,7 @@ pub fn detection_overlay(
         Some(b) => b == g,
         None => k == 0,
     };
+    let label_px = (h / 80.0).max(12.0);
     // The best few, the best drawn last (on top).
     for (k, c) in d.candidates.iter().enumerate().take(6).rev() {
         let board = is_board(k, &c.geometry);
@@ -93,8 +94,8 @@ pub fn detection_overlay(
         label_box(
             &mut out,
             x0 as i32 + 6,
-            y0 as i32 + 6 + 40 * k as i32,
-            (h / 80.0).max(12.0),
+            y0 as i32 + 6 + (label_px + 6.0) as i32 * k as i32,
+            label_px,
             colour,
             &format!(
                 "{} {:.1}: {}+{} lines",
