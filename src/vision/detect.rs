@@ -132,15 +132,6 @@ pub fn scan_scale(width: u32, height: u32) -> usize {
     ((width.min(height) as f32 / 540.0).round() as usize).max(1)
 }
 
-/// Finds the 9x9 grid in a frame: the best candidate.
-pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, Detection> {
-    let d = detect_all(img);
-    match d.candidates.first() {
-        Some(c) => Ok(c.geometry.clone()),
-        None => Err(d),
-    }
-}
-
 /// Finds every board the frame's grid lines could make, best first, with what was seen.
 pub fn detect_all(img: &RgbaImage) -> Detection {
     let s = scan_scale(img.width(), img.height());
@@ -272,7 +263,7 @@ pub fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
     }
     d.horizontal = h_lines;
     d.vertical = v_lines;
-    d.to_frame(scale);
+    d.scale_to_frame(scale);
     d
 }
 
@@ -314,7 +305,7 @@ fn geometry(
 
 impl Detection {
     /// Scales the lines and fits from scan pixels to frame pixels.
-    fn to_frame(&mut self, s: f32) {
+    fn scale_to_frame(&mut self, s: f32) {
         for l in self.horizontal.iter_mut().chain(self.vertical.iter_mut()) {
             l.pos = to_frame(l.pos, s);
             l.start = to_frame(l.start, s);
@@ -782,7 +773,7 @@ fn window_fit(
             .map(|&q| lines[q].contrast * lines[q].thick.min(4.0))
             .fold(0.0, f32::max)
     };
-    let is_box = |n: usize| n % 3 == 0;
+    let is_box = |n: usize| n.is_multiple_of(3);
     let boxes: Vec<f32> = (0..10)
         .filter(|&n| is_box(n) && has(n))
         .map(strength)
@@ -795,7 +786,7 @@ fn window_fit(
     let strongest_cell = cells.iter().cloned().fold(0.0, f32::max);
     let skeleton = has(3) && has(6) && weakest_box >= strongest_cell * 0.9;
     let interior_missing = (1..9).filter(|&n| !has(n)).count();
-    if !(hits >= 8 && interior_missing <= 1) && !skeleton {
+    if (hits < 8 || interior_missing > 1) && !skeleton {
         return None;
     }
     // Least squares over the found positions.
