@@ -40,36 +40,63 @@ pub const MIN_MARGIN: f32 = 0.05;
 pub enum VisionError {
     /// No 9x9 grid in the frame.
     #[error(
-        "no Sudoku board found in the {width}x{height} image: saw {h} long horizontal and {v} long \
-         vertical lines, at best {bh} of 10 evenly spaced rows and {bv} of 10 columns of grid lines \
-         (is the game screen showing, unobstructed?)"
+        "no Sudoku board found in the {width}x{height} image: {seen} (is the game screen \
+         showing, unobstructed?)"
     )]
     NoBoard {
         /// Frame size.
         width: u32,
         height: u32,
-        /// Long lines seen.
-        h: usize,
-        v: usize,
-        /// Best evenly spaced runs.
-        bh: usize,
-        bv: usize,
+        /// What was seen, in words.
+        seen: String,
+        /// Everything detection saw (for the debug overlay).
+        detection: Box<detect::Detection>,
     },
     /// The calibration does not fit the frame.
     #[error("{0}")]
     Calibration(String),
 }
 
-/// Finds the 9x9 grid (no calibration needed).
+/// Candidates scoring this close to the best one are checked against the digits.
+const CLOSE_CALL: f32 = 2.5;
+
+/// Finds the 9x9 grid (no calibration needed). When two boards fit the lines about as well
+/// (a row of keys under the board that looks like a tenth row), the one whose digits read as
+/// a plausible Sudoku wins.
 pub fn detect_board(img: &RgbaImage) -> Result<BoardGeometry, VisionError> {
-    detect::detect(img).map_err(|nf| VisionError::NoBoard {
-        width: img.width(),
-        height: img.height(),
-        h: nf.horizontal,
-        v: nf.vertical,
-        bh: nf.best.0,
-        bv: nf.best.1,
-    })
+    detect_and_read(img).map(|(g, _)| g)
+}
+
+/// [`detect_board`], with the reading when close calls made one.
+fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), VisionError> {
+    let d = detect::detect_all(img);
+    let Some(best) = d.candidates.first() else {
+        return Err(VisionError::NoBoard {
+            width: img.width(),
+            height: img.height(),
+            seen: d.summary(),
+            detection: Box::new(d),
+        });
+    };
+    let close: Vec<&detect::Candidate> = d
+        .candidates
+        .iter()
+        .filter(|c| c.score >= best.score - CLOSE_CALL)
+        .collect();
+    if close.len() < 2 {
+        return Ok((best.geometry.clone(), None));
+    }
+    // Fewest cells breaking a rule, then fewest doubtful cells, then the lines' score.
+    let reading = close
+        .iter()
+        .map(|c| read_with(img, c.geometry.clone(), None))
+        .min_by_key(|r| {
+            let conflicts: usize = r.board.conflicts().iter().map(|c| c.cells.len()).sum();
+            let doubtful = r.doubts.iter().filter(|d| d.cell.is_some()).count();
+            (conflicts, doubtful)
+        });
+    let reading = reading.expect("at least two close candidates");
+    Ok((reading.geometry.clone(), Some(reading)))
 }
 
 /// A doubt about a reading: a low-confidence cell or a broken rule.
@@ -88,6 +115,8 @@ pub struct Reading {
     pub board: Board,
     /// Given / entered / empty per cell.
     pub kinds: [Kind; 81],
+    /// What told givens from entries (or why every digit is taken for a given).
+    pub kind_evidence: kinds::Evidence,
     /// Per-cell confidence 0..=1.
     pub confidence: [f32; 81],
     /// Per-cell details.
@@ -129,7 +158,13 @@ pub fn read_board(
                 .map_err(VisionError::Calibration)?;
             (cal.geometry(), cal.template_bank())
         }
-        None => (detect_board(img)?, None),
+        None => {
+            let (geometry, reading) = detect_and_read(img)?;
+            if let Some(r) = reading {
+                return Ok(r);
+            }
+            (geometry, None)
+        }
     };
     Ok(read_with(img, geometry, device.as_ref()))
 }
@@ -141,19 +176,9 @@ pub fn read_with(
     device: Option<&TemplateBank>,
 ) -> Reading {
     let bank = TemplateBank::default_bank();
-    let read = |range: std::ops::Range<usize>| -> Vec<CellRead> {
-        range
-            .map(|i| ocr::read_cell(img, geometry.cell_inner(i), bank, device))
-            .collect()
-    };
-    // Two halves of the board on two cores.
-    let (first, second) = std::thread::scope(|scope| {
-        let first = scope.spawn(|| read(0..41));
-        let second = read(41..81);
-        (first.join(), second)
-    });
-    let mut cells = first.unwrap_or_else(|_| read(0..41));
-    cells.extend(second);
+    let inks = per_cell(|i| ocr::analyse_cell(img, geometry.cell_inner(i)));
+    let height = ocr::digit_height(&inks).unwrap_or(f32::INFINITY);
+    let cells = per_cell(|i| ocr::read_cell(img, &inks[i], height, bank, device));
     let mut board = Board::empty();
     let mut doubts = Vec::new();
     let mut digits = Vec::new();
@@ -162,9 +187,12 @@ pub fn read_with(
         if c.digit != 0 {
             digits.push(kinds::DigitInk {
                 cell: i,
+                digit: c.digit,
                 colour: c.ink_colour,
                 contrast: c.contrast,
                 weight: c.weight,
+                surround: c.surround,
+                background: c.cell_background,
             });
         }
         match c.matched {
@@ -196,12 +224,31 @@ pub fn read_with(
             message: conflicts.to_string(),
         });
     }
+    let empty: Vec<[u8; 3]> = cells
+        .iter()
+        .filter(|c| c.digit == 0)
+        .map(|c| c.cell_background)
+        .collect();
+    let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
     Reading {
         board,
-        kinds: kinds::classify(&digits),
+        kinds,
+        kind_evidence,
         confidence: std::array::from_fn(|i| cells[i].confidence),
         cells,
         geometry,
         doubts,
     }
+}
+
+/// `f` of every cell, row-major: two halves of the board on two cores.
+fn per_cell<T: Send>(f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let (first, second) = std::thread::scope(|scope| {
+        let first = scope.spawn(|| (0..41).map(&f).collect::<Vec<_>>());
+        let second: Vec<T> = (41..81).map(&f).collect();
+        (first.join(), second)
+    });
+    let mut out = first.unwrap_or_else(|_| (0..41).map(&f).collect());
+    out.extend(second);
+    out
 }
