@@ -6,7 +6,7 @@
 //! present this test checks nothing and says so.
 
 use std::path::{Path, PathBuf};
-use sudoku_autoplay::calibration::{CalibrateOptions, Calibration};
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase};
 use sudoku_autoplay::{capture, vision};
 
 fn corpus() -> Vec<PathBuf> {
@@ -92,7 +92,7 @@ fn every_corpus_screenshot_reads_exactly() {
         }
         // Calibrate from it (erase given by hand) and read again with the calibration.
         let options = CalibrateOptions {
-            erase: Some([1, 1]),
+            erase: Some(Erase::Key([1, 1])),
             ..Default::default()
         };
         match Calibration::from_frame(&img, &options) {
@@ -109,7 +109,10 @@ fn every_corpus_screenshot_reads_exactly() {
         match Calibration::from_frame(&img, &CalibrateOptions::default()) {
             Ok(c) => {
                 let cal = c.calibration;
-                let [x, y] = cal.keypad.erase;
+                let Erase::Key([x, y]) = cal.keypad.erase else {
+                    failures.push(format!("{name}: no erase key found"));
+                    continue;
+                };
                 let below = y > cal.board.rect[3];
                 let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
                 let off_keys = cal

@@ -324,8 +324,9 @@ mod tests {
     use crate::play::setnum::{Cancel, InputOrder};
     use crate::solver::{Options, Recorder, Strategy, search};
 
-    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes, erase clears;
-    /// every `drop_every`-th tap is lost.
+    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes (or, with a
+    /// toggle layout, clears a cell holding that digit), erase clears; every `drop_every`-th
+    /// tap is lost.
     struct MemoryApp<'a> {
         layout: &'a Layout,
         board: Board,
@@ -345,9 +346,12 @@ mod tests {
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
                 self.selected = Some(c);
             } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
+                let toggles = self.layout.cancel == Cancel::Toggle;
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
-                    self.board.set(c, d as u8 + 1);
-                } else if p == self.layout.erase {
+                    let d = d as u8 + 1;
+                    let again = toggles && self.board.get(c) == d;
+                    self.board.set(c, if again { 0 } else { d });
+                } else if self.layout.cancel == Cancel::Erase(p) {
                     self.board.set(c, 0);
                 }
             }
@@ -366,7 +370,7 @@ mod tests {
     }
 
     fn layout() -> Layout {
-        crate::play::setnum::test_layout(InputOrder::CellFirst, Cancel::Erase)
+        crate::play::setnum::test_layout(InputOrder::CellFirst, false)
     }
 
     const LEET: &str =
@@ -377,7 +381,16 @@ mod tests {
         hides: bool,
         options: ReplayOptions,
     ) -> (ReplayReport, MemoryApp<'static>) {
-        let layout: &'static Layout = Box::leak(Box::new(layout()));
+        run_on(layout(), drop_every, hides, options)
+    }
+
+    fn run_on(
+        layout: Layout,
+        drop_every: u64,
+        hides: bool,
+        options: ReplayOptions,
+    ) -> (ReplayReport, MemoryApp<'static>) {
+        let layout: &'static Layout = Box::leak(Box::new(layout));
         let puzzle = Board::parse(LEET).unwrap();
         let mut rec = Recorder::default();
         let r = search(Strategy::RowMajor, &puzzle, &Options::default(), &mut rec);
@@ -424,6 +437,20 @@ mod tests {
         let (report, _) = run(97, false, opts);
         assert!(report.repairs > 0, "{report:?}");
         assert!(report.verifications > 2);
+    }
+
+    #[test]
+    fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
+        let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+        let (report, app) = run_on(toggle.clone(), 0, true, ReplayOptions::default());
+        assert_eq!(report.events_shown, 4208 + 4157);
+        assert_eq!(report.taps, app.taps);
+        let opts = ReplayOptions {
+            verify_taps: 300,
+            ..ReplayOptions::default()
+        };
+        let (report, _) = run_on(toggle, 89, false, opts);
+        assert!(report.repairs > 0, "{report:?}");
     }
 
     #[test]
