@@ -12,7 +12,7 @@
 use super::geometry::BoardGeometry;
 use super::glyph::Glyph;
 use super::gray::Gray;
-use super::regions::{self, Limits, Region};
+use super::regions::{self, Limits};
 use super::templates::TemplateBank;
 use image::RgbaImage;
 
@@ -218,7 +218,7 @@ pub fn candidates(gray: &Gray, area: [u32; 4], g: &BoardGeometry) -> Vec<Candida
         if w > h + h / 10 || w * 12 < h || r.fill() > 0.85 {
             continue;
         }
-        let Some(glyph) = coverage_glyph(gray, &r) else {
+        let Some(glyph) = regions::glyph(gray, &[&r]) else {
             continue;
         };
         let Some(m) = bank.classify(&glyph) else {
@@ -235,59 +235,6 @@ pub fn candidates(gray: &Gray, area: [u32; 4], g: &BoardGeometry) -> Vec<Candida
         }
     }
     out
-}
-
-/// The region's glyph with anti-aliasing: grey levels between the shape's ink and its
-/// surroundings, over the shape grown by one pixel (so neighbours stay out).
-pub fn coverage_glyph(gray: &Gray, r: &Region) -> Option<Glyph> {
-    let (w, h) = r.size();
-    let (w, h) = (w as usize, h as usize);
-    let inside = r.mask();
-    let mut grown = inside.clone();
-    for y in 0..h {
-        for x in 0..w {
-            if inside[y * w + x] > 0.0 {
-                continue;
-            }
-            let near = (y.saturating_sub(1)..(y + 2).min(h))
-                .any(|yy| (x.saturating_sub(1)..(x + 2).min(w)).any(|xx| inside[yy * w + xx] > 0.0));
-            if near {
-                grown[y * w + x] = 0.5;
-            }
-        }
-    }
-    let px = |x: usize, y: usize| gray.data[(r.bbox[1] as usize + y) * gray.width + r.bbox[0] as usize + x];
-    let mut ink: Vec<u8> = Vec::new();
-    let mut bg: Vec<u8> = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            match grown[y * w + x] {
-                v if v >= 1.0 => ink.push(px(x, y)),
-                v if v == 0.0 => bg.push(px(x, y)),
-                _ => {}
-            }
-        }
-    }
-    let median = |v: &mut Vec<u8>| {
-        v.sort_unstable();
-        v.get(v.len() / 2).copied()
-    };
-    let ink_level = median(&mut ink)? as f32;
-    let bg_level = median(&mut bg).map_or(if r.dark { 255.0 } else { 0.0 }, |v| v as f32);
-    let span = bg_level - ink_level;
-    if span.abs() < 8.0 {
-        return Glyph::from_coverage(&inside, w, h);
-    }
-    let cov: Vec<f32> = (0..w * h)
-        .map(|i| {
-            if grown[i] == 0.0 {
-                return 0.0;
-            }
-            let v = px(i % w, i / w) as f32;
-            ((bg_level - v) / span).clamp(0.0, 1.0)
-        })
-        .collect();
-    Glyph::from_coverage(&cov, w, h)
 }
 
 /// Finds the keys 1..=9 around the board. The error says what was seen.

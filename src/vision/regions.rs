@@ -7,6 +7,7 @@
 //! same shape shows at several neighbouring levels with nearly the same box: those copies are
 //! merged into one [`Region`], whose `levels` says how stable it is.
 
+use super::glyph::Glyph;
 use super::gray::Gray;
 
 /// A shape found at one or more threshold levels.
@@ -63,11 +64,83 @@ impl Region {
         m
     }
 
+    /// Whether pixel `(x, y)` is part of the shape.
+    pub fn contains(&self, x: u32, y: u32) -> bool {
+        let first = self.runs.partition_point(|r| r.0 < y);
+        self.runs[first..]
+            .iter()
+            .take_while(|r| r.0 == y)
+            .any(|r| x >= r.1 && x < r.2)
+    }
+
+    /// Whether this shape is a part of `other` (the same shape at another level, bigger): shapes
+    /// of one polarity are nested or apart, so one shared pixel settles it.
+    pub fn is_part_of(&self, other: &Region) -> bool {
+        self.dark == other.dark
+            && other.area > self.area
+            && self.runs.first().is_some_and(|r| other.contains(r.1, r.0))
+    }
+
     /// Fraction of the box that the shape fills.
     pub fn fill(&self) -> f32 {
         let (w, h) = self.size();
         self.area as f32 / (w * h).max(1) as f32
     }
+}
+
+/// The normalised glyph of shapes of one polarity, with anti-aliasing: over their joint box,
+/// grey levels between the shapes' ink and their surroundings, within the shapes grown by one
+/// pixel (so that neighbours stay out and thin strokes stay whole).
+pub fn glyph(gray: &Gray, shapes: &[&Region]) -> Option<Glyph> {
+    let first = shapes.first()?;
+    let b = shapes.iter().fold(first.bbox, |a, r| {
+        [
+            a[0].min(r.bbox[0]),
+            a[1].min(r.bbox[1]),
+            a[2].max(r.bbox[2]),
+            a[3].max(r.bbox[3]),
+        ]
+    });
+    let (w, h) = ((b[2] - b[0]) as usize, (b[3] - b[1]) as usize);
+    // 2 inside, 1 on the one-pixel rim, 0 outside.
+    let mut zone = vec![0u8; w * h];
+    for r in shapes {
+        for &(y, x0, x1) in &r.runs {
+            let row = (y - b[1]) as usize * w;
+            for x in x0..x1 {
+                zone[row + (x - b[0]) as usize] = 2;
+            }
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            if zone[y * w + x] != 0 {
+                continue;
+            }
+            let near = (y.saturating_sub(1)..(y + 2).min(h))
+                .any(|yy| (x.saturating_sub(1)..(x + 2).min(w)).any(|xx| zone[yy * w + xx] == 2));
+            if near {
+                zone[y * w + x] = 1;
+            }
+        }
+    }
+    let px = |i: usize| gray.data[(b[1] as usize + i / w) * gray.width + b[0] as usize + i % w];
+    let median = |z: u8| {
+        let mut v: Vec<u8> = (0..w * h).filter(|&i| zone[i] == z).map(px).collect();
+        v.sort_unstable();
+        v.get(v.len() / 2).map(|&m| m as f32)
+    };
+    let ink = median(2)?;
+    let bg = median(0).unwrap_or(if first.dark { 255.0 } else { 0.0 });
+    let span = bg - ink;
+    let cov: Vec<f32> = (0..w * h)
+        .map(|i| match zone[i] {
+            0 => 0.0,
+            _ if span.abs() < 8.0 => (zone[i] == 2) as u8 as f32,
+            _ => ((bg - px(i) as f32) / span).clamp(0.0, 1.0),
+        })
+        .collect();
+    Glyph::from_coverage(&cov, w, h)
 }
 
 /// Which shapes to keep.
@@ -330,5 +403,6 @@ mod tests {
             .filter(|r| r.dark && r.bbox == [10, 10, 30, 30])
             .count();
         assert_eq!(same, 1, "copies merged");
+        assert!(ring.contains(10, 10) && !ring.contains(20, 20));
     }
 }

@@ -138,7 +138,7 @@ pub fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<To
     let bank = super::templates::TemplateBank::default_bank();
     let is_number = |group: &Vec<&Region>| {
         group.iter().all(|r| {
-            super::keypad::coverage_glyph(gray, r)
+            regions::glyph(gray, &[r])
                 .and_then(|g| bank.classify(&g))
                 .is_some_and(|m| m.score >= 0.8)
         })
@@ -147,7 +147,7 @@ pub fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<To
         .into_iter()
         // Numbers (counts under the keys, badges) are not keys.
         .filter(|group| !is_number(group))
-        .map(|group| classify(&group, hk))
+        .map(|group| classify(gray, &group, hk))
         .collect()
 }
 
@@ -204,47 +204,47 @@ fn union(rs: &[&Region]) -> [u32; 4] {
     })
 }
 
-/// The marks of one polarity (the one covering more), without marks nested in others.
-fn dominant<'a>(group: &[&'a Region]) -> Vec<&'a Region> {
-    let area = |dark: bool| -> u32 {
-        group
-            .iter()
-            .filter(|r| r.dark == dark)
-            .map(|r| r.area)
-            .sum()
-    };
-    let dark = area(true) >= area(false);
-    let same: Vec<&Region> = group.iter().copied().filter(|r| r.dark == dark).collect();
-    let inside = |a: &Region, b: &Region| {
-        a.bbox[0] >= b.bbox[0] && a.bbox[1] >= b.bbox[1] && a.bbox[2] <= b.bbox[2] && a.bbox[3] <= b.bbox[3]
-    };
-    same.iter()
-        .copied()
-        .filter(|a| {
-            !same
-                .iter()
-                .any(|b| !std::ptr::eq(*a, *b) && inside(a, b) && b.area > a.area)
-        })
-        .collect()
-}
-
-/// A binary coverage of several regions over their joint box.
-fn joint_glyph(rs: &[&Region]) -> Option<Glyph> {
-    let b = union(rs);
-    let (w, h) = ((b[2] - b[0]) as usize, (b[3] - b[1]) as usize);
-    if w == 0 || h == 0 {
-        return None;
-    }
-    let mut cov = vec![0f32; w * h];
-    for r in rs {
-        for &(y, x0, x1) in &r.runs {
-            let row = (y - b[1]) as usize * w;
-            for x in x0..x1 {
-                cov[row + (x - b[0]) as usize] = 1.0;
+/// The marks of the label's ink: of the polarity whose pixels differ most from the colour
+/// around the label (the holes of an outline icon have the colour around it), without the
+/// parts of other marks (the same shape seen broken at another level).
+fn dominant<'a>(gray: &Gray, group: &[&'a Region]) -> Vec<&'a Region> {
+    let b = union(group);
+    let pad = ((b[3] - b[1]) / 8).max(2);
+    let (x0, y0) = (b[0].saturating_sub(pad), b[1].saturating_sub(pad));
+    let x1 = (b[2] + pad).min(gray.width as u32);
+    let y1 = (b[3] + pad).min(gray.height as u32);
+    let at = |x: u32, y: u32| gray.data[y as usize * gray.width + x as usize] as f32;
+    let mut ring: Vec<f32> = Vec::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if x < b[0] || x >= b[2] || y < b[1] || y >= b[3] {
+                ring.push(at(x, y));
             }
         }
     }
-    Glyph::from_coverage(&cov, w, h)
+    ring.sort_by(f32::total_cmp);
+    let around = ring.get(ring.len() / 2).copied().unwrap_or(128.0);
+    let contrast = |dark: bool| -> f32 {
+        let (mut sum, mut n) = (0.0, 0u32);
+        for r in group.iter().filter(|r| r.dark == dark) {
+            for &(y, a, e) in &r.runs {
+                for x in a..e {
+                    sum += at(x, y);
+                    n += 1;
+                }
+            }
+        }
+        if n == 0 {
+            return -1.0;
+        }
+        (sum / n as f32 - around).abs()
+    };
+    let dark = contrast(true) >= contrast(false);
+    let same: Vec<&Region> = group.iter().copied().filter(|r| r.dark == dark).collect();
+    same.iter()
+        .copied()
+        .filter(|a| !same.iter().any(|b| a.is_part_of(b)))
+        .collect()
 }
 
 /// Whether marks have a trash can's outline: a lid (a bar as wide as the icon in its top
@@ -391,7 +391,7 @@ fn spot(marks: &[Mark], word: &[char]) -> f32 {
 
 /// The word of [`WORDS`] the label reads as best: (tool, word, score), and the best score of
 /// a word of another tool.
-fn read_label(marks: &[&Region]) -> Option<((Tool, &'static str, f32), f32)> {
+fn read_label(gray: &Gray, marks: &[&Region]) -> Option<((Tool, &'static str, f32), f32)> {
     let letters = letters_of(marks);
     let mut widths: Vec<u32> = letters.iter().map(|l| union(l)[2] - union(l)[0]).collect();
     widths.sort_unstable();
@@ -401,7 +401,7 @@ fn read_label(marks: &[&Region]) -> Option<((Tool, &'static str, f32), f32)> {
         .filter_map(|l| {
             let b = union(l);
             Some(Mark {
-                likeness: letter_likeness(&joint_glyph(l)?),
+                likeness: letter_likeness(&regions::glyph(gray, l)?),
                 wide: (b[2] - b[0]) as f32 >= typical * 1.3,
             })
         })
@@ -437,8 +437,8 @@ fn read_label(marks: &[&Region]) -> Option<((Tool, &'static str, f32), f32)> {
 }
 
 /// Classifies one label.
-fn classify(group: &[&Region], hk: f32) -> ToolKey {
-    let marks = dominant(group);
+fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
+    let marks = dominant(gray, group);
     let bbox = union(group);
     let center = ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
     let unknown = |evidence: String| ToolKey {
@@ -448,13 +448,19 @@ fn classify(group: &[&Region], hk: f32) -> ToolKey {
         confidence: 0.0,
         evidence,
     };
-    // A word: most marks are letters on a line, three or more.
+    // A word: most marks are letters side by side on a line, three or more.
     let line = letters_of(&marks);
     let on_line: usize = line.iter().map(|l| l.len()).sum();
+    let side_by_side = line.windows(2).all(|w| {
+        let (a, b) = (union(&w[0]), union(&w[1]));
+        let overlap = a[2].min(b[2]) as i64 - a[0].max(b[0]) as i64;
+        overlap * 5 <= (a[2] - a[0]).min(b[2] - b[0]) as i64
+    });
     let wordy = line.len() >= 3
+        && side_by_side
         && on_line * 10 >= marks.len() * 7
         && marks.iter().all(|r| (r.height() as f32) < hk * 1.3);
-    if let Some(((tool, word, score), other)) = read_label(&marks) {
+    if let Some(((tool, word, score), other)) = read_label(gray, &marks) {
         if score >= WORD_SCORE && score - other >= WORD_MARGIN {
             return ToolKey {
                 tool: Some(tool),
@@ -468,7 +474,7 @@ fn classify(group: &[&Region], hk: f32) -> ToolKey {
             return unknown(format!("text, most like \"{word}\" {score:.2}"));
         }
     }
-    let Some(g) = joint_glyph(&marks) else {
+    let Some(g) = regions::glyph(gray, &marks) else {
         return unknown("no shape".into());
     };
     let scores = icon_scores(&g);
