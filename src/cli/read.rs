@@ -74,6 +74,7 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
         let v = serde_json::json!({
             "board": reading.board.to_line(),
             "kinds": reading.kinds_line(),
+            "kind_evidence": reading.kind_evidence,
             "confidence": conf,
             "board_rect": r,
             "ms": (ms * 100.0).round() / 100.0,
@@ -152,6 +153,7 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
         kb.iter().filter(|&&c| c == 'U').count(),
         kb.iter().filter(|&&c| c == '.').count()
     );
+    println!("given or entered: {}", r.kind_evidence);
     if r.doubts.is_empty() {
         println!("no doubts: every cell is confident and the board obeys the Sudoku rules");
     } else {

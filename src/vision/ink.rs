@@ -14,11 +14,15 @@ pub const MIN_CONTRAST: u8 = 40;
 /// A crop's ink analysis.
 #[derive(Debug, Clone)]
 pub struct Ink {
+    /// The crop's top-left corner in the image.
+    pub origin: [u32; 2],
     /// Crop width and height.
     pub w: usize,
     pub h: usize,
-    /// Background colour.
+    /// Background colour: the border's, or a disc's after [`Ink::open_disc`].
     pub background: [u8; 3],
+    /// The crop border's colour (the cell's own background).
+    pub border: [u8; 3],
     /// Per-pixel ink strength, 0..255 (empty when a quick look found no ink at all).
     pub strength: Vec<u8>,
     /// Largest strength.
@@ -87,9 +91,11 @@ impl Ink {
             .unwrap_or(0);
         if coarse < MIN_CONTRAST / 2 {
             return Ink {
+                origin: [x0, y0],
                 w,
                 h,
                 background,
+                border: background,
                 strength: Vec::new(),
                 max: coarse,
                 labels: Vec::new(),
@@ -109,9 +115,11 @@ impl Ink {
             max = max.max(out.iter().copied().max().unwrap_or(0));
         }
         let mut ink = Ink {
+            origin: [x0, y0],
             w,
             h,
             background,
+            border: background,
             strength,
             max,
             labels: vec![0; w * h],
@@ -171,34 +179,41 @@ impl Ink {
         }
     }
 
-    /// The main glyph: the tallest component that is at least `min_height` tall and not a sliver
-    /// of a grid line along the border, plus the components overlapping it.
-    pub fn main_glyph(&self, min_height: usize) -> Option<Found> {
-        let sliver = |c: &Component| {
-            let touches = c.bbox[0] == 0
-                || c.bbox[1] == 0
-                || c.bbox[2] + 1 >= self.w
-                || c.bbox[3] + 1 >= self.h;
-            let thin = c.width().min(c.height()) * 8 <= self.w.min(self.h);
-            touches && thin
-        };
-        let (main_i, main) = self
-            .components
+    /// Whether a component cannot be (part of) a digit: a sliver of a grid line along the
+    /// border, or a frame around the cell (wider than any digit).
+    pub fn rejected(&self, c: &Component) -> bool {
+        let touches =
+            c.bbox[0] == 0 || c.bbox[1] == 0 || c.bbox[2] + 1 >= self.w || c.bbox[3] + 1 >= self.h;
+        let thin = c.width().min(c.height()) * 8 <= self.w.min(self.h);
+        (touches && thin) || c.width() * 5 > self.w * 4
+    }
+
+    /// The tallest component that could be a digit: `(label, height)`.
+    pub fn tallest(&self) -> Option<(u32, usize)> {
+        self.components
             .iter()
             .enumerate()
-            .filter(|(_, c)| !sliver(c))
-            .max_by_key(|(_, c)| (c.height(), c.area))?;
-        if main.height() < min_height {
+            .filter(|(_, c)| !self.rejected(c))
+            .max_by_key(|(_, c)| (c.height(), c.area))
+            .map(|(i, c)| (i as u32 + 1, c.height()))
+    }
+
+    /// The main glyph: the tallest component that is at least `min_height` tall and could be a
+    /// digit ([`Ink::rejected`]), plus the components overlapping it.
+    pub fn main_glyph(&self, min_height: usize) -> Option<Found> {
+        let (main_label, height) = self.tallest()?;
+        if height < min_height {
             return None;
         }
+        let main_i = main_label as usize - 1;
         let pad = self.w.min(self.h) / 12;
-        let b = main.bbox;
+        let b = self.components[main_i].bbox;
         let mut found = Found {
-            labels: vec![main_i as u32 + 1],
+            labels: vec![main_label],
             bbox: b,
         };
         for (i, c) in self.components.iter().enumerate() {
-            if i == main_i || sliver(c) {
+            if i == main_i || self.rejected(c) {
                 continue;
             }
             let inside = c.bbox[0] + pad >= b[0]
@@ -217,6 +232,126 @@ impl Ink {
             }
         }
         Some(found)
+    }
+
+    /// Looks inside a filled disc or box that holds the digit in the background's colour (a
+    /// selected or highlighted number drawn light on a dark disc, or the reverse): when the
+    /// crop's biggest component is such a disc, the pixels it encloses are re-analysed against
+    /// the disc's colour, which becomes [`Ink::background`]. Returns the disc's colour.
+    pub fn open_disc(&mut self, img: &RgbaImage) -> Option<[u8; 3]> {
+        let side = self.w.min(self.h);
+        let (i, disc) = self
+            .components
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, c)| c.area)
+            .map(|(i, c)| (i, *c))?;
+        let (dw, dh) = (disc.width(), disc.height());
+        let round = dw * 5 >= dh * 4 && dh * 5 >= dw * 4;
+        if dw * 10 < side * 6 || dh * 10 < side * 6 || !round || disc.area * 20 < dw * dh * 11 {
+            return None;
+        }
+        let label = i as u32 + 1;
+        let [x0, y0, x1, y1] = disc.bbox;
+        // Pixels of the disc's box reachable from the box's edge without crossing the disc are
+        // outside it; the rest are the disc and what it encloses.
+        let (bw, bh) = (dw, dh);
+        let mut outside = vec![false; bw * bh];
+        let mut stack: Vec<usize> = Vec::new();
+        let is_disc = |x: usize, y: usize| self.labels[(y0 + y) * self.w + x0 + x] == label;
+        for y in 0..bh {
+            for x in 0..bw {
+                if (x == 0 || y == 0 || x + 1 == bw || y + 1 == bh) && !is_disc(x, y) {
+                    outside[y * bw + x] = true;
+                    stack.push(y * bw + x);
+                }
+            }
+        }
+        while let Some(j) = stack.pop() {
+            let (x, y) = (j % bw, j / bw);
+            for (nx, ny) in [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ] {
+                if nx < bw && ny < bh && !outside[ny * bw + nx] && !is_disc(nx, ny) {
+                    outside[ny * bw + nx] = true;
+                    stack.push(ny * bw + nx);
+                }
+            }
+        }
+        // The disc's colour: the median of its pixels.
+        let stride = img.width() as usize * 4;
+        let raw = img.as_raw();
+        let [ox, oy] = self.origin.map(|v| v as usize);
+        let pixel = |x: usize, y: usize| {
+            let o = (oy + y) * stride + (ox + x) * 4;
+            &raw[o..o + 3]
+        };
+        let mut hist = [[0u32; 256]; 3];
+        let mut n = 0u32;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if self.labels[y * self.w + x] == label {
+                    let p = pixel(x, y);
+                    (0..3).for_each(|c| hist[c][p[c] as usize] += 1);
+                    n += 1;
+                }
+            }
+        }
+        let colour = hist.map(|h| median(&h, n));
+        // Re-analyse the enclosed pixels against the disc's colour; the rest is background.
+        self.strength.iter_mut().for_each(|s| *s = 0);
+        let mut max = 0u8;
+        for y in 0..bh {
+            for x in 0..bw {
+                if outside[y * bw + x] {
+                    continue;
+                }
+                let p = pixel(x0 + x, y0 + y);
+                let s = (0..3).map(|c| p[c].abs_diff(colour[c])).max().unwrap_or(0);
+                self.strength[(y0 + y) * self.w + x0 + x] = s;
+                max = max.max(s);
+            }
+        }
+        self.background = colour;
+        self.max = max;
+        self.labels.iter_mut().for_each(|l| *l = 0);
+        self.components.clear();
+        if max >= MIN_CONTRAST {
+            self.label();
+        }
+        Some(colour)
+    }
+
+    /// The background just around a glyph (a disc or tint behind the digit, or the cell's own
+    /// background): the median colour of a ring outside the glyph's box, weak-ink pixels only.
+    pub fn surround(&self, img: &RgbaImage, found: &Found) -> [u8; 3] {
+        let [x0, y0, x1, y1] = found.bbox;
+        let m = ((y1 - y0 + 1) / 8).max(2);
+        let (ox0, oy0) = (x0.saturating_sub(m), y0.saturating_sub(m));
+        let (ox1, oy1) = ((x1 + m).min(self.w - 1), (y1 + m).min(self.h - 1));
+        let t = self.threshold() / 2;
+        let stride = img.width() as usize * 4;
+        let raw = img.as_raw();
+        let mut hist = [[0u32; 256]; 3];
+        let mut n = 0u32;
+        for y in oy0..=oy1 {
+            for x in ox0..=ox1 {
+                let inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+                if inside || self.strength.get(y * self.w + x).is_some_and(|&s| s >= t) {
+                    continue;
+                }
+                let o = (self.origin[1] as usize + y) * stride + (self.origin[0] as usize + x) * 4;
+                (0..3).for_each(|c| hist[c][raw[o + c] as usize] += 1);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return self.background;
+        }
+        hist.map(|h| median(&h, n))
     }
 
     /// The glyph's coverage map (0..1) over its bounding box: strong-ink pixels of other
@@ -262,16 +397,17 @@ fn border_median<'a>(w: usize, h: usize, row: &impl Fn(usize) -> &'a [u8]) -> [u
             r[(w - ring) * 4..].chunks_exact(4).for_each(&mut add);
         }
     }
-    let mut out = [0u8; 3];
-    for c in 0..3 {
-        let mut acc = 0;
-        for (v, &k) in hist[c].iter().enumerate() {
-            acc += k;
-            if acc * 2 >= n {
-                out[c] = v as u8;
-                break;
-            }
+    hist.map(|h| median(&h, n))
+}
+
+/// The median of `n` values counted in a histogram.
+fn median(hist: &[u32; 256], n: u32) -> u8 {
+    let mut acc = 0;
+    for (v, &k) in hist.iter().enumerate() {
+        acc += k;
+        if acc * 2 >= n {
+            return v as u8;
         }
     }
-    out
+    255
 }

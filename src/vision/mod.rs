@@ -92,6 +92,8 @@ pub struct Reading {
     pub board: Board,
     /// Given / entered / empty per cell.
     pub kinds: [Kind; 81],
+    /// What told givens from entries (or why every digit is taken for a given).
+    pub kind_evidence: kinds::Evidence,
     /// Per-cell confidence 0..=1.
     pub confidence: [f32; 81],
     /// Per-cell details.
@@ -145,19 +147,9 @@ pub fn read_with(
     device: Option<&TemplateBank>,
 ) -> Reading {
     let bank = TemplateBank::default_bank();
-    let read = |range: std::ops::Range<usize>| -> Vec<CellRead> {
-        range
-            .map(|i| ocr::read_cell(img, geometry.cell_inner(i), bank, device))
-            .collect()
-    };
-    // Two halves of the board on two cores.
-    let (first, second) = std::thread::scope(|scope| {
-        let first = scope.spawn(|| read(0..41));
-        let second = read(41..81);
-        (first.join(), second)
-    });
-    let mut cells = first.unwrap_or_else(|_| read(0..41));
-    cells.extend(second);
+    let inks = per_cell(|i| ocr::analyse_cell(img, geometry.cell_inner(i)));
+    let height = ocr::digit_height(&inks).unwrap_or(f32::INFINITY);
+    let cells = per_cell(|i| ocr::read_cell(img, &inks[i], height, bank, device));
     let mut board = Board::empty();
     let mut doubts = Vec::new();
     let mut digits = Vec::new();
@@ -166,9 +158,12 @@ pub fn read_with(
         if c.digit != 0 {
             digits.push(kinds::DigitInk {
                 cell: i,
+                digit: c.digit,
                 colour: c.ink_colour,
                 contrast: c.contrast,
                 weight: c.weight,
+                surround: c.surround,
+                background: c.cell_background,
             });
         }
         match c.matched {
@@ -200,12 +195,31 @@ pub fn read_with(
             message: conflicts.to_string(),
         });
     }
+    let empty: Vec<[u8; 3]> = cells
+        .iter()
+        .filter(|c| c.digit == 0)
+        .map(|c| c.cell_background)
+        .collect();
+    let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
     Reading {
         board,
-        kinds: kinds::classify(&digits),
+        kinds,
+        kind_evidence,
         confidence: std::array::from_fn(|i| cells[i].confidence),
         cells,
         geometry,
         doubts,
     }
+}
+
+/// `f` of every cell, row-major: two halves of the board on two cores.
+fn per_cell<T: Send>(f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let (first, second) = std::thread::scope(|scope| {
+        let first = scope.spawn(|| (0..41).map(&f).collect::<Vec<_>>());
+        let second: Vec<T> = (41..81).map(&f).collect();
+        (first.join(), second)
+    });
+    let mut out = first.unwrap_or_else(|_| (0..41).map(&f).collect());
+    out.extend(second);
+    out
 }
