@@ -1,30 +1,48 @@
-//! Board detection without calibration: finds the 10 + 10 evenly spaced grid lines.
+//! Board detection without calibration: finds the 3x3 boxes' lines and the cells in them.
 //!
-//! 1. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than both
-//!    pixels `k` away on either side: thin lines are ridges, flat areas, edges of bars and the
-//!    insides of thick strokes are not.
-//! 2. Long, dense runs of ridge pixels along a row (column) are horizontal (vertical) line
-//!    segments; gaps up to about a cell are bridged, so a selected or tinted cell that hides a
-//!    piece of a line does not break it. Adjacent segments merge into lines with a thickness.
-//! 3. On each axis, the best run of 10 evenly spaced lines is fitted (at most two may be missing
-//!    and are interpolated: boards without an outer border, or a line hidden by a highlight).
-//!    The vertical and horizontal fits must agree: the horizontal lines must span the columns,
-//!    the vertical ones the rows, and cells must be roughly square.
+//! Real apps draw grids in many ways: every line solid, only the box lines solid with cell
+//! lines faint, dashed or absent, no outer border, a board running edge to edge with the
+//! screen, boxes separated by gaps, highlighted rows darker than the cell lines, killer-cage
+//! dashes inside the cells. So:
+//!
+//! 1. The frame is scanned at about 540 pixels across (luma averaged over blocks).
+//! 2. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than
+//!    both pixels `k` away on either side: thin lines are ridges; flat areas, the edges of bars
+//!    and of highlighted rows, and the insides of thick strokes are not.
+//! 3. Long, dense runs of ridge pixels along a row (column) are horizontal (vertical) line
+//!    segments; gaps up to about a cell are bridged (a selected cell that hides a piece of a
+//!    line). Adjacent segments merge into lines with a thickness and a contrast.
+//! 4. On each axis, windows of 10 evenly spaced positions are fitted from pairs of lines, taken
+//!    either as neighbouring cell lines or as neighbouring box lines (three cells apart: grids
+//!    of box lines only). Two lines a small gap apart count as one (boxes drawn apart). A
+//!    window is kept when 8 of its 10 lines are there, or when its two inner box lines are and
+//!    they are at least as strong as any cell lines found: the box lines are the skeleton,
+//!    cell lines may be missing. Outer lines may be missing (no border); a missing line is
+//!    interpolated, and a window whose missing lines would lie off the frame is dropped, so a
+//!    board's window cannot slide off the screen.
+//! 5. Vertical and horizontal windows pair up when cells are roughly square, each axis's lines
+//!    cross the other's extent, and every found line shows along every cell span of the other
+//!    axis (a window that adds a phantom row has a span without lines).
+//!
+//! Candidates are ranked; [`detect_all`] returns them with everything seen, for the reader to
+//! check close calls against the digits and for the debug overlay.
 
 use super::geometry::BoardGeometry;
 use super::gray::Gray;
 use image::RgbaImage;
 
-/// A line found in the frame.
-#[derive(Debug, Clone, Copy)]
-struct Line {
+/// A line found in the frame (scan coordinates inside this module, frame pixels outside).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
     /// Centre across the line (y of a horizontal line).
-    pos: f32,
+    pub pos: f32,
     /// Thickness in pixels.
-    thick: u32,
+    pub thick: f32,
     /// Extent along the line.
-    start: u32,
-    end: u32,
+    pub start: f32,
+    pub end: f32,
+    /// Mean luma difference to the pixels beside the line.
+    pub contrast: f32,
 }
 
 /// A run of ridge pixels in one row (column).
@@ -35,60 +53,104 @@ struct Segment {
     end: u32,
 }
 
-/// 10 evenly spaced lines on one axis.
-#[derive(Debug, Clone)]
-struct Fit {
-    pos: [f32; 10],
-    line: [Option<usize>; 10],
-    hits: usize,
-    spacing: f32,
-    err: f32,
+/// 10 grid positions on one axis: found lines, and interpolated ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AxisFit {
+    /// Positions of the 10 lines (frame pixels outside this module).
+    pub pos: [f32; 10],
+    /// The lines found at each position (up to two: boxes drawn apart).
+    pub found: [[Option<usize>; 2]; 10],
+    /// Positions with a line.
+    pub hits: usize,
+    /// Mean cell size.
+    pub cell: f32,
+    /// Mean distance of the found lines from the fit, in pixels.
+    pub err: f32,
+    /// How good the window is (more lines, box lines at the box positions).
+    pub score: f32,
 }
 
-/// Tuning constants, relative to the frame's smaller side.
+/// A board the grid lines could make.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Where the board would be.
+    pub geometry: BoardGeometry,
+    /// How good it is (higher is better).
+    pub score: f32,
+    /// Column lines (x) and row lines (y) found of 10.
+    pub found: (usize, usize),
+}
+
+/// Everything board detection saw, in frame pixels: for the overlay and error messages.
+#[derive(Debug, Clone, Default)]
+pub struct Detection {
+    /// Long horizontal lines.
+    pub horizontal: Vec<Line>,
+    /// Long vertical lines.
+    pub vertical: Vec<Line>,
+    /// Boards the lines could make, best first.
+    pub candidates: Vec<Candidate>,
+    /// The best column window and row window found, paired or not.
+    pub best_columns: Option<AxisFit>,
+    pub best_rows: Option<AxisFit>,
+    /// Why the best column and row windows did not make a board (when no candidate).
+    pub rejected: Option<String>,
+}
+
+/// Tuning constants, in scan pixels.
 struct Params {
     k: usize,
     contrast: u8,
     min_len: u32,
     max_gap: u32,
-    min_cell: f32,
-    max_cell: f32,
+    /// Cell size bounds for columns (x) and rows (y).
+    cell_x: (f32, f32),
+    cell_y: (f32, f32),
 }
 
 impl Params {
     fn new(w: usize, h: usize) -> Params {
-        let min_dim = w.min(h) as f32;
+        let (wf, hf) = (w as f32, h as f32);
+        let min_dim = wf.min(hf);
+        // A board fills at least a quarter of the smaller side; cells are at most a little
+        // wider than a ninth of their axis, and at most 1.45 times as long as the other way.
+        let min_cell = (min_dim * 0.25 / 9.0).max(6.0);
         Params {
-            k: ((min_dim / 90.0) as usize).max(3),
-            contrast: 7,
+            k: ((min_dim / 90.0) as usize).max(2),
+            contrast: 6,
             min_len: (min_dim * 0.2) as u32,
             // A cell hidden by a selection, plus its lines, at the largest cell size.
             max_gap: (min_dim / 9.0 * 1.3) as u32,
-            min_cell: (min_dim * 0.25 / 9.0).max(8.0),
-            max_cell: min_dim / 9.0 * 1.06,
+            cell_x: (min_cell, (wf / 9.0 * 1.1).min(hf / 9.0 * 1.45)),
+            cell_y: (min_cell, (hf / 9.0 * 1.1).min(wf / 9.0 * 1.45)),
         }
     }
 }
 
-/// Why no board was found, for the error message.
-#[derive(Debug, Clone)]
-pub struct NotFound {
-    /// Long horizontal lines seen.
-    pub horizontal: usize,
-    /// Long vertical lines seen.
-    pub vertical: usize,
-    /// Most of the 10 grid lines found evenly spaced, horizontally and vertically.
-    pub best: (usize, usize),
+/// The scale the frame is scanned at: about 540 pixels across the smaller side.
+pub fn scan_scale(width: u32, height: u32) -> usize {
+    ((width.min(height) as f32 / 540.0).round() as usize).max(1)
 }
 
-/// Finds the 9x9 grid in a frame.
-pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, NotFound> {
-    let gray = Gray::from_rgba(img);
-    detect_gray(&gray)
+/// Finds the 9x9 grid in a frame: the best candidate.
+pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, Detection> {
+    let d = detect_all(img);
+    match d.candidates.first() {
+        Some(c) => Ok(c.geometry.clone()),
+        None => Err(d),
+    }
 }
 
-/// [`detect`] on a luma plane.
-pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
+/// Finds every board the frame's grid lines could make, best first, with what was seen.
+pub fn detect_all(img: &RgbaImage) -> Detection {
+    let s = scan_scale(img.width(), img.height());
+    let g = Gray::downscaled(img, s);
+    detect_gray(&g, s, (img.width(), img.height()))
+}
+
+/// [`detect_all`] on a luma plane scanned at `scale` from a frame of size `frame`.
+pub fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
+    let scale = scale as f32;
     let p = Params::new(g.width, g.height);
     // The two passes are independent: one per core.
     let (hs, vs) = std::thread::scope(|scope| {
@@ -97,24 +159,21 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
         (h.join(), vs)
     });
     let hs = hs.unwrap_or_else(|_| horizontal_segments(g, &p));
-    let h_lines = merge(hs);
-    let v_lines = merge(vs);
-    let long = |ls: &[Line]| ls.iter().filter(|l| l.end - l.start >= p.min_len).count();
-    let mut not_found = NotFound {
-        horizontal: long(&h_lines),
-        vertical: long(&v_lines),
-        best: (0, 0),
-    };
+    let h_lines = merge(g, &p, hs, false);
+    let v_lines = merge(g, &p, vs, true);
+    let mut d = Detection::default();
 
-    // Candidate pairs of fits that agree, with a cheap score.
-    let v_fits = fit_axis(&v_lines, &p, |_| true);
-    let mut h_cache: Vec<(Vec<usize>, Vec<Fit>)> = Vec::new();
-    let mut pairs: Vec<(f32, &Fit, Fit)> = Vec::new();
-    for vf in v_fits.iter().take(12) {
-        not_found.best.1 = not_found.best.1.max(vf.hits);
-        if vf.hits < 8 || !plausible(vf) {
-            continue;
+    let v_fits = fit_axis(&v_lines, p.cell_x, g.width, |_| true);
+    d.best_columns = v_fits.first().cloned();
+    let mut h_cache: Vec<(Vec<usize>, Vec<AxisFit>)> = Vec::new();
+    let mut pairs: Vec<(f32, &AxisFit, AxisFit)> = Vec::new();
+    let mut why: Option<(f32, String)> = None;
+    let mut reject = |score: f32, reason: String| {
+        if why.as_ref().is_none_or(|w| score > w.0) {
+            why = Some((score, reason));
         }
+    };
+    for vf in v_fits.iter().take(16) {
         let (x0, x9) = (vf.pos[0], vf.pos[9]);
         let kept: Vec<usize> = (0..h_lines.len())
             .filter(|&i| covers(&h_lines[i], x0, x9))
@@ -122,98 +181,173 @@ pub fn detect_gray(g: &Gray) -> Result<BoardGeometry, NotFound> {
         let h_fits = match h_cache.iter().find(|(k, _)| *k == kept) {
             Some((_, f)) => f.clone(),
             None => {
-                let f = fit_axis(&h_lines, &p, |l| covers(l, x0, x9));
+                let f = fit_axis(&h_lines, p.cell_y, g.height, |l| covers(l, x0, x9));
                 h_cache.push((kept, f.clone()));
                 f
             }
         };
-        for hf in h_fits.into_iter().take(6) {
-            not_found.best.0 = not_found.best.0.max(hf.hits);
-            if hf.hits < 8 || !plausible(&hf) {
-                continue;
+        if h_fits.is_empty() {
+            reject(
+                vf.score,
+                format!(
+                    "no row lines cross the {} column lines found between x {:.0} and {:.0}",
+                    vf.hits, x0, x9
+                ),
+            );
+        }
+        for hf in h_fits.into_iter().take(8) {
+            if d.best_rows.as_ref().is_none_or(|b| hf.score > b.score) {
+                d.best_rows = Some(hf.clone());
             }
-            let aspect = vf.spacing / hf.spacing;
-            if !(0.75..=1.34).contains(&aspect) {
+            let both = vf.score + hf.score;
+            let aspect = vf.cell / hf.cell;
+            if !(0.69..=1.45).contains(&aspect) {
+                reject(
+                    both,
+                    format!(
+                        "cells would be {:.0} wide and {:.0} tall, too far from square",
+                        vf.cell, hf.cell
+                    ),
+                );
                 continue;
             }
             let (y0, y9) = (hf.pos[0], hf.pos[9]);
-            let v_span = vf
-                .line
+            let lines: Vec<usize> = vf.found.iter().filter_map(|f| f[0]).collect();
+            let crossing = lines
                 .iter()
-                .flatten()
                 .filter(|&&i| covers(&v_lines[i], y0, y9))
                 .count();
-            if v_span < 6 {
+            if crossing * 10 < lines.len() * 6 || crossing < 2 {
+                reject(
+                    both,
+                    format!(
+                        "only {crossing} of the {} column lines run down the rows between y \
+                         {y0:.0} and {y9:.0}",
+                        lines.len()
+                    ),
+                );
                 continue;
             }
-            let cheap = (vf.hits + hf.hits) as f32 - (vf.err + hf.err) * 0.05;
-            pairs.push((cheap, vf, hf));
+            pairs.push((both, vf, hf));
         }
     }
+    if v_fits.is_empty() {
+        reject(0.0, "no column lines in an evenly spaced grid".into());
+    }
     pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    // Every found line must run through every cell span of the other axis: a window that adds
-    // a phantom row or column (a smaller grid with a line extrapolated, or a borderless board's
-    // window shifted by one) has a span without lines. This check is the costly one, so pairs
-    // are checked best first, until no remaining pair could beat the best one found.
-    let mut best: Option<(f32, Fit, Fit)> = None;
+    // Every found line must run through every cell span of the other axis. This check is the
+    // costly one: pairs are checked best first, a few past the first that passes.
+    let mut passed = 0;
     for (cheap, vf, hf) in pairs {
-        if best.as_ref().is_some_and(|b| cheap < b.0) {
+        if passed >= 4 {
             break;
         }
         let sv = support(g, &p, vf, &v_lines, &hf, true);
         let sh = support(g, &p, &hf, &h_lines, vf, false);
-        let (Some(sv), Some(sh)) = (sv, sh) else {
+        let (Ok(sv), Ok(sh)) = (sv, sh) else {
+            let span = sv.err().or(sh.err()).unwrap_or(0);
+            reject(
+                cheap,
+                format!(
+                    "the lines do not run through cell span {} of the {} grid",
+                    span + 1,
+                    if sv.is_err() { "row" } else { "column" }
+                ),
+            );
             continue;
         };
-        let score = cheap - (2.0 - sv - sh);
-        if best.as_ref().is_none_or(|b| score > b.0) {
-            best = Some((score, vf.clone(), hf));
+        let geometry = geometry(vf, &v_lines, &hf, &h_lines, scale, frame);
+        if geometry.check(frame.0, frame.1).is_err()
+            || d.candidates.iter().any(|c| c.geometry == geometry)
+        {
+            continue;
         }
+        passed += 1;
+        d.candidates.push(Candidate {
+            geometry,
+            score: cheap + 2.0 * (sv + sh),
+            found: (vf.hits, hf.hits),
+        });
     }
-    let Some((_, vf, hf)) = best else {
-        return Err(not_found);
-    };
-    let thick = |fit: &Fit, lines: &[Line]| {
-        fit.line
-            .iter()
-            .flatten()
-            .map(|&i| lines[i].thick)
-            .max()
-            .unwrap_or(1)
-    };
-    let round = |fit: &Fit, limit: usize| -> [u32; 10] {
-        fit.pos
-            .map(|v| (v.round().max(0.0) as u32).min(limit.saturating_sub(1) as u32))
-    };
-    let geometry = BoardGeometry {
-        cols: round(&vf, g.width),
-        rows: round(&hf, g.height),
-        line_width: thick(&vf, &v_lines).max(thick(&hf, &h_lines)),
-    };
-    if geometry.check(g.width as u32, g.height as u32).is_err() {
-        return Err(not_found);
+    d.candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    if d.candidates.is_empty() {
+        d.rejected = why.map(|w| w.1);
     }
-    Ok(geometry)
+    d.horizontal = h_lines;
+    d.vertical = v_lines;
+    d.to_frame(scale);
+    d
 }
 
-/// At most one interior line may be missing (hidden by a highlight); outer lines may be
-/// missing (boards without a border, or touching the screen edge).
-fn plausible(fit: &Fit) -> bool {
-    (1..9).filter(|&n| fit.line[n].is_none()).count() <= 1
+/// A scan position in frame pixels.
+fn to_frame(v: f32, scale: f32) -> f32 {
+    (v + 0.5) * scale - 0.5
+}
+
+/// The board's geometry in the frame from a pair of fits (scan coordinates).
+fn geometry(
+    vf: &AxisFit,
+    v_lines: &[Line],
+    hf: &AxisFit,
+    h_lines: &[Line],
+    scale: f32,
+    (width, height): (u32, u32),
+) -> BoardGeometry {
+    // A band (boxes drawn apart) is as thick as its gap: cell crops must leave it out.
+    let thick = |fit: &AxisFit, lines: &[Line]| -> f32 {
+        fit.found
+            .iter()
+            .map(|f| match *f {
+                [Some(a), Some(b)] => (lines[a].pos - lines[b].pos).abs() + lines[a].thick,
+                [Some(a), None] => lines[a].thick,
+                _ => 0.0,
+            })
+            .fold(1.0, f32::max)
+    };
+    let round = |fit: &AxisFit, limit: u32| -> [u32; 10] {
+        fit.pos
+            .map(|v| (to_frame(v, scale).round().max(0.0) as u32).min(limit.saturating_sub(1)))
+    };
+    BoardGeometry {
+        cols: round(vf, width),
+        rows: round(hf, height),
+        line_width: (thick(vf, v_lines).max(thick(hf, h_lines)) * scale).round() as u32,
+    }
+}
+
+impl Detection {
+    /// Scales the lines and fits from scan pixels to frame pixels.
+    fn to_frame(&mut self, s: f32) {
+        for l in self.horizontal.iter_mut().chain(self.vertical.iter_mut()) {
+            l.pos = to_frame(l.pos, s);
+            l.start = to_frame(l.start, s);
+            l.end = to_frame(l.end, s);
+            l.thick *= s;
+        }
+        for f in self
+            .best_columns
+            .iter_mut()
+            .chain(self.best_rows.iter_mut())
+        {
+            f.pos = f.pos.map(|v| to_frame(v, s));
+            f.cell *= s;
+            f.err *= s;
+        }
+    }
 }
 
 /// Whether the found lines of `fit` run through every cell span of `other` (ends trimmed, to
-/// skip the crossings): each span needs at least two lines with ridge pixels along half of it
-/// (a highlighted row may hide its thin lines, but not the box lines). `Some(mean fraction of
-/// lines present per span)`, or `None` when a span has no lines (a phantom row or column).
+/// skip the crossings): each span needs two lines (one when only one was found... never: a
+/// window needs two) with ridge pixels along half of it. `Ok(mean fraction of lines present
+/// per span)`, or `Err(span)` for a span without lines (a phantom row or column).
 fn support(
     g: &Gray,
     p: &Params,
-    fit: &Fit,
+    fit: &AxisFit,
     lines: &[Line],
-    other: &Fit,
+    other: &AxisFit,
     vertical: bool,
-) -> Option<f32> {
+) -> Result<f32, usize> {
     let k = p.k as i64;
     let t = p.contrast;
     let (w, h) = (g.width as i64, g.height as i64);
@@ -228,50 +362,54 @@ fn support(
         (a.saturating_sub(m) > t && b.saturating_sub(m) > t)
             || (m.saturating_sub(a) > t && m.saturating_sub(b) > t)
     };
-    let found: Vec<(f32, u32)> = fit
-        .pos
+    // Each found position: the lines there (one, or two for a band).
+    let found: Vec<Vec<Line>> = fit
+        .found
         .iter()
-        .zip(fit.line)
-        .filter_map(|(&pos, l)| Some((pos, lines[l?].thick)))
+        .filter(|f| f[0].is_some())
+        .map(|f| f.iter().flatten().map(|&i| lines[i]).collect())
         .collect();
+    let need = 2.min(found.len());
     let mut total = 0.0;
     for n in 0..9 {
         let (a, b) = (other.pos[n], other.pos[n + 1]);
         let trim = (b - a) * 0.15;
         let (from, to) = ((a + trim) as i64, (b - trim) as i64);
         if to <= from || found.is_empty() {
-            return None;
+            return Err(n);
         }
         let present = found
             .iter()
-            .filter(|&&(pos, thick)| {
-                let half = (thick / 2 + 1) as i64;
-                let c = pos.round() as i64;
-                let hits = (from..to)
-                    .filter(|&u| {
-                        (c - half..=c + half).any(|v| {
-                            if vertical {
-                                is_ridge(v, u)
-                            } else {
-                                is_ridge(u, v)
-                            }
+            .filter(|band| {
+                band.iter().any(|l| {
+                    let half = (l.thick / 2.0) as i64 + 1;
+                    let c = l.pos.round() as i64;
+                    let hits = (from..to)
+                        .filter(|&u| {
+                            (c - half..=c + half).any(|v| {
+                                if vertical {
+                                    is_ridge(v, u)
+                                } else {
+                                    is_ridge(u, v)
+                                }
+                            })
                         })
-                    })
-                    .count();
-                hits * 2 >= (to - from) as usize
+                        .count();
+                    hits * 2 >= (to - from) as usize
+                })
             })
             .count();
-        if present < 2 {
-            return None;
+        if present < need.max(1) {
+            return Err(n);
         }
         total += present as f32 / found.len() as f32;
     }
-    Some(total / 9.0)
+    Ok(total / 9.0)
 }
 
 /// Whether a line's extent covers most of `[a, b]`.
 fn covers(l: &Line, a: f32, b: f32) -> bool {
-    let overlap = (l.end as f32).min(b) - (l.start as f32).max(a);
+    let overlap = l.end.min(b) - l.start.max(a);
     overlap >= 0.6 * (b - a)
 }
 
@@ -334,7 +472,7 @@ impl Run {
 
 /// Pixels along a line are looked at in pairs every `STEP`: a pair counts when both are ridge
 /// pixels, which real lines pass and noise (random ridge pixels) does not.
-const STEP: usize = 4;
+const STEP: usize = 2;
 
 /// Calls `f(i)` for every `i` (a multiple of [`STEP`]) where `a[i] & b[i]` is set; skips zero
 /// stretches 32 bytes at a time.
@@ -363,6 +501,9 @@ fn for_each_hit(a: &[u8], b: &[u8], mut f: impl FnMut(usize)) {
 /// Runs of ridge pixels along rows (candidate horizontal lines).
 fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     let mut out = Vec::new();
+    if g.width < 2 {
+        return out;
+    }
     let mut mask = vec![0u8; g.width];
     for y in p.k..g.height.saturating_sub(p.k) {
         ridge(
@@ -397,7 +538,6 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
         for (row, mask) in [(g.row(y), &mut m0), (g.row(y + 1), &mut m1)] {
             ridge(&row[..n], &row[k..k + n], &row[2 * k..], p.contrast, mask);
         }
-        let n = m0.len().min(m1.len());
         let mut i = 0;
         while i < n {
             let end = (i + 32).min(n);
@@ -422,8 +562,9 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     out
 }
 
-/// Merges segments on the same or adjacent rows (columns) into lines.
-fn merge(mut segs: Vec<Segment>) -> Vec<Line> {
+/// Merges segments on the same or adjacent rows (columns) into lines, and measures each line's
+/// contrast against the pixels beside it.
+fn merge(g: &Gray, p: &Params, mut segs: Vec<Segment>, vertical: bool) -> Vec<Line> {
     segs.sort_by_key(|s| (s.at, s.start));
     struct Acc {
         first: u32,
@@ -456,23 +597,51 @@ fn merge(mut segs: Vec<Segment>) -> Vec<Line> {
             }),
         }
     }
+    let (w, h) = (g.width as i64, g.height as i64);
+    let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize] as f32;
     let mut lines: Vec<Line> = acc
         .into_iter()
-        .map(|a| Line {
-            pos: (a.sum / a.n as f64) as f32,
-            thick: a.last - a.first + 1,
-            start: a.start,
-            end: a.end,
+        .map(|a| {
+            let pos = (a.sum / a.n as f64) as f32;
+            let thick = (a.last - a.first + 1) as f32;
+            // Contrast: the line's centre against both sides, sampled along it.
+            let side = (thick / 2.0).ceil() as i64 + p.k as i64 / 2 + 1;
+            let c = pos.round() as i64;
+            let samples = 24;
+            let mut sum = 0.0;
+            for i in 0..samples {
+                let u = a.start as i64 + (a.end - a.start) as i64 * i / (samples - 1);
+                let (m, l, r) = if vertical {
+                    (at(c, u), at(c - side, u), at(c + side, u))
+                } else {
+                    (at(u, c), at(u, c - side), at(u, c + side))
+                };
+                sum += ((l + r) / 2.0 - m).abs();
+            }
+            Line {
+                pos,
+                thick,
+                start: a.start as f32,
+                end: a.end as f32,
+                contrast: sum / samples as f32,
+            }
         })
         .collect();
     lines.sort_by(|a, b| a.pos.total_cmp(&b.pos));
     lines
 }
 
-/// The best runs of 10 evenly spaced lines among those passing `keep`, best first.
-fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> {
+/// The windows of 10 grid positions among the lines passing `keep` (axis length `size`),
+/// best first.
+fn fit_axis(
+    all: &[Line],
+    (min_cell, max_cell): (f32, f32),
+    size: usize,
+    keep: impl Fn(&Line) -> bool,
+) -> Vec<AxisFit> {
     let idx: Vec<usize> = (0..all.len()).filter(|&i| keep(&all[i])).collect();
-    let pos: Vec<f32> = idx.iter().map(|&i| all[i].pos).collect();
+    let lines: Vec<Line> = idx.iter().map(|&i| all[i]).collect();
+    let pos: Vec<f32> = lines.iter().map(|l| l.pos).collect();
     let nearest = |e: f32, tol: f32| -> Option<usize> {
         let j = pos.partition_point(|&q| q < e);
         [j.wrapping_sub(1), j]
@@ -480,84 +649,229 @@ fn fit_axis(all: &[Line], p: &Params, keep: impl Fn(&Line) -> bool) -> Vec<Fit> 
             .filter(|&j| j < pos.len() && (pos[j] - e).abs() <= tol)
             .min_by(|&a, &b| (pos[a] - e).abs().total_cmp(&(pos[b] - e).abs()))
     };
-    let mut fits: Vec<Fit> = Vec::new();
+    // The line just beyond `q` (walking `up` or down) when it is close and as long: the two
+    // lines of a band between boxes drawn apart.
+    let partner = |q: usize, up: bool, cell: f32| -> Option<usize> {
+        let r = if up { q + 1 } else { q.checked_sub(1)? };
+        let (a, b) = (lines.get(r)?, &lines[q]);
+        let overlap = a.end.min(b.end) - a.start.max(b.start);
+        let shorter = (a.end - a.start).min(b.end - b.start);
+        ((a.pos - b.pos).abs() <= cell * 0.3 && overlap >= shorter * 0.5).then_some(r)
+    };
+    let mut fits: Vec<AxisFit> = Vec::new();
     for i in 0..pos.len() {
-        // Neighbouring grid lines are at most a few candidates apart.
-        for j in i + 1..pos.len().min(i + 5) {
-            let s = pos[j] - pos[i];
-            if s < p.min_cell {
-                continue;
-            }
-            if s > p.max_cell {
+        for j in i + 1..pos.len() {
+            let d = pos[j] - pos[i];
+            if d > max_cell * 3.0 {
                 break;
             }
-            let tol = (0.12 * s).max(2.0);
-            // Walk outwards from the pair i (index 0) and j (index 1), following found lines.
-            let mut at: [Option<usize>; 19] = [None; 19];
-            at[9] = Some(i);
-            at[10] = Some(j);
-            let mut prev = pos[j];
-            for slot in at[11..].iter_mut() {
-                let e = prev + s;
-                *slot = nearest(e, tol);
-                prev = slot.map_or(e, |q| pos[q]);
-            }
-            prev = pos[i];
-            for slot in at[..9].iter_mut().rev() {
-                let e = prev - s;
-                *slot = nearest(e, tol);
-                prev = slot.map_or(e, |q| pos[q]);
-            }
-            // Every window of 10 indices containing both anchors with enough hits: when outer
-            // lines are missing, the window is ambiguous and the orthogonal extents decide.
-            for m in 1..=9 {
-                let window: Vec<(usize, usize)> =
-                    (0..10).filter_map(|n| at[m + n].map(|q| (n, q))).collect();
-                if window.len() < 8 {
+            // The pair as neighbouring cell lines, or as neighbouring box lines.
+            for step in [1usize, 3] {
+                let cell = d / step as f32;
+                if cell < min_cell || cell > max_cell {
                     continue;
                 }
-                let fit = fit_window(&window, &pos, &idx);
-                if !fits.iter().any(|f| {
-                    (f.pos[0] - fit.pos[0]).abs() < 2.0 && (f.spacing - fit.spacing).abs() < 2.0
-                }) {
-                    fits.push(fit);
+                let tol = (0.12 * cell).max(1.5);
+                // Walk outwards from line i (index 18 of 37 slots) one cell at a time,
+                // following the lines found.
+                let mut at: [[Option<usize>; 2]; 37] = [[None; 2]; 37];
+                let mut mid = [0f32; 37];
+                at[18] = [Some(i), partner(i, true, cell)];
+                mid[18] = pos[i];
+                for (dir, range) in [(true, 19..37usize), (false, 0..18usize)] {
+                    let mut prev = match at[18] {
+                        [Some(_), Some(b)] if dir => pos[b],
+                        _ => pos[i],
+                    };
+                    let order: Vec<usize> = if dir {
+                        range.collect()
+                    } else {
+                        range.rev().collect()
+                    };
+                    for slot in order {
+                        let e = if dir { prev + cell } else { prev - cell };
+                        match nearest(e, tol) {
+                            Some(q) => {
+                                let band = partner(q, dir, cell);
+                                at[slot] = [Some(q), band];
+                                mid[slot] = band.map_or(pos[q], |b| (pos[q] + pos[b]) / 2.0);
+                                prev = band.map_or(pos[q], |b| pos[b]);
+                            }
+                            None => prev = e,
+                        }
+                    }
+                }
+                // Line j must be where the hypothesis puts it.
+                let j_slot = 18 + step;
+                if at[j_slot][0] != Some(j) && at[j_slot][1] != Some(j) {
+                    continue;
+                }
+                // Windows of 10 containing both anchors; box anchors sit on box positions.
+                for m in 18usize.saturating_sub(9)..=18 {
+                    if m + 9 < j_slot || m + 9 >= 37 {
+                        continue;
+                    }
+                    if step == 3 && (18 - m) % 3 != 0 {
+                        continue;
+                    }
+                    let window: [[Option<usize>; 2]; 10] = std::array::from_fn(|n| at[m + n]);
+                    let mids: [f32; 10] = std::array::from_fn(|n| mid[m + n]);
+                    let Some(fit) = window_fit(&window, &mids, &lines, cell, size) else {
+                        continue;
+                    };
+                    // A window of box lines only is a board's skeleton only where the lines
+                    // stop: lines going on at the box spacing make a bigger grid of big cells
+                    // (a chess board, a calendar).
+                    let skeleton_only =
+                        fit.hits < 8 || (1..9).filter(|&n| window[n][0].is_none()).count() > 1;
+                    let anchor = &lines[i];
+                    let goes_on = [fit.pos[0] - 3.0 * fit.cell, fit.pos[9] + 3.0 * fit.cell]
+                        .iter()
+                        .filter_map(|&e| nearest(e, tol))
+                        .any(|q| {
+                            let l = &lines[q];
+                            let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
+                            overlap >= (anchor.end - anchor.start) * 0.5
+                        });
+                    // Nor are there other long lines between the box lines than cell lines.
+                    let off_grid = lines.iter().any(|l| {
+                        let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
+                        l.pos > fit.pos[0] + tol
+                            && l.pos < fit.pos[9] - tol
+                            && overlap >= (anchor.end - anchor.start) * 0.5
+                            && fit.pos.iter().all(|&g| (g - l.pos).abs() > tol)
+                    });
+                    if skeleton_only && (goes_on || off_grid) {
+                        continue;
+                    }
+                    {
+                        let fit = AxisFit {
+                            found: window.map(|f| f.map(|q| q.map(|q| idx[q]))),
+                            ..fit
+                        };
+                        if !fits.iter().any(|f| {
+                            (f.pos[0] - fit.pos[0]).abs() < 2.0 && (f.cell - fit.cell).abs() < 1.0
+                        }) {
+                            fits.push(fit);
+                        }
+                    }
                 }
             }
         }
     }
-    fits.sort_by(|a, b| b.hits.cmp(&a.hits).then(a.err.total_cmp(&b.err)));
+    fits.sort_by(|a, b| b.score.total_cmp(&a.score));
     fits
 }
 
-/// Least-squares fit `o + n * s` over the hits `(n, position index)` of a window.
-fn fit_window(window: &[(usize, usize)], pos: &[f32], idx: &[usize]) -> Fit {
-    let nn = window.len() as f32;
-    let (sx, sy) = window
-        .iter()
-        .fold((0.0, 0.0), |(a, b), &(n, q)| (a + n as f32, b + pos[q]));
-    let (mx, my) = (sx / nn, sy / nn);
-    let (mut sxy, mut sxx) = (0.0, 0.0);
-    for &(n, q) in window {
-        sxy += (n as f32 - mx) * (pos[q] - my);
-        sxx += (n as f32 - mx) * (n as f32 - mx);
+/// Fits and scores one window (`window[n]`: the lines at position `n`, `mids[n]` their
+/// centre), or `None` when it is not a grid: too few lines, inner box lines missing or weaker
+/// than the cell lines, or missing lines that would lie off the frame.
+fn window_fit(
+    window: &[[Option<usize>; 2]; 10],
+    mids: &[f32; 10],
+    lines: &[Line],
+    cell: f32,
+    size: usize,
+) -> Option<AxisFit> {
+    let has = |n: usize| window[n][0].is_some();
+    let hits = (0..10).filter(|&n| has(n)).count();
+    // Strength of the line(s) at a position.
+    let strength = |n: usize| -> f32 {
+        window[n]
+            .iter()
+            .flatten()
+            .map(|&q| lines[q].contrast * lines[q].thick.min(4.0))
+            .fold(0.0, f32::max)
+    };
+    let is_box = |n: usize| n % 3 == 0;
+    let boxes: Vec<f32> = (0..10)
+        .filter(|&n| is_box(n) && has(n))
+        .map(strength)
+        .collect();
+    let cells: Vec<f32> = (0..10)
+        .filter(|&n| !is_box(n) && has(n))
+        .map(strength)
+        .collect();
+    let weakest_box = boxes.iter().cloned().fold(f32::MAX, f32::min);
+    let strongest_cell = cells.iter().cloned().fold(0.0, f32::max);
+    let skeleton = has(3) && has(6) && weakest_box >= strongest_cell * 0.9;
+    let interior_missing = (1..9).filter(|&n| !has(n)).count();
+    if !(hits >= 8 && interior_missing <= 1) && !skeleton {
+        return None;
     }
-    let slope = sxy / sxx.max(1e-6);
+    // Least squares over the found positions.
+    let pts: Vec<(f32, f32)> = (0..10)
+        .filter(|&n| has(n))
+        .map(|n| (n as f32, mids[n]))
+        .collect();
+    let nn = pts.len() as f32;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f32>() / nn,
+        pts.iter().map(|p| p.1).sum::<f32>() / nn,
+    );
+    let sxx: f32 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f32 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { cell };
     let o = my - slope * mx;
-    let err = window
+    let err = pts
         .iter()
-        .map(|&(n, q)| (pos[q] - (o + slope * n as f32)).abs())
+        .map(|&(n, q)| (q - (o + slope * n)).abs())
         .sum::<f32>()
         / nn;
-    let mut fit = Fit {
-        pos: std::array::from_fn(|n| o + slope * n as f32),
-        line: [None; 10],
-        hits: window.len(),
-        spacing: slope,
-        err,
-    };
-    for &(n, q) in window {
-        fit.pos[n] = pos[q];
-        fit.line[n] = Some(idx[q]);
+    let pos: [f32; 10] = std::array::from_fn(|n| {
+        if has(n) {
+            mids[n]
+        } else {
+            o + slope * n as f32
+        }
+    });
+    // Missing lines may lie on the frame's edge (a board edge to edge), not beyond it.
+    let margin = slope * 0.12;
+    if pos[0] < -margin || pos[9] > size as f32 - 1.0 + margin {
+        return None;
     }
-    fit
+    if pos.windows(2).any(|w| w[1] - w[0] < slope * 0.5) {
+        return None;
+    }
+    // Box lines stronger than cell lines put the window in phase: a small bonus.
+    let phased = !boxes.is_empty() && !cells.is_empty() && weakest_box > strongest_cell * 1.2;
+    let score = hits as f32
+        + (0..10).filter(|&n| is_box(n) && has(n)).count() as f32
+        + if phased { 1.5 } else { 0.0 }
+        - 3.0 * err / slope;
+    Some(AxisFit {
+        pos,
+        found: *window,
+        hits,
+        cell: slope,
+        err,
+        score,
+    })
+}
+
+impl Detection {
+    /// What was seen, in words, for an error message.
+    pub fn summary(&self) -> String {
+        let long = |ls: &[Line]| ls.len();
+        let mut out = format!(
+            "saw {} long horizontal and {} long vertical lines",
+            long(&self.horizontal),
+            long(&self.vertical)
+        );
+        let axis = |f: &Option<AxisFit>, name: &str, xy: &str| match f {
+            Some(f) => format!(
+                "; best {name} grid: {} of 10 lines, cells {:.0} px, {xy} {:.0} to {:.0}",
+                f.hits, f.cell, f.pos[0], f.pos[9]
+            ),
+            None => format!("; no evenly spaced {name} lines"),
+        };
+        out.push_str(&axis(&self.best_columns, "column", "x"));
+        if self.best_columns.is_some() {
+            out.push_str(&axis(&self.best_rows, "row", "y"));
+        }
+        if let Some(why) = &self.rejected {
+            out.push_str(&format!("; but {why}"));
+        }
+        out
+    }
 }

@@ -44,3 +44,53 @@ impl Gray {
         &self.data[y * self.width..(y + 1) * self.width]
     }
 }
+
+impl Gray {
+    /// The luma of `img` averaged over `s x s` blocks (the last partial row and column of
+    /// blocks are dropped): detection works at about 540 pixels across, whatever the frame.
+    pub fn downscaled(img: &RgbaImage, s: usize) -> Gray {
+        let s = s.max(1);
+        if s == 1 {
+            return Gray::from_rgba(img);
+        }
+        let (w, h) = (img.width() as usize / s, img.height() as usize / s);
+        let stride = img.width() as usize * 4;
+        let raw = img.as_raw();
+        let mut data = vec![0u8; w * h];
+        let shift = 8 + 2 * s.trailing_zeros();
+        let area = (s * s) as u32;
+        let convert = |rows: &mut [u8], y0: usize| {
+            let mut acc = vec![0u32; w];
+            for (dy, out) in rows.chunks_exact_mut(w.max(1)).enumerate() {
+                acc.iter_mut().for_each(|a| *a = 0);
+                for sy in 0..s {
+                    let row = &raw[((y0 + dy) * s + sy) * stride..][..w * s * 4];
+                    for (a, block) in acc.iter_mut().zip(row.chunks_exact(s * 4)) {
+                        for p in block.chunks_exact(4) {
+                            *a += p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29;
+                        }
+                    }
+                }
+                for (o, &a) in out.iter_mut().zip(&acc) {
+                    *o = if s.is_power_of_two() {
+                        (a >> shift) as u8
+                    } else {
+                        (a / area >> 8) as u8
+                    };
+                }
+            }
+        };
+        // Two halves on two cores.
+        let half = h / 2;
+        let (d0, d1) = data.split_at_mut(half * w);
+        std::thread::scope(|scope| {
+            scope.spawn(|| convert(d0, 0));
+            convert(d1, half);
+        });
+        Gray {
+            width: w,
+            height: h,
+            data,
+        }
+    }
+}

@@ -44,36 +44,63 @@ pub const MIN_MARGIN: f32 = 0.05;
 pub enum VisionError {
     /// No 9x9 grid in the frame.
     #[error(
-        "no Sudoku board found in the {width}x{height} image: saw {h} long horizontal and {v} long \
-         vertical lines, at best {bh} of 10 evenly spaced rows and {bv} of 10 columns of grid lines \
-         (is the game screen showing, unobstructed?)"
+        "no Sudoku board found in the {width}x{height} image: {seen} (is the game screen \
+         showing, unobstructed?)"
     )]
     NoBoard {
         /// Frame size.
         width: u32,
         height: u32,
-        /// Long lines seen.
-        h: usize,
-        v: usize,
-        /// Best evenly spaced runs.
-        bh: usize,
-        bv: usize,
+        /// What was seen, in words.
+        seen: String,
+        /// Everything detection saw (for the debug overlay).
+        detection: Box<detect::Detection>,
     },
     /// The calibration does not fit the frame.
     #[error("{0}")]
     Calibration(String),
 }
 
-/// Finds the 9x9 grid (no calibration needed).
+/// Candidates scoring this close to the best one are checked against the digits.
+const CLOSE_CALL: f32 = 2.5;
+
+/// Finds the 9x9 grid (no calibration needed). When two boards fit the lines about as well
+/// (a row of keys under the board that looks like a tenth row), the one whose digits read as
+/// a plausible Sudoku wins.
 pub fn detect_board(img: &RgbaImage) -> Result<BoardGeometry, VisionError> {
-    detect::detect(img).map_err(|nf| VisionError::NoBoard {
-        width: img.width(),
-        height: img.height(),
-        h: nf.horizontal,
-        v: nf.vertical,
-        bh: nf.best.0,
-        bv: nf.best.1,
-    })
+    detect_and_read(img).map(|(g, _)| g)
+}
+
+/// [`detect_board`], with the reading when close calls made one.
+fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), VisionError> {
+    let d = detect::detect_all(img);
+    let Some(best) = d.candidates.first() else {
+        return Err(VisionError::NoBoard {
+            width: img.width(),
+            height: img.height(),
+            seen: d.summary(),
+            detection: Box::new(d),
+        });
+    };
+    let close: Vec<&detect::Candidate> = d
+        .candidates
+        .iter()
+        .filter(|c| c.score >= best.score - CLOSE_CALL)
+        .collect();
+    if close.len() < 2 {
+        return Ok((best.geometry.clone(), None));
+    }
+    // Fewest cells breaking a rule, then fewest doubtful cells, then the lines' score.
+    let reading = close
+        .iter()
+        .map(|c| read_with(img, c.geometry.clone(), None))
+        .min_by_key(|r| {
+            let conflicts: usize = r.board.conflicts().iter().map(|c| c.cells.len()).sum();
+            let doubtful = r.doubts.iter().filter(|d| d.cell.is_some()).count();
+            (conflicts, doubtful)
+        });
+    let reading = reading.expect("at least two close candidates");
+    Ok((reading.geometry.clone(), Some(reading)))
 }
 
 /// A doubt about a reading: a low-confidence cell or a broken rule.
@@ -135,7 +162,13 @@ pub fn read_board(
                 .map_err(VisionError::Calibration)?;
             (cal.geometry(), cal.template_bank())
         }
-        None => (detect_board(img)?, None),
+        None => {
+            let (geometry, reading) = detect_and_read(img)?;
+            if let Some(r) = reading {
+                return Ok(r);
+            }
+            (geometry, None)
+        }
     };
     Ok(read_with(img, geometry, device.as_ref()))
 }

@@ -18,7 +18,7 @@ pub const MIN_DIGIT_HEIGHT: f32 = 0.72;
 /// Marks of at least this fraction of the digit height, but below [`MIN_DIGIT_HEIGHT`], make
 /// an empty cell doubtful.
 const NEAR_DIGIT_HEIGHT: f32 = 0.55;
-/// Nothing shorter than this fraction of the cell's inner height is a digit.
+/// Nothing shorter than this fraction of the cell's inner size (the smaller side) is a digit.
 const MIN_CELL_FRACTION: f32 = 0.22;
 
 /// Pass 1: a cell's ink.
@@ -60,7 +60,7 @@ pub struct CellRead {
 pub fn analyse_cell(img: &RgbaImage, rect: [u32; 4]) -> CellInk {
     let mut ink = Ink::analyse(img, rect);
     let disc = ink.open_disc(img);
-    let min = (ink.h as f32 * MIN_CELL_FRACTION).ceil() as usize;
+    let min = (ink.w.min(ink.h) as f32 * MIN_CELL_FRACTION).ceil() as usize;
     let tallest = ink.tallest().map_or(0, |(_, h)| h);
     CellInk {
         disc,
