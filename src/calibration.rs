@@ -34,8 +34,8 @@
 
 use crate::vision::geometry::BoardGeometry;
 use crate::vision::glyph::{Glyph, LEN};
-use crate::vision::templates::{Template, TemplateBank};
 use crate::vision::survey::{EraseFound, Hints, Survey};
+use crate::vision::templates::{Template, TemplateBank};
 use crate::vision::{self, VisionError};
 use base64::Engine;
 use image::RgbaImage;

@@ -81,9 +81,9 @@ fn calibrate_finds_every_key_on_every_real_screen() {
         }
         match (&shot.erase, cal.keypad.erase) {
             (Annotated::Key(r), Erase::Key(p)) if inside(p, *r) => {}
-            (Annotated::Key(r), found) => failures.push(format!(
-                "{name}: erase {found:?}, the erase key is {r:?}"
-            )),
+            (Annotated::Key(r), found) => {
+                failures.push(format!("{name}: erase {found:?}, the erase key is {r:?}"))
+            }
             (Annotated::None(_), Erase::Toggle) => {}
             (Annotated::None(_), found) => failures.push(format!(
                 "{name}: erase {found:?}, but the app has no erase key"

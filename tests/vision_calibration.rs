@@ -161,7 +161,10 @@ fn parse_errors_name_file_line_and_column() {
     let e = err(&good.replace("erase = [360, 1400]", "erase = \"tap twice\""));
     assert!(e.contains("\"toggle\""), "{e}");
     let toggle = Calibration::parse(
-        &good.replace("erase = [360, 1400]", "erase = \"toggle\"\nerase_guessed = true"),
+        &good.replace(
+            "erase = [360, 1400]",
+            "erase = \"toggle\"\nerase_guessed = true",
+        ),
         file,
     )
     .unwrap();

@@ -158,7 +158,10 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("--board X0,Y0,X1,Y1") && err.contains("blank.overlay.png"), "{err}");
+    assert!(
+        err.contains("--board X0,Y0,X1,Y1") && err.contains("blank.overlay.png"),
+        "{err}"
+    );
     assert!(dir.path().join("cal/blank.overlay.png").exists() && !failed.exists());
     let out = autoplay(&[
         "read",

@@ -92,7 +92,9 @@ fn parse_rect(s: &str) -> Result<[u32; 4], String> {
         &[_, _, _, _] => Err(format!(
             "{s:?}: the board's right/bottom lines must be at least 36 pixels right of/below the left/top ones"
         )),
-        _ => Err(format!("expected X0,Y0,X1,Y1 (four pixel numbers), got {s:?}")),
+        _ => Err(format!(
+            "expected X0,Y0,X1,Y1 (four pixel numbers), got {s:?}"
+        )),
     }
 }
 
@@ -105,7 +107,9 @@ fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
             let at = |a: u32, b: u32, i: usize| {
                 (a as f32 + (b as f32 - a as f32) * i as f32 / 8.0).round() as u32
             };
-            Ok(std::array::from_fn(|i| (at(v[0], v[2], i), at(v[1], v[3], i))))
+            Ok(std::array::from_fn(|i| {
+                (at(v[0], v[2], i), at(v[1], v[3], i))
+            }))
         }
         n => Err(format!(
             "expected 9 key centres X,Y;X,Y;... (18 numbers) or keys 1 and 9 of one row              X1,Y1,X9,Y9 (4 numbers), got {n} numbers"
@@ -304,7 +308,10 @@ mod tests {
         assert_eq!(parse_rect("10,20,110,120"), Ok([10, 20, 110, 120]));
         assert!(parse_rect("110,20,10,120").is_err());
         let row = parse_keys("100,500,900,500").unwrap();
-        assert_eq!((row[0], row[4], row[8]), ((100, 500), (500, 500), (900, 500)));
+        assert_eq!(
+            (row[0], row[4], row[8]),
+            ((100, 500), (500, 500), (900, 500))
+        );
         let nine = "1,2;3,4;5,6;7,8;9,10;11,12;13,14;15,16;17,18";
         assert_eq!(parse_keys(nine).unwrap()[8], (17, 18));
         assert!(parse_keys("1,2,3").is_err());

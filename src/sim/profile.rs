@@ -84,6 +84,20 @@ pub const PROFILES: &[Profile] = &[
         sdk: 33,
         release: "13",
     },
+    Profile {
+        name: "small",
+        model: "Small_S2",
+        product: "small_s2",
+        device: "s2",
+        width: 480,
+        height: 800,
+        density: 240,
+        touch_max: (479, 799),
+        sendevent_allowed: true,
+        cutout: false,
+        sdk: 23,
+        release: "6.0",
+    },
 ];
 
 /// Looks a profile up by name.

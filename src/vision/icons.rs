@@ -206,7 +206,10 @@ fn raster(shapes: &[Shape]) -> (Vec<f32>, usize, usize) {
             let mut hits = 0;
             for sy in 0..4 {
                 for sx in 0..4 {
-                    let (px, py) = (x as f32 + (sx as f32 + 0.5) / 4.0, y as f32 + (sy as f32 + 0.5) / 4.0);
+                    let (px, py) = (
+                        x as f32 + (sx as f32 + 0.5) / 4.0,
+                        y as f32 + (sy as f32 + 0.5) / 4.0,
+                    );
                     let mut on = false;
                     for s in shapes {
                         match s {
@@ -261,7 +264,10 @@ fn turned(cx: f32, cy: f32, len: f32, wid: f32, deg: f32) -> Vec<(f32, f32)> {
 /// line.
 fn eraser(line: bool) -> Vec<Shape> {
     // Along the eraser's axis (up and to the right): sleeve, gap, body.
-    let (ax, ay) = (std::f32::consts::FRAC_1_SQRT_2, -std::f32::consts::FRAC_1_SQRT_2);
+    let (ax, ay) = (
+        std::f32::consts::FRAC_1_SQRT_2,
+        -std::f32::consts::FRAC_1_SQRT_2,
+    );
     let at = |d: f32| (30.0 + d * ax, 30.0 + d * ay);
     let (s, b) = (at(-17.0), at(9.5));
     let mut out = vec![
@@ -287,8 +293,24 @@ fn drawn() -> Vec<(Tool, &'static str, Vec<Shape>)> {
             Line((cx + r, cy - r), (cx - r, cy + r), w),
         ]
     };
-    let tag = || Poly(vec![(2.0, 32.0), (18.0, 12.0), (62.0, 12.0), (62.0, 52.0), (18.0, 52.0)]);
-    let tag_inner = || Poly(vec![(8.0, 32.0), (21.0, 16.0), (58.0, 16.0), (58.0, 48.0), (21.0, 48.0)]);
+    let tag = || {
+        Poly(vec![
+            (2.0, 32.0),
+            (18.0, 12.0),
+            (62.0, 12.0),
+            (62.0, 52.0),
+            (18.0, 52.0),
+        ])
+    };
+    let tag_inner = || {
+        Poly(vec![
+            (8.0, 32.0),
+            (21.0, 16.0),
+            (58.0, 16.0),
+            (58.0, 48.0),
+            (21.0, 48.0),
+        ])
+    };
     let mut filled_x = vec![handle(), lid(), body()];
     filled_x.extend(cross(32.0, 40.0, 7.0, 2.5).into_iter().map(Shape::cut));
     let mut backspace = vec![tag()];
@@ -374,7 +396,13 @@ mod tests {
     #[test]
     fn every_tool_has_icons_and_the_letters_are_there() {
         let icons = icons();
-        for tool in [Tool::Erase, Tool::Undo, Tool::Redo, Tool::Pencil, Tool::Hint] {
+        for tool in [
+            Tool::Erase,
+            Tool::Undo,
+            Tool::Redo,
+            Tool::Pencil,
+            Tool::Hint,
+        ] {
             assert!(icons.iter().any(|i| i.tool == tool), "{tool:?}");
         }
         assert!(icons.iter().any(|i| i.name == "trash can"));

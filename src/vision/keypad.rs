@@ -103,17 +103,23 @@ impl Keypad {
 
     /// The bounding box of all key areas.
     pub fn area(&self) -> [u32; 4] {
-        self.keys.iter().map(|k| self.key_area(k)).fold(
-            [u32::MAX, u32::MAX, 0, 0],
-            |a, b| [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])],
-        )
+        self.keys
+            .iter()
+            .map(|k| self.key_area(k))
+            .fold([u32::MAX, u32::MAX, 0, 0], |a, b| {
+                [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[2].max(b[2]),
+                    a[3].max(b[3]),
+                ]
+            })
     }
 
     /// A keypad whose key centres are given (by a person): rows are keys level with each other.
     pub fn from_points(points: [(u32, u32); 9]) -> Keypad {
-        let dist = |a: (u32, u32), b: (u32, u32)| {
-            (a.0 as f32 - b.0 as f32).hypot(a.1 as f32 - b.1 as f32)
-        };
+        let dist =
+            |a: (u32, u32), b: (u32, u32)| (a.0 as f32 - b.0 as f32).hypot(a.1 as f32 - b.1 as f32);
         let mut nearest: Vec<f32> = (0..9)
             .map(|i| {
                 (0..9)
@@ -139,7 +145,12 @@ impl Keypad {
                 Key {
                     digit: i as u8 + 1,
                     center: (x, y),
-                    bbox: [x.saturating_sub(half), y.saturating_sub(half), x + half, y + half],
+                    bbox: [
+                        x.saturating_sub(half),
+                        y.saturating_sub(half),
+                        x + half,
+                        y + half,
+                    ],
                     score: 0.0,
                     glyph: None,
                     inferred: false,
@@ -380,11 +391,7 @@ fn fit(cands: &[Candidate], transposed: bool) -> Option<Fit> {
             if seen < 2 || chosen.iter().all(|r| r.len() < 2) {
                 continue;
             }
-            let score = chosen
-                .iter()
-                .flatten()
-                .map(|p| cands[p.cand].score)
-                .sum();
+            let score = chosen.iter().flatten().map(|p| cands[p.cand].score).sum();
             let f = Fit {
                 rows: chosen,
                 pitch,
@@ -622,9 +629,8 @@ impl Fit {
                     _ => {
                         // Ends two rows: keep the keypad centred on the board.
                         let lopsided = |o: &(usize, (f32, f32))| {
-                            let mut us: Vec<f32> = (1..=9)
-                                .filter_map(|e| pos[e].map(|p| p.0))
-                                .collect();
+                            let mut us: Vec<f32> =
+                                (1..=9).filter_map(|e| pos[e].map(|p| p.0)).collect();
                             us.push(o.1.0);
                             let lo = us.iter().copied().fold(f32::MAX, f32::min);
                             let hi = us.iter().copied().fold(f32::MIN, f32::max);

@@ -13,8 +13,8 @@
 pub mod detect;
 pub mod geometry;
 pub mod glyph;
-pub mod icons;
 pub mod gray;
+pub mod icons;
 pub mod ink;
 pub mod keypad;
 pub mod kinds;

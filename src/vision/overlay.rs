@@ -49,7 +49,10 @@ pub fn reading_legend() -> Vec<(Rgba<u8>, String)> {
         ),
         (GOOD, "green: confidence at least 0.85".into()),
         (FAIR, format!("orange: confidence {MIN_SCORE:.2} to 0.85")),
-        (BAD, format!("red: confidence below {MIN_SCORE:.2} (doubtful)")),
+        (
+            BAD,
+            format!("red: confidence below {MIN_SCORE:.2} (doubtful)"),
+        ),
     ]
 }
 
@@ -249,8 +252,10 @@ pub fn survey_overlay(
     status: &[String],
 ) -> RgbaImage {
     let mut out = img.clone();
-    let mut legend: Vec<(Rgba<u8>, String)> =
-        status.iter().map(|s| (Rgba([0, 0, 0, 255]), s.clone())).collect();
+    let mut legend: Vec<(Rgba<u8>, String)> = status
+        .iter()
+        .map(|s| (Rgba([0, 0, 0, 255]), s.clone()))
+        .collect();
     let cell = match &survey.board {
         Ok(g) => g.cell_size().0.min(g.cell_size().1),
         Err(_) => img.width() as f32 / 12.0,
@@ -277,7 +282,10 @@ pub fn survey_overlay(
                 };
                 mark_point(&mut out, key.center, radius, colour, &label);
             }
-            legend.push((KEY, "green circle \"5\": keypad key 5, where it is tapped".into()));
+            legend.push((
+                KEY,
+                "green circle \"5\": keypad key 5, where it is tapped".into(),
+            ));
             if k.keys.iter().any(|key| key.inferred) {
                 legend.push((
                     GUESS,
@@ -344,7 +352,10 @@ pub fn survey_overlay(
         Some(p) => {
             let radius = (px * 0.8) as i32;
             mark_point(&mut out, p, radius, ERASE, "erase");
-            legend.push((ERASE, "red circle \"erase\": where the erase key is tapped".into()));
+            legend.push((
+                ERASE,
+                "red circle \"erase\": where the erase key is tapped".into(),
+            ));
         }
         None => legend.push((
             ERASE,

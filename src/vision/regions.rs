@@ -313,7 +313,12 @@ impl Labeller {
             }
             let (y, a, b) = self.runs[i];
             let s = &mut stats[index[root] as usize];
-            s.0 = [s.0[0].min(a), s.0[1].min(y), s.0[2].max(b), s.0[3].max(y + 1)];
+            s.0 = [
+                s.0[0].min(a),
+                s.0[1].min(y),
+                s.0[2].max(b),
+                s.0[3].max(y + 1),
+            ];
             s.1 += b - a;
             index[i] = index[root];
         }
@@ -321,7 +326,10 @@ impl Labeller {
             .iter()
             .map(|(b, area)| {
                 let (w, h) = (b[2] - b[0], b[3] - b[1]);
-                h >= limits.min_h && h <= limits.max_h && w <= limits.max_w && *area >= limits.min_area
+                h >= limits.min_h
+                    && h <= limits.max_h
+                    && w <= limits.max_w
+                    && *area >= limits.min_area
             })
             .collect();
         let mut out: Vec<Option<Component>> = stats

@@ -44,39 +44,107 @@ const WORDS: &[(Tool, &[&str])] = &[
     (
         Tool::Erase,
         &[
-            "erase", "eraser", "delete", "clear", "remove", "löschen", "entfernen", "radieren",
-            "effacer", "gomme", "supprimer", "borrar", "apagar", "limpar", "cancella", "elimina",
-            "wissen", "usuń", "wyczyść", "temizle", "smazat", "törlés", "sterge",
-            "очистить", "стереть", "удалить", "ластик",
+            "erase",
+            "eraser",
+            "delete",
+            "clear",
+            "remove",
+            "löschen",
+            "entfernen",
+            "radieren",
+            "effacer",
+            "gomme",
+            "supprimer",
+            "borrar",
+            "apagar",
+            "limpar",
+            "cancella",
+            "elimina",
+            "wissen",
+            "usuń",
+            "wyczyść",
+            "temizle",
+            "smazat",
+            "törlés",
+            "sterge",
+            "очистить",
+            "стереть",
+            "удалить",
+            "ластик",
         ],
     ),
     (
         Tool::Undo,
         &[
-            "undo", "rückgängig", "zurück", "deshacer", "annuler", "annulla", "desfazer",
-            "ongedaan", "cofnij", "geri", "отменить", "отмена",
+            "undo",
+            "rückgängig",
+            "zurück",
+            "deshacer",
+            "annuler",
+            "annulla",
+            "desfazer",
+            "ongedaan",
+            "cofnij",
+            "geri",
+            "отменить",
+            "отмена",
         ],
     ),
-    (Tool::Redo, &["redo", "rehacer", "rétablir", "ripeti", "refazer", "повторить"]),
+    (
+        Tool::Redo,
+        &[
+            "redo",
+            "rehacer",
+            "rétablir",
+            "ripeti",
+            "refazer",
+            "повторить",
+        ],
+    ),
     (
         Tool::Pencil,
         &[
-            "notes", "note", "pencil", "notizen", "notiz", "notas", "nota", "crayon", "matita",
-            "lápiz", "notities", "notatki", "notlar", "заметки", "карандаш",
+            "notes",
+            "note",
+            "pencil",
+            "notizen",
+            "notiz",
+            "notas",
+            "nota",
+            "crayon",
+            "matita",
+            "lápiz",
+            "notities",
+            "notatki",
+            "notlar",
+            "заметки",
+            "карандаш",
         ],
     ),
     (
         Tool::Hint,
         &[
-            "hint", "hints", "clue", "clues", "tipp", "hinweis", "pista", "indice", "aiuto",
-            "dica", "hinta", "podpowiedź", "ipucu", "подсказка",
+            "hint",
+            "hints",
+            "clue",
+            "clues",
+            "tipp",
+            "hinweis",
+            "pista",
+            "indice",
+            "aiuto",
+            "dica",
+            "hinta",
+            "podpowiedź",
+            "ipucu",
+            "подсказка",
         ],
     ),
     (
         Tool::Other,
         &[
-            "game", "exit", "quit", "restart", "check", "solve", "menu", "pause",
-            "settings", "mode", "input", "errors", "mistakes", "spiel",
+            "game", "exit", "quit", "restart", "check", "solve", "menu", "pause", "settings",
+            "mode", "input", "errors", "mistakes", "spiel",
         ],
     ),
 ];
@@ -171,7 +239,10 @@ fn labels(marks: &[Region]) -> Vec<Vec<&Region>> {
             let level = overlap_v >= ha.min(hb) * 0.5;
             // Parts of one icon (a lid over a can, a bulb over its base, the two halves of an
             // eraser): boxes within a quarter of the larger part's size of each other.
-            let size = marks[i].width().max(marks[i].height()).max(marks[j].width().max(marks[j].height()));
+            let size = marks[i]
+                .width()
+                .max(marks[i].height())
+                .max(marks[j].width().max(marks[j].height()));
             let near = gap_h <= size as f32 * 0.25 && -overlap_v <= size as f32 * 0.25;
             if (level && gap_h <= ha.max(hb) * 0.6) || near {
                 let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
@@ -486,7 +557,8 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
             &scores[..scores.len().min(4)]
         );
         let bytes = g.to_bytes();
-        let img = image::GrayImage::from_fn(32, 32, |x, y| image::Luma([bytes[(y * 32 + x) as usize]]));
+        let img =
+            image::GrayImage::from_fn(32, 32, |x, y| image::Luma([bytes[(y * 32 + x) as usize]]));
         let img = image::imageops::resize(&img, 128, 128, image::imageops::FilterType::Nearest);
         let _ = img.save(format!("/tmp/vcal/glyphs/{}_{}.png", center.0, center.1));
     }
@@ -495,7 +567,9 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
     };
     let runner = scores.get(1).map_or(-1.0, |s| s.2);
     if name.starts_with("trash can") && !trash_like(&marks) {
-        return unknown(format!("unclear: shaped like {name} ({score:.2}) but no lid over a can"));
+        return unknown(format!(
+            "unclear: shaped like {name} ({score:.2}) but no lid over a can"
+        ));
     }
     if score >= ICON_SCORE && score - runner >= ICON_MARGIN {
         ToolKey {

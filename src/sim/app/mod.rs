@@ -15,6 +15,7 @@ pub mod model;
 pub mod palette;
 mod render;
 pub mod screens;
+pub mod style;
 #[cfg(test)]
 mod tests;
 
@@ -38,12 +39,14 @@ pub enum Theme {
     Dark,
 }
 
-/// Keypad layouts: one row of 1..9 with erase below, or two rows of five with erase (like OpenSudoku).
+/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
+/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Keypad {
     #[default]
     Row,
     TwoRows,
+    Grid,
 }
 
 /// Hardware keys for `input keyevent`.
@@ -57,7 +60,10 @@ pub enum Key {
 #[derive(Debug, Clone, Default)]
 pub struct AppOptions {
     pub theme: Theme,
+    /// The keypad layout, unless the style has its own.
     pub keypad: Keypad,
+    /// How the app looks (`--style`): givens, grid, keys, erase.
+    pub style: style::Style,
     /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
     pub seed: u64,
     /// Show digits that break a rule in red.
@@ -66,6 +72,13 @@ pub struct AppOptions {
     pub drop_taps: f64,
     /// After this many taps a "Rate this app" dialog appears and swallows taps until BACK.
     pub popup_after: Option<u64>,
+}
+
+impl AppOptions {
+    /// The keypad layout shown: the style's, else `keypad`.
+    pub fn keypad(&self) -> Keypad {
+        self.style.keypad.unwrap_or(self.keypad)
+    }
 }
 
 impl Theme {
@@ -84,6 +97,7 @@ impl Keypad {
         match self {
             Keypad::Row => "row",
             Keypad::TwoRows => "two-rows",
+            Keypad::Grid => "grid",
         }
     }
 }
@@ -125,7 +139,7 @@ fn splitmix(seed: u64) -> u64 {
 impl Phone {
     /// A phone showing the app's home screen.
     pub fn new(profile: Profile, options: AppOptions) -> Self {
-        let layout = Layout::new(&profile, options.keypad);
+        let layout = Layout::new(&profile, options.keypad(), &options.style);
         let mix = splitmix(options.seed);
         Phone {
             renderer: Renderer::new(&layout),
@@ -170,6 +184,7 @@ impl Phone {
         let mut changed = false;
         if !dropped {
             let target = self.layout.hit(self.model.screen, self.model.popup, x, y);
+            let target = self.options.style.target(target, self.model.game.as_ref());
             changed = self.model.tap(target);
         }
         changed |= self.model.maybe_popup();
@@ -284,7 +299,8 @@ impl Phone {
             "erasures": m.erasures,
             "screenshots": self.screenshots,
             "theme": self.options.theme.name(),
-            "keypad": self.options.keypad.name(),
+            "keypad": self.options.keypad().name(),
+            "style": self.options.style.name,
             "show_conflicts": self.options.show_conflicts,
             "drop_taps": self.options.drop_taps,
             "popup_after": self.options.popup_after,
