@@ -137,7 +137,7 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
     let data = tempfile::tempdir().unwrap();
     let cases = [
         ("bold", "pixel", Theme::Light, 2, Strategy::RowMajor),
-        ("tinted", "budget", Theme::Dark, 6, Strategy::RowMajor),
+        ("tinted", "budget", Theme::Light, 6, Strategy::RowMajor),
         ("disc", "small", Theme::Light, 3, Strategy::RowMajor),
     ];
     for (style, name, theme, level, strategy) in cases {

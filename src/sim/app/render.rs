@@ -254,12 +254,18 @@ impl Renderer {
                 Highlight::SameDigit => Some(pal.same_digit),
                 Highlight::Selected => Some(pal.selected),
             };
+            // Without cell lines nothing separates the cells: a tint spans from line to line.
+            let area = if style.cell_lines {
+                l.cell(cell)
+            } else {
+                l.cell_pitch(cell)
+            };
             if let Some(tint) = tint {
-                cv.fill(l.cell(cell), tint);
+                cv.fill(area, tint);
             }
             // Tinted givens stay tinted under a highlight.
             if style.givens == Givens::Tint && game.is_given(cell) {
-                cv.blend(l.cell(cell), pal.given, style::GIVEN_TINT_ALPHA);
+                cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
             }
         }
         // Thin lines first, thick box lines over them.

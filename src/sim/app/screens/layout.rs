@@ -303,6 +303,18 @@ impl Layout {
         Rect::new(self.board.x + x, self.board.y + y, w, h)
     }
 
+    /// A cell from grid line to grid line (the lines' centres), for apps that draw no cell lines.
+    pub fn cell_pitch(&self, cell: usize) -> Rect {
+        let (r, c) = ((cell / 9) % 9, cell % 9);
+        let (x, y) = (self.lines[c], self.lines[r]);
+        Rect::new(
+            self.board.x + x,
+            self.board.y + y,
+            self.lines[c + 1] - x,
+            self.lines[r + 1] - y,
+        )
+    }
+
     /// Width of grid line `i` (0..=9).
     pub fn line_width(&self, i: usize) -> i32 {
         if i.is_multiple_of(3) {
