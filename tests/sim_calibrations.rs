@@ -32,9 +32,10 @@ fn calibrations() -> Vec<(PathBuf, String)> {
             let cal = Calibration::from_frame(&phone.screenshot(), &options)
                 .unwrap_or_else(|e| panic!("{}: {e}", profile.name))
                 .calibration;
-            let name = match keypad {
-                Keypad::Row => format!("sim-{}.toml", profile.name),
-                Keypad::TwoRows => format!("sim-{}-two-rows.toml", profile.name),
+            let name = if keypad == Keypad::Row {
+                format!("sim-{}.toml", profile.name)
+            } else {
+                format!("sim-{}-{}.toml", profile.name, keypad.name())
             };
             let text = format!(
                 "# The simulated phone's `{}` profile ({}x{}), {} keypad. Made by `autoplay calibrate`;\n\
