@@ -1,5 +1,6 @@
-//! Reading a frame: board detection + OCR (the budget is 10 ms for 1080x2400 on 2 cores),
-//! and, separately, PNG and raw screencap decoding.
+//! Reading a frame: board detection + OCR (the budget is 5 ms for 1080x2400 on 2 cores),
+//! and, separately, PNG and raw screencap decoding; then detection + OCR on a few real apps'
+//! screenshots from `../shared/real-screens` (skipped where that folder is absent).
 //!
 //! `cargo bench --bench vision`
 
@@ -46,9 +47,40 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Real screens of different apps, sizes and styles (see `../shared/real-screens/MANIFEST.toml`).
+const REAL: [&str; 6] = [
+    "dmytroshulha_1.png",     // 1080x2400, entries in colour
+    "saku_1.jpg",             // 1080x2400 JPEG, givens on tinted cells
+    "nataliausoltseva_3.png", // 1075x2393, keypad row under the board (a close call)
+    "kalildev_1.png",         // 1080x2160, no border, digits in discs
+    "nextjedi_1.png",         // 1440x3120
+    "dmytroshulha_2.png",     // 500x1024
+];
+
+fn bench_real(c: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-screens");
+    if !dir.is_dir() {
+        eprintln!("{} is absent: real-screen benches skipped", dir.display());
+        return;
+    }
+    black_box(TemplateBank::default_bank());
+    for name in REAL {
+        let Ok(bytes) = std::fs::read(dir.join(name)) else {
+            eprintln!("{name} is absent: skipped");
+            continue;
+        };
+        let img = capture::decode(&bytes).unwrap();
+        vision::read_board(&img, None).expect("the dev set reads");
+        let id = format!("real {name} {}x{}", img.width(), img.height());
+        c.bench_function(&id, |b| {
+            b.iter(|| vision::read_board(black_box(&img), None).unwrap())
+        });
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = bench
+    targets = bench, bench_real
 }
 criterion_main!(benches);

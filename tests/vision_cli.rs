@@ -107,6 +107,93 @@ fn read_errors_are_clear() {
     assert!(text(&out.stderr).contains("/nonexistent/shot.png"));
 }
 
+/// A phone's home screen: wallpaper, status bar, a 4x5 grid of app icons with labels, a dock.
+/// Evenly spaced, square things, but no Sudoku board.
+fn home_screen() -> image::RgbaImage {
+    let (w, h) = (1080u32, 2400u32);
+    let mut img = image::RgbaImage::from_fn(w, h, |_, y| {
+        let t = y as f32 / h as f32;
+        image::Rgba([(40.0 + 60.0 * t) as u8, (70.0 + 30.0 * t) as u8, 120, 255])
+    });
+    let f = font(ROBOTO);
+    fill(&mut img, 0, 0, w as i64, 80, [20, 20, 30]);
+    text_at(&mut img, &f, 40.0, 40.0, 58.0, [240, 240, 240], "12:45");
+    let colours = [[220, 60, 60], [60, 160, 80], [240, 200, 40], [70, 110, 230]];
+    for r in 0..5i64 {
+        for c in 0..4i64 {
+            let (x, y) = (90 + c * 250, 300 + r * 300);
+            fill(
+                &mut img,
+                x,
+                y,
+                x + 150,
+                y + 150,
+                colours[((r + c) % 4) as usize],
+            );
+            fill(&mut img, x + 45, y + 45, x + 105, y + 105, [250, 250, 250]);
+            text_at(
+                &mut img,
+                &f,
+                34.0,
+                x as f32 + 10.0,
+                y as f32 + 200.0,
+                [250; 3],
+                "App",
+            );
+        }
+    }
+    fill(&mut img, 40, 2000, w as i64 - 40, 2200, [230, 230, 235]);
+    for c in 0..4i64 {
+        let x = 100 + c * 240;
+        fill(&mut img, x, 2030, x + 140, 2170, colours[c as usize]);
+    }
+    img
+}
+
+#[test]
+fn read_failure_writes_what_was_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x2545_f491_u32;
+    let noise = image::RgbaImage::from_fn(540, 1200, |_, _| {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let v = seed.to_le_bytes();
+        image::Rgba([v[0], v[1], v[2], 255])
+    });
+    let blank = image::RgbaImage::from_pixel(720, 1520, image::Rgba([250, 250, 250, 255]));
+    for (name, img) in [("home", home_screen()), ("noise", noise), ("blank", blank)] {
+        let shot = dir.path().join(format!("{name}.png"));
+        img.save(&shot).unwrap();
+        let debug = dir.path().join(format!("debug-{name}"));
+        let out = autoplay(&[
+            "read",
+            shot.to_str().unwrap(),
+            "--debug-dir",
+            debug.to_str().unwrap(),
+        ]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        // The error names what was seen, never a count of zero rows of a grid it did not find.
+        assert!(err.contains("no Sudoku board found"), "{name}: {err}");
+        assert!(err.contains("long horizontal"), "{name}: {err}");
+        assert!(!err.contains("0 of 10"), "{name}: {err}");
+        // The overlay of what detection saw is written, and says so.
+        let overlay = debug.join("detection.png");
+        assert!(err.contains(overlay.to_str().unwrap()), "{name}: {err}");
+        let written = image::open(&overlay).unwrap();
+        assert_eq!(
+            (written.width(), written.height()),
+            img.dimensions(),
+            "{name}"
+        );
+        assert!(
+            written.to_rgba8() != img,
+            "{name}: the overlay is annotated"
+        );
+    }
+}
+
 #[test]
 fn calibrate_writes_toml_and_overlay_that_read_uses() {
     let dir = tempfile::tempdir().unwrap();

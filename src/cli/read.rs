@@ -24,7 +24,8 @@ pub struct ReadArgs {
     /// Print one JSON object: board, kinds, confidence, board_rect, ms.
     #[arg(long)]
     json: bool,
-    /// Write cell crops, normalised glyphs and an annotated overlay.png into DIR.
+    /// Write cell crops, normalised glyphs, an annotated overlay.png and detection.png (the
+    /// lines and candidate boards seen; written also when no board is found) into DIR.
     #[arg(long, value_name = "DIR")]
     debug_dir: Option<PathBuf>,
     /// Fail (exit 2) on any doubt: a low-confidence cell or a broken Sudoku rule.
@@ -56,12 +57,28 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
         .map(Calibration::load)
         .transpose()?;
     let t1 = Instant::now();
-    let reading = vision::read_board(&frame.image, calibration.as_ref())
-        .with_context(|| args.file.display().to_string())?;
+    let result = vision::read_board(&frame.image, calibration.as_ref());
     let ms = t1.elapsed().as_secs_f64() * 1e3;
+    let reading = match result {
+        Ok(r) => r,
+        Err(e) => {
+            // Whatever failed, the debug overlay shows what detection saw.
+            if let Some(dir) = &args.debug_dir {
+                let detection = match &e {
+                    vision::VisionError::NoBoard { detection, .. } => (**detection).clone(),
+                    _ => vision::detect::detect_all(&frame.image),
+                };
+                let p = write_detection(dir, &frame.image, &detection, None)?;
+                eprintln!("the lines and boards detection saw: {}", p.display());
+            }
+            return Err(anyhow::Error::new(e).context(args.file.display().to_string()));
+        }
+    };
 
     if let Some(dir) = &args.debug_dir {
         write_debug(dir, &frame.image, &reading)?;
+        let detection = vision::detect::detect_all(&frame.image);
+        write_detection(dir, &frame.image, &detection, Some(&reading.geometry))?;
     }
     if args.json {
         let r = reading.geometry.rect();
@@ -162,6 +179,21 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
             println!("  {}", d.message);
         }
     }
+}
+
+/// Writes `detection.png`: the lines and candidate boards detection saw. Returns its path.
+pub fn write_detection(
+    dir: &Path,
+    img: &image::RgbaImage,
+    d: &vision::detect::Detection,
+    chosen: Option<&vision::BoardGeometry>,
+) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let p = dir.join("detection.png");
+    overlay::detection_overlay(img, d, chosen)
+        .save(&p)
+        .with_context(|| format!("cannot write {}", p.display()))?;
+    Ok(p)
 }
 
 /// Writes `overlay.png`, one crop per cell and the normalised glyph of each digit.

@@ -1,6 +1,7 @@
 //! Annotated overlays that a person can check: the grid found, the digits read and their
 //! confidence, and for calibration the keypad keys and the erase button.
 
+use super::detect::{AxisFit, Detection, Line};
 use super::geometry::BoardGeometry;
 use super::kinds::Kind;
 use super::{MIN_SCORE, Reading};
@@ -26,6 +27,141 @@ pub fn draw_grid(img: &mut RgbaImage, g: &BoardGeometry) {
         for dy in [-1.0, 0.0, 1.0] {
             draw_line_segment_mut(img, (x0, y as f32 + dy), (x1, y as f32 + dy), GRID);
         }
+    }
+}
+
+const H_LINE: Rgba<u8> = Rgba([0, 170, 255, 255]);
+const V_LINE: Rgba<u8> = Rgba([255, 150, 0, 255]);
+const OTHER: Rgba<u8> = Rgba([0, 200, 120, 255]);
+
+/// The overlay of board detection: every long line seen (horizontal blue, vertical orange),
+/// the best candidate boards (`chosen`, or else the best by the lines, magenta; others green)
+/// and, when there is none, the best column and row grids found (dashed red), with a caption
+/// saying what happened.
+pub fn detection_overlay(
+    img: &RgbaImage,
+    d: &Detection,
+    chosen: Option<&BoardGeometry>,
+) -> RgbaImage {
+    let mut out = img.clone();
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let thick = |out: &mut RgbaImage, a: (f32, f32), b: (f32, f32), c: Rgba<u8>, n: i32| {
+        for o in -(n / 2)..=(n / 2) {
+            let o = o as f32;
+            if a.0 == b.0 {
+                draw_line_segment_mut(out, (a.0 + o, a.1), (b.0 + o, b.1), c);
+            } else {
+                draw_line_segment_mut(out, (a.0, a.1 + o), (b.0, b.1 + o), c);
+            }
+        }
+    };
+    let line = |out: &mut RgbaImage, l: &Line, vertical: bool, c: Rgba<u8>| {
+        if vertical {
+            thick(out, (l.pos, l.start), (l.pos, l.end), c, 3);
+        } else {
+            thick(out, (l.start, l.pos), (l.end, l.pos), c, 3);
+        }
+    };
+    for l in &d.horizontal {
+        line(&mut out, l, false, H_LINE);
+    }
+    for l in &d.vertical {
+        line(&mut out, l, true, V_LINE);
+    }
+    let is_board = |k: usize, g: &BoardGeometry| match chosen {
+        Some(b) => b == g,
+        None => k == 0,
+    };
+    // The best few, the best drawn last (on top).
+    for (k, c) in d.candidates.iter().enumerate().take(6).rev() {
+        let board = is_board(k, &c.geometry);
+        let colour = if board { GRID } else { OTHER };
+        let g = &c.geometry;
+        let [x0, y0, x1, y1] = g.rect().map(|v| v as f32);
+        for &x in &g.cols {
+            thick(&mut out, (x as f32, y0), (x as f32, y1), colour, 1);
+        }
+        for &y in &g.rows {
+            thick(&mut out, (x0, y as f32), (x1, y as f32), colour, 1);
+        }
+        for (a, b) in [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1))] {
+            thick(&mut out, a, b, colour, 5);
+        }
+        for (a, b) in [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))] {
+            thick(&mut out, a, b, colour, 5);
+        }
+        label_box(
+            &mut out,
+            x0 as i32 + 6,
+            y0 as i32 + 6 + 40 * k as i32,
+            (h / 80.0).max(12.0),
+            colour,
+            &format!(
+                "{} {:.1}: {}+{} lines",
+                if board { "board" } else { "candidate" },
+                c.score,
+                c.found.0,
+                c.found.1
+            ),
+        );
+    }
+    if d.candidates.is_empty() {
+        let dashed = |out: &mut RgbaImage, fit: &AxisFit, vertical: bool| {
+            for &p in &fit.pos {
+                let len = if vertical { h } else { w };
+                let mut t = 0.0;
+                while t < len {
+                    let (a, b) = (t, (t + 12.0).min(len));
+                    if vertical {
+                        thick(out, (p, a), (p, b), BAD, 3);
+                    } else {
+                        thick(out, (a, p), (b, p), BAD, 3);
+                    }
+                    t += 24.0;
+                }
+            }
+        };
+        if let Some(f) = &d.best_columns {
+            dashed(&mut out, f, true);
+        }
+        if let Some(f) = &d.best_rows {
+            dashed(&mut out, f, false);
+        }
+    }
+    let caption = if d.candidates.is_empty() {
+        format!("no board: {}", d.summary())
+    } else {
+        format!(
+            "{} candidate board(s); lines: {} horizontal (blue), {} vertical (orange)",
+            d.candidates.len(),
+            d.horizontal.len(),
+            d.vertical.len()
+        )
+    };
+    caption_box(&mut out, &caption);
+    out
+}
+
+/// Wraps `text` across the top of the image on white boxes.
+fn caption_box(img: &mut RgbaImage, text: &str) {
+    let px = (img.width() as f32 / 45.0).max(11.0);
+    let per_line = ((img.width() as f32 / (px * 0.55)) as usize).max(20);
+    let mut y = 4;
+    let mut line = String::new();
+    let mut lines = Vec::new();
+    for word in text.split(' ') {
+        if line.len() + word.len() + 1 > per_line && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    for l in lines {
+        label_box(img, 6, y, px, BAD, &l);
+        y += px as i32 + 4;
     }
 }
 
