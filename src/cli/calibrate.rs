@@ -87,9 +87,9 @@ fn parse_erase(s: &str) -> Result<Erase, String> {
 
 /// Parses `X0,Y0,X1,Y1` with X0 < X1 and Y0 < Y1.
 fn parse_rect(s: &str) -> Result<[u32; 4], String> {
-    match numbers(s, "X0,Y0,X1,Y1")?.as_slice() {
-        &[x0, y0, x1, y1] if x0 + 36 <= x1 && y0 + 36 <= y1 => Ok([x0, y0, x1, y1]),
-        &[_, _, _, _] => Err(format!(
+    match *numbers(s, "X0,Y0,X1,Y1")?.as_slice() {
+        [x0, y0, x1, y1] if x0 + 36 <= x1 && y0 + 36 <= y1 => Ok([x0, y0, x1, y1]),
+        [_, _, _, _] => Err(format!(
             "{s:?}: the board's right/bottom lines must be at least 36 pixels right of/below the left/top ones"
         )),
         _ => Err(format!(

@@ -627,7 +627,10 @@ impl Tapper {
             if self.stream_deaths > MAX_STREAM_DEATHS {
                 return Err(DeviceError::Adb(format!(
                     "the raw tap stream into {} keeps ending (dd said: {:?}); try --input events or --input input",
-                    self.channel.panel.as_ref().map_or("the touch panel", |p| p.device.as_str()),
+                    self.channel
+                        .panel
+                        .as_ref()
+                        .map_or("the touch panel", |p| p.device.as_str()),
                     stream.output()
                 )));
             }

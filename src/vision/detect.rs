@@ -133,6 +133,8 @@ pub fn scan_scale(width: u32, height: u32) -> usize {
 }
 
 /// Finds the 9x9 grid in a frame: the best candidate.
+// The error is the whole detection (lines, candidates, fits) for the overlay and the message.
+#[allow(clippy::result_large_err)]
 pub fn detect(img: &RgbaImage) -> Result<BoardGeometry, Detection> {
     let d = detect_all(img);
     match d.candidates.first() {
@@ -314,6 +316,7 @@ fn geometry(
 
 impl Detection {
     /// Scales the lines and fits from scan pixels to frame pixels.
+    #[allow(clippy::wrong_self_convention)]
     fn to_frame(&mut self, s: f32) {
         for l in self.horizontal.iter_mut().chain(self.vertical.iter_mut()) {
             l.pos = to_frame(l.pos, s);
@@ -780,7 +783,7 @@ fn window_fit(
             .map(|&q| lines[q].contrast * lines[q].thick.min(4.0))
             .fold(0.0, f32::max)
     };
-    let is_box = |n: usize| n % 3 == 0;
+    let is_box = |n: usize| n.is_multiple_of(3);
     let boxes: Vec<f32> = (0..10)
         .filter(|&n| is_box(n) && has(n))
         .map(strength)
@@ -793,7 +796,7 @@ fn window_fit(
     let strongest_cell = cells.iter().cloned().fold(0.0, f32::max);
     let skeleton = has(3) && has(6) && weakest_box >= strongest_cell * 0.9;
     let interior_missing = (1..9).filter(|&n| !has(n)).count();
-    if !(hits >= 8 && interior_missing <= 1) && !skeleton {
+    if (hits < 8 || interior_missing > 1) && !skeleton {
         return None;
     }
     // Least squares over the found positions.

@@ -75,7 +75,7 @@ impl Gray {
                     *o = if s.is_power_of_two() {
                         (a >> shift) as u8
                     } else {
-                        (a / area >> 8) as u8
+                        ((a / area) >> 8) as u8
                     };
                 }
             }

@@ -443,7 +443,7 @@ fn pitches(
         let mean = near.iter().sum::<f32>() / near.len() as f32;
         out.push((support(mean), mean));
     }
-    out.sort_by(|a, b| b.0.cmp(&a.0));
+    out.sort_by_key(|a| std::cmp::Reverse(a.0));
     out.truncate(4);
     out.into_iter().map(|(_, p)| p).collect()
 }
@@ -723,10 +723,8 @@ impl Fit {
             ));
         }
         let mut rows: Vec<usize> = vec![0; self.rows.len()];
-        for d in 1..=9 {
-            if let Some(r) = row_of[d] {
-                rows[r] += 1;
-            }
+        for r in row_of[1..=9].iter().flatten() {
+            rows[*r] += 1;
         }
         Ok(Keypad {
             keys: keys

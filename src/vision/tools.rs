@@ -252,13 +252,13 @@ fn labels(marks: &[Region]) -> Vec<Vec<&Region>> {
     }
     let mut groups: Vec<Vec<&Region>> = Vec::new();
     let mut index = vec![usize::MAX; n];
-    for i in 0..n {
+    for (i, mark) in marks.iter().enumerate().take(n) {
         let r = find(&mut parent, i);
         if index[r] == usize::MAX {
             index[r] = groups.len();
             groups.push(Vec::new());
         }
-        groups[index[r]].push(&marks[i]);
+        groups[index[r]].push(mark);
     }
     groups
 }

@@ -58,7 +58,7 @@ pub fn truth_of(game: &Game, style: &Style) -> String {
 fn style_shots(style_index: usize) -> [(&'static str, Theme); 2] {
     let big = ["pixel", "budget", "flagship", "tablet"];
     let theme = |i: usize| {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             Theme::Light
         } else {
             Theme::Dark
