@@ -15,7 +15,9 @@
 //! line_width = 6                   # thickest grid line, pixels
 //! [keypad]
 //! digits = [[x, y], ...]           # tap points of the keys 1..9, in order
-//! erase = [x, y]                   # tap point of the erase key
+//! erase = [x, y]                   # tap point of the erase key, or "toggle": the app clears a
+//!                                  # cell when its digit is tapped again (no erase key)
+//! erase_guessed = true             # optional: calibrate saw no erase key and guessed "toggle"
 //! [input]
 //! mode = "cell-first"              # or "digit-first": tap the cell then the digit, or the reverse
 //! [navigation]                     # optional: how the player opens level N
@@ -32,8 +34,9 @@
 
 use crate::vision::geometry::BoardGeometry;
 use crate::vision::glyph::{Glyph, LEN};
+use crate::vision::survey::{EraseFound, Hints, Survey};
 use crate::vision::templates::{Template, TemplateBank};
-use crate::vision::{self, VisionError, keypad};
+use crate::vision::{self, VisionError};
 use base64::Engine;
 use image::RgbaImage;
 use serde::{Deserialize, Serialize};
@@ -159,8 +162,70 @@ fn one() -> u32 {
 pub struct KeypadSection {
     /// Tap points of the keys 1..=9.
     pub digits: [[u32; 2]; 9],
-    /// Tap point of the erase key.
-    pub erase: [u32; 2],
+    /// How a digit is taken out of a cell.
+    pub erase: Erase,
+    /// `calibrate` recognised no erase key and guessed [`Erase::Toggle`]; nobody confirmed it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub erase_guessed: bool,
+}
+
+/// How the app clears a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "EraseValue", into = "EraseValue")]
+pub enum Erase {
+    /// Select the cell, then tap the erase key at this point.
+    Key([u32; 2]),
+    /// Select the cell, then tap its digit again (apps without an erase key).
+    Toggle,
+}
+
+impl Erase {
+    /// The erase key's tap point, if the app has one.
+    pub fn point(self) -> Option<[u32; 2]> {
+        match self {
+            Erase::Key(p) => Some(p),
+            Erase::Toggle => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Erase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Erase::Key([x, y]) => write!(f, "key at {x},{y}"),
+            Erase::Toggle => f.write_str("toggle (tap the digit again)"),
+        }
+    }
+}
+
+/// `erase` as written in TOML: a point or a word.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum EraseValue {
+    Point([u32; 2]),
+    Word(String),
+}
+
+impl TryFrom<EraseValue> for Erase {
+    type Error = String;
+    fn try_from(v: EraseValue) -> Result<Self, String> {
+        match v {
+            EraseValue::Point(p) => Ok(Erase::Key(p)),
+            EraseValue::Word(w) if w == "toggle" => Ok(Erase::Toggle),
+            EraseValue::Word(w) => Err(format!(
+                "erase must be [x, y] (the erase key) or \"toggle\" (tap the digit again), not {w:?}"
+            )),
+        }
+    }
+}
+
+impl From<Erase> for EraseValue {
+    fn from(e: Erase) -> EraseValue {
+        match e {
+            Erase::Key(p) => EraseValue::Point(p),
+            Erase::Toggle => EraseValue::Word("toggle".into()),
+        }
+    }
 }
 
 /// `[input]`
@@ -267,20 +332,16 @@ pub enum CalibrationError {
     /// The number pad was not found.
     #[error("{0}")]
     Keypad(String),
-    /// No erase key given and none detected.
-    #[error(
-        "no erase key found: no erase icon (⌫, ⌦, ✕) below the board, and text labels are not \
-         read; pass the centre of the app's erase/delete key in this screenshot as --erase X,Y \
-         (screen pixels)"
-    )]
-    NoErase,
 }
 
 /// Options for [`Calibration::from_frame`].
 #[derive(Debug, Clone, Default)]
 pub struct CalibrateOptions {
-    /// The erase key's position; when `None` an erase icon (⌫, ⌦, ✕) is looked for.
-    pub erase: Option<[u32; 2]>,
+    /// How to erase, when the person said so; when `None` an erase key is looked for, and
+    /// without one [`Erase::Toggle`] is guessed.
+    pub erase: Option<Erase>,
+    /// What detection cannot find: the board's rectangle, the keys' centres.
+    pub hints: Hints,
     /// How digits are entered.
     pub mode: InputMode,
     /// Device model, when known.
@@ -292,14 +353,14 @@ pub struct CalibrateOptions {
 }
 
 /// What [`Calibration::from_frame`] found, besides the calibration itself.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Calibrated {
     /// The calibration.
     pub calibration: Calibration,
-    /// The keypad keys found.
-    pub keys: Vec<keypad::Key>,
-    /// The board as read with the default bank.
-    pub reading: vision::Reading,
+    /// Everything seen on the screen (board, reading, keypad, tool keys).
+    pub survey: Survey,
+    /// What the person should check (inferred keys, a guessed erase method).
+    pub notes: Vec<String>,
 }
 
 impl Calibration {
@@ -366,11 +427,10 @@ impl Calibration {
                 self.keypad.digits[i]
             ));
         }
-        if !on_screen(self.keypad.erase) {
-            return Err(format!(
-                "[keypad] erase {:?} is off the {w}x{h} screen",
-                self.keypad.erase
-            ));
+        if let Some(p) = self.keypad.erase.point()
+            && !on_screen(p)
+        {
+            return Err(format!("[keypad] erase {p:?} is off the {w}x{h} screen"));
         }
         if let Some(Navigation::AmStart { command }) = &self.navigation {
             check_am_start(command)?;
@@ -438,29 +498,68 @@ impl Calibration {
     }
 
     /// Calibrates from a screenshot: detects the board, reads it, finds the keypad's 1..9
-    /// below it, and harvests device templates from the keypad and from confidently read
-    /// board digits.
+    /// and the erase key near it, and harvests device templates from the keypad and from
+    /// confidently read board digits.
     pub fn from_frame(
         img: &RgbaImage,
         options: &CalibrateOptions,
     ) -> Result<Calibrated, CalibrationError> {
-        let geometry = vision::detect_board(img)?;
-        let reading = vision::read_with(img, geometry.clone(), None);
-        let keys = keypad::find_keypad(img, &geometry).map_err(CalibrationError::Keypad)?;
-        let erase = match options.erase {
-            Some(e) => e,
-            None => {
-                let (x, y) =
-                    keypad::find_erase(img, &geometry, &keys).ok_or(CalibrationError::NoErase)?;
-                [x, y]
+        let survey = Survey::of(img, &options.hints);
+        let (calibration, notes) = Self::from_survey(img, &survey, options)?;
+        Ok(Calibrated {
+            calibration,
+            survey,
+            notes,
+        })
+    }
+
+    /// The calibration a survey of `img` gives, and what the person should check.
+    pub fn from_survey(
+        img: &RgbaImage,
+        survey: &Survey,
+        options: &CalibrateOptions,
+    ) -> Result<(Calibration, Vec<String>), CalibrationError> {
+        let geometry = match &survey.board {
+            Ok(g) => g.clone(),
+            Err(e) => return Err(CalibrationError::Vision(e.clone())),
+        };
+        let (keypad, reading) = match (&survey.keypad, &survey.reading) {
+            (Some(Ok(k)), Some(r)) => (k, r),
+            (Some(Err(e)), _) => return Err(CalibrationError::Keypad(e.clone())),
+            _ => return Err(CalibrationError::Keypad("number pad not looked for".into())),
+        };
+        let mut notes = keypad.notes.clone();
+        let (erase, erase_guessed) = match (options.erase, survey.erase()) {
+            (Some(e), _) => (e, false),
+            (None, EraseFound::Key(t)) => (Erase::Key([t.center.0, t.center.1]), false),
+            (None, EraseFound::None(maybe)) => {
+                let seen: Vec<String> = maybe
+                    .iter()
+                    .map(|t| format!("{},{} ({})", t.center.0, t.center.1, t.evidence))
+                    .collect();
+                notes.push(format!(
+                    "no erase key recognised{}; recorded erase = \"toggle\" (tap the digit again). \
+                     If the app clears a cell that way, confirm with --erase toggle; if it has an \
+                     erase key, pass its centre as --erase X,Y",
+                    if seen.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (unclassified keys: {})", seen.join("; "))
+                    }
+                ));
+                (Erase::Toggle, true)
             }
         };
+        let keys = &keypad.keys;
+        let reading = reading.clone();
         let mut templates: Vec<DeviceTemplate> = keys
             .iter()
-            .map(|k| DeviceTemplate {
-                digit: k.digit,
-                source: "keypad".into(),
-                data: encode_glyph(&k.glyph),
+            .filter_map(|k| {
+                Some(DeviceTemplate {
+                    digit: k.digit,
+                    source: "keypad".into(),
+                    data: encode_glyph(k.glyph.as_ref()?),
+                })
             })
             .collect();
         // One board glyph per digit: the most confident, unambiguous given.
@@ -500,6 +599,7 @@ impl Calibration {
             keypad: KeypadSection {
                 digits: std::array::from_fn(|i| [keys[i].center.0, keys[i].center.1]),
                 erase,
+                erase_guessed,
             },
             input: InputSection { mode: options.mode },
             navigation: options.navigation.clone(),
@@ -511,11 +611,7 @@ impl Calibration {
                 file: PathBuf::from("(new calibration)"),
                 message,
             })?;
-        Ok(Calibrated {
-            calibration,
-            keys: keys.to_vec(),
-            reading,
-        })
+        Ok((calibration, notes))
     }
 
     /// The calibration as documented TOML.
@@ -547,10 +643,20 @@ impl Calibration {
         s.push_str(&format!("cols = [{}]\n", list(&self.board.cols.0)));
         s.push_str(&format!("rows = [{}]\n", list(&self.board.rows.0)));
         s.push_str(&format!("line_width = {}\n", self.board.line_width));
-        s.push_str("\n[keypad]\n# Tap points of the keys 1..9, and of the erase key.\n");
+        s.push_str("\n[keypad]\n# Tap points of the keys 1..9; erase: the erase key's tap point, or \"toggle\"\n# when the app clears a cell by tapping its digit again.\n");
         let digits: Vec<String> = self.keypad.digits.iter().map(|&p| pt(p)).collect();
         s.push_str(&format!("digits = [{}]\n", digits.join(", ")));
-        s.push_str(&format!("erase = {}\n", pt(self.keypad.erase)));
+        match self.keypad.erase {
+            Erase::Key(p) => s.push_str(&format!("erase = {}\n", pt(p))),
+            Erase::Toggle => s.push_str("erase = \"toggle\"\n"),
+        }
+        if self.keypad.erase_guessed {
+            s.push_str(
+                "# No erase key was recognised: \"toggle\" is a guess. Check it on the phone, then confirm\n\
+                 # with `autoplay calibrate --erase toggle` (or give the key: --erase X,Y).\n\
+                 erase_guessed = true\n",
+            );
+        }
         s.push_str("\n[input]\n# \"cell-first\": tap the cell, then the digit; \"digit-first\": the reverse.\n");
         let mode = match self.input.mode {
             InputMode::CellFirst => "cell-first",

@@ -12,7 +12,8 @@ use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
-use sudoku_autoplay::sim::app::{AppOptions, Keypad, Theme};
+use sudoku_autoplay::sim::app::style::Style;
+use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
 use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Strategy, search};
 
@@ -132,6 +133,54 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
     assert_eq!(runs.len(), 5);
     assert!(runs.iter().all(|r| r.result == "solved"));
     assert_eq!(runs[0].calls, runs[0].placements + 1);
+}
+
+/// Other apps' looks (`autoplay sim --style`): the binary calibrates from the phone's own screen
+/// with no hints, then the player reads, plays and verifies with that calibration. `disc` has
+/// no erase key, so its wrong digits are cleared by tapping them again (`erase = "toggle"`).
+#[test]
+fn plays_other_app_styles_after_calibrating_on_the_phone() {
+    let data = tempfile::tempdir().unwrap();
+    let cases = [
+        ("bold", "pixel", Theme::Light, 2, Strategy::RowMajor),
+        ("tinted", "budget", Theme::Light, 6, Strategy::RowMajor),
+        ("disc", "small", Theme::Light, 3, Strategy::RowMajor),
+    ];
+    for (style, name, theme, level, strategy) in cases {
+        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
+        c.app = AppOptions {
+            theme,
+            style: Style::by_name(style).unwrap(),
+            seed: 3,
+            ..AppOptions::default()
+        };
+        let sim = spawn(c).unwrap();
+        let (adb, device) = connect(&sim);
+        let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+        adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+        let out_file = data.path().join(format!("{style}.toml"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+        cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+            .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+            .arg(&out_file);
+        let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+        assert_eq!(out.code(), 0, "{style}: {}\n{}", out.text(), out.stderr);
+        let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
+        let toggle = cal.keypad.erase == sudoku_autoplay::calibration::Erase::Toggle;
+        assert_eq!(
+            toggle,
+            style == "disc",
+            "{style}: erase {:?}",
+            cal.keypad.erase
+        );
+
+        let mut cfg = config(data.path(), level, strategy);
+        cfg.calibration = Some(out_file);
+        let report = play(&device, &cfg, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{style} on {name} level {level}: {e:#}"));
+        check(&sim, &report, strategy);
+        assert!(report.stats.undos > 0, "{style}: some digits were erased");
+    }
 }
 
 #[test]

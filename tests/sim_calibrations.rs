@@ -3,7 +3,7 @@
 //! Regenerate with `cargo test --test sim_calibrations -- --ignored`.
 
 use std::path::PathBuf;
-use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Navigation};
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
 use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
 use sudoku_autoplay::sim::profile::PROFILES;
 
@@ -21,7 +21,7 @@ fn calibrations() -> Vec<(PathBuf, String)> {
             phone.start_level(1).expect("level 1 exists");
             let erase = phone.layout().erase.center();
             let options = CalibrateOptions {
-                erase: Some([erase.0 as u32, erase.1 as u32]),
+                erase: Some(Erase::Key([erase.0 as u32, erase.1 as u32])),
                 model: Some(profile.model.to_string()),
                 density: Some(profile.density),
                 navigation: Some(Navigation::AmStart {
@@ -32,9 +32,10 @@ fn calibrations() -> Vec<(PathBuf, String)> {
             let cal = Calibration::from_frame(&phone.screenshot(), &options)
                 .unwrap_or_else(|e| panic!("{}: {e}", profile.name))
                 .calibration;
-            let name = match keypad {
-                Keypad::Row => format!("sim-{}.toml", profile.name),
-                Keypad::TwoRows => format!("sim-{}-two-rows.toml", profile.name),
+            let name = if keypad == Keypad::Row {
+                format!("sim-{}.toml", profile.name)
+            } else {
+                format!("sim-{}-{}.toml", profile.name, keypad.name())
             };
             let text = format!(
                 "# The simulated phone's `{}` profile ({}x{}), {} keypad. Made by `autoplay calibrate`;\n\

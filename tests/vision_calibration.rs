@@ -5,7 +5,7 @@ mod vision_support;
 
 use std::path::Path;
 use sudoku_autoplay::calibration::{
-    CalibrateOptions, Calibration, CalibrationError, InputMode, Navigation,
+    CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
 use sudoku_autoplay::vision;
 use vision_support::*;
@@ -16,13 +16,14 @@ fn calibrate(
 ) -> Result<(Calibration, Rendered), CalibrationError> {
     let r = render_full(style, &scene());
     let options = CalibrateOptions {
-        erase,
+        erase: erase.map(Erase::Key),
         mode: InputMode::CellFirst,
         model: Some("Test_Phone".into()),
         density: Some(420),
         navigation: Some(Navigation::AmStart {
             command: "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}".into(),
         }),
+        ..CalibrateOptions::default()
     };
     let c = Calibration::from_frame(&r.image, &options)?;
     Ok((c.calibration, r))
@@ -71,7 +72,10 @@ fn erase_icon_is_found_without_the_option() {
     let (cal, r) = calibrate(&style, None).unwrap();
     let kw = style.width as f32 / 5.0;
     let (x, y) = (kw * 4.5, r.keys[5].1);
-    let [ex, ey] = cal.keypad.erase;
+    let Erase::Key([ex, ey]) = cal.keypad.erase else {
+        panic!("erase: {:?}", cal.keypad.erase);
+    };
+    assert!(!cal.keypad.erase_guessed);
     assert!(
         (ex as f32 - x).abs() < kw * 0.3 && (ey as f32 - y).abs() < kw * 0.3,
         "erase at {ex},{ey}, drawn at {x},{y}"
@@ -79,11 +83,18 @@ fn erase_icon_is_found_without_the_option() {
 }
 
 #[test]
-fn erase_is_required_with_a_clear_message() {
-    // Text-only erase key ("Erase" under a square): not detected, so --erase is required.
-    let e = calibrate(&Style::light(720, 1520), None).unwrap_err();
-    assert!(matches!(e, CalibrationError::NoErase));
-    assert!(e.to_string().contains("--erase X,Y"), "{e}");
+fn a_text_erase_key_is_read() {
+    // The row keypad's action row: squares over the words "Undo", "Erase", "Notes", "Hint".
+    let style = Style::light(720, 1520);
+    let (cal, _) = calibrate(&style, None).unwrap();
+    let Erase::Key([ex, ey]) = cal.keypad.erase else {
+        panic!("erase: {:?}", cal.keypad.erase);
+    };
+    let x = style.width as f32 * 0.375;
+    assert!(
+        (ex as f32 - x).abs() < style.width as f32 * 0.08 && ey < cal.keypad.digits[0][1],
+        "erase at {ex},{ey}, the word is centred at x {x}"
+    );
 }
 
 #[test]
@@ -147,6 +158,19 @@ fn parse_errors_name_file_line_and_column() {
     assert!(e.contains("does not match"), "{e}");
     let e = err(&good.replace("erase = [360, 1400]", "erase = [360, 99999]"));
     assert!(e.contains("erase") && e.contains("off the"), "{e}");
+    let e = err(&good.replace("erase = [360, 1400]", "erase = \"tap twice\""));
+    assert!(e.contains("\"toggle\""), "{e}");
+    let toggle = Calibration::parse(
+        &good.replace(
+            "erase = [360, 1400]",
+            "erase = \"toggle\"\nerase_guessed = true",
+        ),
+        file,
+    )
+    .unwrap();
+    assert_eq!(toggle.keypad.erase, Erase::Toggle);
+    assert!(toggle.keypad.erase_guessed);
+    assert_eq!(Calibration::parse(&toggle.to_toml(), file).unwrap(), toggle);
 }
 
 #[test]

@@ -2,11 +2,12 @@
 //! phone's app): every `NAME.png` with a `NAME.truth` sidecar (line 1: the 81-char board, `.`
 //! empty; line 2: kinds `G`/`U`/`.`) must read exactly: every digit, every empty cell, every
 //! given/entered kind; and calibrating from it must find the keypad and read the same board
-//! with the calibration, and its erase icon is found without `--erase`. Until a corpus is
-//! present this test checks nothing and says so.
+//! with the calibration, and its erase key is found without `--erase` (or, when the truth's
+//! third line says `erase: toggle`, the app has none and calibrate says `toggle`). Until a corpus
+//! is present this test checks nothing and says so.
 
 use std::path::{Path, PathBuf};
-use sudoku_autoplay::calibration::{CalibrateOptions, Calibration};
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase};
 use sudoku_autoplay::{capture, vision};
 
 fn corpus() -> Vec<PathBuf> {
@@ -52,6 +53,7 @@ fn every_corpus_screenshot_reads_exactly() {
             lines.next().unwrap_or("").trim(),
             lines.next().unwrap_or("").trim(),
         );
+        let toggle = lines.next().is_some_and(|l| l.trim() == "erase: toggle");
         let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
         let reading = match vision::read_board(&img, None) {
             Ok(r) => r,
@@ -92,7 +94,7 @@ fn every_corpus_screenshot_reads_exactly() {
         }
         // Calibrate from it (erase given by hand) and read again with the calibration.
         let options = CalibrateOptions {
-            erase: Some([1, 1]),
+            erase: Some(Erase::Key([1, 1])),
             ..Default::default()
         };
         match Calibration::from_frame(&img, &options) {
@@ -104,12 +106,23 @@ fn every_corpus_screenshot_reads_exactly() {
             }
             Err(e) => failures.push(format!("{name}: calibrate: {e}")),
         }
-        // The sim app's erase key shows the ⌫ icon: it is found without --erase, below the
-        // board and away from the digit keys.
+        // The sim app's erase key (an icon or a letter) is found without --erase, below the
+        // board and away from the digit keys; without one, calibrate says `toggle`.
         match Calibration::from_frame(&img, &CalibrateOptions::default()) {
+            Ok(c) if toggle => {
+                if c.calibration.keypad.erase != Erase::Toggle {
+                    failures.push(format!(
+                        "{name}: the app has no erase key, calibrate found {:?}",
+                        c.calibration.keypad.erase
+                    ));
+                }
+            }
             Ok(c) => {
                 let cal = c.calibration;
-                let [x, y] = cal.keypad.erase;
+                let Erase::Key([x, y]) = cal.keypad.erase else {
+                    failures.push(format!("{name}: no erase key found"));
+                    continue;
+                };
                 let below = y > cal.board.rect[3];
                 let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
                 let off_keys = cal

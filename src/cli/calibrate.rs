@@ -1,17 +1,25 @@
 //! `autoplay calibrate --screenshot`: make a calibration profile from a screenshot.
 
 use super::read::load_image;
-use crate::calibration::{CalibrateOptions, Calibration, InputMode, Navigation};
+use crate::calibration::{
+    CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
+};
 use crate::vision::overlay;
+use crate::vision::survey::{Hints, Survey};
 use anyhow::Context;
-use image::Rgba;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    autoplay calibrate --screenshot shot.png --erase 540,2100 --out calibration/pixel.toml\n  \
-    autoplay calibrate --screenshot shot.png --erase 900,2200 --mode digit-first \\\n      \
-    --am-start 'am start -n org.autoplay.sudoku/.GameActivity --ei level {level}'")]
+    autoplay calibrate --screenshot shot.png --out calibration/pixel.toml\n  \
+    autoplay calibrate --screenshot shot.png --erase 540,2100     # the erase key was not recognised\n  \
+    autoplay calibrate --screenshot shot.png --erase toggle       # the app has no erase key\n  \
+    autoplay calibrate --screenshot shot.png --board 40,600,1040,1600 --keys 90,1800,1000,1800\n  \
+    autoplay calibrate --screenshot shot.png --mode digit-first \\\n      \
+    --am-start 'am start -n org.autoplay.sudoku/.GameActivity --ei level {level}'\n\n\
+Whatever happens, the overlay PNG shows what was found (grid, keys, the keys beside the digits and\n\
+what they were taken for) with a legend; when something is not found, the message says which\n\
+option supplies it.")]
 pub struct CalibrateArgs {
     /// A screenshot of the game screen with the board and the number pad showing. Without it,
     /// the screen of the device (-s SERIAL, or the only one) is captured.
@@ -21,10 +29,18 @@ pub struct CalibrateArgs {
     /// An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Screen position of the erase key (default: find an erase icon ⌫, ⌦ or ✕ below the board;
-    /// text-only erase keys need this option).
-    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
-    erase: Option<[u32; 2]>,
+    /// How to clear a cell: X,Y = the erase key's centre (screen pixels), or `toggle` = the app
+    /// clears a cell when its digit is tapped again. Default: find the erase key (an icon such
+    /// as ⌫ ✕ or a trash can, or a word such as "Erase"/"Clear"), else guess `toggle` and say so.
+    #[arg(long, value_name = "X,Y|toggle", value_parser = parse_erase)]
+    erase: Option<Erase>,
+    /// The board's outer grid lines X0,Y0,X1,Y1 (screen pixels), when it is not found.
+    #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_rect)]
+    board: Option<[u32; 4]>,
+    /// The centres of the keys 1..9 as 9 points X,Y;X,Y;..., or of keys 1 and 9 of a single
+    /// row (X1,Y1,X9,Y9), when the number pad is not found.
+    #[arg(long, value_name = "POINTS", value_parser = parse_keys)]
+    keys: Option<[(u32, u32); 9]>,
     /// How the app takes digits: tap the cell then the digit, or the reverse.
     #[arg(long, value_enum, default_value_t = InputMode::CellFirst)]
     mode: InputMode,
@@ -39,17 +55,66 @@ pub struct CalibrateArgs {
     am_start: Option<String>,
 }
 
+/// Non-negative numbers separated by commas, semicolons or spaces.
+fn numbers(s: &str, what: &str) -> Result<Vec<u32>, String> {
+    s.split([',', ';', ' '])
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("expected {what} (pixel numbers), got {s:?}"))
+        })
+        .collect()
+}
+
 /// Parses `X,Y`.
 fn parse_point(s: &str) -> Result<[u32; 2], String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("expected X,Y (two pixel numbers), got {s:?}"))?;
-    let num = |v: &str| {
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("expected X,Y (two pixel numbers), got {s:?}"))
-    };
-    Ok([num(x)?, num(y)?])
+    match numbers(s, "X,Y")?.as_slice() {
+        &[x, y] => Ok([x, y]),
+        _ => Err(format!("expected X,Y (two pixel numbers), got {s:?}")),
+    }
+}
+
+/// Parses `X,Y` or `toggle`.
+fn parse_erase(s: &str) -> Result<Erase, String> {
+    if s.trim().eq_ignore_ascii_case("toggle") {
+        return Ok(Erase::Toggle);
+    }
+    parse_point(s)
+        .map(Erase::Key)
+        .map_err(|_| format!("expected X,Y (the erase key's centre) or `toggle`, got {s:?}"))
+}
+
+/// Parses `X0,Y0,X1,Y1` with X0 < X1 and Y0 < Y1.
+fn parse_rect(s: &str) -> Result<[u32; 4], String> {
+    match *numbers(s, "X0,Y0,X1,Y1")?.as_slice() {
+        [x0, y0, x1, y1] if x0 + 36 <= x1 && y0 + 36 <= y1 => Ok([x0, y0, x1, y1]),
+        [_, _, _, _] => Err(format!(
+            "{s:?}: the board's right/bottom lines must be at least 36 pixels right of/below the left/top ones"
+        )),
+        _ => Err(format!(
+            "expected X0,Y0,X1,Y1 (four pixel numbers), got {s:?}"
+        )),
+    }
+}
+
+/// Parses 9 key centres, or keys 1 and 9 of one row (the others evenly between).
+fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
+    let v = numbers(s, "key centres")?;
+    match v.len() {
+        18 => Ok(std::array::from_fn(|i| (v[2 * i], v[2 * i + 1]))),
+        4 => {
+            let at = |a: u32, b: u32, i: usize| {
+                (a as f32 + (b as f32 - a as f32) * i as f32 / 8.0).round() as u32
+            };
+            Ok(std::array::from_fn(|i| {
+                (at(v[0], v[2], i), at(v[1], v[3], i))
+            }))
+        }
+        n => Err(format!(
+            "expected 9 key centres X,Y;X,Y;... (18 numbers) or keys 1 and 9 of one row              X1,Y1,X9,Y9 (4 numbers), got {n} numbers"
+        )),
+    }
 }
 
 pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Result<i32> {
@@ -90,24 +155,31 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         }
     };
     let img = &img;
-    if let Some([x, y]) = args.erase {
+    let (w, h) = img.dimensions();
+    let points = args
+        .erase
+        .and_then(|e| e.point())
+        .into_iter()
+        .chain(args.keys.iter().flatten().map(|&(x, y)| [x, y]))
+        .chain(args.board.iter().flat_map(|b| [[b[0], b[1]], [b[2], b[3]]]));
+    for [x, y] in points {
         anyhow::ensure!(
-            x < img.width() && y < img.height(),
-            "--erase {x},{y} is outside the {}x{} screenshot",
-            img.width(),
-            img.height()
+            x < w && y < h,
+            "{x},{y} (from --erase, --keys or --board) is outside the {w}x{h} screenshot"
         );
     }
     let navigation = args.am_start.map(|command| Navigation::AmStart { command });
     let options = CalibrateOptions {
         erase: args.erase,
+        hints: Hints {
+            board: args.board,
+            keys: args.keys,
+        },
         mode: args.mode,
         model: args.model,
         density: args.density,
         navigation,
     };
-    let cal = Calibration::from_frame(img, &options)
-        .with_context(|| format!("calibrating from the {source}"))?;
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("calibration").join(format!("{stem}.toml")));
@@ -115,28 +187,33 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let c = &cal.calibration;
-    std::fs::write(&out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
-
-    let mut shown = overlay::reading_overlay(img, &cal.reading);
-    let r = (cal.reading.geometry.cell_size().0 * 0.25).max(6.0) as i32;
-    for k in &cal.keys {
-        overlay::mark_point(
-            &mut shown,
-            k.center,
-            r,
-            Rgba([0, 160, 0, 255]),
-            &k.digit.to_string(),
-        );
-    }
-    let [ex, ey] = c.keypad.erase;
-    overlay::mark_point(&mut shown, (ex, ey), r, Rgba([220, 0, 0, 255]), "erase");
     let overlay_path = out.with_extension("overlay.png");
-    shown
+    let survey = Survey::of(img, &options.hints);
+    let made = Calibration::from_survey(img, &survey, &options);
+    println!("{source}: {w}x{h}");
+    print_survey(&survey);
+    let (c, notes) = match made {
+        Ok(made) => made,
+        Err(e) => {
+            let help = help_for(&e);
+            let status = vec![format!("calibration FAILED: {e}"), help.clone()];
+            overlay::survey_overlay(img, &survey, None, &status)
+                .save(&overlay_path)
+                .with_context(|| format!("cannot write {}", overlay_path.display()))?;
+            return Err(anyhow::anyhow!(
+                "calibrating from the {source}: {e}\n{help}\nwhat was found is drawn in {}",
+                overlay_path.display()
+            ));
+        }
+    };
+    std::fs::write(&out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
+    let erase_point = c.keypad.erase.point().map(|[x, y]| (x, y));
+    let mut status = vec![format!("calibration written to {}", out.display())];
+    status.extend(notes.iter().map(|n| format!("check: {n}")));
+    overlay::survey_overlay(img, &survey, erase_point, &status)
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
-    println!("{source}: {}x{}", img.width(), img.height());
     println!(
         "board: {:?}, line width {} px",
         c.board.rect, c.board.line_width
@@ -149,27 +226,94 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
         .collect();
     println!("keypad: {}", keys.join(" "));
-    println!("erase: {ex},{ey}; input mode: {:?}", c.input.mode);
+    println!(
+        "erase: {}{}; input mode: {:?}",
+        c.keypad.erase,
+        if c.keypad.erase_guessed {
+            " (guessed: no erase key recognised)"
+        } else {
+            ""
+        },
+        c.input.mode
+    );
     println!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
         c.templates.len(),
         c.templates.iter().filter(|t| t.source == "keypad").count(),
         c.templates.iter().filter(|t| t.source == "board").count()
     );
-    println!("board read: {}", cal.reading.board.to_line());
-    for d in &cal.reading.doubts {
-        println!("  doubt: {}", d.message);
+    if let Some(r) = &survey.reading {
+        println!("board read: {}", r.board.to_line());
+        for d in &r.doubts {
+            println!("  doubt: {}", d.message);
+        }
+    }
+    for n in &notes {
+        println!("check: {n}");
     }
     println!("wrote {} and {}", out.display(), overlay_path.display());
     Ok(0)
 }
 
+/// What the person can do about a failure.
+fn help_for(e: &CalibrationError) -> String {
+    match e {
+        CalibrationError::Vision(_) => "help: with the game screen showing and nothing over the \
+            board, try again; or give the board's outer grid lines as --board X0,Y0,X1,Y1 \
+            (screen pixels, equal cells assumed)"
+            .into(),
+        CalibrationError::Keypad(_) => "help: take the screenshot with the number pad showing; or \
+            give the keys' centres as --keys X,Y;X,Y;... (keys 1 to 9), or --keys X1,Y1,X9,Y9 \
+            for a single row"
+            .into(),
+        _ => "help: check the screenshot is the game screen of the app".into(),
+    }
+}
+
+/// One line per thing found near the keypad.
+fn print_survey(survey: &Survey) {
+    if let Some(k) = survey.keypad() {
+        let rows: Vec<String> = k.rows.iter().map(|n| n.to_string()).collect();
+        println!(
+            "keypad layout: {} {} of keys ({}), pitch {:.0} px",
+            rows.len(),
+            if k.transposed { "columns" } else { "rows" },
+            rows.join("+"),
+            k.pitch
+        );
+    }
+    for t in &survey.tools {
+        println!(
+            "  key beside the digits at {},{}: {} ({})",
+            t.center.0,
+            t.center.1,
+            t.tool.map_or("not recognised", |t| t.name()),
+            t.evidence
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn points_parse() {
-        assert_eq!(super::parse_point("12, 34"), Ok([12, 34]));
-        assert!(super::parse_point("12").is_err());
-        assert!(super::parse_point("-1,2").is_err());
+        assert_eq!(parse_point("12, 34"), Ok([12, 34]));
+        assert!(parse_point("12").is_err());
+        assert!(parse_point("-1,2").is_err());
+        assert_eq!(parse_erase("toggle"), Ok(Erase::Toggle));
+        assert_eq!(parse_erase("5,6"), Ok(Erase::Key([5, 6])));
+        assert!(parse_erase("eraser").is_err());
+        assert_eq!(parse_rect("10,20,110,120"), Ok([10, 20, 110, 120]));
+        assert!(parse_rect("110,20,10,120").is_err());
+        let row = parse_keys("100,500,900,500").unwrap();
+        assert_eq!(
+            (row[0], row[4], row[8]),
+            ((100, 500), (500, 500), (900, 500))
+        );
+        let nine = "1,2;3,4;5,6;7,8;9,10;11,12;13,14;15,16;17,18";
+        assert_eq!(parse_keys(nine).unwrap()[8], (17, 18));
+        assert!(parse_keys("1,2,3").is_err());
     }
 }

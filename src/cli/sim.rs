@@ -2,6 +2,7 @@
 
 use crate::sim::adb::auth::NewKeys;
 use crate::sim::app::hazards::{HazardOptions, LockScreen};
+use crate::sim::app::style::{STYLES, Style};
 use crate::sim::app::{AppOptions, Keypad, Theme};
 use crate::sim::timing::TimingMode;
 use crate::sim::{AuthConfig, SimConfig, profile};
@@ -37,9 +38,11 @@ pub struct SimArgs {
     /// App colour theme.
     #[arg(long, value_enum, default_value_t = Theme::Light)]
     theme: Theme,
-    /// Keypad layout.
-    #[arg(long, value_enum, default_value_t = Keypad::Row)]
-    keypad: Keypad,
+    /// Keypad layout (default: row; a --style may bring its own).
+    #[arg(long, value_enum)]
+    keypad: Option<Keypad>,
+    #[arg(long, default_value = "classic", value_parser = parse_style, help = style_help())]
+    style: Style,
     /// Show digits that break a rule in red.
     #[arg(long)]
     show_conflicts: bool,
@@ -117,6 +120,27 @@ fn profile_help() -> String {
     format!("Device profile: {}", list.join(", "))
 }
 
+/// "App style: classic (...), bold (...), ..." from the presets.
+fn style_help() -> String {
+    let list: Vec<String> = STYLES
+        .iter()
+        .map(|s| format!("{} ({})", s.name, s.about))
+        .collect();
+    format!(
+        "App style, how the app draws its game screen: {}",
+        list.join("; ")
+    )
+}
+
+fn parse_style(name: &str) -> Result<Style, String> {
+    Style::by_name(name).ok_or_else(|| {
+        format!(
+            "unknown style '{name}'; choose one of: {}",
+            Style::names().join(", ")
+        )
+    })
+}
+
 fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
     profile::profile(name).ok_or_else(|| {
         format!(
@@ -138,7 +162,8 @@ impl SimArgs {
         let mut config = SimConfig::new(self.profile.clone());
         config.app = AppOptions {
             theme: self.theme,
-            keypad: self.keypad,
+            keypad: self.keypad.unwrap_or_default(),
+            style: self.style,
             seed: self.seed,
             show_conflicts: self.show_conflicts,
             drop_taps: self.drop_taps,
@@ -172,6 +197,16 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             "refusing to listen on {}: not a loopback address. Use --listen 127.0.0.1:PORT, \
              or add --listen-any (and preferably --auth) to expose the phone on the network",
             args.listen
+        );
+    }
+    if let (Some(k), Some(own)) = (args.keypad, args.style.keypad)
+        && k != own
+    {
+        bail!(
+            "--style {} has its own keypad ({}); drop --keypad {}",
+            args.style.name,
+            own.name(),
+            k.name()
         );
     }
     let config = args.config();
@@ -269,6 +304,9 @@ mod tests {
             auth.keys_file.as_deref(),
             Some(std::path::Path::new("/tmp/k"))
         );
+        let s = parse(&["--style", "disc"]).unwrap().config();
+        assert_eq!(s.app.style.name, "disc");
+        assert_eq!(s.app.keypad(), Keypad::Grid);
         let d = parse(&[]).unwrap();
         assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
         let c = d.config();
@@ -281,6 +319,8 @@ mod tests {
     fn bad_options_are_explained() {
         let e = parse(&["--profile", "nokia"]).err().unwrap().to_string();
         assert!(e.contains("choose one of: budget, pixel"), "{e}");
+        let e = parse(&["--style", "fancy"]).err().unwrap().to_string();
+        assert!(e.contains("choose one of: classic, bold"), "{e}");
         let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
         assert!(e.contains("between 0 and 1"), "{e}");
         assert!(

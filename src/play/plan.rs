@@ -227,7 +227,7 @@ pub fn parse_budget(text: &str) -> Result<Option<Duration>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::setnum::{Cancel, InputOrder, test_layout};
+    use crate::play::setnum::{InputOrder, test_layout};
     use crate::solver::{Options, Recorder, Strategy, search};
 
     const LEET: &str =
@@ -243,7 +243,7 @@ mod tests {
     #[test]
     fn budget_cuts_the_steps_shown() {
         let (puzzle, ev) = events();
-        let layout = test_layout(InputOrder::CellFirst, Cancel::Erase);
+        let layout = test_layout(InputOrder::CellFirst, false);
         let all = Plan::new(&ev, &puzzle, &layout, 100.0, None, None);
         assert_eq!(all.steps, 4208 + 4157);
         assert_eq!(all.visible_steps, all.steps);

@@ -619,8 +619,8 @@ mod tests {
     use crate::play::stop::Restored;
     use crate::solver::{Options, Recorder, Strategy, search};
 
-    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes, erase
-    /// clears; taps can be dropped, a popup can swallow them, the link can drop, the game can
+    /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes (or, with a
+    /// toggle layout, clears a cell holding that digit), erase clears; taps can be dropped, a popup can swallow them, the link can drop, the game can
     /// end after too many mistakes.
     struct MemoryApp<'a> {
         layout: &'a Layout,
@@ -659,13 +659,18 @@ mod tests {
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
                 self.selected = Some(c);
             } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
+                let toggles = self.layout.cancel == Cancel::Toggle;
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
                     let d = d as u8 + 1;
-                    self.board.set(c, d);
-                    if d != self.solution.get(c) {
-                        self.mistakes += 1;
+                    if toggles && self.board.get(c) == d {
+                        self.board.set(c, 0);
+                    } else {
+                        self.board.set(c, d);
+                        if d != self.solution.get(c) {
+                            self.mistakes += 1;
+                        }
                     }
-                } else if p == self.layout.erase {
+                } else if self.layout.cancel == Cancel::Erase(p) {
                     self.board.set(c, 0);
                 }
             }
@@ -699,7 +704,7 @@ mod tests {
     }
 
     fn layout() -> Layout {
-        crate::play::setnum::test_layout(InputOrder::CellFirst, Cancel::Erase)
+        crate::play::setnum::test_layout(InputOrder::CellFirst, false)
     }
 
     const LEET: &str =
@@ -737,7 +742,15 @@ mod tests {
         options: ReplayOptions,
         setup: impl FnOnce(&mut MemoryApp),
     ) -> (Result<ReplayReport, ReplayError>, Board, u64) {
-        let layout = layout();
+        run_on(layout(), strategy, options, setup)
+    }
+
+    fn run_on(
+        layout: Layout,
+        strategy: Strategy,
+        options: ReplayOptions,
+        setup: impl FnOnce(&mut MemoryApp),
+    ) -> (Result<ReplayReport, ReplayError>, Board, u64) {
         let (puzzle, events, solution) = search_of(strategy);
         let mut app = app(&layout, puzzle, solution);
         setup(&mut app);
@@ -777,6 +790,32 @@ mod tests {
             report.wrong_digits > 1000 && report.wrong_digits <= 4208,
             "{report:?}"
         );
+    }
+
+    #[test]
+    fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
+        let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+        let (puzzle, _, solution) = search_of(Strategy::RowMajor);
+        let (r, board, taps) = run_on(
+            toggle.clone(),
+            Strategy::RowMajor,
+            ReplayOptions::default(),
+            |_| {},
+        );
+        let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
+        assert_eq!(board, solution, "from {puzzle}");
+        assert_eq!(report.events_shown, 4208 + 4157);
+        assert_eq!(report.taps, taps);
+        let opts = ReplayOptions {
+            verify_taps: 300,
+            ..ReplayOptions::default()
+        };
+        let (r, board, _) = run_on(toggle, Strategy::RowMajor, opts, |a| {
+            a.drop = Box::new(|n| n.is_multiple_of(89))
+        });
+        let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
+        assert_eq!(board, solution);
+        assert!(report.repairs > 0, "{report:?}");
     }
 
     #[test]

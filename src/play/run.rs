@@ -11,7 +11,7 @@ use super::replay::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
 use super::setnum::{Cancel, Layout};
 use super::stop::{RunFailed, StopFlag, stop_of};
 use crate::board::Board;
-use crate::calibration::{Calibration, Navigation};
+use crate::calibration::{Calibration, Erase, Navigation};
 use crate::device::Device;
 use crate::device::input::InputBackend;
 use crate::session::{
@@ -117,9 +117,11 @@ pub fn layout(cal: &Calibration) -> Layout {
     Layout {
         cells: geometry.cell_centers(),
         keypad: cal.keypad.digits.map(|[x, y]| (x, y)),
-        erase: (cal.keypad.erase[0], cal.keypad.erase[1]),
         order: cal.input.mode,
-        cancel: Cancel::Erase,
+        cancel: match cal.keypad.erase {
+            Erase::Key([x, y]) => Cancel::Erase((x, y)),
+            Erase::Toggle => Cancel::Toggle,
+        },
     }
 }
 
@@ -172,10 +174,12 @@ fn pick_calibration(
 ) -> (PathBuf, Calibration) {
     if candidates.len() > 1
         && let Ok(geometry) = vision::detect_board(frame)
-        && let Ok(keys) = vision::keypad::find_keypad(frame, &geometry)
+        && let Ok(keypad) = vision::keypad::find_keypad(frame, &geometry)
     {
         let distance = |cal: &Calibration| -> u64 {
-            keys.iter()
+            keypad
+                .keys
+                .iter()
                 .map(|k| {
                     let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
                     (x as i64 - k.center.0 as i64).unsigned_abs()

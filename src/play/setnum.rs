@@ -1,7 +1,8 @@
 //! The setNum / cancelNum layer: search events to taps, through the screen layout.
 //!
 //! `setNum(cell, d)` = tap the cell (skipped if it is already selected) + tap keypad `d`;
-//! `cancelNum(cell)` = tap the cell + tap erase (or tap `d` again, for apps where a digit toggles).
+//! `cancelNum(cell)` = tap the cell + tap erase (or tap `d` again, for apps where a digit toggles:
+//! the calibration's `erase = "toggle"`).
 //! Digit-first apps get the digit (or erase) first, then the cell. Nothing is collapsed: every
 //! event becomes taps, so the phone shows exactly what the algorithm does.
 
@@ -12,22 +13,19 @@ use crate::solver::Event;
 pub type Point = (u32, u32);
 
 /// How a digit is taken back out of a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cancel {
-    /// Tap the erase button.
-    #[default]
-    Erase,
+    /// Tap the erase button here.
+    Erase(Point),
     /// Tap the same digit again (apps where digits toggle).
     Toggle,
 }
 
-/// Where to tap: the 81 cell centres, the keypad's 1..9, the erase button.
+/// Where to tap: the 81 cell centres, the keypad's 1..9, and how to erase.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     pub cells: [Point; 81],
     pub keypad: [Point; 9],
-    pub erase: Point,
     pub order: InputOrder,
     pub cancel: Cancel,
 }
@@ -65,16 +63,13 @@ impl<'a> Encoder<'a> {
     /// The taps that write `digit` (0: clear) into `cell`, appended to `out`.
     pub fn write(&mut self, cell: usize, digit: u8, previous: u8, out: &mut Vec<Point>) {
         let l = self.layout;
-        let key = match digit {
-            0 => match l.cancel {
-                Cancel::Erase => Selection::Erase,
-                Cancel::Toggle => Selection::Digit(previous.max(1)),
-            },
-            d => Selection::Digit(d),
-        };
-        let key_point = match key {
-            Selection::Digit(d) => l.keypad[(d - 1) as usize],
-            _ => l.erase,
+        let (key, key_point) = match (digit, l.cancel) {
+            (0, Cancel::Erase(p)) => (Selection::Erase, p),
+            (0, Cancel::Toggle) => {
+                let d = previous.clamp(1, 9);
+                (Selection::Digit(d), l.keypad[(d - 1) as usize])
+            }
+            (d, _) => (Selection::Digit(d), l.keypad[(d.clamp(1, 9) - 1) as usize]),
         };
         match l.order {
             InputOrder::CellFirst => {
@@ -103,9 +98,10 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// A 10-pixel grid layout for tests: cell centres at (5 + 10c, 5 + 10r), keys along y = 200.
+/// A 10-pixel grid layout for tests: cell centres at (5 + 10c, 5 + 10r), keys along y = 200,
+/// erase (unless `toggle`) at (50, 250).
 #[cfg(test)]
-pub(crate) fn test_layout(order: InputOrder, cancel: Cancel) -> Layout {
+pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
     let mut cells = [(0, 0); 81];
     for (i, c) in cells.iter_mut().enumerate() {
         *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
@@ -117,9 +113,12 @@ pub(crate) fn test_layout(order: InputOrder, cancel: Cancel) -> Layout {
     Layout {
         cells,
         keypad,
-        erase: (50, 250),
         order,
-        cancel,
+        cancel: if toggle {
+            Cancel::Toggle
+        } else {
+            Cancel::Erase((50, 250))
+        },
     }
 }
 
@@ -130,7 +129,7 @@ mod tests {
 
     #[test]
     fn cell_first_skips_reselecting() {
-        let l = layout(InputOrder::CellFirst, Cancel::Erase);
+        let l = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
@@ -152,7 +151,7 @@ mod tests {
 
     #[test]
     fn toggle_cancel_taps_the_digit_again() {
-        let l = layout(InputOrder::CellFirst, Cancel::Toggle);
+        let l = layout(InputOrder::CellFirst, true);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         e.event(Event::Place { cell: 0, digit: 7 }, &mut taps);
@@ -162,7 +161,7 @@ mod tests {
 
     #[test]
     fn digit_first_keeps_the_brush() {
-        let l = layout(InputOrder::DigitFirst, Cancel::Erase);
+        let l = layout(InputOrder::DigitFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         e.event(Event::Place { cell: 0, digit: 2 }, &mut taps);

@@ -131,6 +131,30 @@ pub const PROFILES: &[Profile] = &[
         sdk: 33,
         release: "13",
     },
+    Profile {
+        name: "small",
+        model: "Small_S2",
+        product: "small_s2",
+        device: "s2",
+        width: 480,
+        height: 800,
+        density: 240,
+        touch_max: (479, 799),
+        panel_writable: true,
+        abi: "armeabi-v7a",
+        userspace_64: false,
+        // An old hdpi phone: slow like `budget`, a third of its pixels to capture.
+        timing: PhoneTiming {
+            input_ms: 1000,
+            process_ms: 30,
+            screencap_raw_ms: (200, 320),
+            screencap_png_ms: (550, 800),
+            app_tap_ms: 10,
+        },
+        cutout: false,
+        sdk: 23,
+        release: "6.0",
+    },
 ];
 
 /// Looks a profile up by name.

@@ -1,9 +1,18 @@
-//! Finding the app's number pad: the digits 1..9 read by OCR below the board.
+//! Finding the app's number pad: the digits 1..9 read by OCR around the board, fitted to a
+//! lattice of keys.
+//!
+//! Every shape near the board at every contrast ([`regions`](super::regions)) is read as a
+//! digit; shapes of one size that form rows of evenly spaced, increasing digits are the keypad:
+//! one row of 9, two rows (5+4, 6+3, 7+2 with other keys after the digits), a 3x3 grid, or
+//! the same turned on its side. Count labels on keys ("3" with a small "5") are smaller than
+//! the key digits and drop out with the size. A key that is missing (apps hide or grey out a
+//! digit that is complete) is inferred from the others' spacing. The keypad is looked for
+//! below the board first, then beside it (landscape) and above it.
 
 use super::geometry::BoardGeometry;
 use super::glyph::Glyph;
 use super::gray::Gray;
-use super::ink::Ink;
+use super::regions::{self, Limits};
 use super::templates::TemplateBank;
 use image::RgbaImage;
 
@@ -14,260 +23,718 @@ pub struct Key {
     pub digit: u8,
     /// Centre of the digit's glyph: where to tap.
     pub center: (u32, u32),
-    /// The glyph's box `[x0, y0, x1, y1)`.
+    /// The glyph's box `[x0, y0, x1, y1)` (for an inferred key: where the glyph should be).
     pub bbox: [u32; 4],
-    /// Template score.
+    /// Template score (0 for an inferred key).
     pub score: f32,
-    /// The normalised glyph (a device template).
+    /// The normalised glyph (a device template); `None` for an inferred key.
+    pub glyph: Option<Glyph>,
+    /// Not seen: placed from the other keys' spacing.
+    pub inferred: bool,
+}
+
+/// A shape near the board that reads as a digit.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// 1..=9.
+    pub digit: u8,
+    /// Template score and margin over the runner-up.
+    pub score: f32,
+    pub margin: f32,
+    /// Glyph box `[x0, y0, x1, y1)`.
+    pub bbox: [u32; 4],
+    /// The normalised glyph.
     pub glyph: Glyph,
 }
 
-/// Least template score for a keypad digit.
-const MIN_KEY_SCORE: f32 = 0.72;
-
-/// Finds the keys 1..=9 below the board. The error says which digits were (not) found.
-pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<[Key; 9], String> {
-    let (cw, ch) = geometry.cell_size();
-    let top = (geometry.rows[9] + geometry.line_width + 2).min(img.height());
-    let (w, h) = (img.width() as usize, (img.height() - top) as usize);
-    if h < (ch * 0.3) as usize {
-        return Err("there is no room below the board for a number pad".into());
+impl Candidate {
+    fn cx(&self) -> f32 {
+        (self.bbox[0] + self.bbox[2]) as f32 / 2.0
     }
-    let gray = Gray::from_rgba(img);
-    let region = &gray.data[top as usize * w..];
-    // A window well under the key size: the band along a key's edge stays away from its glyph.
-    let mask = adaptive_mask(region, w, h, ((cw * 0.4) as usize).max(9), 25);
-    let boxes = components(&mask, w, h);
+    fn cy(&self) -> f32 {
+        (self.bbox[1] + self.bbox[3]) as f32 / 2.0
+    }
+    fn h(&self) -> f32 {
+        (self.bbox[3] - self.bbox[1]) as f32
+    }
+}
+
+/// The keypad found.
+#[derive(Debug, Clone)]
+pub struct Keypad {
+    /// Keys 1..9, in order.
+    pub keys: [Key; 9],
+    /// Distance between neighbouring keys along a row, pixels.
+    pub pitch: f32,
+    /// Distance between rows (the key height when there is one row), pixels.
+    pub row_pitch: f32,
+    /// Rows side by side instead of one above the other (a keypad turned on its side).
+    pub transposed: bool,
+    /// How many keys there are per row, top to bottom (left to right when transposed).
+    pub rows: Vec<usize>,
+    /// What was uncertain (inferred keys and why they went where they did).
+    pub notes: Vec<String>,
+}
+
+impl Keypad {
+    /// The area a key covers, about: `[x0, y0, x1, y1)` around its centre, one pitch wide and
+    /// one row pitch tall (a little less, so neighbours do not overlap); with one row, one and
+    /// a half pitches tall (tall keys carry a count label under the digit).
+    pub fn key_area(&self, k: &Key) -> [u32; 4] {
+        let along = self.pitch * 0.48;
+        let across = if self.rows.len() > 1 {
+            self.row_pitch * 0.48
+        } else {
+            self.pitch * 0.75
+        };
+        let (hx, hy) = if self.transposed {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        let (cx, cy) = (k.center.0 as f32, k.center.1 as f32);
+        [
+            (cx - hx).max(0.0) as u32,
+            (cy - hy).max(0.0) as u32,
+            (cx + hx) as u32,
+            (cy + hy) as u32,
+        ]
+    }
+
+    /// The bounding box of all key areas.
+    pub fn area(&self) -> [u32; 4] {
+        self.keys
+            .iter()
+            .map(|k| self.key_area(k))
+            .fold([u32::MAX, u32::MAX, 0, 0], |a, b| {
+                [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[2].max(b[2]),
+                    a[3].max(b[3]),
+                ]
+            })
+    }
+
+    /// A keypad whose key centres are given (by a person): rows are keys level with each other.
+    pub fn from_points(points: [(u32, u32); 9]) -> Keypad {
+        let dist =
+            |a: (u32, u32), b: (u32, u32)| (a.0 as f32 - b.0 as f32).hypot(a.1 as f32 - b.1 as f32);
+        let mut nearest: Vec<f32> = (0..9)
+            .map(|i| {
+                (0..9)
+                    .filter(|&j| j != i)
+                    .map(|j| dist(points[i], points[j]))
+                    .fold(f32::MAX, f32::min)
+            })
+            .collect();
+        nearest.sort_by(f32::total_cmp);
+        let pitch = nearest[4].max(4.0);
+        let mut rows = vec![1usize];
+        for w in points.windows(2) {
+            if (w[1].1 as f32 - w[0].1 as f32).abs() > pitch * 0.5 {
+                rows.push(1);
+            } else if let Some(last) = rows.last_mut() {
+                *last += 1;
+            }
+        }
+        let half = (pitch * 0.2) as u32;
+        Keypad {
+            keys: std::array::from_fn(|i| {
+                let (x, y) = points[i];
+                Key {
+                    digit: i as u8 + 1,
+                    center: (x, y),
+                    bbox: [
+                        x.saturating_sub(half),
+                        y.saturating_sub(half),
+                        x + half,
+                        y + half,
+                    ],
+                    score: 0.0,
+                    glyph: None,
+                    inferred: false,
+                }
+            }),
+            pitch,
+            row_pitch: pitch,
+            transposed: false,
+            rows,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The glyph height of the key digits.
+    pub fn glyph_height(&self) -> f32 {
+        let mut h: Vec<u32> = self
+            .keys
+            .iter()
+            .filter(|k| !k.inferred)
+            .map(|k| k.bbox[3] - k.bbox[1])
+            .collect();
+        h.sort_unstable();
+        match h.get(h.len() / 2) {
+            Some(&v) if v > 0 => v as f32,
+            _ => self.pitch * 0.4,
+        }
+    }
+}
+
+/// Why no keypad was found, with what was seen (for the overlay).
+#[derive(Debug, Clone)]
+pub struct NotFound {
+    /// What was seen and what is missing.
+    pub message: String,
+    /// Every shape that read as a digit.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Least template score for a keypad digit.
+const MIN_KEY_SCORE: f32 = 0.7;
+/// Least number of keys that must be seen (the others are inferred).
+const MIN_SEEN: usize = 6;
+
+/// The areas around the board where a keypad can be, best first: below, right, left, above.
+pub fn search_areas(img: &RgbaImage, g: &BoardGeometry) -> Vec<[u32; 4]> {
+    let (w, h) = img.dimensions();
+    let [x0, y0, x1, y1] = g.rect();
+    let m = g.line_width + 2;
+    let min = (g.cell_size().0.min(g.cell_size().1) * 1.2) as u32;
+    [
+        [0, y1 + m, w, h],
+        [x1 + m, 0, w, h],
+        [0, 0, x0.saturating_sub(m), h],
+        [0, 0, w, y0.saturating_sub(m)],
+    ]
+    .into_iter()
+    .filter(|a| a[2] > a[0] + min && a[3] > a[1] + min)
+    .collect()
+}
+
+/// Every shape in `area` that reads as a digit of a plausible key size.
+pub fn candidates(gray: &Gray, area: [u32; 4], g: &BoardGeometry) -> Vec<Candidate> {
+    let (cw, ch) = g.cell_size();
+    let cell = cw.min(ch);
+    let limits = Limits {
+        min_h: ((cell * 0.14) as u32).max(7),
+        max_h: (cell * 1.3) as u32,
+        max_w: (cell * 1.3) as u32,
+        min_area: 12,
+    };
     let bank = TemplateBank::default_bank();
-    let mut best: [Option<Key>; 9] = Default::default();
-    for b in boxes {
-        let (bw, bh) = ((b[2] - b[0] + 1) as f32, (b[3] - b[1] + 1) as f32);
-        if bh < ch * 0.2 || bh > ch * 1.3 || bw < cw * 0.05 || bw > cw * 1.2 || bw > bh * 1.2 {
+    let mut out = Vec::new();
+    for r in regions::extract(gray, area, limits) {
+        let (w, h) = r.size();
+        // Digits are taller than wide, and ink, not a filled box.
+        if w > h + h / 10 || w * 12 < h || r.fill() > 0.85 {
             continue;
         }
-        let rect = padded(b, w, h, top);
-        let ink = Ink::analyse(img, rect);
-        // The adaptive mask adds a halo around a glyph: its box is taller than the ink.
-        let Some(found) = ink.main_glyph((bh * 0.55) as usize) else {
-            continue;
-        };
-        let (cov, gw, gh) = ink.coverage(&found);
-        let Some(glyph) = Glyph::from_coverage(&cov, gw, gh) else {
+        let Some(glyph) = regions::glyph(gray, &[&r]) else {
             continue;
         };
         let Some(m) = bank.classify(&glyph) else {
             continue;
         };
-        if m.score < MIN_KEY_SCORE || m.margin < 0.03 {
-            continue;
+        if m.score >= MIN_KEY_SCORE - 0.1 {
+            out.push(Candidate {
+                digit: m.digit,
+                score: m.score,
+                margin: m.margin,
+                bbox: r.bbox,
+                glyph,
+            });
         }
-        let f = found.bbox;
-        let bbox = [
-            rect[0] + f[0] as u32,
-            rect[1] + f[1] as u32,
-            rect[0] + f[2] as u32 + 1,
-            rect[1] + f[3] as u32 + 1,
-        ];
-        let key = Key {
-            digit: m.digit,
-            center: ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2),
-            bbox,
-            score: m.score,
-            glyph,
-        };
-        let slot = &mut best[m.digit as usize - 1];
-        let height = |k: &Key| k.bbox[3] - k.bbox[1];
-        // Keypad digits are the biggest of their kind (counters and hints are smaller).
-        if slot.as_ref().is_none_or(|s| {
-            height(&key) > height(s) + 2 || (height(&key) + 2 >= height(s) && key.score > s.score)
-        }) {
-            *slot = Some(key);
-        }
-    }
-    let missing: Vec<String> = (1..=9)
-        .filter(|d| best[d - 1].is_none())
-        .map(|d| d.to_string())
-        .collect();
-    if !missing.is_empty() {
-        let found: Vec<String> = best.iter().flatten().map(|k| k.digit.to_string()).collect();
-        return Err(format!(
-            "number pad not found below the board: digits {} not seen (found: {})",
-            missing.join(","),
-            if found.is_empty() {
-                "none".into()
-            } else {
-                found.join(",")
-            }
-        ));
-    }
-    let keys: Vec<Key> = best.into_iter().flatten().collect();
-    let mut heights: Vec<u32> = keys.iter().map(|k| k.bbox[3] - k.bbox[1]).collect();
-    heights.sort_unstable();
-    let median = heights[4];
-    if let Some(k) = keys
-        .iter()
-        .find(|k| (k.bbox[3] - k.bbox[1]) * 10 < median * 6)
-    {
-        return Err(format!(
-            "number pad unclear: digit {} at {:?} is much smaller than the others",
-            k.digit, k.center
-        ));
-    }
-    keys.try_into()
-        .map_err(|_| "number pad: internal error collecting keys".to_string())
-}
-
-/// Pixels differing from their `win x win` neighbourhood mean by more than `t`.
-fn adaptive_mask(g: &[u8], w: usize, h: usize, win: usize, t: u32) -> Vec<bool> {
-    let mut integral = vec![0u64; (w + 1) * (h + 1)];
-    for y in 0..h {
-        let mut row = 0u64;
-        for x in 0..w {
-            row += g[y * w + x] as u64;
-            integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + row;
-        }
-    }
-    let r = win / 2;
-    let mut mask = vec![false; w * h];
-    for y in 0..h {
-        let (ya, yb) = (y.saturating_sub(r), (y + r + 1).min(h));
-        for x in 0..w {
-            let (xa, xb) = (x.saturating_sub(r), (x + r + 1).min(w));
-            let sum = integral[yb * (w + 1) + xb] + integral[ya * (w + 1) + xa]
-                - integral[ya * (w + 1) + xb]
-                - integral[yb * (w + 1) + xa];
-            let mean = sum / ((yb - ya) * (xb - xa)) as u64;
-            mask[y * w + x] = (g[y * w + x] as u64).abs_diff(mean) > t as u64;
-        }
-    }
-    mask
-}
-
-/// The image rectangle around component box `b` (inclusive, in the mask of width `w` and height
-/// `h` that starts at image row `top`), padded by a fifth of its height plus 2 pixels.
-fn padded(b: [usize; 4], w: usize, h: usize, top: u32) -> [u32; 4] {
-    let pad = ((b[3] - b[1] + 1) as f32 * 0.2) as usize + 2;
-    [
-        b[0].saturating_sub(pad) as u32,
-        (b[1].saturating_sub(pad)) as u32 + top,
-        (b[2] + pad + 1).min(w) as u32,
-        (b[3] + pad + 1).min(h) as u32 + top,
-    ]
-}
-
-/// Bounding boxes (inclusive) of 8-connected components of a mask.
-fn components(mask: &[bool], w: usize, h: usize) -> Vec<[usize; 4]> {
-    let mut seen = vec![false; w * h];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..w * h {
-        if !mask[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut b = [w, h, 0, 0];
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
-            b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
-            for (dx, dy) in [
-                (-1i32, -1i32),
-                (0, -1),
-                (1, -1),
-                (-1, 0),
-                (1, 0),
-                (-1, 1),
-                (0, 1),
-                (1, 1),
-            ] {
-                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
-                    let j = ny as usize * w + nx as usize;
-                    if mask[j] && !seen[j] {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        out.push(b);
     }
     out
 }
 
-/// Characters that erase keys commonly show: ⌫ (erase to the left) and ⌦, ✕, ✖.
-const ERASE_ICONS: &[char] = &['\u{232B}', '\u{2326}', '\u{2715}', '\u{2716}'];
-/// Least template score for an erase icon.
-const MIN_ERASE_SCORE: f32 = 0.8;
+/// Finds the keys 1..=9 around the board. The error says what was seen.
+pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<Keypad, NotFound> {
+    let gray = Gray::from_rgba(img);
+    let mut seen: Vec<Candidate> = Vec::new();
+    let mut best: Option<(Fit, Vec<Candidate>)> = None;
+    for area in search_areas(img, geometry) {
+        let cands = candidates(&gray, area, geometry);
+        let fit = [false, true]
+            .into_iter()
+            .filter_map(|t| fit(&cands, t))
+            .max_by(|a, b| a.quality().total_cmp(&b.quality()));
+        seen.extend(cands.iter().cloned());
+        if let Some(f) = fit
+            && best.as_ref().is_none_or(|(b, _)| f.quality() > b.quality())
+        {
+            let full = f.seen() == 9;
+            best = Some((f, cands));
+            if full {
+                break;
+            }
+        }
+    }
+    let too_few = |found: usize| NotFound {
+        message: format!(
+            "number pad not found: {} near the board; a keypad needs at least {MIN_SEEN} of the \
+             digits 1-9 in evenly spaced rows of one size",
+            describe(&seen, found)
+        ),
+        candidates: seen.clone(),
+    };
+    let Some((fit, cands)) = best else {
+        return Err(too_few(0));
+    };
+    if fit.seen() < MIN_SEEN {
+        return Err(too_few(fit.seen()));
+    }
+    fit.into_keypad(&cands, img.dimensions(), geometry)
+        .map_err(|message| NotFound {
+            message,
+            candidates: seen,
+        })
+}
 
-/// The erase key's icon templates, rendered once from the bundled fonts that have them.
-fn erase_templates() -> &'static [Glyph] {
-    static T: std::sync::OnceLock<Vec<Glyph>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        let mut out = Vec::new();
-        for (_, bytes) in super::templates::FONTS {
-            let Ok(font) = ab_glyph::FontRef::try_from_slice(bytes) else {
+/// "saw digits 1,2,3 (best fit: 3 in a row)".
+fn describe(seen: &[Candidate], fitted: usize) -> String {
+    let mut digits: Vec<u8> = seen
+        .iter()
+        .filter(|c| c.score >= MIN_KEY_SCORE)
+        .map(|c| c.digit)
+        .collect();
+    digits.sort_unstable();
+    digits.dedup();
+    if digits.is_empty() {
+        return "no digit-shaped marks".into();
+    }
+    let list: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+    format!(
+        "saw digit-shaped marks {} (at best {fitted} of them in a keypad layout)",
+        list.join(",")
+    )
+}
+
+/// One key of a fit: a candidate index, in (possibly transposed) coordinates.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    cand: usize,
+    digit: u8,
+    /// Along the row and across rows.
+    u: f32,
+    v: f32,
+}
+
+/// A lattice fit: rows of keys (each row sorted along `u`), all with pitch `pitch`.
+#[derive(Debug, Clone)]
+struct Fit {
+    rows: Vec<Vec<Placed>>,
+    pitch: f32,
+    transposed: bool,
+    glyph_h: f32,
+    score: f32,
+}
+
+impl Fit {
+    fn seen(&self) -> usize {
+        self.rows.iter().map(|r| r.len()).sum()
+    }
+
+    fn quality(&self) -> f32 {
+        self.seen() as f32 * 10.0 + self.score
+    }
+}
+
+/// The best lattice of keys among the candidates, in rows (`transposed`: in columns).
+fn fit(cands: &[Candidate], transposed: bool) -> Option<Fit> {
+    let uv = |c: &Candidate| {
+        if transposed {
+            (c.cy(), c.cx())
+        } else {
+            (c.cx(), c.cy())
+        }
+    };
+    let good: Vec<usize> = (0..cands.len())
+        .filter(|&i| cands[i].score >= MIN_KEY_SCORE && cands[i].margin >= 0.02)
+        .collect();
+    let mut heights: Vec<f32> = good.iter().map(|&i| cands[i].h()).collect();
+    heights.sort_by(f32::total_cmp);
+    heights.dedup_by(|a, b| *a <= *b * 1.05);
+    let mut best: Option<Fit> = None;
+    for &h0 in &heights {
+        let set: Vec<usize> = good
+            .iter()
+            .copied()
+            .filter(|&i| (h0 * 0.8..=h0 * 1.25).contains(&cands[i].h()))
+            .collect();
+        if set.len() < 2 {
+            continue;
+        }
+        // Rows: candidates whose centres are level with each other.
+        let mut by_v = set.clone();
+        by_v.sort_by(|&a, &b| uv(&cands[a]).1.total_cmp(&uv(&cands[b]).1));
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        for i in by_v {
+            match rows.last_mut() {
+                Some(r) if uv(&cands[i]).1 - uv(&cands[*r.last().unwrap()]).1 <= h0 * 0.4 => {
+                    r.push(i)
+                }
+                _ => rows.push(vec![i]),
+            }
+        }
+        for r in &mut rows {
+            r.sort_by(|&a, &b| uv(&cands[a]).0.total_cmp(&uv(&cands[b]).0));
+        }
+        for pitch in pitches(cands, &rows, &uv, h0) {
+            let chains: Vec<Vec<Placed>> = rows
+                .iter()
+                .map(|r| chain(cands, r, &uv, pitch))
+                .filter(|c| !c.is_empty())
+                .collect();
+            let chosen = stack(&chains, pitch, h0);
+            let seen: usize = chosen.iter().map(|r| r.len()).sum();
+            if seen < 2 || chosen.iter().all(|r| r.len() < 2) {
                 continue;
+            }
+            let score = chosen.iter().flatten().map(|p| cands[p.cand].score).sum();
+            let f = Fit {
+                rows: chosen,
+                pitch,
+                transposed,
+                glyph_h: h0,
+                score,
             };
-            for &ch in ERASE_ICONS {
-                if let Some((cov, w, h)) = super::templates::render_char(&font, ch, 96.0)
-                    && let Some(g) = Glyph::from_coverage(&cov, w, h)
-                {
-                    out.push(g);
+            if best.as_ref().is_none_or(|b| f.quality() > b.quality()) {
+                best = Some(f);
+            }
+        }
+    }
+    best
+}
+
+/// Candidate key pitches: distances between increasing digits in a row, per digit step, that
+/// several pairs agree on.
+fn pitches(
+    cands: &[Candidate],
+    rows: &[Vec<usize>],
+    uv: &impl Fn(&Candidate) -> (f32, f32),
+    h0: f32,
+) -> Vec<f32> {
+    let mut values = Vec::new();
+    for r in rows {
+        for (a, &i) in r.iter().enumerate() {
+            for &j in &r[a + 1..] {
+                let (ci, cj) = (&cands[i], &cands[j]);
+                let steps = cj.digit as i32 - ci.digit as i32;
+                let du = uv(cj).0 - uv(ci).0;
+                if (1..=3).contains(&steps) && du > h0 * 0.5 {
+                    values.push(du / steps as f32);
                 }
             }
         }
-        out
-    })
+    }
+    values.sort_by(f32::total_cmp);
+    let support = |p: f32| values.iter().filter(|&&v| (v - p).abs() <= p * 0.1).count();
+    let mut out: Vec<(usize, f32)> = Vec::new();
+    for &p in &values {
+        if out.iter().any(|&(_, q)| (p - q).abs() <= q * 0.1) {
+            continue;
+        }
+        let near: Vec<f32> = values
+            .iter()
+            .copied()
+            .filter(|&v| (v - p).abs() <= p * 0.1)
+            .collect();
+        let mean = near.iter().sum::<f32>() / near.len() as f32;
+        out.push((support(mean), mean));
+    }
+    out.sort_by_key(|a| std::cmp::Reverse(a.0));
+    out.truncate(4);
+    out.into_iter().map(|(_, p)| p).collect()
 }
 
-/// Looks for an erase key below the board by its icon (⌫, ⌦, ✕ or ✖ drawn as a glyph):
-/// the centre of the best-matching glyph, if one matches well. Text labels are not read.
-pub fn find_erase(img: &RgbaImage, geometry: &BoardGeometry, keys: &[Key]) -> Option<(u32, u32)> {
-    let (cw, ch) = geometry.cell_size();
-    let top = (geometry.rows[9] + geometry.line_width + 2).min(img.height());
-    let (w, h) = (img.width() as usize, (img.height() - top) as usize);
-    let gray = Gray::from_rgba(img);
-    let region = &gray.data[top as usize * w..];
-    let mask = adaptive_mask(region, w, h, ((cw * 0.4) as usize).max(9), 25);
-    let templates = erase_templates();
-    let mut best: Option<(f32, (u32, u32))> = None;
-    for b in components(&mask, w, h) {
-        let (bw, bh) = ((b[2] - b[0] + 1) as f32, (b[3] - b[1] + 1) as f32);
-        if bh < ch * 0.12 || bh > ch * 1.3 || bw < cw * 0.1 || bw > cw * 1.5 {
-            continue;
-        }
-        let rect = padded(b, w, h, top);
-        let centre = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2);
-        // Not one of the digit keys.
-        if keys.iter().any(|k| {
-            centre.0 >= k.bbox[0]
-                && centre.0 < k.bbox[2]
-                && centre.1 >= k.bbox[1]
-                && centre.1 < k.bbox[3]
-        }) {
-            continue;
-        }
-        let ink = Ink::analyse(img, rect);
-        let Some(found) = ink.main_glyph((bh * 0.55) as usize) else {
-            continue;
-        };
-        let (cov, gw, gh) = ink.coverage(&found);
-        let Some(glyph) = Glyph::from_coverage(&cov, gw, gh) else {
-            continue;
-        };
-        let score = templates
-            .iter()
-            .map(|t| glyph.ncc(t))
-            .fold(f32::MIN, f32::max);
-        if score >= MIN_ERASE_SCORE && best.is_none_or(|(s, _)| score > s) {
-            let f = found.bbox;
-            let c = (
-                rect[0] + (f[0] + f[2]) as u32 / 2,
-                rect[1] + (f[1] + f[3]) as u32 / 2,
-            );
-            best = Some((score, c));
+/// The longest run of a row's candidates with increasing digits spaced `pitch` per digit.
+fn chain(
+    cands: &[Candidate],
+    row: &[usize],
+    uv: &impl Fn(&Candidate) -> (f32, f32),
+    pitch: f32,
+) -> Vec<Placed> {
+    let n = row.len();
+    // best[i]: (keys, score) of the best chain ending at row[i]; prev[i] its predecessor.
+    let mut best: Vec<(usize, f32)> = vec![(0, 0.0); n];
+    let mut prev: Vec<Option<usize>> = vec![None; n];
+    for i in 0..n {
+        let ci = &cands[row[i]];
+        best[i] = (1, ci.score);
+        for j in 0..i {
+            let cj = &cands[row[j]];
+            let steps = ci.digit as i32 - cj.digit as i32;
+            if steps < 1 {
+                continue;
+            }
+            let du = uv(ci).0 - uv(cj).0;
+            if (du - steps as f32 * pitch).abs() > pitch * 0.2 {
+                continue;
+            }
+            let cand = (best[j].0 + 1, best[j].1 + ci.score);
+            if cand.0 > best[i].0 || (cand.0 == best[i].0 && cand.1 > best[i].1) {
+                best[i] = cand;
+                prev[i] = Some(j);
+            }
         }
     }
-    best.map(|(_, c)| c)
+    let Some(end) = (0..n).max_by(|&a, &b| {
+        best[a]
+            .0
+            .cmp(&best[b].0)
+            .then(best[a].1.total_cmp(&best[b].1))
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut at = Some(end);
+    while let Some(i) = at {
+        let c = &cands[row[i]];
+        let (u, v) = uv(c);
+        out.push(Placed {
+            cand: row[i],
+            digit: c.digit,
+            u,
+            v,
+        });
+        at = prev[i];
+    }
+    out.reverse();
+    out
+}
+
+/// The best stack of row chains: digits increase from row to row, rows are close together,
+/// evenly spaced and overlap along the row.
+fn stack(chains: &[Vec<Placed>], pitch: f32, h0: f32) -> Vec<Vec<Placed>> {
+    let n = chains.len();
+    let first = |c: &Vec<Placed>| c[0];
+    let last = |c: &Vec<Placed>| c[c.len() - 1];
+    let v = |c: &Vec<Placed>| c.iter().map(|p| p.v).sum::<f32>() / c.len() as f32;
+    let span = |c: &Vec<Placed>| (first(c).u, last(c).u);
+    let fits = |a: &Vec<Placed>, b: &Vec<Placed>| {
+        let dv = v(b) - v(a);
+        let (a0, a1) = span(a);
+        let (b0, b1) = span(b);
+        last(a).digit < first(b).digit
+            && dv > h0
+            && dv <= pitch.max(h0) * 2.5
+            && b0 <= a1 + pitch * 1.5
+            && a0 <= b1 + pitch * 1.5
+    };
+    // Chains are in row order; dp[i]: best stack ending with chain i.
+    let mut dp: Vec<(usize, Option<usize>)> = vec![(0, None); n];
+    for i in 0..n {
+        dp[i] = (chains[i].len(), None);
+        for j in 0..i {
+            if !fits(&chains[j], &chains[i]) {
+                continue;
+            }
+            // Evenly spaced rows: the gap matches the previous one.
+            if let Some(k) = dp[j].1 {
+                let (g1, g2) = (v(&chains[j]) - v(&chains[k]), v(&chains[i]) - v(&chains[j]));
+                if (g1 - g2).abs() > g1.max(g2) * 0.25 {
+                    continue;
+                }
+            }
+            let total = dp[j].0 + chains[i].len();
+            if total > dp[i].0 {
+                dp[i] = (total, Some(j));
+            }
+        }
+    }
+    let Some(end) = (0..n).max_by_key(|&i| dp[i].0) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut at = Some(end);
+    while let Some(i) = at {
+        out.push(chains[i].clone());
+        at = dp[i].1;
+    }
+    out.reverse();
+    out
+}
+
+impl Fit {
+    /// Keys for every digit, inferring the missing ones from the lattice.
+    fn into_keypad(
+        self,
+        cands: &[Candidate],
+        (width, height): (u32, u32),
+        board: &BoardGeometry,
+    ) -> Result<Keypad, String> {
+        let pitch = self.pitch;
+        let mut row_of: [Option<usize>; 10] = [None; 10];
+        let mut pos: [Option<(f32, f32)>; 10] = [None; 10];
+        for (r, row) in self.rows.iter().enumerate() {
+            for p in row {
+                row_of[p.digit as usize] = Some(r);
+                pos[p.digit as usize] = Some((p.u, p.v));
+            }
+        }
+        let row_v: Vec<f32> = self
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|p| p.v).sum::<f32>() / r.len() as f32)
+            .collect();
+        let row_pitch = if row_v.len() > 1 {
+            (row_v[row_v.len() - 1] - row_v[0]) / (row_v.len() - 1) as f32
+        } else {
+            pitch
+        };
+        let (extent_u, centre_u) = {
+            let [x0, y0, x1, y1] = board.rect();
+            if self.transposed {
+                (height as f32, (y0 + y1) as f32 / 2.0)
+            } else {
+                (width as f32, (x0 + x1) as f32 / 2.0)
+            }
+        };
+        let mut notes = Vec::new();
+        // Fill in missing digits, each next to a known neighbour, until none is left.
+        loop {
+            let missing: Vec<u8> = (1..=9u8).filter(|&d| pos[d as usize].is_none()).collect();
+            if missing.is_empty() {
+                break;
+            }
+            let mut progressed = false;
+            for d in missing {
+                let di = d as usize;
+                let left = (1..di).rev().find(|&e| pos[e].is_some());
+                let right = (di + 1..=9).find(|&e| pos[e].is_some());
+                // Inside a row: between two keys of the same row.
+                if let (Some(a), Some(b)) = (left, right)
+                    && row_of[a] == row_of[b]
+                {
+                    let (ua, va) = pos[a].unwrap_or_default();
+                    pos[di] = Some((ua + (di - a) as f32 * pitch, va));
+                    row_of[di] = row_of[a];
+                    progressed = true;
+                    continue;
+                }
+                // At the end of a row: only next to an immediate neighbour.
+                let after = (d > 1).then(|| di - 1).filter(|&e| pos[e].is_some());
+                let before = (d < 9).then(|| di + 1).filter(|&e| pos[e].is_some());
+                let options: Vec<(usize, (f32, f32))> = after
+                    .map(|e| (e, pos[e].map(|(u, v)| (u + pitch, v))))
+                    .into_iter()
+                    .chain(before.map(|e| (e, pos[e].map(|(u, v)| (u - pitch, v)))))
+                    .filter_map(|(e, p)| Some((e, p?)))
+                    .filter(|(_, (u, _))| *u >= 0.0 && *u < extent_u)
+                    .collect();
+                let chosen = match options.len() {
+                    0 => continue,
+                    1 => options[0],
+                    _ => {
+                        // Ends two rows: keep the keypad centred on the board.
+                        let lopsided = |o: &(usize, (f32, f32))| {
+                            let mut us: Vec<f32> =
+                                (1..=9).filter_map(|e| pos[e].map(|p| p.0)).collect();
+                            us.push(o.1.0);
+                            let lo = us.iter().copied().fold(f32::MAX, f32::min);
+                            let hi = us.iter().copied().fold(f32::MIN, f32::max);
+                            ((lo + hi) / 2.0 - centre_u).abs()
+                        };
+                        let (a, b) = (lopsided(&options[0]), lopsided(&options[1]));
+                        if (a - b).abs() < pitch * 0.25 {
+                            notes.push(format!(
+                                "key {d} not seen: it could end the row of {} or start the row \
+                                 of {}; placed after {}",
+                                d - 1,
+                                d + 1,
+                                d - 1
+                            ));
+                            options[0]
+                        } else if a < b {
+                            options[0]
+                        } else {
+                            options[1]
+                        }
+                    }
+                };
+                pos[di] = Some(chosen.1);
+                row_of[di] = row_of[chosen.0];
+                progressed = true;
+            }
+            if !progressed {
+                let list: Vec<String> = (1..=9)
+                    .filter(|&d| pos[d].is_none())
+                    .map(|d| d.to_string())
+                    .collect();
+                return Err(format!(
+                    "number pad: digits {} neither seen nor placeable from the other keys' spacing",
+                    list.join(",")
+                ));
+            }
+        }
+        let by_digit: Vec<Option<&Placed>> = (1..=9u8)
+            .map(|d| self.rows.iter().flatten().find(|p| p.digit == d))
+            .collect();
+        let half = self.glyph_h / 2.0;
+        let keys: Vec<Key> = (1..=9u8)
+            .map(|d| {
+                let (u, v) = pos[d as usize].unwrap_or_default();
+                let (x, y) = if self.transposed { (v, u) } else { (u, v) };
+                match by_digit[d as usize - 1] {
+                    Some(p) => {
+                        let c = &cands[p.cand];
+                        Key {
+                            digit: d,
+                            center: (c.cx() as u32, c.cy() as u32),
+                            bbox: c.bbox,
+                            score: c.score,
+                            glyph: Some(c.glyph.clone()),
+                            inferred: false,
+                        }
+                    }
+                    None => {
+                        let (x, y) = (x.max(0.0), y.max(0.0));
+                        Key {
+                            digit: d,
+                            center: (x as u32, y as u32),
+                            bbox: [
+                                (x - half * 0.6).max(0.0) as u32,
+                                (y - half).max(0.0) as u32,
+                                (x + half * 0.6) as u32,
+                                (y + half) as u32,
+                            ],
+                            score: 0.0,
+                            glyph: None,
+                            inferred: true,
+                        }
+                    }
+                }
+            })
+            .collect();
+        if let Some(k) = keys
+            .iter()
+            .find(|k| k.center.0 >= width || k.center.1 >= height)
+        {
+            return Err(format!(
+                "number pad: key {} would be off the screen at {:?}",
+                k.digit, k.center
+            ));
+        }
+        for k in keys.iter().filter(|k| k.inferred) {
+            notes.push(format!(
+                "key {} not seen (hidden or greyed out?): placed at {},{} from the other keys' spacing",
+                k.digit, k.center.0, k.center.1
+            ));
+        }
+        let mut rows: Vec<usize> = vec![0; self.rows.len()];
+        for r in row_of[1..=9].iter().flatten() {
+            rows[*r] += 1;
+        }
+        Ok(Keypad {
+            keys: keys
+                .try_into()
+                .map_err(|_| "number pad: internal error collecting keys".to_string())?,
+            pitch,
+            row_pitch,
+            transposed: self.transposed,
+            rows,
+            notes,
+        })
+    }
 }

@@ -14,12 +14,16 @@ pub mod detect;
 pub mod geometry;
 pub mod glyph;
 pub mod gray;
+pub mod icons;
 pub mod ink;
 pub mod keypad;
 pub mod kinds;
 pub mod ocr;
 pub mod overlay;
+pub mod regions;
+pub mod survey;
 pub mod templates;
+pub mod tools;
 
 pub use geometry::{BoardGeometry, Rect};
 pub use kinds::Kind;
@@ -36,7 +40,7 @@ pub const MIN_SCORE: f32 = 0.70;
 pub const MIN_MARGIN: f32 = 0.05;
 
 /// Why a frame could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum VisionError {
     /// No 9x9 grid in the frame.
     #[error(

@@ -166,11 +166,37 @@ fn caption_box(img: &mut RgbaImage, text: &str) {
     }
 }
 
-/// The overlay of a reading: grid, and per cell the digit read (`G`/`U` kind) and confidence.
+/// The overlay of a reading: grid, and per cell the digit read (`G`/`U` kind) and confidence,
+/// with a legend below the screen.
 pub fn reading_overlay(img: &RgbaImage, reading: &Reading) -> RgbaImage {
     let mut out = img.clone();
+    draw_reading(&mut out, reading);
+    with_legend(&out, &reading_legend())
+}
+
+/// What the marks of [`draw_reading`] mean.
+pub fn reading_legend() -> Vec<(Rgba<u8>, String)> {
+    vec![
+        (GRID, "magenta lines: the grid found".into()),
+        (
+            GOOD,
+            "\"2U 1.00\": cell read as 2, U = entered by the player (G = given, . = empty), \
+             confidence 1.00"
+                .into(),
+        ),
+        (GOOD, "green: confidence at least 0.85".into()),
+        (FAIR, format!("orange: confidence {MIN_SCORE:.2} to 0.85")),
+        (
+            BAD,
+            format!("red: confidence below {MIN_SCORE:.2} (doubtful)"),
+        ),
+    ]
+}
+
+/// Draws the grid and per cell the digit read (`G`/`U` kind) and confidence.
+pub fn draw_reading(out: &mut RgbaImage, reading: &Reading) {
     let g = &reading.geometry;
-    draw_grid(&mut out, g);
+    draw_grid(out, g);
     let (cw, ch) = g.cell_size();
     let px = (ch * 0.28).max(10.0);
     for i in 0..81 {
@@ -189,10 +215,10 @@ pub fn reading_overlay(img: &RgbaImage, reading: &Reading) -> RgbaImage {
             Kind::Empty => ".".to_string(),
             k => format!("{d}{}", k.to_char()),
         };
-        label_box(&mut out, x, y, px, colour, &label);
+        label_box(out, x, y, px, colour, &label);
         let conf_text = format!("{:.2}", conf);
         label_box(
-            &mut out,
+            out,
             x,
             (g.rows[r + 1] as f32 - px * 0.8 - 4.0) as i32,
             px * 0.7,
@@ -201,6 +227,71 @@ pub fn reading_overlay(img: &RgbaImage, reading: &Reading) -> RgbaImage {
         );
         let _ = cw;
     }
+}
+
+/// `img` with a white strip below it listing `legend`: a colour swatch and a line of text each.
+pub fn with_legend(img: &RgbaImage, legend: &[(Rgba<u8>, String)]) -> RgbaImage {
+    let w = img.width();
+    let px = (w as f32 / 45.0).clamp(11.0, 30.0);
+    let line = (px * 1.35).ceil() as u32;
+    let max_chars = ((w as f32 - px * 2.5) / (px * 0.52)).max(10.0) as usize;
+    let mut lines: Vec<(Rgba<u8>, String, bool)> = Vec::new();
+    for (c, text) in legend {
+        let mut first = true;
+        for chunk in wrap(text, max_chars) {
+            lines.push((*c, chunk, first));
+            first = false;
+        }
+    }
+    let pad = line / 2;
+    let mut out = RgbaImage::from_pixel(
+        w,
+        img.height() + pad * 2 + line * lines.len() as u32,
+        Rgba([255, 255, 255, 255]),
+    );
+    image::imageops::replace(&mut out, img, 0, 0);
+    draw_line_segment_mut(
+        &mut out,
+        (0.0, img.height() as f32),
+        (w as f32, img.height() as f32),
+        Rgba([0, 0, 0, 255]),
+    );
+    for (i, (c, text, first)) in lines.iter().enumerate() {
+        let y = (img.height() + pad + i as u32 * line) as i32;
+        if *first {
+            let s = (px * 0.7) as u32;
+            draw_filled_rect_mut(
+                &mut out,
+                IRect::at((px * 0.4) as i32, y + (px * 0.25) as i32).of_size(s.max(2), s.max(2)),
+                *c,
+            );
+        }
+        label_box(
+            &mut out,
+            (px * 1.6) as i32,
+            y,
+            px,
+            Rgba([20, 20, 20, 255]),
+            text,
+        );
+    }
+    out
+}
+
+/// Splits `text` into lines of at most about `max` characters, at spaces.
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > max {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    out.push(cur);
     out
 }
 
@@ -265,4 +356,148 @@ pub fn label_box(img: &mut RgbaImage, x: i32, y: i32, px: f32, colour: Rgba<u8>,
             }
         });
     }
+}
+
+const KEY: Rgba<u8> = Rgba([0, 160, 0, 255]);
+const GUESS: Rgba<u8> = Rgba([230, 120, 0, 255]);
+const ERASE: Rgba<u8> = Rgba([220, 0, 0, 255]);
+const TOOL: Rgba<u8> = Rgba([30, 90, 220, 255]);
+const UNKNOWN: Rgba<u8> = Rgba([120, 120, 120, 255]);
+
+/// Draws a hollow rectangle `[x0, y0, x1, y1)`, 2 pixels wide.
+fn frame(img: &mut RgbaImage, b: [u32; 4], c: Rgba<u8>) {
+    for d in 0..2u32 {
+        let (x0, y0) = (b[0].saturating_sub(d), b[1].saturating_sub(d));
+        let (w, h) = (b[2] + 2 * d - x0, b[3] + 2 * d - y0);
+        if w > 0 && h > 0 {
+            imageproc::drawing::draw_hollow_rect_mut(
+                img,
+                IRect::at(x0 as i32, y0 as i32).of_size(w, h),
+                c,
+            );
+        }
+    }
+}
+
+/// The calibration overlay: what a survey of `img` found (board and reading, keypad keys or
+/// the digit-shaped marks seen, the tool keys and what they were taken for, the erase key),
+/// with a legend that starts with `status` lines (the outcome, what to check or do).
+pub fn survey_overlay(
+    img: &RgbaImage,
+    survey: &super::survey::Survey,
+    erase: Option<(u32, u32)>,
+    status: &[String],
+) -> RgbaImage {
+    let mut out = img.clone();
+    let mut legend: Vec<(Rgba<u8>, String)> = status
+        .iter()
+        .map(|s| (Rgba([0, 0, 0, 255]), s.clone()))
+        .collect();
+    let cell = match &survey.board {
+        Ok(g) => g.cell_size().0.min(g.cell_size().1),
+        Err(_) => img.width() as f32 / 12.0,
+    };
+    let px = (cell * 0.3).max(11.0);
+    if let Some(r) = &survey.reading {
+        draw_reading(&mut out, r);
+        legend.extend(reading_legend());
+    } else if let Err(e) = &survey.board {
+        legend.push((GRID, format!("no board: {e}")));
+    }
+    match &survey.keypad {
+        Some(Ok(k)) => {
+            let radius = (k.glyph_height() * 0.7).max(6.0) as i32;
+            for key in &k.keys {
+                let colour = if key.inferred { GUESS } else { KEY };
+                if !key.inferred {
+                    frame(&mut out, key.bbox, colour);
+                }
+                let label = if key.inferred {
+                    format!("{}?", key.digit)
+                } else {
+                    key.digit.to_string()
+                };
+                mark_point(&mut out, key.center, radius, colour, &label);
+            }
+            legend.push((
+                KEY,
+                "green circle \"5\": keypad key 5, where it is tapped".into(),
+            ));
+            if k.keys.iter().any(|key| key.inferred) {
+                legend.push((
+                    GUESS,
+                    "orange \"5?\": key 5 not seen, placed from the other keys' spacing".into(),
+                ));
+            }
+        }
+        Some(Err(_)) | None => {
+            for c in &survey.candidates {
+                frame(&mut out, c.bbox, GUESS);
+                label_box(
+                    &mut out,
+                    c.bbox[2] as i32 + 2,
+                    c.bbox[1] as i32,
+                    px * 0.7,
+                    GUESS,
+                    &format!("{} {:.2}", c.digit, c.score),
+                );
+            }
+            if !survey.candidates.is_empty() {
+                legend.push((
+                    GUESS,
+                    "orange box \"3 0.81\": a mark that reads as 3 (score 0.81), not fitted into a keypad"
+                        .into(),
+                ));
+            }
+            if let Some(Err(e)) = &survey.keypad {
+                legend.push((GUESS, format!("keypad: {e}")));
+            }
+        }
+    }
+    for t in &survey.tools {
+        let (colour, label) = match t.tool {
+            Some(tool) => (
+                if tool == super::icons::Tool::Erase {
+                    ERASE
+                } else {
+                    TOOL
+                },
+                format!("{} {:.2}", tool.name(), t.confidence),
+            ),
+            None => (UNKNOWN, "?".to_string()),
+        };
+        frame(&mut out, t.bbox, colour);
+        label_box(
+            &mut out,
+            t.bbox[0] as i32,
+            t.bbox[3] as i32 + 3,
+            px * 0.7,
+            colour,
+            &label,
+        );
+    }
+    if !survey.tools.is_empty() {
+        legend.push((
+            TOOL,
+            "blue box \"undo 0.91\": a key beside the digits taken for undo (also redo, pencil, \
+             hint, other), how sure 0..1"
+                .into(),
+        ));
+        legend.push((UNKNOWN, "grey box \"?\": a key not recognised".into()));
+    }
+    match erase {
+        Some(p) => {
+            let radius = (px * 0.8) as i32;
+            mark_point(&mut out, p, radius, ERASE, "erase");
+            legend.push((
+                ERASE,
+                "red circle \"erase\": where the erase key is tapped".into(),
+            ));
+        }
+        None => legend.push((
+            ERASE,
+            "no erase key: a cell is cleared by tapping its digit again (toggle)".into(),
+        )),
+    }
+    with_legend(&out, &legend)
 }

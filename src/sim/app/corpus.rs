@@ -1,11 +1,13 @@
-//! The screenshot corpus for the vision code: for every profile x theme x keypad layout, a game
-//! screen with some entered digits and a selected cell, as `screenshots/sim/NAME.png` with a
-//! sidecar `NAME.truth` (line 1: the 81-cell board, `.` empty; line 2: per cell `G` given,
-//! `U` user-entered, `.` empty).
+//! The screenshot corpus for the vision code: for every profile x theme x keypad layout, and for
+//! every app style (`--style`) on a few profiles and themes, a game screen with some entered
+//! digits and a selected cell, as `screenshots/sim/NAME.png` with a sidecar `NAME.truth` (line 1:
+//! the 81-cell board, `.` empty; line 2: per cell `G` given, `U` user-entered, `.` empty; line 3,
+//! only when the app has no erase key: `erase: toggle`).
 //!
 //! Regenerate with `cargo test --lib sim::app::corpus::tests::regenerate -- --ignored`; a normal
 //! test checks the committed files still match.
 
+use super::style::{EraseKey, STYLES, Style};
 use super::{AppOptions, Keypad, Phone, Theme, model::Game};
 use crate::board::CELLS;
 use crate::sim::profile::PROFILES;
@@ -30,6 +32,11 @@ pub struct Shot {
 
 /// The truth text of a game: board line, kinds line.
 pub fn truth(game: &Game) -> String {
+    truth_of(game, &Style::default())
+}
+
+/// The truth text of a game in an app `style` (see the module doc).
+pub fn truth_of(game: &Game, style: &Style) -> String {
     let board = game.board.to_line();
     let kinds: String = (0..CELLS)
         .map(|c| match (game.is_given(c), game.board.get(c)) {
@@ -38,7 +45,29 @@ pub fn truth(game: &Game) -> String {
             (false, _) => 'U',
         })
         .collect();
-    format!("{board}\n{kinds}\n")
+    let erase = if style.erase == EraseKey::None {
+        "erase: toggle\n"
+    } else {
+        ""
+    };
+    format!("{board}\n{kinds}\n{erase}")
+}
+
+/// The (profile, theme) pairs each style other than `classic` is rendered on: every profile
+/// once, both themes, the small screen for each.
+fn style_shots(style_index: usize) -> [(&'static str, Theme); 2] {
+    let big = ["pixel", "budget", "flagship", "tablet"];
+    let theme = |i: usize| {
+        if i.is_multiple_of(2) {
+            Theme::Light
+        } else {
+            Theme::Dark
+        }
+    };
+    [
+        (big[style_index % big.len()], theme(style_index)),
+        ("small", theme(style_index + 1)),
+    ]
 }
 
 /// Plays a few moves through real taps and returns the phone. Entry `index` picks the level,
@@ -93,18 +122,45 @@ pub fn shots() -> Result<Vec<Shot>, String> {
                     show_conflicts: index % 3 == 2,
                     ..AppOptions::default()
                 };
-                let mut phone = staged(index, options, profile)?;
-                let game = phone.model().game.clone().ok_or("no game")?;
-                out.push(Shot {
-                    name: format!("{}-{}-{}", profile.name, theme.name(), keypad.name()),
-                    image: phone.screenshot(),
-                    truth: truth(&game),
-                });
+                let name = format!("{}-{}-{}", profile.name, theme.name(), keypad.name());
+                out.push(shot(name, index, options, profile)?);
                 index += 1;
             }
         }
     }
+    for (i, style) in STYLES.iter().enumerate().skip(1) {
+        for (profile_name, theme) in style_shots(i) {
+            let profile = crate::sim::profile::profile(profile_name).ok_or("no such profile")?;
+            let options = AppOptions {
+                theme,
+                style: *style,
+                seed: index as u64,
+                show_conflicts: index % 3 == 2,
+                ..AppOptions::default()
+            };
+            let name = format!("{}-{}-{}", profile.name, theme.name(), style.name);
+            out.push(shot(name, index, options, profile)?);
+            index += 1;
+        }
+    }
     Ok(out)
+}
+
+/// One staged game screen.
+fn shot(
+    name: String,
+    index: usize,
+    options: AppOptions,
+    profile: &crate::sim::profile::Profile,
+) -> Result<Shot, String> {
+    let style = options.style;
+    let mut phone = staged(index, options, profile)?;
+    let game = phone.model().game.clone().ok_or("no game")?;
+    Ok(Shot {
+        name,
+        image: phone.screenshot(),
+        truth: truth_of(&game, &style),
+    })
 }
 
 /// Writes the corpus into `dir` (PNG + truth per entry) and returns the files written.
@@ -155,7 +211,7 @@ mod tests {
     fn committed_corpus_is_current() {
         let stale = "screenshots/sim is stale: run `cargo test --lib sim::app::corpus::tests::regenerate -- --ignored`";
         let shots = shots().unwrap();
-        assert_eq!(shots.len(), PROFILES.len() * 4);
+        assert_eq!(shots.len(), PROFILES.len() * 4 + (STYLES.len() - 1) * 2);
         for shot in &shots {
             let truth = std::fs::read_to_string(dir().join(format!("{}.truth", shot.name)))
                 .unwrap_or_else(|e| panic!("{}.truth: {e}; {stale}", shot.name));
@@ -174,7 +230,7 @@ mod tests {
     fn truth_lines_match_the_board() {
         for shot in shots().unwrap().iter().take(2) {
             let lines: Vec<&str> = shot.truth.lines().collect();
-            assert_eq!(lines.len(), 2);
+            assert_eq!(lines.len(), 2, "classic shots have an erase key");
             assert!(lines.iter().all(|l| l.len() == CELLS));
             for (b, k) in lines[0].chars().zip(lines[1].chars()) {
                 assert_eq!(b == '.', k == '.');

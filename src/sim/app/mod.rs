@@ -17,6 +17,7 @@ pub mod model;
 pub mod palette;
 mod render;
 pub mod screens;
+pub mod style;
 #[cfg(test)]
 mod tests;
 
@@ -41,12 +42,14 @@ pub enum Theme {
     Dark,
 }
 
-/// Keypad layouts: one row of 1..9 with erase below, or two rows of five with erase (like OpenSudoku).
+/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
+/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Keypad {
     #[default]
     Row,
     TwoRows,
+    Grid,
 }
 
 /// Hardware keys for `input keyevent`.
@@ -66,7 +69,10 @@ pub enum Key {
 #[derive(Debug, Clone, Default)]
 pub struct AppOptions {
     pub theme: Theme,
+    /// The keypad layout, unless the style has its own.
     pub keypad: Keypad,
+    /// How the app looks (`--style`): givens, grid, keys, erase.
+    pub style: style::Style,
     /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
     pub seed: u64,
     /// Show digits that break a rule in red.
@@ -79,6 +85,13 @@ pub struct AppOptions {
     pub mistake_limit: Option<u32>,
     /// The phone around the app: background, screen off, lock screen.
     pub hazards: HazardOptions,
+}
+
+impl AppOptions {
+    /// The keypad layout shown: the style's, else `keypad`.
+    pub fn keypad(&self) -> Keypad {
+        self.style.keypad.unwrap_or(self.keypad)
+    }
 }
 
 impl Theme {
@@ -97,6 +110,7 @@ impl Keypad {
         match self {
             Keypad::Row => "row",
             Keypad::TwoRows => "two-rows",
+            Keypad::Grid => "grid",
         }
     }
 }
@@ -139,7 +153,7 @@ fn splitmix(seed: u64) -> u64 {
 impl Phone {
     /// A phone showing the app's home screen.
     pub fn new(profile: Profile, options: AppOptions) -> Self {
-        let layout = Layout::new(&profile, options.keypad);
+        let layout = Layout::new(&profile, options.keypad(), &options.style);
         let mix = splitmix(options.seed);
         Phone {
             renderer: Renderer::new(&layout),
@@ -195,7 +209,11 @@ impl Phone {
                 if !dropped {
                     changed |= match self.layout.hit(self.model.screen, self.model.popup, x, y) {
                         Some(screens::Target::NavHome) => self.system.go_home(),
-                        target => self.model.tap(target),
+                        target => {
+                            let target =
+                                self.options.style.target(target, self.model.game.as_ref());
+                            self.model.tap(target)
+                        }
                     };
                 }
                 changed |= self.model.maybe_popup();
@@ -381,7 +399,8 @@ impl Phone {
             "erasures": m.erasures,
             "screenshots": self.screenshots,
             "theme": self.options.theme.name(),
-            "keypad": self.options.keypad.name(),
+            "keypad": self.options.keypad().name(),
+            "style": self.options.style.name,
             "show_conflicts": self.options.show_conflicts,
             "drop_taps": self.options.drop_taps,
             "popup_after": self.options.popup_after,

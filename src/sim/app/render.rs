@@ -8,6 +8,7 @@ use super::model::{Game, Highlight, Model};
 use super::palette::Palette;
 use super::screens::layout::{Layout, Rect};
 use super::screens::{LEVELS_PER_PAGE, Screen};
+use super::style::{self, EraseKey, Givens, Style};
 use crate::board::CELLS;
 use image::RgbaImage;
 
@@ -77,7 +78,7 @@ impl Renderer {
             }
             (Screen::Game | Screen::Complete, Some(game)) => {
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
-                self.game(&mut cv, layout, pal, game, options.show_conflicts);
+                self.game(&mut cv, layout, pal, game, options);
                 if model.screen == Screen::Complete {
                     cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                     self.complete(&mut cv, layout, pal, game.level);
@@ -241,22 +242,46 @@ impl Renderer {
             .centered(cv, Face::Regular, small, &label, l.page_label, pal.muted);
     }
 
-    fn game(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, conflicts: bool) {
+    fn game(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        pal: &Palette,
+        game: &Game,
+        options: &AppOptions,
+    ) {
+        let style = &options.style;
         let b = l.board;
         cv.fill(b, pal.surface);
         for cell in 0..CELLS {
             let tint = match game.highlight(cell) {
-                Highlight::None => continue,
-                Highlight::Peer => pal.peer,
-                Highlight::SameDigit => pal.same_digit,
-                Highlight::Selected => pal.selected,
+                Highlight::None => None,
+                Highlight::Peer => Some(pal.peer),
+                Highlight::SameDigit => Some(pal.same_digit),
+                Highlight::Selected => Some(pal.selected),
             };
-            cv.fill(l.cell(cell), tint);
+            // Without cell lines nothing separates the cells: a tint spans from line to line.
+            let area = if style.cell_lines {
+                l.cell(cell)
+            } else {
+                l.cell_pitch(cell)
+            };
+            if let Some(tint) = tint {
+                cv.fill(area, tint);
+            }
+            // Tinted givens stay tinted under a highlight.
+            if style.givens == Givens::Tint && game.is_given(cell) {
+                cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
+            }
         }
         // Thin lines first, thick box lines over them.
         for thick in [false, true] {
             for i in 0..=9usize {
-                if i.is_multiple_of(3) != thick {
+                let outer = i == 0 || i == 9;
+                if i.is_multiple_of(3) != thick
+                    || (!thick && !style.cell_lines)
+                    || (outer && !style.border)
+                {
                     continue;
                 }
                 let colour = if thick { pal.line_thick } else { pal.line_thin };
@@ -265,7 +290,7 @@ impl Renderer {
                 cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
             }
         }
-        let bad = if conflicts {
+        let bad = if options.show_conflicts {
             game.conflicts()
         } else {
             [false; CELLS]
@@ -275,45 +300,88 @@ impl Renderer {
             if d == 0 {
                 continue;
             }
-            let colour = if game.is_given(cell) {
-                pal.given
-            } else if is_bad {
+            let given = game.is_given(cell);
+            let r = l.cell(cell);
+            if given && style.givens == Givens::Disc {
+                let (cx, cy) = r.center();
+                let radius = r.w.min(r.h) as f32 * 0.44;
+                let disc = style::mix(pal.surface, pal.given, style::DISC_MIX);
+                cv.disc(cx as f32 + 0.5, cy as f32 + 0.5, radius, disc);
+            }
+            let colour = if is_bad && !given {
                 pal.conflict
+            } else if given || style.givens != Givens::Colour {
+                pal.given
             } else {
                 pal.user
             };
+            let face = if given && style.givens == Givens::Weight {
+                Face::Bold
+            } else {
+                Face::Regular
+            };
             let ch = char::from(b'0' + d);
-            self.text.glyph_centered(
-                cv,
-                Face::Regular,
-                self.cell_digit_px,
-                ch,
-                l.cell(cell),
-                colour,
-            );
-        }
-        // Keypad.
-        let radius = l.px(10.0);
-        for (i, r) in l.keys.iter().enumerate() {
-            cv.round_rect(*r, radius, pal.key);
-            let ch = char::from(b'1' + i as u8);
             self.text
-                .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, *r, pal.on_key);
+                .glyph_centered(cv, face, self.cell_digit_px, ch, r, colour);
         }
-        cv.round_rect(l.erase, radius, pal.key);
-        let label = if l.erase.w > l.px(100.0) {
-            "⌫  Erase"
+        self.keypad(cv, l, pal, game, style);
+    }
+
+    /// The digit keys (with counts, hidden when complete, on a panel) and the erase key.
+    fn keypad(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, style: &Style) {
+        let on_panel = l.panel.w > 0;
+        let (key, on_key, radius) = if on_panel {
+            cv.round_rect(l.panel, l.px(8.0), style::PANEL);
+            (style::PANEL_KEY, style::ON_PANEL_KEY, l.px(4.0))
         } else {
-            "⌫"
+            (pal.key, pal.on_key, l.px(10.0))
         };
-        self.text.centered(
-            cv,
-            Face::Bold,
-            Self::sp(l, 18.0),
-            label,
-            l.erase,
-            pal.on_key,
-        );
+        let count_px = Self::sp(l, 11.0);
+        for (i, r) in l.keys.iter().enumerate() {
+            let digit = i as u8 + 1;
+            if style.hidden(game, digit) {
+                continue;
+            }
+            cv.round_rect(*r, radius, key);
+            let ch = char::from(b'0' + digit);
+            if style.counts {
+                // The digit in the upper part, the count left under it.
+                let upper = Rect::new(r.x, r.y, r.w, r.h * 7 / 10);
+                let lower = Rect::new(r.x, r.y + r.h * 13 / 20, r.w, r.h * 3 / 10);
+                self.text
+                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, upper, on_key);
+                let left = style::remaining(game, digit).to_string();
+                self.text
+                    .centered(cv, Face::Regular, count_px, &left, lower, pal.muted);
+            } else {
+                self.text
+                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, *r, on_key);
+            }
+        }
+        let e = l.erase;
+        let label_px = Self::sp(l, 18.0);
+        match style.erase {
+            EraseKey::None => {}
+            EraseKey::Backspace => {
+                cv.round_rect(e, radius, pal.key);
+                let label = if e.w > l.px(100.0) {
+                    "⌫  Erase"
+                } else {
+                    "⌫"
+                };
+                self.text
+                    .centered(cv, Face::Bold, label_px, label, e, pal.on_key);
+            }
+            EraseKey::Trash => {
+                cv.round_rect(e, radius, pal.key);
+                style::draw_trash(cv, e, l.px(22.0), pal.on_key, pal.key);
+            }
+            EraseKey::LetterC => {
+                cv.round_rect(e, radius, pal.key);
+                self.text
+                    .glyph_centered(cv, Face::Bold, self.key_digit_px, 'C', e, pal.on_key);
+            }
+        }
     }
 
     fn card(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {

@@ -4,9 +4,15 @@
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
 use super::super::Keypad;
+use super::super::style::{EraseKey, Style};
 use super::{LEVEL_COLUMNS, LEVELS_PER_PAGE, Screen, Target};
 use crate::board::CELLS;
 use crate::sim::profile::Profile;
+
+/// The 3x3 keypad: key size, gap between keys and panel padding (dp).
+const GRID_KEY_DP: f32 = 56.0;
+const GRID_GAP_DP: f32 = 4.0;
+const GRID_PAD_DP: f32 = 6.0;
 
 /// An axis-aligned rectangle in display pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,9 +80,11 @@ pub struct Layout {
     /// Thin (cell) and thick (box) line widths.
     pub thin: i32,
     pub thick: i32,
-    /// Keypad digits 1..9 (index d-1) and the erase key.
+    /// Keypad digits 1..9 (index d-1) and the erase key (empty when the style has none).
     pub keys: [Rect; 9],
     pub erase: Rect,
+    /// The panel behind a 3x3 keypad (empty for other layouts).
+    pub panel: Rect,
     /// Dialogs (completion and popup share the card).
     pub dialog: Rect,
     pub dialog_next: Rect,
@@ -84,8 +92,8 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Lays out every screen for `profile` and `keypad`.
-    pub fn new(profile: &Profile, keypad: Keypad) -> Self {
+    /// Lays out every screen for `profile`, `keypad` and `style`.
+    pub fn new(profile: &Profile, keypad: Keypad, style: &Style) -> Self {
         let width = profile.width as i32;
         let height = profile.height as i32;
         let dp = profile.density as f32 / 160.0;
@@ -125,7 +133,9 @@ impl Layout {
         let gap = px(12.0);
         let rows = LEVELS_PER_PAGE / LEVEL_COLUMNS;
         let slot_w = (column - gap * (LEVEL_COLUMNS as i32 - 1)) / LEVEL_COLUMNS as i32;
-        let slot_h = slot_w.min(px(72.0));
+        // On a short screen the rows shrink so the paging row stays above the navigation bar.
+        let rows_h = content_h - px(24.0 + 16.0 + 48.0 + 8.0);
+        let slot_h = slot_w.min(px(72.0)).min(rows_h / rows as i32 - gap);
         let grid_top = content_top + px(24.0);
         let mut slots = [Rect::default(); LEVELS_PER_PAGE];
         for (i, slot) in slots.iter_mut().enumerate() {
@@ -148,8 +158,19 @@ impl Layout {
             px(48.0),
         );
 
-        // Game: the board, then the keypad.
-        let size = column;
+        // Game: the board, then the keypad. On a short screen the keypad shrinks (to 60%) to
+        // leave the board the full width, then the board gives way.
+        let key_dp = match keypad {
+            Keypad::Row => 56.0 + 16.0 + 48.0,
+            Keypad::TwoRows => 128.0,
+            Keypad::Grid => 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP,
+        };
+        let full = if style.edge_to_edge { width } else { column };
+        let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
+        let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
+        let kpx = |v: f32| (v * dp * ks).round() as i32;
+        let size = full.min(content_h - px(16.0 + 24.0 + 8.0) - kpx(key_dp));
+        let left = (width - size) / 2;
         let board = Rect::new(left, content_top + px(16.0), size, size);
         let mut lines = [0; 10];
         for (i, l) in lines.iter_mut().enumerate() {
@@ -158,31 +179,34 @@ impl Layout {
         let thin = px(1.0).max(1);
         let thick = px(2.5).max(2);
         let key_top = board.bottom() + px(24.0);
+        // The keypad spans the content column, also under a smaller board.
+        let (kleft, kspan) = ((width - column) / 2, column);
         let mut keys = [Rect::default(); 9];
-        let erase;
+        let mut erase;
+        let mut panel = Rect::default();
         match keypad {
             Keypad::Row => {
-                let kgap = px(4.0);
-                let kw = (size - 8 * kgap) / 9;
-                let kh = px(56.0);
+                let kgap = kpx(4.0);
+                let kw = (kspan - 8 * kgap) / 9;
+                let kh = kpx(56.0);
                 for (i, k) in keys.iter_mut().enumerate() {
-                    *k = Rect::new(left + i as i32 * (kw + kgap), key_top, kw, kh);
+                    *k = Rect::new(kleft + i as i32 * (kw + kgap), key_top, kw, kh);
                 }
-                let ew = px(136.0);
+                let ew = kpx(136.0);
                 erase = Rect::new(
-                    left + (size - ew) / 2,
-                    key_top + kh + px(16.0),
+                    kleft + (kspan - ew) / 2,
+                    key_top + kh + kpx(16.0),
                     ew,
-                    px(48.0),
+                    kpx(48.0),
                 );
             }
             Keypad::TwoRows => {
-                let kgap = px(8.0);
-                let kw = (size - 4 * kgap) / 5;
-                let kh = px(60.0);
+                let kgap = kpx(8.0);
+                let kw = (kspan - 4 * kgap) / 5;
+                let kh = kpx(60.0);
                 let at = |i: i32| {
                     Rect::new(
-                        left + (i % 5) * (kw + kgap),
+                        kleft + (i % 5) * (kw + kgap),
                         key_top + (i / 5) * (kh + kgap),
                         kw,
                         kh,
@@ -193,6 +217,31 @@ impl Layout {
                 }
                 erase = at(9);
             }
+            Keypad::Grid => {
+                let (kw, kgap, pad) = (kpx(GRID_KEY_DP), kpx(GRID_GAP_DP), kpx(GRID_PAD_DP));
+                let pw = 3 * kw + 2 * kgap + 2 * pad;
+                let ew = kpx(88.0);
+                let spread = if style.erase == EraseKey::None {
+                    pw
+                } else {
+                    pw + kpx(24.0) + ew
+                };
+                let px0 = (width - spread) / 2;
+                panel = Rect::new(px0, key_top, pw, pw);
+                for (i, k) in keys.iter_mut().enumerate() {
+                    let (r, c) = (i as i32 / 3, i as i32 % 3);
+                    *k = Rect::new(
+                        px0 + pad + c * (kw + kgap),
+                        key_top + pad + r * (kw + kgap),
+                        kw,
+                        kw,
+                    );
+                }
+                erase = Rect::new(px0 + pw + kpx(24.0), key_top + pad, ew, kw);
+            }
+        }
+        if style.erase == EraseKey::None {
+            erase = Rect::default();
         }
 
         // Dialog card, centred.
@@ -229,6 +278,7 @@ impl Layout {
             thick,
             keys,
             erase,
+            panel,
             dialog,
             dialog_next,
             dialog_home,
@@ -251,6 +301,18 @@ impl Layout {
         let (x, w) = span(c);
         let (y, h) = span(r);
         Rect::new(self.board.x + x, self.board.y + y, w, h)
+    }
+
+    /// A cell from grid line to grid line (the lines' centres), for apps that draw no cell lines.
+    pub fn cell_pitch(&self, cell: usize) -> Rect {
+        let (r, c) = ((cell / 9) % 9, cell % 9);
+        let (x, y) = (self.lines[c], self.lines[r]);
+        Rect::new(
+            self.board.x + x,
+            self.board.y + y,
+            self.lines[c + 1] - x,
+            self.lines[r + 1] - y,
+        )
     }
 
     /// Width of grid line `i` (0..=9).
@@ -347,17 +409,30 @@ mod tests {
     #[test]
     fn everything_fits_and_hits_itself() {
         for p in PROFILES {
-            for keypad in [Keypad::Row, Keypad::TwoRows] {
-                let l = Layout::new(p, keypad);
+            for (keypad, style) in [
+                (Keypad::Row, Style::default()),
+                (Keypad::TwoRows, Style::default()),
+                (Keypad::Grid, Style::default()),
+                (Keypad::Grid, Style::by_name("disc").unwrap()),
+                (Keypad::TwoRows, Style::by_name("tinted").unwrap()),
+            ] {
+                let l = Layout::new(p, keypad, &style);
                 let inside = |r: &Rect| {
                     r.x >= 0
                         && r.y >= l.app_bar.bottom()
                         && r.right() <= l.width
                         && r.bottom() <= l.nav_bar.y
                 };
-                for r in l.keys.iter().chain([&l.erase, &l.board, &l.next_page]) {
+                let erase = (style.erase != EraseKey::None).then_some(&l.erase);
+                for r in l.keys.iter().chain(erase).chain([&l.board, &l.next_page]) {
                     assert!(inside(r), "{} {keypad:?}: {r:?}", p.name);
                 }
+                assert!(
+                    l.board.w >= l.width / 2,
+                    "{} {keypad:?}: board {:?}",
+                    p.name,
+                    l.board
+                );
                 for cell in 0..CELLS {
                     let (x, y) = l.cell_center(cell);
                     assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Cell(cell)));
@@ -369,7 +444,9 @@ mod tests {
                     assert_eq!(l.hit(Screen::Game, true, x, y), None);
                 }
                 let (x, y) = l.erase.center();
-                assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                if style.erase != EraseKey::None {
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                }
                 let (x, y) = l.nav_back.center();
                 assert_eq!(l.hit(Screen::Game, true, x, y), Some(Target::NavBack));
             }

@@ -1,0 +1,256 @@
+//! App styles: how other Sudoku apps draw their game screen, as presets of `autoplay sim
+//! --style NAME`. Real apps mark givens by colour, by weight, by a tinted cell or by a disc behind
+//! the digit; draw only the box lines, or no outer border, or the board from edge to edge;
+//! lay their keypad out in a row, two rows or a 3x3 grid of light keys on a dark panel, with
+//! the count of each digit still to place, hiding a digit's key once all nine are on the board;
+//! and erase with a ⌫ key, a trash can, a "C" key, or by tapping the cell's digit again.
+//!
+//! Everything a style changes is here, or a `match` on these fields in the layout and the
+//! renderer; the game rules and the screens are the same for every style.
+
+use super::Keypad;
+use super::canvas::Canvas;
+use super::model::Game;
+use super::palette::Rgb;
+use super::screens::Target;
+use super::screens::layout::Rect;
+
+/// How givens differ from the player's digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Givens {
+    /// Givens dark, entries blue (the classic look).
+    Colour,
+    /// Givens bold, entries regular, one colour.
+    Weight,
+    /// Givens on a tinted cell, one colour and weight.
+    Tint,
+    /// Givens on a filled disc, entries plain.
+    Disc,
+}
+
+/// The erase key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EraseKey {
+    /// "⌫" (with "Erase" when the key is wide).
+    Backspace,
+    /// A trash can icon.
+    Trash,
+    /// The letter "C".
+    LetterC,
+    /// No erase key: tapping the digit a cell holds clears it.
+    None,
+}
+
+/// One app's look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// `--style NAME`.
+    pub name: &'static str,
+    /// What it looks like, for `--help`.
+    pub about: &'static str,
+    pub givens: Givens,
+    /// Thin lines between cells (`false`: only the 3x3 box lines).
+    pub cell_lines: bool,
+    /// The board's outer border.
+    pub border: bool,
+    /// The board spans the whole screen width.
+    pub edge_to_edge: bool,
+    /// The keypad layout (`None`: the one of `--keypad`).
+    pub keypad: Option<Keypad>,
+    /// Each key shows how many of its digit are still to place.
+    pub counts: bool,
+    /// A key disappears while all nine of its digit are on the board.
+    pub hide_completed: bool,
+    pub erase: EraseKey,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        STYLES[0]
+    }
+}
+
+/// The presets.
+pub const STYLES: &[Style] = &[
+    Style {
+        name: "classic",
+        about: "givens dark and entries blue, full grid, keypad of --keypad, ⌫ erase key",
+        givens: Givens::Colour,
+        cell_lines: true,
+        border: true,
+        edge_to_edge: false,
+        keypad: None,
+        counts: false,
+        hide_completed: false,
+        erase: EraseKey::Backspace,
+    },
+    Style {
+        name: "bold",
+        about: "givens bold, entries regular in one colour; only the box lines; one row of keys \
+                with the count left under each digit; a trash-can erase key",
+        givens: Givens::Weight,
+        cell_lines: false,
+        border: true,
+        edge_to_edge: false,
+        keypad: Some(Keypad::Row),
+        counts: true,
+        hide_completed: false,
+        erase: EraseKey::Trash,
+    },
+    Style {
+        name: "tinted",
+        about: "givens on tinted cells; no outer border; two rows of keys that hide a digit \
+                once all nine are placed; a \"C\" erase key",
+        givens: Givens::Tint,
+        cell_lines: true,
+        border: false,
+        edge_to_edge: false,
+        keypad: Some(Keypad::TwoRows),
+        counts: false,
+        hide_completed: true,
+        erase: EraseKey::LetterC,
+    },
+    Style {
+        name: "disc",
+        about: "givens on grey discs; the board edge to edge; a tight 3x3 grid of light keys on \
+                a dark panel; no erase key (tap the digit again to clear a cell)",
+        givens: Givens::Disc,
+        cell_lines: true,
+        border: true,
+        edge_to_edge: true,
+        keypad: Some(Keypad::Grid),
+        counts: false,
+        hide_completed: false,
+        erase: EraseKey::None,
+    },
+];
+
+impl Style {
+    /// A preset by name.
+    pub fn by_name(name: &str) -> Option<Style> {
+        STYLES.iter().find(|s| s.name == name).copied()
+    }
+
+    /// The preset names.
+    pub fn names() -> Vec<&'static str> {
+        STYLES.iter().map(|s| s.name).collect()
+    }
+
+    /// What a tap on `target` does in this style: a hidden key is not there, and without an
+    /// erase key a tap on the digit the selected cell holds clears it.
+    pub fn target(&self, target: Option<Target>, game: Option<&Game>) -> Option<Target> {
+        match (target, game) {
+            (Some(Target::Digit(d)), Some(g)) => {
+                if self.hidden(g, d) {
+                    return None;
+                }
+                let again = g
+                    .selected
+                    .is_some_and(|c| !g.is_given(c) && g.board.get(c) == d);
+                if self.erase == EraseKey::None && again {
+                    Some(Target::Erase)
+                } else {
+                    target
+                }
+            }
+            (Some(Target::Erase), _) if self.erase == EraseKey::None => None,
+            _ => target,
+        }
+    }
+
+    /// Whether the key of `digit` is hidden now.
+    pub fn hidden(&self, game: &Game, digit: u8) -> bool {
+        self.hide_completed && remaining(game, digit) == 0
+    }
+}
+
+/// Opacity (0..255) of the given ink blended over a given's cell (`Givens::Tint`).
+pub const GIVEN_TINT_ALPHA: u8 = 0x22;
+/// How far a given's disc goes from the board colour towards the given ink (`Givens::Disc`).
+pub const DISC_MIX: f32 = 0.16;
+/// The dark panel behind a 3x3 keypad, its light keys and their digits (both themes).
+pub const PANEL: Rgb = [0x2E, 0x33, 0x3D];
+pub const PANEL_KEY: Rgb = [0xEE, 0xF1, 0xF6];
+pub const ON_PANEL_KEY: Rgb = [0x1F, 0x23, 0x2A];
+
+/// `a` moved towards `b` by `t` (0..1).
+pub fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
+    std::array::from_fn(|i| (a[i] as f32 + (b[i] as f32 - a[i] as f32) * t).round() as u8)
+}
+
+/// How many of `digit` are still to place (none when nine or more are on the board).
+pub fn remaining(game: &Game, digit: u8) -> u8 {
+    let placed = (0..81).filter(|&c| game.board.get(c) == digit).count();
+    9u8.saturating_sub(placed as u8)
+}
+
+/// Draws a trash can centred in `r`, `size` pixels tall: a handle over a lid over a can with
+/// two slots.
+pub fn draw_trash(cv: &mut Canvas, r: Rect, size: i32, ink: Rgb, key: Rgb) {
+    let (cx, cy) = r.center();
+    let u = (size / 12).max(1);
+    let top = cy - size / 2;
+    // Handle, lid, can.
+    cv.fill(Rect::new(cx - 2 * u, top, 4 * u, u + 1), ink);
+    cv.fill(Rect::new(cx - 5 * u, top + u, 10 * u, u + u / 2 + 1), ink);
+    let can = Rect::new(cx - 4 * u, top + 3 * u, 8 * u, 9 * u);
+    cv.round_rect(can, u, ink);
+    for dx in [-2 * u, u] {
+        cv.fill(Rect::new(cx + dx, can.y + 2 * u, u, 5 * u), key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_have_unique_names_and_classic_is_the_default() {
+        let names = Style::names();
+        let mut unique = names.clone();
+        unique.dedup();
+        assert_eq!(names, unique);
+        assert_eq!(Style::default().name, "classic");
+        assert_eq!(Style::by_name("disc").unwrap().erase, EraseKey::None);
+        assert!(Style::by_name("nope").is_none());
+    }
+
+    #[test]
+    fn toggle_and_hidden_keys() {
+        let mut g = Game::new(1).unwrap();
+        let cell = (0..81).find(|&c| !g.is_given(c)).unwrap();
+        g.selected = Some(cell);
+        let disc = Style::by_name("disc").unwrap();
+        assert_eq!(
+            disc.target(Some(Target::Digit(4)), Some(&g)),
+            Some(Target::Digit(4))
+        );
+        g.board.set(cell, 4);
+        assert_eq!(
+            disc.target(Some(Target::Digit(4)), Some(&g)),
+            Some(Target::Erase),
+            "the same digit again clears"
+        );
+        assert_eq!(disc.target(Some(Target::Erase), Some(&g)), None);
+        let classic = Style::default();
+        assert_eq!(
+            classic.target(Some(Target::Digit(4)), Some(&g)),
+            Some(Target::Digit(4))
+        );
+        // Nine 4s on the board: the tinted style hides the key.
+        let tinted = Style::by_name("tinted").unwrap();
+        let mut fours = (0..81).filter(|&c| g.board.get(c) == 4).count();
+        for c in 0..81 {
+            if fours < 9 && g.board.get(c) != 4 {
+                g.board.set(c, 4);
+                fours += 1;
+            }
+        }
+        assert_eq!(remaining(&g, 4), 0);
+        assert_eq!(tinted.target(Some(Target::Digit(4)), Some(&g)), None);
+        assert_eq!(
+            classic.target(Some(Target::Digit(4)), Some(&g)),
+            Some(Target::Digit(4))
+        );
+    }
+}
