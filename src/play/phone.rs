@@ -11,6 +11,7 @@ use super::replay::{Incident, Seen, Target};
 use super::run::{navigate, read_if_visible};
 use super::setnum::Point;
 use super::stop::Stop;
+use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
 use image::RgbaImage;
 use std::time::Duration;
@@ -31,6 +32,9 @@ pub struct PhoneTarget<'a> {
     /// Opening the level again is allowed: the app may have restarted (a reconnect, the app
     /// brought back from the background, or a resume).
     pub may_reopen: bool,
+    /// The level's givens, once read. They never change during a level, so a frame where one
+    /// of them reads as empty shows the board partly covered (a dialog over it), not the board.
+    pub givens: Option<Board>,
     /// The last frame read (saved as `last.png`).
     pub last_frame: Option<RgbaImage>,
 }
@@ -43,6 +47,7 @@ impl<'a> PhoneTarget<'a> {
             package: None,
             reopen: None,
             may_reopen: false,
+            givens: None,
             last_frame: None,
         }
     }
@@ -73,9 +78,10 @@ impl<'a> PhoneTarget<'a> {
     }
 
     /// One screenshot; the board if it is where the calibration says.
-    fn frame(&mut self) -> anyhow::Result<Option<crate::board::Board>> {
+    fn frame(&mut self) -> anyhow::Result<Option<Board>> {
         let frame = self.link.grab()?;
-        let board = read_if_visible(&frame, self.calibration)?;
+        let board = read_if_visible(&frame, self.calibration)?
+            .filter(|board| !self.givens.is_some_and(|g| covers_a_given(&g, board)));
         self.last_frame = Some(frame);
         Ok(board)
     }
@@ -214,5 +220,30 @@ impl Target for PhoneTarget<'_> {
             self.may_reopen = true;
         }
         incidents
+    }
+}
+
+/// Whether `board` reads empty where `givens` has a digit: something covers that part of it.
+fn covers_a_given(givens: &Board, board: &Board) -> bool {
+    (0..81).any(|c| givens.get(c) != 0 && board.get(c) == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_read_as_empty_means_the_board_is_covered() {
+        let givens = Board::parse(&format!("5{}", ".".repeat(80))).unwrap();
+        let mut board = givens;
+        board.set(1, 3);
+        assert!(!covers_a_given(&givens, &board), "entries may change");
+        board.set(0, 0);
+        assert!(covers_a_given(&givens, &board));
+        board.set(0, 6);
+        assert!(
+            !covers_a_given(&givens, &board),
+            "another digit is another level"
+        );
     }
 }

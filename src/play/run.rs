@@ -422,6 +422,7 @@ pub fn play(
     let mut target = PhoneTarget::new(link, &cal);
     target.package = package;
     target.reopen = navigation.zip(cfg.level);
+    target.givens = Some(givens);
     let run = Run {
         device,
         cfg,
@@ -528,6 +529,7 @@ pub fn resume(
     let mut target = PhoneTarget::new(link, &cal);
     target.package = package;
     target.reopen = cal.navigation.clone().zip(meta.level);
+    target.givens = Some(givens);
     // The app may have restarted since: the level can be opened again.
     target.may_reopen = true;
     let run = Run {
