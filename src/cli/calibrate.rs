@@ -37,6 +37,9 @@ pub struct CalibrateArgs {
     /// How to open level N: a shell command containing {level}.
     #[arg(long, value_name = "COMMAND")]
     am_start: Option<String>,
+    /// Without --screenshot: the device whose screen is captured.
+    #[command(flatten)]
+    adb: super::play::AdbArgs,
 }
 
 /// Parses `X,Y`.
@@ -52,7 +55,7 @@ fn parse_point(s: &str) -> Result<[u32; 2], String> {
     Ok([num(x)?, num(y)?])
 }
 
-pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     let (img, source, stem) = match &args.screenshot {
         Some(path) => {
             let frame = load_image(path)?;
@@ -66,7 +69,7 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
             )
         }
         None => {
-            let device = crate::device::select(&adb.server()?, adb.serial.as_deref())?;
+            let device = args.adb.device()?;
             let (_, frame) = crate::device::screen::Screen::probe(&device)?;
             let model = device.getprop("ro.product.model").unwrap_or_default();
             args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
@@ -136,11 +139,11 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
-    println!("{source}: {}x{}", img.width(), img.height());
-    println!(
+    outln!("{source}: {}x{}", img.width(), img.height())?;
+    outln!(
         "board: {:?}, line width {} px",
         c.board.rect, c.board.line_width
-    );
+    )?;
     let keys: Vec<String> = c
         .keypad
         .digits
@@ -148,19 +151,19 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         .enumerate()
         .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
         .collect();
-    println!("keypad: {}", keys.join(" "));
-    println!("erase: {ex},{ey}; input mode: {:?}", c.input.mode);
-    println!(
+    outln!("keypad: {}", keys.join(" "))?;
+    outln!("erase: {ex},{ey}; input mode: {:?}", c.input.mode)?;
+    outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
         c.templates.len(),
         c.templates.iter().filter(|t| t.source == "keypad").count(),
         c.templates.iter().filter(|t| t.source == "board").count()
-    );
-    println!("board read: {}", cal.reading.board.to_line());
+    )?;
+    outln!("board read: {}", cal.reading.board.to_line())?;
     for d in &cal.reading.doubts {
-        println!("  doubt: {}", d.message);
+        outln!("  doubt: {}", d.message)?;
     }
-    println!("wrote {} and {}", out.display(), overlay_path.display());
+    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
     Ok(0)
 }
 

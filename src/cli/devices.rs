@@ -1,6 +1,6 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
-use super::play::AdbArgs;
+use super::play::ServerArgs;
 use crate::device::{CALL_TIMEOUT, Device};
 use crate::play::run::find_calibration;
 use std::path::PathBuf;
@@ -13,17 +13,18 @@ pub struct DevicesArgs {
     /// One JSON object per device.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub adb: ServerArgs,
 }
 
-pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
-    server.ensure_running()?;
+pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
+    let server = args.adb.running_server()?;
     let devices = server.devices()?;
     if devices.is_empty() && !args.json {
-        println!(
+        outln!(
             "no devices: plug in a phone with USB debugging on, `adb connect HOST:PORT` a network device, \
              or start a simulated one with `autoplay sim`"
-        );
+        )?;
         return Ok(0);
     }
     for d in devices {
@@ -44,7 +45,7 @@ pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
                 "width": size.map(|s| s.0), "height": size.map(|s| s.1),
                 "calibration": calibration.as_ref().map(|p| p.display().to_string()),
             });
-            println!("{obj}");
+            outln!("{obj}")?;
             continue;
         }
         let screen = size.map_or("-".to_string(), |(w, h)| format!("{w}x{h}"));
@@ -66,13 +67,13 @@ pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
             (None, true) => format!("none (run `autoplay calibrate -s {}`)", d.serial),
             (None, false) => "-".into(),
         };
-        println!(
+        outln!(
             "{:<22} {:<12} {:<16} {:>10}{density}  calibration: {cal}",
             d.serial,
             d.state,
             if d.model.is_empty() { "-" } else { &d.model },
             screen
-        );
+        )?;
     }
     Ok(0)
 }

@@ -8,33 +8,40 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Which adb server and device (like adb's own `-H`, `-P`, `-s`).
+/// Which adb server (like adb's own `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct AdbArgs {
-    /// Device serial, as `adb devices` lists it.
-    #[arg(
-        short = 's',
-        long = "serial",
-        global = true,
-        env = "ANDROID_SERIAL",
-        value_name = "SERIAL"
-    )]
-    pub serial: Option<String>,
+#[command(next_help_heading = "adb server")]
+pub struct ServerArgs {
     /// Host of the adb server (a remote server spreads devices over machines).
     #[arg(
         short = 'H',
         long = "host",
-        global = true,
         default_value = "127.0.0.1",
         value_name = "HOST"
     )]
     pub host: String,
     /// Port of the adb server.
-    #[arg(short = 'P', long = "port", global = true, env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
+    #[arg(short = 'P', long = "port", env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
     pub port: u16,
 }
 
-impl AdbArgs {
+impl ServerArgs {
+    /// The adb server, started first if none answers on a local port (saying so: a new server
+    /// knows none of the devices the user's own server had connected).
+    pub fn running_server(&self) -> anyhow::Result<Server> {
+        let server = self.server()?;
+        if server.is_local() && server.version().is_err() {
+            eprintln!(
+                "no adb server answers on {}: starting one (`{}`; `{}` stops it)",
+                server.addr,
+                server.adb_command("start-server"),
+                server.adb_command("kill-server")
+            );
+        }
+        server.ensure_running()?;
+        Ok(server)
+    }
+
     pub fn server(&self) -> anyhow::Result<Server> {
         use std::net::ToSocketAddrs;
         let addr = (self.host.as_str(), self.port)
@@ -51,21 +58,67 @@ impl AdbArgs {
     }
 }
 
-/// How to play.
+/// Which device, and through which adb server (like adb's own `-s`, `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct PlayArgs {
-    /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub level: Option<u32>,
+#[command(next_help_heading = "Device")]
+pub struct AdbArgs {
+    /// Device serial, as `adb devices` lists it (default: the only device).
+    #[arg(
+        short = 's',
+        long = "serial",
+        env = "ANDROID_SERIAL",
+        value_name = "SERIAL"
+    )]
+    pub serial: Option<String>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+impl AdbArgs {
+    /// The chosen device (`-s`, `ANDROID_SERIAL`, else the only one), starting the adb server
+    /// if needed.
+    pub fn device(&self) -> anyhow::Result<Device> {
+        self.device_or(None)
+    }
+
+    /// Like [`AdbArgs::device`], with `serial` when `-s` is not given.
+    pub fn device_or(&self, serial: Option<&str>) -> anyhow::Result<Device> {
+        let server = self.server.running_server()?;
+        Ok(select(&server, self.serial.as_deref().or(serial))?)
+    }
+}
+
+/// The search whose every step is played.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
     /// Search strategy whose every step is shown (rowmajor is the article's).
     #[arg(long, value_enum, default_value_t = Strategy::RowMajor)]
     pub strategy: Strategy,
+    /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
+    #[arg(long, value_name = "N")]
+    pub max_visible_steps: Option<u64>,
+    /// Give up a search after N placements.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+}
+
+/// Where the calibration comes from.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Calibration")]
+pub struct CalibrationArgs {
     /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
     /// Where calibrations are looked up.
     #[arg(long, value_name = "DIR", default_value = "calibration")]
     pub calibration_dir: PathBuf,
+}
+
+/// How taps are sent and checked, and where the run is recorded.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Taps and records")]
+pub struct RunArgs {
     /// How taps are sent: `input` (input tap lines in one shell) or `events` (sendevent, where allowed).
     /// Default: events if the device allows them, else input.
     #[arg(long, value_enum)]
@@ -73,12 +126,6 @@ pub struct PlayArgs {
     /// Milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
-    /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
-    #[arg(long, value_name = "N")]
-    pub max_visible_steps: Option<u64>,
-    /// Give up a search after N placements.
-    #[arg(long, value_name = "N")]
-    pub max_steps: Option<u64>,
     /// Re-read the board every K taps and repair what differs.
     #[arg(long, value_name = "K", default_value_t = 2000)]
     pub verify_every_taps: u64,
@@ -96,27 +143,61 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Play on every connected device at once (one progress bar each, one runs.csv).
-    #[arg(long, conflicts_with = "serial")]
-    pub all_devices: bool,
 }
 
-impl PlayArgs {
-    pub fn config(&self) -> PlayConfig {
+impl RunArgs {
+    /// The play settings: these, the calibration options, `level` and the search (`None`:
+    /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    pub fn config(
+        &self,
+        level: Option<u32>,
+        search: Option<&SearchArgs>,
+        calibration: Option<PathBuf>,
+        calibration_dir: PathBuf,
+    ) -> PlayConfig {
         PlayConfig {
-            level: self.level,
-            strategy: self.strategy,
-            calibration: self.calibration.clone(),
-            calibration_dir: self.calibration_dir.clone(),
+            level,
+            strategy: search.map_or(Strategy::RowMajor, |s| s.strategy),
+            calibration,
+            calibration_dir,
             input: self.input,
             pace: Duration::from_millis(self.pace),
-            max_visible_steps: self.max_visible_steps,
-            max_steps: self.max_steps,
+            max_visible_steps: search.and_then(|s| s.max_visible_steps),
+            max_steps: search.and_then(|s| s.max_steps),
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
             data_dir: self.data_dir.clone(),
             quiet: self.quiet,
         }
+    }
+}
+
+/// How to play (the command without a subcommand).
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Play")]
+pub struct PlayArgs {
+    /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub level: Option<u32>,
+    /// Play on every connected device at once (one progress bar each, one runs.csv).
+    #[arg(long, conflicts_with = "serial")]
+    pub all_devices: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub calibration: CalibrationArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+impl PlayArgs {
+    pub fn config(&self) -> PlayConfig {
+        self.run.config(
+            self.level,
+            Some(&self.search),
+            self.calibration.calibration.clone(),
+            self.calibration.calibration_dir.clone(),
+        )
     }
 }
 
@@ -137,28 +218,27 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 }
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
     if args.all_devices {
-        return run_all(&server, args);
+        return run_all(&adb.server.running_server()?, args);
     }
-    let device = select(&server, adb.serial.as_deref())?;
-    if !args.quiet {
+    let device = adb.device()?;
+    if !args.run.quiet {
         match args.level {
             Some(l) => eprintln!(
                 "playing level {l} on {} with {}",
-                device.serial, args.strategy
+                device.serial, args.search.strategy
             ),
             None => eprintln!(
                 "playing the level open on {} with {} (use --level N to open one; --help for more)",
-                device.serial, args.strategy
+                device.serial, args.search.strategy
             ),
         }
     }
-    let bar = progress_bar(args.quiet, &device.serial);
+    let bar = progress_bar(args.run.quiet, &device.serial);
     let r = play_with_bar(&device, &args.config(), &bar)?;
     let s = &r.stats;
-    println!("{}", r.solution);
-    println!(
+    outln!("{}", r.solution)?;
+    outln!(
         "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
          {} repairs, {} steps shown{}; capture: {}",
         super::thousands(s.placements),
@@ -179,8 +259,8 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
             String::new()
         },
         r.capture
-    );
-    println!("session: {}", r.session_dir.display());
+    )?;
+    outln!("session: {}", r.session_dir.display())?;
     Ok(0)
 }
 
@@ -214,7 +294,6 @@ pub fn play_with_bar(
 
 /// `--all-devices`: one thread and one progress bar per ready device.
 fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
-    server.ensure_running()?;
     let devices: Vec<Device> = server
         .devices()?
         .into_iter()
@@ -225,7 +304,7 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
         return Err(crate::device::DeviceError::NoDevices.into());
     }
     let multi = MultiProgress::new();
-    if args.quiet {
+    if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     let cfg = args.config();
@@ -233,7 +312,7 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
         let handles: Vec<_> = devices
             .iter()
             .map(|device| {
-                let bar = multi.add(progress_bar(args.quiet, &device.serial));
+                let bar = multi.add(progress_bar(args.run.quiet, &device.serial));
                 let cfg = &cfg;
                 scope.spawn(move || (device.serial.clone(), play_with_bar(device, cfg, &bar)))
             })
@@ -250,16 +329,16 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
     let mut failed = 0;
     for (serial, r) in &results {
         match r {
-            Ok(r) => println!(
+            Ok(r) => outln!(
                 "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs",
                 super::thousands(r.stats.placements),
                 super::thousands(r.stats.undos),
                 super::thousands(r.replay.taps),
                 r.replay.repairs
-            ),
+            )?,
             Err(e) => {
                 failed += 1;
-                println!("{serial}: FAILED: {e:#}");
+                outln!("{serial}: FAILED: {e:#}")?;
             }
         }
     }

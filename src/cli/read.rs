@@ -80,9 +80,9 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
             "decode_ms": (decode_ms * 100.0).round() / 100.0,
             "doubts": doubts,
         });
-        println!("{v}");
+        outln!("{v}")?;
     } else {
-        print_human(&args.file, &frame, &reading, ms, decode_ms);
+        print_human(&args.file, &frame, &reading, ms, decode_ms)?;
     }
     if !reading.doubts.is_empty() {
         if args.strict {
@@ -102,9 +102,15 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode_ms: f64) {
+fn print_human(
+    file: &Path,
+    frame: &capture::Frame,
+    r: &Reading,
+    ms: f64,
+    decode_ms: f64,
+) -> std::io::Result<()> {
     let (cw, ch) = r.geometry.cell_size();
-    println!(
+    outln!(
         "{}: {}x{} {}, board at {:?} (cells {:.0}x{:.0} px)",
         file.display(),
         frame.image.width(),
@@ -113,18 +119,18 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
         r.geometry.rect(),
         cw,
         ch
-    );
-    println!();
+    )?;
+    outln!()?;
     let kinds = r.kinds_line();
     let kb: Vec<char> = kinds.chars().collect();
-    println!("digits                  kinds (G given, U entered)   confidence %");
+    outln!("digits                  kinds (G given, U entered)   confidence %")?;
     let digits = r.board.to_string();
     let mut rows = digits.lines().filter(|l| !l.starts_with('-'));
     for row in 0..9 {
         if row == 3 || row == 6 {
-            println!(
+            outln!(
                 "------+-------+------   ------+-------+------     --------+----------+---------"
-            );
+            )?;
         }
         let d = rows.next().unwrap_or_default();
         let mut k = String::new();
@@ -141,25 +147,26 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
                 (r.confidence[row * 9 + col] * 100.0).round().min(99.0) as u32
             ));
         }
-        println!("{d:<24}{:<29}{}", k.trim_end(), c.trim_end());
+        outln!("{d:<24}{:<29}{}", k.trim_end(), c.trim_end())?;
     }
-    println!();
-    println!("board: {}", r.board.to_line());
-    println!("kinds: {kinds}");
-    println!(
+    outln!()?;
+    outln!("board: {}", r.board.to_line())?;
+    outln!("kinds: {kinds}")?;
+    outln!(
         "{} givens, {} entered, {} empty; read in {ms:.2} ms (decode {decode_ms:.2} ms)",
         kb.iter().filter(|&&c| c == 'G').count(),
         kb.iter().filter(|&&c| c == 'U').count(),
         kb.iter().filter(|&&c| c == '.').count()
-    );
+    )?;
     if r.doubts.is_empty() {
-        println!("no doubts: every cell is confident and the board obeys the Sudoku rules");
+        outln!("no doubts: every cell is confident and the board obeys the Sudoku rules")?;
     } else {
-        println!("doubts:");
+        outln!("doubts:")?;
         for d in &r.doubts {
-            println!("  {}", d.message);
+            outln!("  {}", d.message)?;
         }
     }
+    Ok(())
 }
 
 /// Writes `overlay.png`, one crop per cell and the normalised glyph of each digit.

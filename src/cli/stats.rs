@@ -174,15 +174,12 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     if args.json {
         for r in &rows {
-            if writeln!(out, "{}", serde_json::to_string(r)?).is_err() {
-                // A closed pipe (`| head`) is not an error.
-                return Ok(0);
-            }
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
         }
         return Ok(0);
     }
     use super::thousands as t;
-    let _ = writeln!(
+    writeln!(
         out,
         "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>10}",
         "level",
@@ -196,9 +193,9 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         "repairs",
         "search ms",
         "replay s"
-    );
+    )?;
     for r in &rows {
-        if writeln!(
+        writeln!(
             out,
             "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10.2} {:>10.1}",
             r.level.map_or("-".to_string(), |l| l.to_string()),
@@ -212,11 +209,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
             r.repairs,
             r.search_ms,
             r.replay_ms / 1000.0
-        )
-        .is_err()
-        {
-            break;
-        }
+        )?;
     }
     Ok(0)
 }

@@ -3,10 +3,12 @@
 //! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
 //! after the current level (twice: at once).
 
-use super::play::{AdbArgs, PlayArgs, bar_progress, play_with_bar, progress_bar};
+use super::play::{
+    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, bar_progress, play_with_bar, progress_bar,
+};
 use crate::device::{Device, DeviceEntry};
 use crate::play::run::{PlayConfig, find_calibration, resume};
-use crate::session::{JournalLine, SessionMeta, read_journal, read_runs};
+use crate::session::{SessionMeta, read_journal, read_runs};
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -21,7 +23,13 @@ pub struct WatchArgs {
     #[arg(long, value_name = "LIST", default_value = "1-70", value_parser = parse_levels)]
     pub levels: Levels,
     #[command(flatten)]
-    pub play: PlayArgs,
+    pub adb: ServerArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub calibration: CalibrationArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// A set of level numbers, ascending.
@@ -56,9 +64,8 @@ pub fn parse_levels(s: &str) -> Result<Levels, String> {
     Ok(Levels(set.into_iter().collect()))
 }
 
-pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
-    server.ensure_running()?;
+pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
+    let server = args.adb.running_server()?;
     let stop = Arc::new(AtomicBool::new(false));
     install_ctrl_c(stop.clone());
 
@@ -70,9 +77,14 @@ pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
             eprintln!("watch: lost the adb server's device list: {e}");
         }
     });
-    let cfg = args.play.config();
+    let cfg = args.run.config(
+        None,
+        Some(&args.search),
+        args.calibration.calibration.clone(),
+        args.calibration.calibration_dir.clone(),
+    );
     let multi = MultiProgress::new();
-    if args.play.quiet {
+    if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     eprintln!(
@@ -86,7 +98,11 @@ pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
             Ok(list) => list,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                anyhow::bail!("the adb server went away (restart it with `adb start-server`)")
+                anyhow::bail!(
+                    "the adb server at {} went away (start it again with `{}`)",
+                    server.addr,
+                    server.adb_command("start-server")
+                )
             }
         };
         workers.retain(|_, h| !h.is_finished());
@@ -112,7 +128,7 @@ pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
                 stop.clone(),
                 multi.clone(),
             );
-            let quiet = args.play.quiet;
+            let quiet = args.run.quiet;
             workers.insert(
                 d.serial.clone(),
                 std::thread::spawn(move || work(&device, &cfg, &levels, &stop, &multi, quiet)),
@@ -189,9 +205,7 @@ fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<Path
     dirs.sort();
     let last = dirs.pop()?;
     let journal = read_journal(&last.join("journal.jsonl")).ok()?;
-    let solved =
-        matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved");
-    (!solved).then_some(last)
+    (!journal.ended_solved()).then_some(last)
 }
 
 /// First Ctrl-C: stop after the current level. Second: exit now.

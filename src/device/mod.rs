@@ -212,8 +212,9 @@ impl Device {
     pub(crate) fn why_unreachable(&self) -> String {
         match &self.route {
             Route::Server(server) if server.version().is_err() => format!(
-                "the adb server at {} stopped answering (start it again with `adb start-server`)",
-                server.addr
+                "the adb server at {} stopped answering (start it again with `{}`)",
+                server.addr,
+                server.adb_command("start-server")
             ),
             Route::Server(_) => "is it still plugged in? check `adb devices`".to_string(),
             Route::Direct(d) => format!("is the phone at {} still running?", d.addr()),
