@@ -4,6 +4,7 @@ use super::read::load_image;
 use crate::calibration::{CalibrateOptions, Calibration, InputMode, Navigation};
 use crate::vision::overlay;
 use anyhow::Context;
+use clap::ValueEnum;
 use image::Rgba;
 use std::path::PathBuf;
 
@@ -152,7 +153,11 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
         .collect();
     outln!("keypad: {}", keys.join(" "))?;
-    outln!("erase: {ex},{ey}; input mode: {:?}", c.input.mode)?;
+    let mode = c.input.mode.to_possible_value();
+    outln!(
+        "erase: {ex},{ey}; input mode: {}",
+        mode.as_ref().map_or("?", |m| m.get_name())
+    )?;
     outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
         c.templates.len(),
@@ -164,6 +169,25 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         outln!("  doubt: {}", d.message)?;
     }
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    match &c.navigation {
+        Some(Navigation::AmStart { command }) => {
+            outln!("--level N opens levels with `{command}`")?
+        }
+        Some(Navigation::Taps { taps }) => outln!(
+            "--level N opens levels with a sequence of {} taps",
+            taps.len()
+        )?,
+        Some(Navigation::LevelGrid { .. }) => {
+            outln!("--level N opens levels from the level grid")?
+        }
+        None => outln!(
+            "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
+             that is open (recorded as level unknown). To open levels by number, run calibrate again \
+             with --am-start 'am start -n PACKAGE/ACTIVITY --ei level {{level}}' (if the app takes an \
+             intent), or add a [navigation] section to the file (README: \"Opening levels\").",
+            out.display()
+        )?,
+    }
     Ok(0)
 }
 

@@ -4,7 +4,7 @@
 use super::replay::{ReplayOptions, ReplayReport, Target, replay};
 use super::setnum::{Cancel, Layout, Point};
 use crate::board::Board;
-use crate::calibration::{Calibration, Navigation};
+use crate::calibration::{Calibration, Navigation, lookup};
 use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
@@ -106,71 +106,6 @@ pub fn layout(cal: &Calibration) -> Layout {
         order: cal.input.mode,
         cancel: Cancel::Erase,
     }
-}
-
-/// The calibrations in `dir` for a device: those whose screen size matches, the ones naming
-/// its model first.
-pub fn calibration_candidates(
-    dir: &Path,
-    model: &str,
-    size: (u32, u32),
-) -> Vec<(PathBuf, Calibration)> {
-    let mut found = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.extension().is_some_and(|x| x == "toml")
-                && let Ok(cal) = Calibration::load(&path)
-                && (cal.device.width, cal.device.height) == size
-            {
-                let model_match = cal.device.model.as_deref() == Some(model);
-                found.push((model_match, path, cal));
-            }
-        }
-    }
-    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    found.into_iter().map(|(_, p, c)| (p, c)).collect()
-}
-
-/// The calibration for a device (see [`calibration_candidates`]), or an error saying how to make one.
-pub fn find_calibration(
-    dir: &Path,
-    model: &str,
-    size: (u32, u32),
-) -> anyhow::Result<(PathBuf, Calibration)> {
-    calibration_candidates(dir, model, size).into_iter().next().with_context(|| {
-        format!(
-            "no calibration for {model} at {}x{} in {}: open the Sudoku app on the phone and run \
-             `autoplay calibrate` (or pass --calibration FILE)",
-            size.0,
-            size.1,
-            dir.display()
-        )
-    })
-}
-
-/// Among calibrations for the same screen (e.g. two keypad layouts), the one whose keypad is
-/// where the frame shows it.
-fn pick_calibration(
-    frame: &RgbaImage,
-    mut candidates: Vec<(PathBuf, Calibration)>,
-) -> (PathBuf, Calibration) {
-    if candidates.len() > 1
-        && let Ok(geometry) = vision::detect_board(frame)
-        && let Ok(keys) = vision::keypad::find_keypad(frame, &geometry)
-    {
-        let distance = |cal: &Calibration| -> u64 {
-            keys.iter()
-                .map(|k| {
-                    let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
-                    (x as i64 - k.center.0 as i64).unsigned_abs()
-                        + (y as i64 - k.center.1 as i64).unsigned_abs()
-                })
-                .sum()
-        };
-        candidates.sort_by_key(|(_, c)| distance(c));
-    }
-    candidates.swap_remove(0)
 }
 
 /// Opens level `level` as the calibration's `[navigation]` says.
@@ -290,32 +225,30 @@ pub fn play(
 ) -> anyhow::Result<PlayReport> {
     let model = device.getprop("ro.product.model").unwrap_or_default();
     let size = device.screen_size()?;
-    let candidates = match &cfg.calibration {
-        Some(p) => vec![(p.clone(), Calibration::load(p)?)],
-        None => vec![find_calibration(&cfg.calibration_dir, &model, size)?]
-            .into_iter()
-            .chain(
-                calibration_candidates(&cfg.calibration_dir, &model, size)
-                    .into_iter()
-                    .skip(1),
-            )
-            .collect(),
+    let found = match &cfg.calibration {
+        Some(p) => lookup::file(p)?,
+        None => lookup::find(&cfg.calibration_dir, &model, size),
     };
-    let navigation = candidates[0].1.navigation.clone();
-    let first_path = candidates[0].0.clone();
+    for e in &found.broken {
+        eprintln!("warning: skipped {e}");
+    }
+    // A level is played under its number only if it can be opened.
+    let found = match cfg.level {
+        Some(level) => found.with_navigation(&format!("--level {level}"))?,
+        None => found.require()?,
+    };
+    let navigation = found.candidates[0].calibration.navigation.clone();
     let mut tapper = open_tapper(device, cfg, size)?;
-
-    match (cfg.level, &navigation) {
-        (Some(level), Some(nav)) => navigate(device, &mut tapper, nav, level)?,
-        (Some(level), None) if !cfg.quiet => eprintln!(
-            "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
-            first_path.display()
-        ),
-        _ => {}
+    if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
+        navigate(device, &mut tapper, nav, level)?;
     }
 
     let (screen, first) = Screen::probe(device)?;
-    let (cal_path, cal) = pick_calibration(&first, candidates);
+    let choice = found.pick(Some(&first));
+    if let Some(why) = &choice.why {
+        eprintln!("calibration: {why}");
+    }
+    let (cal_path, cal) = (choice.path, choice.calibration);
     cal.check_frame(first.width(), first.height())
         .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
     let givens = read_if_visible(&first, &cal)?
