@@ -376,10 +376,13 @@ fn the_adb_server_killed_mid_run_gives_a_clear_error() {
         "no hang: {:?}",
         started.elapsed()
     );
-    assert!(
-        msg.contains("stopped answering") || msg.contains("adb"),
-        "{msg}"
+    // The same sentence wherever the server died, with the command that brings it back.
+    let again = format!(
+        "the adb server at {} stopped answering: start it again with `adb -P {} start-server`",
+        adb.addr(),
+        adb.addr().port()
     );
+    assert!(msg.contains(&again), "{msg}");
 }
 
 #[test]

@@ -55,6 +55,14 @@ impl Server {
         self.addr.ip().is_loopback()
     }
 
+    /// The error for a server that stopped answering.
+    pub fn gone(&self) -> DeviceError {
+        DeviceError::ServerGone {
+            addr: self.addr,
+            command: self.adb_command("start-server"),
+        }
+    }
+
     /// `adb ARGS` as a user types it for this server: `-P PORT` unless it is the default port.
     pub fn adb_command(&self, args: &str) -> String {
         match self.addr.port() {
