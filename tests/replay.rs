@@ -234,6 +234,19 @@ fn another_levels_first_frame_is_an_ocr_mismatch() {
     );
 }
 
+#[test]
+fn a_session_without_its_first_frame_is_an_error_not_a_mismatch() {
+    let (_tmp, dir) = copy_of(&recorded().0);
+    std::fs::remove_file(dir.join("first.png")).unwrap();
+    let out = autoplay(&[], &dir);
+    assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr.contains("first.png") && out.stderr.contains("first screenshot is needed"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Frames of a GIF and their delays (1/100 s).
 fn gif_frames(path: &Path) -> (u16, u16, Vec<u16>) {
     let mut opts = gif::DecodeOptions::new();

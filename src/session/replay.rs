@@ -22,7 +22,7 @@ pub enum OcrCheck {
         with: String,
         cells: Vec<(usize, u8, u8)>,
     },
-    /// `first.png` could not be read (missing, not an image, no board in it).
+    /// No board could be read in `first.png` today.
     Unreadable(String),
 }
 
@@ -125,7 +125,7 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
     let meta = SessionMeta::load(dir)?;
     let givens = meta.givens_board()?;
     let solution = meta.solution_board()?;
-    let ocr = check_ocr(dir, &meta, &givens);
+    let ocr = check_ocr(dir, &meta, &givens)?;
 
     if meta.placements > MAX_REPLAY_PLACEMENTS {
         anyhow::bail!(
@@ -344,13 +344,19 @@ impl<'a> Walk<'a> {
 }
 
 /// Reads `first.png` with today's OCR: with the session's calibration if that file still
-/// exists and loads, else with board detection.
-pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> OcrCheck {
+/// exists and loads, else with board detection. A missing or undecodable `first.png` is an
+/// error (the session is incomplete), not a mismatch.
+pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> anyhow::Result<OcrCheck> {
     let path = dir.join("first.png");
-    let frame = match image::open(&path) {
-        Ok(img) => img.to_rgba8(),
-        Err(e) => return OcrCheck::Unreadable(format!("cannot read {}: {e}", path.display())),
-    };
+    let frame = image::open(&path)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: {e}: the session's first screenshot is needed to check today's OCR \
+                 (copy it back from where the session came from)",
+                path.display()
+            )
+        })?
+        .to_rgba8();
     let cal_path = PathBuf::from(&meta.calibration);
     let cal = Calibration::load(&cal_path).ok();
     let with = match &cal {
@@ -359,17 +365,17 @@ pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> OcrCheck {
     };
     let reading = match vision::read_board(&frame, cal.as_ref()) {
         Ok(r) => r,
-        Err(e) => return OcrCheck::Unreadable(format!("{}: {e}", path.display())),
+        Err(e) => return Ok(OcrCheck::Unreadable(format!("{}: {e}", path.display()))),
     };
     let cells: Vec<(usize, u8, u8)> = (0..CELLS)
         .filter(|&c| reading.board.get(c) != givens.get(c))
         .map(|c| (c, givens.get(c), reading.board.get(c)))
         .collect();
-    if cells.is_empty() {
+    Ok(if cells.is_empty() {
         OcrCheck::Match { with }
     } else {
         OcrCheck::Mismatch { with, cells }
-    }
+    })
 }
 
 /// Today's search of the recorded givens with the recorded strategy, stopped one placement
