@@ -352,18 +352,23 @@ fn to_device_sends_the_recorded_taps_again() {
 }
 
 #[test]
-fn stats_plot_is_a_png_of_the_expected_size() {
+fn stats_plot_marks_every_series_and_breaks_lines_at_missing_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let mut csv = String::from(
         "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result\n",
     );
-    for level in 1..=6u64 {
+    // rowmajor misses levels 4-8; mrv and static have the same counts (one over the other).
+    for level in 1..=10u64 {
         for (strategy, p) in [
             ("rowmajor", 40 * 7u64.pow(level as u32)),
             ("mrv", 30 + level * 20),
+            ("static", 30 + level * 20),
         ] {
+            if strategy == "rowmajor" && (4..=8).contains(&level) {
+                continue;
+            }
             csv.push_str(&format!(
-                "2026-11-22T00:00:0{level}Z,sim,{level},{strategy},30,{p},{},{},{},0,1.0,10.0,solved\n",
+                "2026-11-22T00:00:00Z,sim,{level},{strategy},30,{p},{},{},{},0,1.0,10.0,solved\n",
                 p - 1,
                 p + 1,
                 3 * p
@@ -380,10 +385,22 @@ fn stats_plot_is_a_png_of_the_expected_size() {
     let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
     assert_eq!(out.code(), 0, "{}", out.stderr);
     assert!(out.text().contains("rowmajor"));
-    let img = image::open(&png).unwrap();
-    assert_eq!((img.width(), img.height()), (900, 540));
-    // Something was drawn in the series colours (blue and red lines).
-    let rgb = img.to_rgb8();
-    assert!(rgb.pixels().any(|p| p.0 == [0, 0, 255]));
-    assert!(rgb.pixels().any(|p| p.0 == [255, 0, 0]));
+    let img = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (900, 540));
+    let count = |rgb: [u8; 3], xs: std::ops::Range<u32>| {
+        img.enumerate_pixels()
+            .filter(|(x, _, p)| xs.contains(x) && p.0 == rgb)
+            .count()
+    };
+    let (rowmajor, mrv, stat) = ([0, 90, 160], [200, 75, 0], [0, 125, 85]);
+    // Dark series colours, each visible, also the one drawn under another.
+    for (name, rgb) in [("rowmajor", rowmajor), ("mrv", mrv), ("static", stat)] {
+        assert!(count(rgb, 0..900) > 150, "{name} is hardly drawn");
+        let luma = rgb.iter().map(|&c| c as u32).sum::<u32>() / 3;
+        assert!(luma < 120, "{name}: a faint colour on white");
+    }
+    // The x axis runs from level 0 to 11 over about x = 95..885: levels 5-7 lie around
+    // x = 450..600, where rowmajor has no run and so no line.
+    assert_eq!(count(rowmajor, 440..610), 0, "a line across missing levels");
+    assert!(count(mrv, 440..610) > 0 && count(stat, 440..610) > 0);
 }
