@@ -152,7 +152,10 @@ fn bad_usage_is_explained() {
 #[test]
 fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     // The 9-line grid file shipped for `solve --help`.
-    let out = autoplay(&["solve", "-f", "tests/data/puzzles/leetcode37.grid", "-u"], "");
+    let out = autoplay(
+        &["solve", "-f", "tests/data/puzzles/leetcode37.grid", "-u"],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let printed = text(&out.stdout);
     assert!(printed.contains("5 3 4 | 6 7 8 | 9 1 2\n"), "{printed}");
@@ -175,7 +178,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     assert_eq!(lines.len(), 3, "{}", text(&out.stdout));
     assert!(lines.iter().all(|l| l["solution"] == LEET_SOLUTION));
     assert_eq!(
-        lines.iter().map(|l| l["line"].as_u64().unwrap()).collect::<Vec<_>>(),
+        lines
+            .iter()
+            .map(|l| l["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
         vec![1, 14, 15],
         "each puzzle is named by its first line"
     );
@@ -190,7 +196,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     let out = autoplay(&["solve"], &format!("{cut}\n{LEET}\n"));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("line 1: expected 9 grid rows, found 4"), "{err}");
+    assert!(
+        err.contains("line 1: expected 9 grid rows, found 4"),
+        "{err}"
+    );
     assert!(text(&out.stdout).contains("1 solved, 1 invalid"));
     let out = autoplay(&["solve"], &grid.replacen("8 . .", "8 . x", 1));
     assert!(
@@ -202,7 +211,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
 
 #[test]
 fn several_solutions_with_unique_is_a_failure() {
-    let two = LEET.replacen('5', ".", 1).replacen('3', ".", 1).replacen('7', ".", 1);
+    let two = LEET
+        .replacen('5', ".", 1)
+        .replacen('3', ".", 1)
+        .replacen('7', ".", 1);
     let out = autoplay(&["solve", &two, "--unique", "--strategy", "rowmajor"], "");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("NOT unique"));

@@ -247,16 +247,20 @@ fn a_session_without_its_first_frame_is_an_error_not_a_mismatch() {
     );
 }
 
-/// Frames of a GIF and their delays (1/100 s).
-fn gif_frames(path: &Path) -> (u16, u16, Vec<u16>) {
+/// A GIF's size, its frames' delays (1/100 s) and its first frame (RGBA).
+fn gif_frames(path: &Path) -> (u16, u16, Vec<u16>, Vec<u8>) {
     let mut opts = gif::DecodeOptions::new();
-    opts.set_color_output(gif::ColorOutput::Indexed);
+    opts.set_color_output(gif::ColorOutput::RGBA);
     let mut d = opts.read_info(std::fs::File::open(path).unwrap()).unwrap();
     let mut delays = Vec::new();
+    let mut first = Vec::new();
     while let Some(f) = d.read_next_frame().unwrap() {
+        if first.is_empty() {
+            first = f.buffer.to_vec();
+        }
         delays.push(f.delay);
     }
-    (d.width(), d.height(), delays)
+    (d.width(), d.height(), delays, first)
 }
 
 #[test]
@@ -274,9 +278,18 @@ fn gif_of_a_short_search_has_every_step() {
         "{}",
         out.text()
     );
-    let (w, h, delays) = gif_frames(&gif_path);
-    assert_eq!((w, h), (360, 400));
+    let (w, h, delays, first) = gif_frames(&gif_path);
+    assert_eq!((w, h), (360, 446));
     assert_eq!(delays.len(), 137, "the givens, then one frame per step");
+    // The caption (level, strategy, counts) is written in the band above the board, in dark ink.
+    let dark = |row: usize| {
+        first[row * 360 * 4..(row + 1) * 360 * 4]
+            .chunks(4)
+            .filter(|p| p[..3].iter().all(|&c| c < 100))
+            .count()
+    };
+    assert!((8..24).any(|row| dark(row) > 20), "no title line");
+    assert!((28..42).any(|row| dark(row) > 20), "no line of counts");
     assert!(std::fs::metadata(&gif_path).unwrap().len() < 400_000);
 }
 
@@ -296,7 +309,7 @@ fn gif_of_a_long_search_is_sampled_to_the_duration() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("long.gif");
     std::fs::write(&path, &bytes).unwrap();
-    let (_, _, delays) = gif_frames(&path);
+    let (_, _, delays, _) = gif_frames(&path);
     assert_eq!(delays.len(), 120, "10 frames a second for 12 s");
     let shown: u32 = delays[..delays.len() - 1].iter().map(|&d| d as u32).sum();
     assert_eq!(shown, 1190);
@@ -308,6 +321,10 @@ fn tui_playback_draws_the_search() {
     let out = autoplay(&["--tui", "--duration", "2"], full);
     assert_eq!(out.code(), 0, "{}", out.stderr);
     let text = out.text();
+    // A caption first: what is played, its counts, where and when it was recorded.
+    assert!(text.contains("Level 3, rowmajor search"), "{text}");
+    assert!(text.contains("86 placements, 50 undos, 87 calls"), "{text}");
+    assert!(text.contains("Pixel_7, 20"), "{text}");
     assert!(text.contains("step 136 of 136"), "{text}");
     assert!(
         text.contains("placements \x1b[34m86\x1b[0m  undos \x1b[31m50"),

@@ -58,7 +58,11 @@ pub fn find(dir: &Path, model: &str, size: (u32, u32)) -> Found {
     let mut found = Found {
         wanted: format!(
             "{} at {}x{} in {}",
-            if model.is_empty() { "this device" } else { model },
+            if model.is_empty() {
+                "this device"
+            } else {
+                model
+            },
             size.0,
             size.1,
             dir.display()
@@ -232,8 +236,7 @@ impl Found {
                     if !c.model_match && best.model_match {
                         why.push("another model".into());
                     }
-                    if c.calibration.navigation.is_none() && best.calibration.navigation.is_some()
-                    {
+                    if c.calibration.navigation.is_none() && best.calibration.navigation.is_some() {
                         why.push("no [navigation]".into());
                     }
                     format!("{} ({})", c.path.display(), why.join(", "))
@@ -303,7 +306,10 @@ mod tests {
     #[test]
     fn broken_files_are_reported_and_the_valid_ones_used() {
         let dir = dir_with(&[
-            ("a-broken.toml", sim_text().replacen("width = 1080", "width = 10 80", 1)),
+            (
+                "a-broken.toml",
+                sim_text().replacen("width = 1080", "width = 10 80", 1),
+            ),
             ("b.toml", sim_text()),
             (
                 "other.toml",
@@ -322,10 +328,18 @@ mod tests {
     #[test]
     fn nothing_usable_says_what_was_there() {
         let dir = dir_with(&[("x.toml", "version = 1\n[device\n".into())]);
-        let e = find(dir.path(), "Pixel_7", (1080, 2400)).require().unwrap_err();
+        let e = find(dir.path(), "Pixel_7", (1080, 2400))
+            .require()
+            .unwrap_err();
         let msg = e.to_string();
-        assert!(msg.contains("no calibration for Pixel_7 at 1080x2400"), "{msg}");
-        assert!(msg.contains("skipped, unreadable") && msg.contains("x.toml:2:"), "{msg}");
+        assert!(
+            msg.contains("no calibration for Pixel_7 at 1080x2400"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("skipped, unreadable") && msg.contains("x.toml:2:"),
+            "{msg}"
+        );
     }
 
     #[test]
@@ -348,7 +362,10 @@ mod tests {
             .pick(None);
         assert!(choice.path.ends_with("sim-pixel.toml"));
         let why = choice.why.unwrap();
-        assert!(why.contains("Pixel_7.toml (no [navigation], which --level 5 needs)"), "{why}");
+        assert!(
+            why.contains("Pixel_7.toml (no [navigation], which --level 5 needs)"),
+            "{why}"
+        );
         // Without --level, it has [navigation] breaks the tie.
         let choice = find(dir.path(), "Pixel_7", (1080, 2400)).pick(None);
         assert!(choice.path.ends_with("sim-pixel.toml"), "{:?}", choice.path);

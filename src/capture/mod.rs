@@ -131,10 +131,16 @@ fn decoder_message(e: &image::ImageError) -> String {
         .trim_end_matches('.')
         .to_string();
     while let Some(start) = text.find("ChunkType {") {
-        let end = text[start..].find('}').map_or(text.len(), |e| start + e + 1);
+        let end = text[start..]
+            .find('}')
+            .map_or(text.len(), |e| start + e + 1);
         let name: String = text[start..end]
             .split_once("type: ")
-            .map(|(_, rest)| rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect())
+            .map(|(_, rest)| {
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric())
+                    .collect()
+            })
             .unwrap_or_default();
         text.replace_range(start..end, &name);
     }

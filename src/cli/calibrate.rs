@@ -143,7 +143,8 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     outln!("{source}: {}x{}", img.width(), img.height())?;
     outln!(
         "board: {:?}, line width {} px",
-        c.board.rect, c.board.line_width
+        c.board.rect,
+        c.board.line_width
     )?;
     let keys: Vec<String> = c
         .keypad
@@ -170,16 +171,12 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     }
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
     match &c.navigation {
-        Some(Navigation::AmStart { command }) => {
-            outln!("--level N opens levels with `{command}`")?
-        }
+        Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`")?,
         Some(Navigation::Taps { taps }) => outln!(
             "--level N opens levels with a sequence of {} taps",
             taps.len()
         )?,
-        Some(Navigation::LevelGrid { .. }) => {
-            outln!("--level N opens levels from the level grid")?
-        }
+        Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid")?,
         None => outln!(
             "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
              that is open (recorded as level unknown). To open levels by number, run calibrate again \

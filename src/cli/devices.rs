@@ -1,9 +1,9 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
 use super::play::ServerArgs;
-use crate::device::{CALL_TIMEOUT, Device};
 use crate::calibration::lookup;
 use crate::device::screen::Screen;
+use crate::device::{CALL_TIMEOUT, Device};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -46,9 +46,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
                 .flatten();
             Some(found.pick(frame.as_ref()))
         });
-        let navigation = choice
-            .as_ref()
-            .map(|c| c.calibration.navigation.is_some());
+        let navigation = choice.as_ref().map(|c| c.calibration.navigation.is_some());
         if args.json {
             let obj = serde_json::json!({
                 "serial": d.serial, "state": d.state, "model": d.model,

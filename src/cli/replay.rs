@@ -63,8 +63,10 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
     let check = check_session(&args.dir)?;
     print_check(&check)?;
 
+    let timeline =
+        || Timeline::new(check.givens(), &check.events, args.duration).captioned(check.caption());
     if let Some(path) = &args.gif {
-        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let timeline = timeline();
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
         let report = gif::write_gif(&timeline, std::io::BufWriter::new(file))
@@ -81,7 +83,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
         )?;
     }
     if args.tui {
-        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let timeline = timeline();
         let mut out = std::io::stdout().lock();
         tui::play(&timeline, &mut out, std::io::stdout().is_terminal())?;
     }

@@ -1,8 +1,8 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
 use super::play::{AdbArgs, RunArgs, bar_progress, progress_bar};
-use crate::play::run::resume;
 use crate::calibration::Calibration;
+use crate::play::run::resume;
 use crate::session::{SessionMeta, read_journal};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -62,7 +62,9 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     let report = resume(
         &device,
         &args.session,
-        &args.run.config(None, None, args.calibration.clone(), PathBuf::new()),
+        &args
+            .run
+            .config(None, None, args.calibration.clone(), PathBuf::new()),
         &mut bar_progress(&bar),
     );
     bar.finish_and_clear();

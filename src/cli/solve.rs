@@ -80,14 +80,25 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         let mut puzzles = Puzzles::default();
         let mut lines = reader.lines();
         loop {
-            let line = lines.next().transpose().context("cannot read puzzle input")?;
+            let line = lines
+                .next()
+                .transpose()
+                .context("cannot read puzzle input")?;
             let Some(p) = puzzles.push(line.as_deref()) else {
                 if line.is_none() {
                     break;
                 }
                 continue;
             };
-            handle(&args, &options, p.line, &p.text, p.parsed, &mut out, &mut summary)?;
+            handle(
+                &args,
+                &options,
+                p.line,
+                &p.text,
+                p.parsed,
+                &mut out,
+                &mut summary,
+            )?;
         }
     }
 

@@ -102,7 +102,7 @@ impl Look {
         match self.dash {
             None => area.draw(&PathElement::new(points, style)),
             Some((dash, gap)) => area.draw(&plotters::element::DashedPathElement::new(
-                points.into_iter(),
+                points,
                 dash,
                 gap,
                 style,

@@ -6,9 +6,9 @@
 use super::play::{
     CalibrationArgs, RunArgs, SearchArgs, ServerArgs, bar_progress, play_with_bar, progress_bar,
 };
-use crate::device::{Device, DeviceEntry};
 use super::{error_text, thousands};
 use crate::calibration::lookup;
+use crate::device::{Device, DeviceEntry};
 use crate::play::run::{PlayConfig, resume};
 use crate::session::{SessionMeta, read_journal, read_runs};
 use indicatif::MultiProgress;
@@ -171,8 +171,12 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                 Levels(levels.clone())
             );
             settled.remove(&d.serial);
-            let (cfg, stop, multi, all) =
-                (cfg.clone(), stop.clone(), multi.clone(), args.levels.clone());
+            let (cfg, stop, multi, all) = (
+                cfg.clone(),
+                stop.clone(),
+                multi.clone(),
+                args.levels.clone(),
+            );
             let quiet = args.run.quiet;
             workers.insert(
                 d.serial.clone(),
@@ -240,7 +244,11 @@ fn work(
                 r.replay.repairs
             ),
             Err(e) => {
-                eprintln!("{}: level {level} stopped: {}", device.serial, error_text(&e));
+                eprintln!(
+                    "{}: level {level} stopped: {}",
+                    device.serial,
+                    error_text(&e)
+                );
                 return;
             }
         }

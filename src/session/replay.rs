@@ -1,9 +1,11 @@
 //! Checking a recorded session without a device: today's OCR on `first.png` must give the
 //! recorded givens, and today's search must give the journaled event stream and counts.
 
+use super::anim::Caption;
 use super::{JournalLine, SessionMeta, read_journal};
 use crate::board::{Board, CELLS, cell_name};
 use crate::calibration::Calibration;
+use crate::cli::thousands;
 use crate::play::{Point, WriteKind};
 use crate::solver::{self, Event, Options, Outcome, Recorder};
 use crate::vision;
@@ -100,10 +102,42 @@ impl SessionCheck {
         self.meta.givens_board().unwrap_or_else(|_| Board::empty())
     }
 
+    /// What a GIF or terminal playback of this session says about itself: level and strategy,
+    /// the search's counts, and the device and day it was recorded on.
+    pub fn caption(&self) -> Caption {
+        let m = &self.meta;
+        let level = m
+            .level
+            .map_or("The open level".to_string(), |l| format!("Level {l}"));
+        let stats = solver::Stats {
+            placements: self.placements,
+            undos: self.undos,
+            ..solver::Stats::default()
+        };
+        Caption {
+            title: format!("{level}, {} search", m.strategy),
+            detail: format!(
+                "{} placements, {} undos, {} calls",
+                thousands(stats.placements),
+                thousands(stats.undos),
+                thousands(stats.calls())
+            ),
+            footer: format!(
+                "{}, {}",
+                m.device.model,
+                m.created.get(..10).unwrap_or(&m.created)
+            ),
+        }
+    }
+
     /// One line on where the journal stops.
     pub fn ending_text(&self) -> String {
         let total = self.events.len() as u64;
-        let at = format!("after step {} of {total}", self.journaled_steps.min(total));
+        let at = format!(
+            "after step {} of {}",
+            thousands(self.journaled_steps.min(total)),
+            thousands(total)
+        );
         match &self.ending {
             Ending::Ended { result, message } if message.is_empty() => {
                 format!("run ended `{result}` {at}")
