@@ -127,11 +127,6 @@ fn print_human(
     let digits = r.board.to_string();
     let mut rows = digits.lines().filter(|l| !l.starts_with('-'));
     for row in 0..9 {
-        if row == 3 || row == 6 {
-            outln!(
-                "------+-------+------   ------+-------+------     --------+----------+---------"
-            )?;
-        }
         let d = rows.next().unwrap_or_default();
         let mut k = String::new();
         let mut c = String::new();
@@ -147,7 +142,17 @@ fn print_human(
                 (r.confidence[row * 9 + col] * 100.0).round().min(99.0) as u32
             ));
         }
-        outln!("{d:<24}{:<29}{}", k.trim_end(), c.trim_end())?;
+        let (k, c) = (k.trim_end(), c.trim_end());
+        if row == 3 || row == 6 {
+            // Each block's rule under its own row: `+` where the row has `|`.
+            let rule = |s: &str| -> String {
+                s.chars()
+                    .map(|ch| if ch == '|' { '+' } else { '-' })
+                    .collect()
+            };
+            outln!("{:<24}{:<29}{}", rule(d), rule(k), rule(c))?;
+        }
+        outln!("{d:<24}{k:<29}{c}")?;
     }
     outln!()?;
     outln!("board: {}", r.board.to_line())?;

@@ -102,10 +102,7 @@ impl Look {
         match self.dash {
             None => area.draw(&PathElement::new(points, style)),
             Some((dash, gap)) => area.draw(&plotters::element::DashedPathElement::new(
-                points,
-                dash,
-                gap,
-                style,
+                points, dash, gap, style,
             )),
         }
         .map_err(draw_err)
