@@ -262,3 +262,49 @@ fn a_closed_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "", "nothing said about the pipe");
 }
+
+#[test]
+fn help_examples_name_files_that_exist_in_a_clone() {
+    // "" is the top level (play).
+    let commands = [
+        "",
+        "demo",
+        "devices",
+        "calibrate",
+        "read",
+        "solve",
+        "stats",
+        "replay",
+        "resume",
+        "watch",
+        "sim",
+    ];
+    let mut named = 0;
+    for command in commands {
+        let args: Vec<&str> = [command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let out = autoplay(&args, "");
+        assert!(out.status.success(), "{command}: {}", text(&out.stderr));
+        let help = text(&out.stdout);
+        assert!(!help.contains("../shared"), "{command} --help: {help}");
+        let words: Vec<&str> = help.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            // Files an example reads from the repository (not the ones it writes with --out).
+            let read = ["tests/", "screenshots/", "calibration/"]
+                .iter()
+                .any(|d| w.starts_with(d))
+                && w.contains('.')
+                && (i == 0 || words[i - 1] != "--out");
+            if read {
+                named += 1;
+                assert!(
+                    std::path::Path::new(w).exists(),
+                    "`{command} --help` names {w}, which is not in the repository"
+                );
+            }
+        }
+    }
+    assert!(named >= 5, "the examples name repository files: {named}");
+}

@@ -11,10 +11,10 @@ use std::time::Instant;
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    adb exec-out screencap -p > shot.png && autoplay read shot.png\n  \
-    autoplay read shot.png --json\n  \
-    autoplay read shot.png --calibration calibration/pixel.toml --strict --debug-dir /tmp/dbg")]
+#[command(after_help = "Examples (from the repository's directory):\n  \
+    autoplay read screenshots/sim/pixel-light-row.png\n  \
+    autoplay read screenshots/sim/pixel-light-row.png --calibration calibration/sim-pixel.toml --json\n  \
+    adb exec-out screencap -p > shot.png && autoplay read shot.png --strict --debug-dir /tmp/dbg")]
 pub struct ReadArgs {
     /// Screenshot: PNG (also CRLF-mangled), JPEG, or raw `screencap` output.
     file: PathBuf,
