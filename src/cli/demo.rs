@@ -131,13 +131,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         super::thousands(report.replay.taps),
         report.taps_per_sec,
         report.input,
-        report.replay.repairs
+        super::thousands(report.replay.repairs)
     )?;
     outln!(
         "the phone says: screen {}, solved {}, {} taps received; session recorded in {}",
         state["screen"],
         state["solved"],
-        state["taps"],
+        super::thousands(state["taps"].as_u64().unwrap_or(0)),
         report.session_dir.display()
     )?;
     Ok(0)
@@ -230,7 +230,11 @@ fn live_view(
                     .and_then(|b| crate::board::Board::parse_line(&b).ok());
                 if let Some(b) = board {
                     let v = steps.load(Ordering::Relaxed);
-                    let text = format!("{b}step {} of {}\n", v >> 32, v & 0xFFFF_FFFF);
+                    let text = format!(
+                        "{b}step {} of {}\n",
+                        super::thousands(v >> 32),
+                        super::thousands(v & 0xFFFF_FFFF)
+                    );
                     let mut err = std::io::stderr().lock();
                     if drawn > 0 {
                         let _ = write!(err, "\x1b[{drawn}A\x1b[J");

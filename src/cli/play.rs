@@ -209,7 +209,7 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} steps  {msg}  ETA {eta}",
+            "{prefix} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} steps  {msg}  ETA {eta}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -248,7 +248,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         super::thousands(r.replay.taps),
         r.taps_per_sec,
         r.input,
-        r.replay.repairs,
+        super::thousands(r.replay.repairs),
         super::thousands(r.replay.events_shown),
         if r.replay.events_hidden > 0 {
             format!(
@@ -274,7 +274,8 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(u64, u64, u64) + '_ {
             bar.set_length(total);
             bar.set_position(done);
             bar.set_message(format!(
-                "{taps} taps, {:.0} taps/s",
+                "{} taps, {:.0} taps/s",
+                super::thousands(taps),
                 taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
             ));
         }
@@ -334,7 +335,7 @@ fn run_all(server: &Server, args: &PlayArgs) -> anyhow::Result<i32> {
                 super::thousands(r.stats.placements),
                 super::thousands(r.stats.undos),
                 super::thousands(r.replay.taps),
-                r.replay.repairs
+                super::thousands(r.replay.repairs)
             )?,
             Err(e) => {
                 failed += 1;

@@ -73,7 +73,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     outln!(
         "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s; session {}",
         super::thousands(r.replay.events_shown),
-        r.replay.repairs,
+        super::thousands(r.replay.repairs),
         super::thousands(r.replay.taps),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
         r.session_dir.display()

@@ -241,7 +241,7 @@ fn work(
                 thousands(r.stats.placements),
                 thousands(r.stats.undos),
                 thousands(r.replay.taps),
-                r.replay.repairs
+                thousands(r.replay.repairs)
             ),
             Err(e) => {
                 eprintln!(

@@ -211,7 +211,7 @@ fn search_events(
         Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
         Outcome::BudgetExhausted => bail!(
             "the {strategy} search stopped after {} placements (--max-steps) without a solution",
-            result.stats.placements
+            crate::cli::thousands(result.stats.placements)
         ),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }

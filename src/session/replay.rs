@@ -44,7 +44,7 @@ pub struct Divergence {
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "step {}", self.step)?;
+        write!(f, "step {}", thousands(self.step))?;
         if let Some(l) = self.line {
             write!(f, " (journal line {l})")?;
         }
@@ -163,9 +163,10 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
 
     if meta.placements > MAX_REPLAY_PLACEMENTS {
         anyhow::bail!(
-            "{}: {} placements recorded; replay re-runs searches of at most {MAX_REPLAY_PLACEMENTS}",
+            "{}: {} placements recorded; replay re-runs searches of at most {}",
             dir.join("session.toml").display(),
-            meta.placements
+            thousands(meta.placements),
+            thousands(MAX_REPLAY_PLACEMENTS)
         );
     }
     let (result, events) = search_again(&meta, &givens);
@@ -233,8 +234,8 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
             divergence = Some(Divergence {
                 step: next,
                 line: Some(journal.lines.len()),
-                expected: format!("{} steps shown", shown_expected),
-                found: format!("the run ended `solved` after {}", next),
+                expected: format!("{} steps shown", thousands(shown_expected)),
+                found: format!("the run ended `solved` after {}", thousands(next)),
             });
         } else if final_board != solution {
             divergence = Some(Divergence {
@@ -324,8 +325,8 @@ impl<'a> Walk<'a> {
                     self.diverge(
                         self.next,
                         no,
-                        format!("a restart at step {} at most", self.next),
-                        format!("a restart at step {from_event}"),
+                        format!("a restart at step {} at most", thousands(self.next)),
+                        format!("a restart at step {}", thousands(*from_event)),
                     );
                 }
                 // Undo what was journaled after the restart point: it is replayed again.
