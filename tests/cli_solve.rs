@@ -308,3 +308,33 @@ fn help_examples_name_files_that_exist_in_a_clone() {
     }
     assert!(named >= 5, "the examples name repository files: {named}");
 }
+
+#[test]
+fn a_missing_file_is_said_once_with_exit_1() {
+    let cases: [&[&str]; 5] = [
+        &["solve", "-f", "/nonexistent/puzzles.txt"],
+        &["read", "/nonexistent/shot.png"],
+        &[
+            "read",
+            "screenshots/sim/pixel-light-row.png",
+            "--calibration",
+            "/nonexistent/c.toml",
+        ],
+        &["replay", "/nonexistent/session"],
+        &["calibrate", "--screenshot", "/nonexistent/shot.png"],
+    ];
+    for args in cases {
+        let out = autoplay(args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("/nonexistent/"),
+            "{args:?} names the file: {err}"
+        );
+        assert_eq!(
+            err.matches("No such file or directory").count(),
+            1,
+            "{args:?}: the cause once: {err}"
+        );
+    }
+}
