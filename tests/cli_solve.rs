@@ -338,3 +338,25 @@ fn a_missing_file_is_said_once_with_exit_1() {
         );
     }
 }
+
+#[test]
+fn each_command_shows_only_the_options_it_uses() {
+    let help = |command: &str| text(&autoplay(&[command, "--help"], "").stdout);
+    for command in ["solve", "read", "stats", "sim", "demo"] {
+        assert!(!help(command).contains("--serial"), "{command} --help");
+    }
+    for command in ["devices", "calibrate", "replay", "resume", "watch"] {
+        assert!(help(command).contains("--port"), "{command} --help");
+    }
+    for command in ["replay", "resume", "calibrate"] {
+        assert!(help(command).contains("--serial"), "{command} --help");
+    }
+    let resume = help("resume");
+    for unused in ["--strategy", "--level", "--all-devices"] {
+        assert!(!resume.contains(unused), "resume --help offers {unused}");
+    }
+    assert!(
+        !help("watch").contains("--level "),
+        "watch has --levels only"
+    );
+}
