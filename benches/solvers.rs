@@ -26,7 +26,12 @@ const SETS: [(&str, usize); 3] = [
 
 fn load(file: &str, stride: usize) -> Vec<String> {
     let path = format!("{PUZZLES}{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{path}: {e}: this benchmark needs the whole puzzle sets in ../shared/puzzles/ beside \
+             the repository (the tests use the samples in tests/data/puzzles/)"
+        )
+    });
     text.lines()
         .filter(|l| l.len() == CELLS)
         .step_by(stride)

@@ -32,6 +32,8 @@
 //! Parse errors name the file, line and column. [`Calibration::check_frame`] rejects a
 //! calibration made for another screen size.
 
+pub mod lookup;
+
 use crate::vision::geometry::BoardGeometry;
 use crate::vision::glyph::{Glyph, LEN};
 use crate::vision::survey::{EraseFound, Hints, Survey};

@@ -45,6 +45,22 @@ fn read_on_a_cut_png_says_truncated() {
 }
 
 #[test]
+fn read_on_a_corrupt_png_names_the_chunk_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(SHOT).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"IDAT").unwrap();
+    bytes[at + 1] = b'x';
+    let bad = dir.path().join("bad.png");
+    std::fs::write(&bad, &bytes).unwrap();
+    let e = fails(&["read", bad.to_str().unwrap()]);
+    assert!(e.contains("bad.png") && e.contains("IxAT"), "{e}");
+    assert!(
+        !e.contains("ChunkType") && !e.contains("critical:"),
+        "no debug dump: {e}"
+    );
+}
+
+#[test]
 fn read_on_a_raw_frame_of_the_wrong_size_says_what_was_expected() {
     let dir = tempfile::tempdir().unwrap();
     // A 16-byte header for 100x50 RGBA_8888, but 100 bytes short of the 20000 pixel bytes.
@@ -167,13 +183,12 @@ fn solve_explains_unsolvable_and_ambiguous_puzzles() {
         "{e}"
     );
 
-    // An empty board has many solutions: `--unique` says so and what it means.
+    // An empty board has many solutions: `--unique` says so and what it means, and fails.
     let out = autoplay(&["solve", &".".repeat(81), "--unique"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("NOT unique (several solutions") && text.contains("lacks givens"),
-        "{text}"
-    );
+    assert!(text.contains("NOT unique (several solutions"), "{text}");
+    assert!(stderr(&out).contains("lacks givens"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1));
 
     // Givens that break the rules are named.
     let e = fails(&["solve", &format!("11{}", ".".repeat(79))]);

@@ -1,5 +1,7 @@
 //! `autoplay solve` as a user runs it: arguments, files, stdin, JSON, exit codes.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -11,6 +13,7 @@ const LEET_SOLUTION: &str =
 fn autoplay(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
         .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -107,7 +110,7 @@ fn file_input_and_quiet_summary() {
     assert!(out.status.success());
     let s = text(&out.stdout);
     assert!(
-        s.starts_with("2 puzzles: 2 solved, 0 invalid, 0 unsolvable in "),
+        s.starts_with("# 2 puzzles: 2 solved, 0 invalid, 0 unsolvable in "),
         "{s}"
     );
     let missing = autoplay(&["solve", "-f", "/nonexistent/p.txt"], "");
@@ -144,4 +147,216 @@ fn bad_usage_is_explained() {
     assert!(text(&out.stderr).contains("rowmajor"));
     let help = autoplay(&["--help"], "");
     assert!(text(&help.stdout).contains("solve"));
+}
+
+#[test]
+fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
+    // The 9-line grid file shipped for `solve --help`.
+    let out = autoplay(
+        &["solve", "-f", "tests/data/puzzles/leetcode37.grid", "-u"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.contains("5 3 4 | 6 7 8 | 9 1 2\n"), "{printed}");
+    assert!(printed.contains("# fast: 51 placements"), "{printed}");
+
+    // Grids on stdin, with and without separators, between an 81-character line and a comment.
+    let grid = std::fs::read_to_string("tests/data/puzzles/leetcode37.grid").unwrap();
+    let bare: String = grid
+        .lines()
+        .filter(|l| !l.starts_with('-'))
+        .map(|l| format!("{}\n", l.replace(" | ", "").replace(' ', "")))
+        .collect();
+    let input = format!("{grid}\n# two more\n{LEET}\n{bare}");
+    let out = autoplay(&["solve", "--json"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", text(&out.stdout));
+    assert!(lines.iter().all(|l| l["solution"] == LEET_SOLUTION));
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![1, 14, 15],
+        "each puzzle is named by its first line"
+    );
+
+    // The printed output is valid input: the solved grid, with its counts as comments.
+    let again = autoplay(&["solve", "-f", "-"], &printed);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains("# fast: 0 placements"));
+
+    // A grid cut short is an error naming its line; the next puzzle is still solved.
+    let cut: String = grid.lines().take(5).map(|l| format!("{l}\n")).collect();
+    let out = autoplay(&["solve"], &format!("{cut}\n{LEET}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("line 1: expected 9 grid rows, found 4"),
+        "{err}"
+    );
+    assert!(text(&out.stdout).contains("1 solved, 1 invalid"));
+    let out = autoplay(&["solve"], &grid.replacen("8 . .", "8 . x", 1));
+    assert!(
+        text(&out.stderr).contains("line 5, column 5: unexpected character 'x'"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn several_solutions_with_unique_is_a_failure() {
+    let two = LEET
+        .replacen('5', ".", 1)
+        .replacen('3', ".", 1)
+        .replacen('7', ".", 1);
+    let out = autoplay(&["solve", &two, "--unique", "--strategy", "rowmajor"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("NOT unique"));
+    assert!(text(&out.stderr).contains("has several solutions"));
+    // Without --unique one solution is all that was asked for.
+    let out = autoplay(&["solve", &two, "--strategy", "rowmajor"], "");
+    assert!(out.status.success());
+}
+
+#[test]
+fn rowmajor_on_an_unsolvable_grid_says_so_at_once() {
+    // Legal givens, but r1c9 can hold nothing; the row-major search would run for days.
+    let unsolvable = format!("12345678........9{}", ".".repeat(64));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args(["solve", &unsolvable, "--strategy", "rowmajor"]);
+    // Generous: the answer comes from the fast solver in microseconds.
+    let out = common::run_with_timeout(cmd, b"", std::time::Duration::from_secs(60));
+    assert_eq!(out.code(), 1);
+    assert!(out.stderr.contains("no solution"), "{}", out.stderr);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let input = format!("{LEET}\n").repeat(3000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(["solve", "--strategy", "rowmajor"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    // Like `| head -1`: read one line, then close the pipe.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("# line 1:"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "nothing said about the pipe");
+}
+
+#[test]
+fn help_examples_name_files_that_exist_in_a_clone() {
+    // "" is the top level (play).
+    let commands = [
+        "",
+        "demo",
+        "devices",
+        "calibrate",
+        "read",
+        "solve",
+        "stats",
+        "replay",
+        "resume",
+        "watch",
+        "sim",
+    ];
+    let mut named = 0;
+    for command in commands {
+        let args: Vec<&str> = [command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let out = autoplay(&args, "");
+        assert!(out.status.success(), "{command}: {}", text(&out.stderr));
+        let help = text(&out.stdout);
+        assert!(!help.contains("../shared"), "{command} --help: {help}");
+        let words: Vec<&str> = help.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            // Files an example reads from the repository (not the ones it writes with --out).
+            let read = ["tests/", "screenshots/", "calibration/"]
+                .iter()
+                .any(|d| w.starts_with(d))
+                && w.contains('.')
+                && (i == 0 || words[i - 1] != "--out");
+            if read {
+                named += 1;
+                assert!(
+                    std::path::Path::new(w).exists(),
+                    "`{command} --help` names {w}, which is not in the repository"
+                );
+            }
+        }
+    }
+    assert!(named >= 5, "the examples name repository files: {named}");
+}
+
+#[test]
+fn a_missing_file_is_said_once_with_exit_1() {
+    let cases: [&[&str]; 5] = [
+        &["solve", "-f", "/nonexistent/puzzles.txt"],
+        &["read", "/nonexistent/shot.png"],
+        &[
+            "read",
+            "screenshots/sim/pixel-light-row.png",
+            "--calibration",
+            "/nonexistent/c.toml",
+        ],
+        &["replay", "/nonexistent/session"],
+        &["calibrate", "--screenshot", "/nonexistent/shot.png"],
+    ];
+    for args in cases {
+        let out = autoplay(args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("/nonexistent/"),
+            "{args:?} names the file: {err}"
+        );
+        assert_eq!(
+            err.matches("No such file or directory").count(),
+            1,
+            "{args:?}: the cause once: {err}"
+        );
+    }
+}
+
+#[test]
+fn each_command_shows_only_the_options_it_uses() {
+    let help = |command: &str| text(&autoplay(&[command, "--help"], "").stdout);
+    for command in ["solve", "read", "stats", "sim", "demo"] {
+        assert!(!help(command).contains("--serial"), "{command} --help");
+    }
+    for command in ["devices", "calibrate", "replay", "resume", "watch"] {
+        assert!(help(command).contains("--port"), "{command} --help");
+    }
+    for command in ["replay", "resume", "calibrate"] {
+        assert!(help(command).contains("--serial"), "{command} --help");
+    }
+    let resume = help("resume");
+    for unused in ["--strategy", "--level", "--all-devices"] {
+        assert!(!resume.contains(unused), "resume --help offers {unused}");
+    }
+    assert!(
+        !help("watch").contains("--level "),
+        "watch has --levels only"
+    );
 }

@@ -523,6 +523,70 @@ fn slow_input_loses_no_taps() {
     );
 }
 
+/// Issue 15's configuration cases through the binary: an unreadable calibration is reported with
+/// file:line:column and the valid ones are still used; `devices` shows the pick and why;
+/// `--level` without [navigation] is an error that records nothing; a new adb server is announced.
+#[test]
+fn configuration_mistakes_are_explained_through_the_cli() {
+    let data = tempfile::tempdir().unwrap();
+    let cals = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let (adb, _) = connect(&sim);
+    let shipped = std::fs::read_to_string(calibration_dir().join("sim-pixel.toml")).unwrap();
+    let nav = shipped.find("[navigation]").unwrap();
+    let nav_end = nav + shipped[nav..].find("\n\n").unwrap() + 2;
+    let without_nav = format!("{}{}", &shipped[..nav], &shipped[nav_end..]);
+    std::fs::write(cals.path().join("Pixel_7.toml"), &without_nav).unwrap();
+    let typo = shipped.replacen("line_width = ", "line_widht = ", 1);
+    std::fs::write(cals.path().join("a-typo.toml"), typo).unwrap();
+    let port = adb.addr().port().to_string();
+    let autoplay = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+        cmd.args(args)
+            .args(["-P", &port, "--calibration-dir"])
+            .arg(cals.path());
+        run_with_timeout(cmd, b"", Duration::from_secs(120))
+    };
+
+    let out = autoplay(&["devices"]);
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let all = format!("{}{}", out.text(), out.stderr);
+    assert!(all.contains("a-typo.toml:"), "the typo is reported: {all}");
+    assert!(all.contains("Pixel_7.toml"), "the valid one is used: {all}");
+    assert!(all.contains("no [navigation]"), "{all}");
+
+    let out = autoplay(&[
+        "--level",
+        "3",
+        "-q",
+        "-s",
+        &sim.serial(),
+        "--data-dir",
+        data.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
+    assert!(out.stderr.contains("[navigation]"), "{}", out.stderr);
+    assert!(out.stderr.contains("drop --level"), "{}", out.stderr);
+    assert!(!data.path().join("runs.csv").exists(), "nothing recorded");
+    assert_eq!(sim.dumpsys()["taps"], 0, "no tap sent");
+
+    // A port where no server answers: the server started there is announced, then stopped.
+    let fresh = common::free_port().to_string();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args(["devices", "-P", &fresh]);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    let _ = Command::new(common::adb_path())
+        .args(["-P", &fresh, "kill-server"])
+        .output();
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("starting one (`adb -P {fresh} start-server`")),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn the_budget_shows_what_fits_then_fills_the_rest() {
     let data = tempfile::tempdir().unwrap();

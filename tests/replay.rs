@@ -236,16 +236,33 @@ fn another_levels_first_frame_is_an_ocr_mismatch() {
     );
 }
 
-/// Frames of a GIF and their delays (1/100 s).
-fn gif_frames(path: &Path) -> (u16, u16, Vec<u16>) {
+#[test]
+fn a_session_without_its_first_frame_is_an_error_not_a_mismatch() {
+    let (_tmp, dir) = copy_of(&recorded().0);
+    std::fs::remove_file(dir.join("first.png")).unwrap();
+    let out = autoplay(&[], &dir);
+    assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr.contains("first.png") && out.stderr.contains("first screenshot is needed"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A GIF's size, its frames' delays (1/100 s) and its first frame (RGBA).
+fn gif_frames(path: &Path) -> (u16, u16, Vec<u16>, Vec<u8>) {
     let mut opts = gif::DecodeOptions::new();
-    opts.set_color_output(gif::ColorOutput::Indexed);
+    opts.set_color_output(gif::ColorOutput::RGBA);
     let mut d = opts.read_info(std::fs::File::open(path).unwrap()).unwrap();
     let mut delays = Vec::new();
+    let mut first = Vec::new();
     while let Some(f) = d.read_next_frame().unwrap() {
+        if first.is_empty() {
+            first = f.buffer.to_vec();
+        }
         delays.push(f.delay);
     }
-    (d.width(), d.height(), delays)
+    (d.width(), d.height(), delays, first)
 }
 
 #[test]
@@ -263,9 +280,18 @@ fn gif_of_a_short_search_has_every_step() {
         "{}",
         out.text()
     );
-    let (w, h, delays) = gif_frames(&gif_path);
-    assert_eq!((w, h), (360, 400));
+    let (w, h, delays, first) = gif_frames(&gif_path);
+    assert_eq!((w, h), (360, 446));
     assert_eq!(delays.len(), 137, "the givens, then one frame per step");
+    // The caption (level, strategy, counts) is written in the band above the board, in dark ink.
+    let dark = |row: usize| {
+        first[row * 360 * 4..(row + 1) * 360 * 4]
+            .chunks(4)
+            .filter(|p| p[..3].iter().all(|&c| c < 100))
+            .count()
+    };
+    assert!((8..24).any(|row| dark(row) > 20), "no title line");
+    assert!((28..42).any(|row| dark(row) > 20), "no line of counts");
     assert!(std::fs::metadata(&gif_path).unwrap().len() < 400_000);
 }
 
@@ -285,7 +311,7 @@ fn gif_of_a_long_search_is_sampled_to_the_duration() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("long.gif");
     std::fs::write(&path, &bytes).unwrap();
-    let (_, _, delays) = gif_frames(&path);
+    let (_, _, delays, _) = gif_frames(&path);
     assert_eq!(delays.len(), 120, "10 frames a second for 12 s");
     let shown: u32 = delays[..delays.len() - 1].iter().map(|&d| d as u32).sum();
     assert_eq!(shown, 1190);
@@ -297,6 +323,10 @@ fn tui_playback_draws_the_search() {
     let out = autoplay(&["--tui", "--duration", "2"], full);
     assert_eq!(out.code(), 0, "{}", out.stderr);
     let text = out.text();
+    // A caption first: what is played, its counts, where and when it was recorded.
+    assert!(text.contains("Level 3, rowmajor search"), "{text}");
+    assert!(text.contains("86 placements, 50 undos, 87 calls"), "{text}");
+    assert!(text.contains("Pixel_7, 20"), "{text}");
     assert!(text.contains("step 136 of 136"), "{text}");
     assert!(
         text.contains("placements \x1b[34m86\x1b[0m  undos \x1b[31m50"),
@@ -345,18 +375,23 @@ fn to_device_sends_the_recorded_taps_again() {
 }
 
 #[test]
-fn stats_plot_is_a_png_of_the_expected_size() {
+fn stats_plot_marks_every_series_and_breaks_lines_at_missing_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let mut csv = String::from(
         "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result\n",
     );
-    for level in 1..=6u64 {
+    // rowmajor misses levels 4-8; mrv and static have the same counts (one over the other).
+    for level in 1..=10u64 {
         for (strategy, p) in [
             ("rowmajor", 40 * 7u64.pow(level as u32)),
             ("mrv", 30 + level * 20),
+            ("static", 30 + level * 20),
         ] {
+            if strategy == "rowmajor" && (4..=8).contains(&level) {
+                continue;
+            }
             csv.push_str(&format!(
-                "2026-11-22T00:00:0{level}Z,sim,{level},{strategy},30,{p},{},{},{},0,1.0,10.0,solved\n",
+                "2026-11-22T00:00:00Z,sim,{level},{strategy},30,{p},{},{},{},0,1.0,10.0,solved\n",
                 p - 1,
                 p + 1,
                 3 * p
@@ -373,10 +408,22 @@ fn stats_plot_is_a_png_of_the_expected_size() {
     let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
     assert_eq!(out.code(), 0, "{}", out.stderr);
     assert!(out.text().contains("rowmajor"));
-    let img = image::open(&png).unwrap();
-    assert_eq!((img.width(), img.height()), (900, 540));
-    // Something was drawn in the series colours (blue and red lines).
-    let rgb = img.to_rgb8();
-    assert!(rgb.pixels().any(|p| p.0 == [0, 0, 255]));
-    assert!(rgb.pixels().any(|p| p.0 == [255, 0, 0]));
+    let img = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (900, 540));
+    let count = |rgb: [u8; 3], xs: std::ops::Range<u32>| {
+        img.enumerate_pixels()
+            .filter(|(x, _, p)| xs.contains(x) && p.0 == rgb)
+            .count()
+    };
+    let (rowmajor, mrv, stat) = ([0, 90, 160], [200, 75, 0], [0, 125, 85]);
+    // Dark series colours, each visible, also the one drawn under another.
+    for (name, rgb) in [("rowmajor", rowmajor), ("mrv", mrv), ("static", stat)] {
+        assert!(count(rgb, 0..900) > 150, "{name} is hardly drawn");
+        let luma = rgb.iter().map(|&c| c as u32).sum::<u32>() / 3;
+        assert!(luma < 120, "{name}: a faint colour on white");
+    }
+    // The x axis runs from level 0 to 11 over about x = 95..885: levels 5-7 lie around
+    // x = 450..600, where rowmajor has no run and so no line.
+    assert_eq!(count(rowmajor, 440..610), 0, "a line across missing levels");
+    assert!(count(mrv, 440..610) > 0 && count(stat, 440..610) > 0);
 }

@@ -50,6 +50,34 @@ fn read_prints_json_and_writes_debug_files() {
     assert!(s.contains(&format!("board: {board}")), "{s}");
     assert!(s.contains(&format!("kinds: {kinds}")), "{s}");
     assert!(s.contains("read in") && s.contains(" ms"), "{s}");
+    // The three grids (digits, kinds, confidence) are aligned: each rule's `+` under a `|`.
+    let grid: Vec<&str> = s
+        .lines()
+        .skip_while(|l| !l.starts_with("digits"))
+        .skip(1)
+        .take(11)
+        .collect();
+    let at = |line: &str, ch: char| -> Vec<usize> {
+        line.char_indices()
+            .filter(|&(_, c)| c == ch)
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let bars = at(grid[0], '|');
+    assert_eq!(bars.len(), 6, "{s}");
+    for line in &grid {
+        let marks = if line.starts_with('-') {
+            at(line, '+')
+        } else {
+            at(line, '|')
+        };
+        assert_eq!(marks, bars, "misaligned:\n{s}");
+        assert_eq!(
+            line.trim_end().len(),
+            grid[0].trim_end().len(),
+            "misaligned:\n{s}"
+        );
+    }
 }
 
 #[test]

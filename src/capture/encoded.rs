@@ -31,7 +31,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Option<Frame>, FrameError> {
             FrameError::Decode {
                 kind: "JPEG",
                 len: bytes.len(),
-                source: e,
+                error: e,
             }
         })?;
         let image = finish(decoder, "JPEG", bytes.len())?;
@@ -64,7 +64,7 @@ fn decode_png(bytes: &[u8]) -> Result<image::RgbaImage, FrameError> {
         .map_err(|e| FrameError::Decode {
             kind: "PNG",
             len: bytes.len(),
-            source: e,
+            error: e,
         })?;
     finish(decoder, "PNG", bytes.len())
 }
@@ -90,12 +90,12 @@ fn finish(
         .map_err(|e| FrameError::Decode {
             kind,
             len,
-            source: e,
+            error: e,
         })?;
     let image = DynamicImage::from_decoder(decoder).map_err(|e| FrameError::Decode {
         kind,
         len,
-        source: e,
+        error: e,
     })?;
     Ok(image.into_rgba8())
 }

@@ -106,15 +106,45 @@ pub enum FrameError {
         detail: String,
     },
     /// The PNG or JPEG decoder failed (corrupt or truncated file).
-    #[error("cannot decode {kind} screenshot ({len} bytes): {source} (file truncated or corrupt?)")]
+    #[error(
+        "cannot decode {kind} screenshot ({len} bytes): {} (file truncated or corrupt?)",
+        decoder_message(error)
+    )]
     Decode {
         /// "PNG" or "JPEG".
         kind: &'static str,
         /// Number of bytes.
         len: usize,
-        /// The decoder's error.
-        source: image::ImageError,
+        /// The decoder's error (said in the message, in words: not a source of its own).
+        error: image::ImageError,
     },
+}
+
+/// The decoder's error in words: without the decoder's prefix, and with a chunk named by its
+/// four letters instead of a debug dump of its type (`ChunkType { type: IDAT, critical: .. }`).
+fn decoder_message(e: &image::ImageError) -> String {
+    let text = e.to_string();
+    let mut text = text
+        .split_once("decoding Png: ")
+        .or_else(|| text.split_once("decoding Jpeg: "))
+        .map_or(text.as_str(), |(_, rest)| rest)
+        .trim_end_matches('.')
+        .to_string();
+    while let Some(start) = text.find("ChunkType {") {
+        let end = text[start..]
+            .find('}')
+            .map_or(text.len(), |e| start + e + 1);
+        let name: String = text[start..end]
+            .split_once("type: ")
+            .map(|(_, rest)| {
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric())
+                    .collect()
+            })
+            .unwrap_or_default();
+        text.replace_range(start..end, &name);
+    }
+    text
 }
 
 /// Decodes a screenshot (PNG, CRLF-mangled PNG, JPEG or raw screencap) into RGBA pixels.

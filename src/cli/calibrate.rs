@@ -7,6 +7,7 @@ use crate::calibration::{
 use crate::vision::overlay;
 use crate::vision::survey::{Hints, Survey};
 use anyhow::Context;
+use clap::ValueEnum;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -53,6 +54,9 @@ pub struct CalibrateArgs {
     /// How to open level N: a shell command containing {level}.
     #[arg(long, value_name = "COMMAND")]
     am_start: Option<String>,
+    /// Without --screenshot: the device whose screen is captured.
+    #[command(flatten)]
+    adb: super::play::AdbArgs,
 }
 
 /// Non-negative numbers separated by commas, semicolons or spaces.
@@ -117,7 +121,7 @@ fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
     }
 }
 
-pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     let (img, source, stem) = match &args.screenshot {
         Some(path) => {
             let frame = load_image(path)?;
@@ -131,7 +135,7 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
             )
         }
         None => {
-            let device = crate::device::select(&adb.server()?, adb.serial.as_deref())?;
+            let device = args.adb.device()?;
             let (_, frame) = crate::device::screen::Screen::probe(&device)?;
             let model = device.getprop("ro.product.model").unwrap_or_default();
             args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
@@ -214,10 +218,11 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
-    println!(
+    outln!(
         "board: {:?}, line width {} px",
-        c.board.rect, c.board.line_width
-    );
+        c.board.rect,
+        c.board.line_width
+    )?;
     let keys: Vec<String> = c
         .keypad
         .digits
@@ -225,33 +230,49 @@ pub fn run(adb: &super::play::AdbArgs, mut args: CalibrateArgs) -> anyhow::Resul
         .enumerate()
         .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
         .collect();
-    println!("keypad: {}", keys.join(" "));
-    println!(
-        "erase: {}{}; input mode: {:?}",
+    outln!("keypad: {}", keys.join(" "))?;
+    let mode = c.input.mode.to_possible_value();
+    outln!(
+        "erase: {}{}; input mode: {}",
         c.keypad.erase,
         if c.keypad.erase_guessed {
             " (guessed: no erase key recognised)"
         } else {
             ""
         },
-        c.input.mode
-    );
-    println!(
+        mode.as_ref().map_or("?", |m| m.get_name())
+    )?;
+    outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
         c.templates.len(),
         c.templates.iter().filter(|t| t.source == "keypad").count(),
         c.templates.iter().filter(|t| t.source == "board").count()
-    );
+    )?;
     if let Some(r) = &survey.reading {
-        println!("board read: {}", r.board.to_line());
+        outln!("board read: {}", r.board.to_line())?;
         for d in &r.doubts {
-            println!("  doubt: {}", d.message);
+            outln!("  doubt: {}", d.message)?;
         }
     }
     for n in &notes {
-        println!("check: {n}");
+        outln!("check: {n}")?;
     }
-    println!("wrote {} and {}", out.display(), overlay_path.display());
+    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    match &c.navigation {
+        Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`")?,
+        Some(Navigation::Taps { taps }) => outln!(
+            "--level N opens levels with a sequence of {} taps",
+            taps.len()
+        )?,
+        Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid")?,
+        None => outln!(
+            "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
+             that is open (recorded as level unknown). To open levels by number, run calibrate again \
+             with --am-start 'am start -n PACKAGE/ACTIVITY --ei level {{level}}' (if the app takes an \
+             intent), or add a [navigation] section to the file (README: \"Opening levels\").",
+            out.display()
+        )?,
+    }
     Ok(0)
 }
 

@@ -3,7 +3,7 @@
 //! transport to it directly), plays a level visibly, and shows the phone's screen live (the board
 //! redrawn in the terminal and a PNG refreshed on disk).
 
-use super::play::{AdbArgs, PlayArgs};
+use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use crate::device::direct::Direct;
 use crate::device::screen::Screen;
 use crate::device::{Device, DeviceError, Server};
@@ -31,8 +31,17 @@ pub struct DemoArgs {
     /// (what the demo does anyway when `adb` is not installed).
     #[arg(long)]
     pub direct: bool,
+    /// Level to play (the simulated app has 70).
+    #[arg(short, long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=crate::sim::app::levels::LEVEL_COUNT as i64))]
+    pub level: u32,
     #[command(flatten)]
-    pub play: PlayArgs,
+    pub adb: ServerArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub calibration: CalibrationArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Disconnects the simulated phone from the adb server (and stops a server we started) on drop.
@@ -53,7 +62,7 @@ impl Drop for Connected {
     }
 }
 
-pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
+pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let profile = profile::profile(&args.profile).ok_or_else(|| {
         anyhow::anyhow!(
             "unknown profile {:?}; choose one of: {}",
@@ -70,12 +79,14 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
         profile.model, profile.width, profile.height, args.timing
     );
 
-    let (device, _connected) = connect(adb, &target, args.direct)?;
+    let (device, _connected) = connect(&args.adb, &target, args.direct)?;
 
-    let mut cfg = args.play.config();
-    if cfg.level.is_none() {
-        cfg.level = Some(3);
-    }
+    let mut cfg = args.run.config(
+        Some(args.level),
+        Some(&args.search),
+        args.calibration.calibration.clone(),
+        args.calibration.calibration_dir.clone(),
+    );
     if cfg.calibration.is_none()
         && !cfg
             .calibration_dir
@@ -92,7 +103,7 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     std::fs::create_dir_all(&cfg.data_dir)?;
     eprintln!(
         "playing level {} with {} on {target}; live screen: {}",
-        cfg.level.unwrap_or(0),
+        args.level,
         cfg.strategy,
         live_png.display()
     );
@@ -103,7 +114,7 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     let viewer = {
         let (stop, steps, device) = (stop.clone(), steps.clone(), device.clone());
         let png = live_png.clone();
-        let quiet = args.play.quiet;
+        let quiet = args.run.quiet;
         std::thread::spawn(move || live_view(&device, &png, &stop, &steps, quiet))
     };
     let started = Instant::now();
@@ -118,8 +129,8 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
     let report = result?;
     let s = &report.stats;
     let state = sim.dumpsys();
-    println!("{}", report.solution);
-    println!(
+    outln!("{}", report.solution)?;
+    outln!(
         "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {:?}), {} repairs",
         cfg.level.unwrap_or(0),
         started.elapsed().as_secs_f64(),
@@ -129,15 +140,15 @@ pub fn run(adb: &AdbArgs, args: &DemoArgs) -> anyhow::Result<i32> {
         super::thousands(report.replay.taps),
         crate::play::plan::rate(report.taps_per_sec),
         report.input,
-        report.replay.repairs
-    );
-    println!(
+        super::thousands(report.replay.repairs)
+    )?;
+    outln!(
         "the phone says: screen {}, solved {}, {} taps received; session recorded in {}",
         state["screen"],
         state["solved"],
-        state["taps"],
+        super::thousands(state["taps"].as_u64().unwrap_or(0)),
         report.session_dir.display()
-    );
+    )?;
     Ok(0)
 }
 
@@ -154,7 +165,7 @@ fn builtin_calibration(profile: &str) -> &'static str {
 /// The simulated phone as a device: through the adb server (connected to it, disconnected
 /// again on drop), or directly when asked to or when `adb` is not installed.
 fn connect(
-    adb: &AdbArgs,
+    adb: &ServerArgs,
     target: &str,
     direct: bool,
 ) -> anyhow::Result<(Device, Option<Connected>)> {
@@ -228,7 +239,11 @@ fn live_view(
                     .and_then(|b| crate::board::Board::parse_line(&b).ok());
                 if let Some(b) = board {
                     let v = steps.load(Ordering::Relaxed);
-                    let text = format!("{b}step {} of {}\n", v >> 32, v & 0xFFFF_FFFF);
+                    let text = format!(
+                        "{b}step {} of {}\n",
+                        super::thousands(v >> 32),
+                        super::thousands(v & 0xFFFF_FFFF)
+                    );
                     let mut err = std::io::stderr().lock();
                     if drawn > 0 {
                         let _ = write!(err, "\x1b[{drawn}A\x1b[J");

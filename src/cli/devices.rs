@@ -1,8 +1,9 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
-use super::play::AdbArgs;
+use super::play::ServerArgs;
+use crate::calibration::lookup;
+use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
-use crate::play::run::find_calibration;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -13,19 +14,21 @@ pub struct DevicesArgs {
     /// One JSON object per device.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub adb: ServerArgs,
 }
 
-pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
-    server.ensure_running()?;
+pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
+    let server = args.adb.running_server()?;
     let devices = server.devices()?;
     if devices.is_empty() && !args.json {
-        println!(
+        outln!(
             "no devices: plug in a phone with USB debugging on, `adb connect HOST:PORT` a network device, \
              or start a simulated one with `autoplay sim`"
-        );
+        )?;
         return Ok(0);
     }
+    let mut broken = std::collections::BTreeSet::new();
     for d in devices {
         let dev = Device::new(d.serial.clone(), server);
         let size = if d.is_ready() {
@@ -33,18 +36,26 @@ pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
         } else {
             None
         };
-        let calibration = size.and_then(|s| {
-            find_calibration(&args.calibration_dir, &d.model, s)
-                .ok()
-                .map(|(p, _)| p)
+        // The calibration play would pick: with several for the screen, the device's screen decides.
+        let choice = size.and_then(|s| {
+            let found = lookup::find(&args.calibration_dir, &d.model, s);
+            broken.extend(found.broken.iter().map(|e| e.to_string()));
+            let found = found.require().ok()?;
+            let frame = (found.candidates.len() > 1)
+                .then(|| Screen::probe(&dev).ok().map(|(_, f)| f))
+                .flatten();
+            Some(found.pick(frame.as_ref()))
         });
+        let navigation = choice.as_ref().map(|c| c.calibration.navigation.is_some());
         if args.json {
             let obj = serde_json::json!({
                 "serial": d.serial, "state": d.state, "model": d.model,
                 "width": size.map(|s| s.0), "height": size.map(|s| s.1),
-                "calibration": calibration.as_ref().map(|p| p.display().to_string()),
+                "calibration": choice.as_ref().map(|c| c.path.display().to_string()),
+                "calibration_why": choice.as_ref().and_then(|c| c.why.clone()),
+                "navigation": navigation,
             });
-            println!("{obj}");
+            outln!("{obj}")?;
             continue;
         }
         let screen = size.map_or("-".to_string(), |(w, h)| format!("{w}x{h}"));
@@ -61,18 +72,28 @@ pub fn run(adb: &AdbArgs, args: &DevicesArgs) -> anyhow::Result<i32> {
         } else {
             String::new()
         };
-        let cal = match (&calibration, d.is_ready()) {
-            (Some(p), _) => p.display().to_string(),
+        let cal = match (&choice, d.is_ready()) {
+            (Some(c), _) if c.calibration.navigation.is_some() => c.path.display().to_string(),
+            (Some(c), _) => format!(
+                "{} (no [navigation]: plays the open level; --level needs one)",
+                c.path.display()
+            ),
             (None, true) => format!("none (run `autoplay calibrate -s {}`)", d.serial),
             (None, false) => "-".into(),
         };
-        println!(
+        outln!(
             "{:<22} {:<12} {:<16} {:>10}{density}  calibration: {cal}",
             d.serial,
             d.state,
             if d.model.is_empty() { "-" } else { &d.model },
             screen
-        );
+        )?;
+        if let Some(why) = choice.and_then(|c| c.why) {
+            outln!("    {why}")?;
+        }
+    }
+    for e in broken {
+        eprintln!("warning: skipped {e}");
     }
     Ok(0)
 }

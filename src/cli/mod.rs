@@ -1,5 +1,13 @@
 //! The `autoplay` command line: one file per subcommand.
 
+/// Writes a line to stdout, returning the error (a closed pipe) instead of panicking like
+/// `println!`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
 mod calibrate;
 mod demo;
 mod devices;
@@ -64,24 +72,46 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         None => play::run(&cli.adb, &cli.play),
-        Some(Command::Demo(args)) => demo::run(&cli.adb, &args),
-        Some(Command::Devices(args)) => devices::run(&cli.adb, &args),
+        Some(Command::Demo(args)) => demo::run(&args),
+        Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Solve(args)) => solve::run(args),
-        Some(Command::Replay(args)) => replay::run(&cli.adb, &args),
-        Some(Command::Resume(args)) => resume::run(&cli.adb, &args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Resume(args)) => resume::run(&args),
         Some(Command::Stats(args)) => stats::run(args),
-        Some(Command::Watch(args)) => watch::run(&cli.adb, &args),
+        Some(Command::Watch(args)) => watch::run(&args),
         Some(Command::Sim(args)) => sim::run(args),
         Some(Command::Read(args)) => read::run(args),
-        Some(Command::Calibrate(args)) => calibrate::run(&cli.adb, args),
+        Some(Command::Calibrate(args)) => calibrate::run(args),
     };
     match result {
         Ok(code) => code,
+        // A closed pipe (`autoplay solve -f FILE | head`) ends the output quietly, as in ripgrep.
+        Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             1
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// An error and its causes, `: `-separated, each cause said once (a message that already
+/// includes its source's text is not followed by it again).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
 }
 
 /// `1234567` -> `1,234,567`.
@@ -99,6 +129,15 @@ pub fn thousands(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn causes_are_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(io).context("cannot read x.toml: No such file");
+        assert_eq!(super::error_text(&e), "cannot read x.toml: No such file");
+        let e = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(super::error_text(&e), "outer: inner");
+    }
+
     #[test]
     fn thousands_groups() {
         assert_eq!(super::thousands(0), "0");

@@ -10,33 +10,40 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Which adb server and device (like adb's own `-H`, `-P`, `-s`).
+/// Which adb server (like adb's own `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct AdbArgs {
-    /// Device serial, as `adb devices` lists it.
-    #[arg(
-        short = 's',
-        long = "serial",
-        global = true,
-        env = "ANDROID_SERIAL",
-        value_name = "SERIAL"
-    )]
-    pub serial: Option<String>,
+#[command(next_help_heading = "adb server")]
+pub struct ServerArgs {
     /// Host of the adb server (a remote server spreads devices over machines).
     #[arg(
         short = 'H',
         long = "host",
-        global = true,
         default_value = "127.0.0.1",
         value_name = "HOST"
     )]
     pub host: String,
     /// Port of the adb server.
-    #[arg(short = 'P', long = "port", global = true, env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
+    #[arg(short = 'P', long = "port", env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
     pub port: u16,
 }
 
-impl AdbArgs {
+impl ServerArgs {
+    /// The adb server, started first if none answers on a local port (saying so: a new server
+    /// knows none of the devices the user's own server had connected).
+    pub fn running_server(&self) -> anyhow::Result<Server> {
+        let server = self.server()?;
+        if server.is_local() && server.version().is_err() {
+            eprintln!(
+                "no adb server answers on {}: starting one (`{}`; `{}` stops it)",
+                server.addr,
+                server.adb_command("start-server"),
+                server.adb_command("kill-server")
+            );
+        }
+        server.ensure_running()?;
+        Ok(server)
+    }
+
     pub fn server(&self) -> anyhow::Result<Server> {
         use std::net::ToSocketAddrs;
         let addr = (self.host.as_str(), self.port)
@@ -53,29 +60,43 @@ impl AdbArgs {
     }
 }
 
-/// How to play.
+/// Which device, and through which adb server (like adb's own `-s`, `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct PlayArgs {
-    /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub level: Option<u32>,
+#[command(next_help_heading = "Device")]
+pub struct AdbArgs {
+    /// Device serial, as `adb devices` lists it (default: the only device).
+    #[arg(
+        short = 's',
+        long = "serial",
+        env = "ANDROID_SERIAL",
+        value_name = "SERIAL"
+    )]
+    pub serial: Option<String>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+impl AdbArgs {
+    /// The chosen device (`-s`, `ANDROID_SERIAL`, else the only one), starting the adb server
+    /// if needed.
+    pub fn device(&self) -> anyhow::Result<Device> {
+        self.device_or(None)
+    }
+
+    /// Like [`AdbArgs::device`], with `serial` when `-s` is not given.
+    pub fn device_or(&self, serial: Option<&str>) -> anyhow::Result<Device> {
+        let server = self.server.running_server()?;
+        Ok(select(&server, self.serial.as_deref().or(serial))?)
+    }
+}
+
+/// The search whose every step is played.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
     /// Search strategy whose every step is shown (rowmajor is the article's).
     #[arg(long, value_enum, default_value_t = Strategy::RowMajor)]
     pub strategy: Strategy,
-    /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
-    #[arg(long, value_name = "FILE")]
-    pub calibration: Option<PathBuf>,
-    /// Where calibrations are looked up.
-    #[arg(long, value_name = "DIR", default_value = "calibration")]
-    pub calibration_dir: PathBuf,
-    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
-    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
-    /// Default: the fastest the device allows, in that order; the choice and why is printed.
-    #[arg(long, value_enum)]
-    pub input: Option<InputBackend>,
-    /// Milliseconds between taps (0: as fast as the phone takes them).
-    #[arg(long, value_name = "MS", default_value_t = 20)]
-    pub pace: u64,
     /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
     #[arg(long, value_name = "N")]
     pub max_visible_steps: Option<u64>,
@@ -87,6 +108,35 @@ pub struct PlayArgs {
     /// Give up a search after N placements.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
+}
+
+/// `--budget`'s default, also for `resume` (which has no search options).
+const DEFAULT_BUDGET: Option<Duration> = Some(Duration::from_secs(30 * 60));
+
+/// Where the calibration comes from.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Calibration")]
+pub struct CalibrationArgs {
+    /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// Where calibrations are looked up.
+    #[arg(long, value_name = "DIR", default_value = "calibration")]
+    pub calibration_dir: PathBuf,
+}
+
+/// How taps are sent and checked, and where the run is recorded.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Taps and records")]
+pub struct RunArgs {
+    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
+    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
+    /// Default: the fastest the device allows, in that order; the choice and why is printed.
+    #[arg(long, value_enum)]
+    pub input: Option<InputBackend>,
+    /// Milliseconds between taps (0: as fast as the phone takes them).
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    pub pace: u64,
     /// Re-read the board every K taps and repair what differs.
     #[arg(long, value_name = "K", default_value_t = 2000)]
     pub verify_every_taps: u64,
@@ -113,9 +163,6 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Play on every connected device at once (one progress bar each, one runs.csv).
-    #[arg(long, conflicts_with = "serial")]
-    pub all_devices: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -125,18 +172,26 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-impl PlayArgs {
-    pub fn config(&self) -> PlayConfig {
+impl RunArgs {
+    /// The play settings: these, the calibration options, `level` and the search (`None`:
+    /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    pub fn config(
+        &self,
+        level: Option<u32>,
+        search: Option<&SearchArgs>,
+        calibration: Option<PathBuf>,
+        calibration_dir: PathBuf,
+    ) -> PlayConfig {
         PlayConfig {
-            level: self.level,
-            strategy: self.strategy,
-            calibration: self.calibration.clone(),
-            calibration_dir: self.calibration_dir.clone(),
+            level,
+            strategy: search.map_or(Strategy::RowMajor, |s| s.strategy),
+            calibration,
+            calibration_dir,
             input: self.input,
             pace: Duration::from_millis(self.pace),
-            max_visible_steps: self.max_visible_steps,
-            budget: self.budget.0,
-            max_steps: self.max_steps,
+            max_visible_steps: search.and_then(|s| s.max_visible_steps),
+            budget: search.map_or(DEFAULT_BUDGET, |s| s.budget.0),
+            max_steps: search.and_then(|s| s.max_steps),
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
             glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
@@ -148,6 +203,35 @@ impl PlayArgs {
     }
 }
 
+/// How to play (the command without a subcommand).
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Play")]
+pub struct PlayArgs {
+    /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub level: Option<u32>,
+    /// Play on every connected device at once (one progress bar each, one runs.csv).
+    #[arg(long, conflicts_with = "serial")]
+    pub all_devices: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub calibration: CalibrationArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+impl PlayArgs {
+    pub fn config(&self) -> PlayConfig {
+        self.run.config(
+            self.level,
+            Some(&self.search),
+            self.calibration.calibration.clone(),
+            self.calibration.calibration_dir.clone(),
+        )
+    }
+}
+
 /// A progress bar for a replay: events, taps/s, elapsed, ETA.
 pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     if quiet {
@@ -156,7 +240,7 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} steps  {msg}",
+            "{prefix} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} steps  {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -165,25 +249,24 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 }
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
     let stop = super::signals::install();
     if args.all_devices {
-        return run_all(adb, &server, args, stop);
+        return run_all(adb, &adb.server.running_server()?, args, stop);
     }
-    let device = select(&server, adb.serial.as_deref())?;
-    if !args.quiet {
+    let device = adb.device()?;
+    if !args.run.quiet {
         match args.level {
             Some(l) => eprintln!(
                 "playing level {l} on {} with {}",
-                device.serial, args.strategy
+                device.serial, args.search.strategy
             ),
             None => eprintln!(
                 "playing the level open on {} with {} (use --level N to open one; --help for more)",
-                device.serial, args.strategy
+                device.serial, args.search.strategy
             ),
         }
     }
-    let bar = progress_bar(args.quiet, &device.serial);
+    let bar = progress_bar(args.run.quiet, &device.serial);
     let mut cfg = args.config();
     cfg.stop = stop;
     let r = match play_with_bar(&device, &cfg, &bar) {
@@ -191,8 +274,8 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
     };
     let s = &r.stats;
-    println!("{}", r.solution);
-    println!(
+    outln!("{}", r.solution)?;
+    outln!(
         "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
          {} repairs{}, {} steps shown{}; capture: {}",
         completion(&r.replay),
@@ -203,7 +286,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         super::thousands(r.replay.taps),
         crate::play::plan::rate(r.taps_per_sec),
         r.input,
-        r.replay.repairs,
+        super::thousands(r.replay.repairs),
         super::resume::incidents(&r.replay),
         super::thousands(r.replay.events_shown),
         if r.replay.events_hidden > 0 {
@@ -215,8 +298,8 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
             String::new()
         },
         r.capture
-    );
-    println!("session: {}", r.session_dir.display());
+    )?;
+    outln!("session: {}", r.session_dir.display())?;
     Ok(0)
 }
 
@@ -252,7 +335,10 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
             } else {
                 "?".to_string()
             };
-            let mut msg = format!("{taps} taps, {rate:.0} taps/s, ETA {eta}");
+            let mut msg = format!(
+                "{} taps, {rate:.0} taps/s, ETA {eta}",
+                super::thousands(taps)
+            );
             for (n, what) in [
                 (p.repairs, "repairs"),
                 (p.reconnects, "reconnects"),
@@ -306,11 +392,11 @@ pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path
             shell_quote(&data_dir.display().to_string())
         ));
     }
-    if adb.host != "127.0.0.1" {
-        cmd.push_str(&format!(" -H {}", shell_quote(&adb.host)));
+    if adb.server.host != "127.0.0.1" {
+        cmd.push_str(&format!(" -H {}", shell_quote(&adb.server.host)));
     }
-    if adb.port != crate::device::DEFAULT_PORT {
-        cmd.push_str(&format!(" -P {}", adb.port));
+    if adb.server.port != crate::device::DEFAULT_PORT {
+        cmd.push_str(&format!(" -P {}", adb.server.port));
     }
     cmd
 }
@@ -354,7 +440,7 @@ fn run_all(
         return Err(crate::device::DeviceError::NoDevices.into());
     }
     let multi = MultiProgress::new();
-    if args.quiet {
+    if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     let mut cfg = args.config();
@@ -363,7 +449,7 @@ fn run_all(
         let handles: Vec<_> = devices
             .iter()
             .map(|device| {
-                let bar = multi.add(progress_bar(args.quiet, &device.serial));
+                let bar = multi.add(progress_bar(args.run.quiet, &device.serial));
                 let cfg = &cfg;
                 scope.spawn(move || (device.serial.clone(), play_with_bar(device, cfg, &bar)))
             })
@@ -380,21 +466,21 @@ fn run_all(
     let mut code = exit::SOLVED;
     for (serial, r) in &results {
         match r {
-            Ok(r) => println!(
+            Ok(r) => outln!(
                 "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs{}",
                 super::thousands(r.stats.placements),
                 super::thousands(r.stats.undos),
                 super::thousands(r.replay.taps),
-                r.replay.repairs,
+                super::thousands(r.replay.repairs),
                 super::resume::incidents(&r.replay)
-            ),
+            )?,
             Err(e) => {
-                println!("{serial}: FAILED: {e:#}");
+                outln!("{serial}: FAILED: {e:#}")?;
                 if let Some(f) = e.downcast_ref::<RunFailed>() {
-                    println!(
+                    outln!(
                         "{serial}: to continue: {}",
                         resume_command(adb, &cfg.data_dir, &f.session_dir)
-                    );
+                    )?;
                 }
                 // The most telling code: a signal, then the others, then plain failure.
                 let c = stop_of(e).map_or(exit::FAILED, Stop::exit_code);

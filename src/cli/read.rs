@@ -11,10 +11,10 @@ use std::time::Instant;
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    adb exec-out screencap -p > shot.png && autoplay read shot.png\n  \
-    autoplay read shot.png --json\n  \
-    autoplay read shot.png --calibration calibration/pixel.toml --strict --debug-dir /tmp/dbg")]
+#[command(after_help = "Examples (from the repository's directory):\n  \
+    autoplay read screenshots/sim/pixel-light-row.png\n  \
+    autoplay read screenshots/sim/pixel-light-row.png --calibration calibration/sim-pixel.toml --json\n  \
+    adb exec-out screencap -p > shot.png && autoplay read shot.png --strict --debug-dir /tmp/dbg")]
 pub struct ReadArgs {
     /// Screenshot: PNG (also CRLF-mangled), JPEG, or raw `screencap` output.
     file: PathBuf,
@@ -98,9 +98,9 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
             "decode_ms": (decode_ms * 100.0).round() / 100.0,
             "doubts": doubts,
         });
-        println!("{v}");
+        outln!("{v}")?;
     } else {
-        print_human(&args.file, &frame, &reading, ms, decode_ms);
+        print_human(&args.file, &frame, &reading, ms, decode_ms)?;
     }
     if !reading.doubts.is_empty() {
         if args.strict {
@@ -120,9 +120,15 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode_ms: f64) {
+fn print_human(
+    file: &Path,
+    frame: &capture::Frame,
+    r: &Reading,
+    ms: f64,
+    decode_ms: f64,
+) -> std::io::Result<()> {
     let (cw, ch) = r.geometry.cell_size();
-    println!(
+    outln!(
         "{}: {}x{} {}, board at {:?} (cells {:.0}x{:.0} px)",
         file.display(),
         frame.image.width(),
@@ -131,19 +137,14 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
         r.geometry.rect(),
         cw,
         ch
-    );
-    println!();
+    )?;
+    outln!()?;
     let kinds = r.kinds_line();
     let kb: Vec<char> = kinds.chars().collect();
-    println!("digits                  kinds (G given, U entered)   confidence %");
+    outln!("digits                  kinds (G given, U entered)   confidence %")?;
     let digits = r.board.to_string();
     let mut rows = digits.lines().filter(|l| !l.starts_with('-'));
     for row in 0..9 {
-        if row == 3 || row == 6 {
-            println!(
-                "------+-------+------   ------+-------+------     --------+----------+---------"
-            );
-        }
         let d = rows.next().unwrap_or_default();
         let mut k = String::new();
         let mut c = String::new();
@@ -159,26 +160,37 @@ fn print_human(file: &Path, frame: &capture::Frame, r: &Reading, ms: f64, decode
                 (r.confidence[row * 9 + col] * 100.0).round().min(99.0) as u32
             ));
         }
-        println!("{d:<24}{:<29}{}", k.trim_end(), c.trim_end());
+        let (k, c) = (k.trim_end(), c.trim_end());
+        if row == 3 || row == 6 {
+            // Each block's rule under its own row: `+` where the row has `|`.
+            let rule = |s: &str| -> String {
+                s.chars()
+                    .map(|ch| if ch == '|' { '+' } else { '-' })
+                    .collect()
+            };
+            outln!("{:<24}{:<29}{}", rule(d), rule(k), rule(c))?;
+        }
+        outln!("{d:<24}{k:<29}{c}")?;
     }
-    println!();
-    println!("board: {}", r.board.to_line());
-    println!("kinds: {kinds}");
-    println!(
+    outln!()?;
+    outln!("board: {}", r.board.to_line())?;
+    outln!("kinds: {kinds}")?;
+    outln!(
         "{} givens, {} entered, {} empty; read in {ms:.2} ms (decode {decode_ms:.2} ms)",
         kb.iter().filter(|&&c| c == 'G').count(),
         kb.iter().filter(|&&c| c == 'U').count(),
         kb.iter().filter(|&&c| c == '.').count()
-    );
-    println!("given or entered: {}", r.kind_evidence);
+    )?;
+    outln!("given or entered: {}", r.kind_evidence)?;
     if r.doubts.is_empty() {
-        println!("no doubts: every cell is confident and the board obeys the Sudoku rules");
+        outln!("no doubts: every cell is confident and the board obeys the Sudoku rules")?;
     } else {
-        println!("doubts:");
+        outln!("doubts:")?;
         for d in &r.doubts {
-            println!("  {}", d.message);
+            outln!("  {}", d.message)?;
         }
     }
+    Ok(())
 }
 
 /// Writes `detection.png`: the lines and candidate boards detection saw. Returns its path.

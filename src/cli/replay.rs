@@ -7,7 +7,6 @@ use super::thousands as t;
 use crate::board::cell_name;
 use crate::calibration::Calibration;
 use crate::device::input::InputBackend;
-use crate::device::select;
 use crate::play::link::Link;
 use crate::play::run::{PlayConfig, navigate, read_if_visible};
 use crate::play::stop::{StopFlag, is_restored};
@@ -50,9 +49,12 @@ pub struct ReplayArgs {
     /// With --to-device: `raw`, `events` or `input` (default: the fastest the device allows).
     #[arg(long, value_enum)]
     pub input: Option<InputBackend>,
+    /// With --to-device: which phone.
+    #[command(flatten)]
+    pub adb: AdbArgs,
 }
 
-pub fn run(adb: &AdbArgs, args: &ReplayArgs) -> anyhow::Result<i32> {
+pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
     if !(args.duration.is_finite() && args.duration > 0.0) {
         anyhow::bail!(
             "--duration must be a positive number of seconds, not {}",
@@ -60,15 +62,17 @@ pub fn run(adb: &AdbArgs, args: &ReplayArgs) -> anyhow::Result<i32> {
         );
     }
     let check = check_session(&args.dir)?;
-    print_check(&check);
+    print_check(&check)?;
 
+    let timeline =
+        || Timeline::new(check.givens(), &check.events, args.duration).captioned(check.caption());
     if let Some(path) = &args.gif {
-        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let timeline = timeline();
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
         let report = gif::write_gif(&timeline, std::io::BufWriter::new(file))
             .with_context(|| format!("writing {}", path.display()))?;
-        println!(
+        outln!(
             "gif: {} ({} frames, {})",
             path.display(),
             report.frames,
@@ -77,23 +81,23 @@ pub fn run(adb: &AdbArgs, args: &ReplayArgs) -> anyhow::Result<i32> {
             } else {
                 format!("sampled from {} steps", t(check.events.len() as u64))
             }
-        );
+        )?;
     }
     if args.tui {
-        let timeline = Timeline::new(check.givens(), &check.events, args.duration);
+        let timeline = timeline();
         let mut out = std::io::stdout().lock();
         tui::play(&timeline, &mut out, std::io::stdout().is_terminal())?;
     }
     if args.to_device {
-        to_device(adb, args, &check)?;
+        to_device(&args.adb, args, &check)?;
     }
     Ok(if check.ok() { 0 } else { EXIT_MISMATCH })
 }
 
 /// The check, line by line.
-fn print_check(c: &SessionCheck) {
+fn print_check(c: &SessionCheck) -> std::io::Result<()> {
     let m = &c.meta;
-    println!(
+    outln!(
         "session {}: {} with {} on {} ({}), recorded {}",
         c.dir.display(),
         m.level
@@ -102,13 +106,13 @@ fn print_check(c: &SessionCheck) {
         m.device.model,
         m.device.serial,
         m.created
-    );
+    )?;
     match &c.ocr {
-        OcrCheck::Match { with } => println!(
+        OcrCheck::Match { with } => outln!(
             "ocr:     ok: first.png reads as the {} recorded givens (with {with})",
             c.givens().filled()
-        ),
-        OcrCheck::Mismatch { with, cells } => println!(
+        )?,
+        OcrCheck::Mismatch { with, cells } => outln!(
             "ocr:     MISMATCH in {} cells (with {with}): {}",
             cells.len(),
             cells
@@ -117,58 +121,59 @@ fn print_check(c: &SessionCheck) {
                 .map(|&(cell, was, now)| format!("{} recorded {was}, read {now}", cell_name(cell)))
                 .collect::<Vec<_>>()
                 .join("; ")
-        ),
-        OcrCheck::Unreadable(why) => println!("ocr:     MISMATCH: {why}"),
+        )?,
+        OcrCheck::Unreadable(why) => outln!("ocr:     MISMATCH: {why}")?,
     }
     match c.counts_differ {
-        None => println!(
+        None => outln!(
             "search:  ok: {} placements, {} undos, as recorded",
             t(c.placements),
             t(c.undos)
-        ),
-        Some(((rp, ru), (p, u))) => println!(
+        )?,
+        Some(((rp, ru), (p, u))) => outln!(
             "search:  MISMATCH: recorded {} placements, {} undos; today {} placements, {} undos",
             t(rp),
             t(ru),
             t(p),
             t(u)
-        ),
+        )?,
     }
     let total = c.events.len() as u64;
     match &c.divergence {
-        None => println!(
+        None => outln!(
             "journal: ok: {} of {} steps match; {} repairs, {} direct fills",
             t(c.journaled_steps.min(total)),
             t(total),
             c.repairs,
             c.fills
-        ),
-        Some(d) => println!("journal: DIVERGES at {d}"),
+        )?,
+        Some(d) => outln!("journal: DIVERGES at {d}")?,
     }
     if let Some(n) = m.max_visible_steps
         && c.journaled_steps < total
         && n <= c.journaled_steps
     {
-        println!(
+        outln!(
             "         steps after {} were searched on the host only (--max-visible-steps {n}); the fills finished the board",
             t(n)
-        );
+        )?;
     }
-    println!("end:     {}", c.ending_text());
-    println!(
+    outln!("end:     {}", c.ending_text())?;
+    outln!(
         "result:  {}",
         if c.ok() {
             "replays as recorded"
         } else {
             "MISMATCH"
         }
-    );
+    )?;
+    Ok(())
 }
 
 /// Sends the journaled taps to a phone, paced, then reads its screen.
 fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Result<()> {
     let m = &c.meta;
-    let device = select(&adb.server()?, adb.serial.as_deref())?;
+    let device = adb.device()?;
     let size = device.screen_size()?;
     if size != (m.device.width, m.device.height) {
         anyhow::bail!(
@@ -218,13 +223,13 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     {
         return Err(e);
     }
-    println!(
+    outln!(
         "device:  sent {} recorded taps to {} ({:.0} taps/s via {:?})",
         t(c.taps.len() as u64),
         device.serial,
         link.taps_per_sec(),
         link.input_mode().unwrap_or(InputBackend::Input)
-    );
+    )?;
     if let Some(cal) = &cal {
         let frame = link.settle(|link| link.grab())?;
         let seen = match read_if_visible(&frame, cal)? {
@@ -232,7 +237,7 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
             Some(b) if b == c.final_board => "the board the journal ends in".to_string(),
             Some(b) => format!("a different board: {}", b.to_line()),
         };
-        println!("device:  the phone shows {seen}");
+        outln!("device:  the phone shows {seen}")?;
     }
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::play::{AdbArgs, PlayArgs, bar_progress, explain_failure, progress_bar};
-use crate::device::select;
+use super::play::{AdbArgs, RunArgs, bar_progress, explain_failure, progress_bar};
+use crate::calibration::Calibration;
 use crate::play::run::resume;
-use crate::session::SessionMeta;
+use crate::session::{SessionMeta, read_journal};
+use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -17,36 +18,69 @@ use std::time::{Duration, Instant};
 pub struct ResumeArgs {
     /// The session directory (autoplay-data/sessions/...).
     pub session: PathBuf,
+    /// Calibration file (default: the one the session was recorded with).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
     #[command(flatten)]
-    pub play: PlayArgs,
+    pub adb: AdbArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
-pub fn run(adb: &AdbArgs, args: &ResumeArgs) -> anyhow::Result<i32> {
+pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     let stop = super::signals::install();
+    // The session first: a finished or broken session needs no device.
     let meta = SessionMeta::load(&args.session)?;
-    let server = adb.server()?;
-    let serial = adb.serial.clone().unwrap_or(meta.device.serial.clone());
-    let device = select(&server, Some(&serial))?;
-    let bar = progress_bar(args.play.quiet, &device.serial);
+    if read_journal(&args.session.join("journal.jsonl"))?.ended_solved() {
+        anyhow::bail!(
+            "{} is already solved and verified; nothing to resume",
+            args.session.display()
+        );
+    }
+    let calibration = args
+        .calibration
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&meta.calibration));
+    Calibration::load(&calibration).with_context(|| match &args.calibration {
+        Some(_) => "--calibration".to_string(),
+        None => format!(
+            "the session's calibration {} cannot be used: pass --calibration FILE",
+            meta.calibration
+        ),
+    })?;
+    let device = args
+        .adb
+        .device_or(Some(&meta.device.serial))
+        .with_context(|| match &args.adb.serial {
+            Some(s) => format!("cannot resume on {s}"),
+            None => format!(
+                "the session was recorded on {}; to resume on another phone (with the same screen), \
+                 pass -s SERIAL",
+                meta.device.serial
+            ),
+        })?;
+    let bar = progress_bar(args.run.quiet, &device.serial);
     let start = Instant::now();
-    let mut cfg = args.play.config();
+    let mut cfg = args
+        .run
+        .config(None, None, args.calibration.clone(), PathBuf::new());
     cfg.stop = stop;
     let report = resume(&device, &args.session, &cfg, &mut bar_progress(&bar));
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
+        Err(e) => return Ok(explain_failure(&args.adb, &cfg.data_dir, &e)),
     };
-    println!("{}", r.solution);
-    println!(
+    outln!("{}", r.solution)?;
+    outln!(
         "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s{}; session {}",
         super::thousands(r.replay.events_shown),
-        r.replay.repairs,
+        super::thousands(r.replay.repairs),
         super::thousands(r.replay.taps),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
         incidents(&r.replay),
         r.session_dir.display()
-    );
+    )?;
     Ok(0)
 }
 

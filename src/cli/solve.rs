@@ -8,21 +8,24 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
+#[command(after_help = "Examples (from the repository's directory):\n  \
     autoplay solve 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 --strategy rowmajor\n  \
-    autoplay solve -f ../shared/puzzles/magictour_top1465.txt --quiet\n  \
-    cat puzzles.txt | autoplay solve --json --unique")]
+    autoplay solve -f tests/data/puzzles/leetcode37.grid --unique\n  \
+    autoplay solve -f tests/data/puzzles/magictour_sample.txt --quiet\n  \
+    cat tests/data/puzzles/17_clue_sample.txt | autoplay solve --json --unique\n\
+The printed solutions are valid input again: counts and headers are `#` comments.")]
 pub struct SolveArgs {
     /// A puzzle: 81 characters, `1`-`9` for givens and `.` or `0` for empty cells (or a 9-line grid).
     #[arg(conflicts_with = "file")]
     puzzle: Option<String>,
-    /// Read puzzles from FILE, one per line (`-` for stdin; stdin is the default with no PUZZLE).
+    /// Read puzzles from FILE: one 81-character line each, or 9-line grids (`-` for stdin; stdin
+    /// is the default with no PUZZLE).
     #[arg(short, long, value_name = "FILE")]
     file: Option<PathBuf>,
     /// Search strategy.
     #[arg(long, value_enum, default_value_t = Strategy::Fast)]
     strategy: Strategy,
-    /// Also check that the solution is unique.
+    /// Also check that the solution is unique; a puzzle with several solutions is a failure (exit 1).
     #[arg(short, long)]
     unique: bool,
     /// Stop a search after N placements (a runaway rowmajor search ends cleanly).
@@ -42,12 +45,14 @@ struct Summary {
     invalid: u64,
     unsolvable: u64,
     stopped: u64,
+    /// Solved, but with `--unique` found to have several solutions.
+    not_unique: u64,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let options = Options {
         max_steps: args.max_steps,
-        check_unique: args.unique,
+        check_unique: false,
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -66,20 +71,34 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             _ => {
                 if std::io::stdin().is_terminal() {
                     eprintln!(
-                        "reading puzzles from stdin, one per line (Ctrl-D to end; see --help)"
+                        "reading puzzles from stdin, one per line or as 9-line grids (Ctrl-D to end; see --help)"
                     );
                 }
                 Box::new(std::io::stdin().lock())
             }
         };
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.context("cannot read puzzle input")?;
-            let text = line.trim();
-            if text.is_empty() || text.starts_with('#') {
+        let mut puzzles = Puzzles::default();
+        let mut lines = reader.lines();
+        loop {
+            let line = lines
+                .next()
+                .transpose()
+                .context("cannot read puzzle input")?;
+            let Some(p) = puzzles.push(line.as_deref()) else {
+                if line.is_none() {
+                    break;
+                }
                 continue;
-            }
-            let parsed = Board::parse_line(text).map_err(|e| at_line(e, i + 1));
-            handle(&args, &options, i + 1, text, parsed, &mut out, &mut summary)?;
+            };
+            handle(
+                &args,
+                &options,
+                p.line,
+                &p.text,
+                p.parsed,
+                &mut out,
+                &mut summary,
+            )?;
         }
     }
 
@@ -87,11 +106,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let secs = start.elapsed().as_secs_f64();
     if total > 1 || args.quiet {
         let line = format!(
-            "{total} puzzle{}: {} solved, {} invalid, {} unsolvable{} in {:.3} s ({:.0} puzzles/s, {})",
+            "# {total} puzzle{}: {} solved, {} invalid, {} unsolvable{}{} in {:.3} s ({:.0} puzzles/s, {})",
             if total == 1 { "" } else { "s" },
             summary.solved,
             summary.invalid,
             summary.unsolvable,
+            if args.unique {
+                format!(", {} not unique", summary.not_unique)
+            } else {
+                String::new()
+            },
             if summary.stopped > 0 {
                 format!(", {} stopped by --max-steps", summary.stopped)
             } else {
@@ -109,13 +133,96 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     }
     out.flush()?;
-    Ok(
-        if summary.invalid + summary.unsolvable + summary.stopped == 0 {
-            0
-        } else {
-            1
+    let failures = summary.invalid + summary.unsolvable + summary.stopped + summary.not_unique;
+    Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// One puzzle of the input, as read.
+struct Puzzle {
+    /// Its (first) line number.
+    line: usize,
+    text: String,
+    parsed: Result<Board, ParseError>,
+}
+
+/// Splits input lines into puzzles: 81-character lines, and 9-line grids (with optional
+/// separator lines, as `autoplay solve` prints them). Empty lines and `#` comments are skipped;
+/// an empty line ends a grid.
+#[derive(Default)]
+struct Puzzles {
+    /// Lines read so far.
+    count: usize,
+    /// The grid being read: its first line number and its lines.
+    grid: Option<(usize, Vec<String>)>,
+}
+
+impl Puzzles {
+    /// Takes the next line (`None` at the end of the input); returns a puzzle when one is complete.
+    fn push(&mut self, line: Option<&str>) -> Option<Puzzle> {
+        let Some(line) = line else {
+            return self.grid.take().map(|(at, rows)| grid_puzzle(at, &rows));
+        };
+        self.count += 1;
+        let text = line.trim();
+        if text.starts_with('#') {
+            return None;
+        }
+        if text.is_empty() {
+            return self.grid.take().map(|(at, rows)| grid_puzzle(at, &rows));
+        }
+        let cells = text
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '\t' | '|' | '+' | '-' | '='))
+            .count();
+        if let Some((_, rows)) = &mut self.grid {
+            rows.push(text.to_string());
+            let complete = rows.iter().filter(|r| !is_separator(r)).count() == 9;
+            // A row of the wrong length ends the grid: its parse error names the line.
+            if complete || cells != 9 && !is_separator(text) {
+                return self.grid.take().map(|(at, rows)| grid_puzzle(at, &rows));
+            }
+            return None;
+        }
+        if cells == 9 {
+            self.grid = Some((self.count, vec![text.to_string()]));
+            return None;
+        }
+        if is_separator(text) {
+            return None;
+        }
+        Some(Puzzle {
+            line: self.count,
+            text: text.to_string(),
+            parsed: Board::parse_line(text).map_err(|e| at_line(e, self.count)),
+        })
+    }
+}
+
+fn is_separator(line: &str) -> bool {
+    line.chars()
+        .all(|c| matches!(c, '-' | '+' | '|' | '=' | ' ' | '\t'))
+}
+
+/// A grid of `rows` whose first line is line `at` of the input.
+fn grid_puzzle(at: usize, rows: &[String]) -> Puzzle {
+    let text = rows.join("\n");
+    let parsed = Board::parse_grid(&text).map_err(|e| match e {
+        ParseError::BadChar { line, column, ch } => ParseError::BadChar {
+            line: line + at - 1,
+            column,
+            ch,
         },
-    )
+        ParseError::RowLength { line, found } => ParseError::RowLength {
+            line: line + at - 1,
+            found,
+        },
+        other => other,
+    });
+    Puzzle {
+        line: at,
+        text,
+        parsed,
+    }
 }
 
 /// Moves a line-parse error to the input's line number.
@@ -161,20 +268,40 @@ fn handle(
             return Ok(());
         }
     };
+    // The exact solution count first, with `fast`: a puzzle without a solution is said at once
+    // (a rowmajor search of a near-empty unsolvable grid could run for days), and `--unique`
+    // needs no second search by the slow strategies.
+    let count = (args.strategy != Strategy::Fast || args.unique)
+        .then(|| solver::fast::solutions(&board, 2).count);
+    if count == Some(0) {
+        summary.unsolvable += 1;
+        no_solution(&at, &board);
+        if args.json {
+            let obj = serde_json::json!({"line": line, "puzzle": board.to_line(), "status": "unsolvable",
+                "strategy": args.strategy.name()});
+            writeln!(out, "{obj}")?;
+        }
+        return Ok(());
+    }
     let r = solver::search(args.strategy, &board, options, &mut ());
+    let unique = count.filter(|_| args.unique).map(|n| n == 1);
     let s = &r.stats;
     let status = match r.outcome {
         Outcome::Solved(_) => {
             summary.solved += 1;
+            if unique == Some(false) {
+                summary.not_unique += 1;
+                eprintln!(
+                    "{at}NOT unique: {} has several solutions (one is printed; the puzzle lacks givens, \
+                     check that none was dropped)",
+                    board.to_line()
+                );
+            }
             "solved"
         }
         Outcome::Unsolvable => {
             summary.unsolvable += 1;
-            eprintln!(
-                "{at}no solution: {} (no digit breaks a rule, but no grid completes these givens: \
-                 check the puzzle for a mistyped or misread digit)",
-                board.to_line()
-            );
+            no_solution(&at, &board);
             "unsolvable"
         }
         Outcome::BudgetExhausted => {
@@ -197,7 +324,7 @@ fn handle(
             "undos": s.undos,
             "calls": s.calls(),
             "max_depth": s.max_depth,
-            "unique": r.unique,
+            "unique": unique,
             "micros": s.elapsed.as_micros() as u64,
         });
         writeln!(out, "{obj}")?;
@@ -205,19 +332,17 @@ fn handle(
         && let Some(sol) = r.solution()
     {
         if line > 0 {
-            writeln!(out, "line {line}: {}", board.to_line())?;
+            writeln!(out, "# line {line}: {}", board.to_line())?;
         }
         write!(out, "{sol}")?;
-        let unique = match r.unique {
+        let unique = match unique {
             Some(true) => ", unique",
-            Some(false) => {
-                ", NOT unique (several solutions; this is one of them: the puzzle lacks givens, check that none was dropped)"
-            }
+            Some(false) => ", NOT unique (several solutions; this is one of them)",
             None => "",
         };
         writeln!(
             out,
-            "{}: {} placements, {} undos, {} calls, max depth {}, {:.3} ms{unique}\n",
+            "# {}: {} placements, {} undos, {} calls, max depth {}, {:.3} ms{unique}\n",
             args.strategy,
             super::thousands(s.placements),
             super::thousands(s.undos),
@@ -227,4 +352,12 @@ fn handle(
         )?;
     }
     Ok(())
+}
+
+fn no_solution(at: &str, board: &Board) {
+    eprintln!(
+        "{at}no solution: {} (no digit breaks a rule, but no grid completes these givens: \
+         check the puzzle for a mistyped or misread digit)",
+        board.to_line()
+    );
 }

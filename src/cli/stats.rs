@@ -1,6 +1,8 @@
 //! `autoplay stats`: the per-level table of execution counts from `runs.csv`.
 
 use crate::session::{RunRecord, read_runs};
+use crate::solver::Strategy;
+use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -27,36 +29,124 @@ pub const PLOT_SIZE: (u32, u32) = (900, 540);
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
-/// Draws placements per level on a log scale, one line per strategy, into a PNG.
+/// How a strategy's series looks: a dark colour that reads on white (Okabe-Ito, darkened), a
+/// line style and a marker of its own, so a series drawn over another stays visible.
+struct Look {
+    colour: RGBColor,
+    /// Dash and gap lengths in pixels; `None`: a solid line.
+    dash: Option<(u32, u32)>,
+    marker: Marker,
+}
+
+const LOOKS: [Look; 5] = [
+    Look {
+        colour: RGBColor(0, 90, 160),
+        dash: None,
+        marker: Marker::Disc,
+    },
+    Look {
+        colour: RGBColor(200, 75, 0),
+        dash: Some((10, 5)),
+        marker: Marker::Triangle,
+    },
+    Look {
+        colour: RGBColor(0, 125, 85),
+        dash: Some((3, 4)),
+        marker: Marker::Square,
+    },
+    Look {
+        colour: RGBColor(20, 20, 20),
+        dash: Some((14, 4)),
+        marker: Marker::Cross,
+    },
+    Look {
+        colour: RGBColor(160, 60, 130),
+        dash: Some((6, 6)),
+        marker: Marker::Ring,
+    },
+];
+
+/// Point markers: filled, hollow and crossed shapes, so one on top of another shows both.
+#[derive(Clone, Copy)]
+enum Marker {
+    Disc,
+    Triangle,
+    Square,
+    Cross,
+    Ring,
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+
+fn draw_err(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("drawing the plot: {e}")
+}
+
+impl Look {
+    /// The marker centred on the pixel `(x, y)`.
+    fn mark(&self, area: &Area<'_>, (x, y): (i32, i32)) -> anyhow::Result<()> {
+        let hollow = self.colour.stroke_width(2);
+        match self.marker {
+            Marker::Disc => area.draw(&Circle::new((x, y), 4, self.colour.filled())),
+            Marker::Triangle => area.draw(&TriangleMarker::new((x, y), 7, hollow)),
+            Marker::Square => area.draw(&Rectangle::new([(x - 5, y - 5), (x + 5, y + 5)], hollow)),
+            Marker::Cross => area.draw(&Cross::new((x, y), 5, hollow)),
+            Marker::Ring => area.draw(&Circle::new((x, y), 8, hollow)),
+        }
+        .map_err(draw_err)
+    }
+
+    /// A line through the pixels `points`, solid or dashed.
+    fn line(&self, area: &Area<'_>, points: Vec<(i32, i32)>) -> anyhow::Result<()> {
+        let style = self.colour.stroke_width(2);
+        match self.dash {
+            None => area.draw(&PathElement::new(points, style)),
+            Some((dash, gap)) => area.draw(&plotters::element::DashedPathElement::new(
+                points, dash, gap, style,
+            )),
+        }
+        .map_err(draw_err)
+    }
+}
+
+/// Draws placements per level on a log scale, one series per strategy, into a PNG: each with
+/// its own colour, line style and marker; a line joins consecutive levels only.
 pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
-    use plotters::prelude::*;
-    let points: BTreeMap<&str, Vec<(u32, u64)>> =
-        rows.iter()
-            .filter(|r| r.solved > 0)
-            .fold(BTreeMap::new(), |mut m, r| {
-                if let Some(level) = r.level {
-                    m.entry(r.strategy.as_str())
-                        .or_insert_with(Vec::new)
-                        .push((level, r.placements.max(1)));
-                }
-                m
-            });
-    if points.is_empty() {
+    let mut series: Vec<(&str, Vec<(u32, u64)>)> = Vec::new();
+    for r in rows.iter().filter(|r| r.solved > 0) {
+        let Some(level) = r.level else { continue };
+        let point = (level, r.placements.max(1));
+        match series.iter_mut().find(|(s, _)| *s == r.strategy) {
+            Some((_, pts)) => pts.push(point),
+            None => series.push((r.strategy.as_str(), vec![point])),
+        }
+    }
+    if series.is_empty() {
         anyhow::bail!(
             "nothing to plot: no solved run of a numbered level in runs.csv (play with --level N)"
         );
+    }
+    // Strategies in a fixed order, so each keeps its look from plot to plot.
+    let rank = |name: &str| {
+        Strategy::ALL
+            .iter()
+            .position(|s| s.name() == name)
+            .unwrap_or(Strategy::ALL.len())
+    };
+    series.sort_by(|a, b| rank(a.0).cmp(&rank(b.0)).then(a.0.cmp(b.0)));
+    for (_, pts) in &mut series {
+        pts.sort();
     }
     // The bundled font, so no system font is needed; registering twice is harmless.
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| anyhow::anyhow!("the bundled DejaVu font does not load"))?;
     let (w, h) = PLOT_SIZE;
     let mut buf = vec![255u8; (w * h * 3) as usize];
-    let draw_err = |e: &dyn std::fmt::Display| anyhow::anyhow!("drawing the plot: {e}");
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
-        let levels = points.values().flatten().map(|p| p.0);
-        let (lo, hi) = levels.fold((u32::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
-        let top = points.values().flatten().map(|p| p.1).max().unwrap_or(1);
+        let all = || series.iter().flat_map(|(_, pts)| pts.iter());
+        let (lo, hi) = all().fold((u32::MAX, 0), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+        let top = all().map(|p| p.1).max().unwrap_or(1);
         let mut chart = ChartBuilder::on(&root)
             .caption("Execution counts per level", ("sans-serif", 22))
             .margin(14)
@@ -66,7 +156,7 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
                 lo.saturating_sub(1)..hi + 1,
                 (1u64..top.saturating_mul(2).max(10)).log_scale(),
             )
-            .map_err(|e| draw_err(&e))?;
+            .map_err(draw_err)?;
         chart
             .configure_mesh()
             .x_desc("level")
@@ -75,30 +165,48 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
             .axis_desc_style(("sans-serif", 15))
             .y_label_formatter(&|v| super::thousands(*v))
             .draw()
-            .map_err(|e| draw_err(&e))?;
-        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
-        for (k, (strategy, pts)) in points.iter().enumerate() {
-            let colour = colours[k % colours.len()];
-            chart
-                .draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))
-                .map_err(|e| draw_err(&e))?
-                .label(*strategy)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-                .map_err(|e| draw_err(&e))?;
+            .map_err(draw_err)?;
+        // Lines first, then every marker on top of every line.
+        for (k, (_, pts)) in series.iter().enumerate() {
+            let look = &LOOKS[k % LOOKS.len()];
+            for run in pts.chunk_by(|a, b| b.0 == a.0 + 1).filter(|r| r.len() > 1) {
+                look.line(&root, run.iter().map(|p| chart.backend_coord(p)).collect())?;
+            }
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| draw_err(&e))?;
-        root.present().map_err(|e| draw_err(&e))?;
+        for (k, (_, pts)) in series.iter().enumerate() {
+            let look = &LOOKS[k % LOOKS.len()];
+            for p in pts {
+                look.mark(&root, chart.backend_coord(p))?;
+            }
+        }
+        // The legend, top left inside the plot: a sample of each line with its marker.
+        let (x0, y0) = chart.backend_coord(&(lo.saturating_sub(1), top.saturating_mul(2).max(10)));
+        let (x0, y0) = (x0 + 12, y0 + 12);
+        let width = 70 + 9 * series.iter().map(|(s, _)| s.len()).max().unwrap_or(0) as i32;
+        let height = 10 + 22 * series.len() as i32;
+        root.draw(&Rectangle::new(
+            [(x0, y0), (x0 + width, y0 + height)],
+            WHITE.filled(),
+        ))
+        .map_err(draw_err)?;
+        root.draw(&Rectangle::new(
+            [(x0, y0), (x0 + width, y0 + height)],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(draw_err)?;
+        for (k, (strategy, _)) in series.iter().enumerate() {
+            let look = &LOOKS[k % LOOKS.len()];
+            let y = y0 + 16 + 22 * k as i32;
+            look.line(&root, vec![(x0 + 8, y), (x0 + 48, y)])?;
+            look.mark(&root, (x0 + 28, y))?;
+            root.draw(&Text::new(
+                strategy.to_string(),
+                (x0 + 58, y - 8),
+                ("sans-serif", 14),
+            ))
+            .map_err(draw_err)?;
+        }
+        root.present().map_err(draw_err)?;
     }
     let img = image::RgbImage::from_raw(w, h, buf)
         .ok_or_else(|| anyhow::anyhow!("plot buffer has the wrong size"))?;
@@ -185,15 +293,12 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     if args.json {
         for r in &rows {
-            if writeln!(out, "{}", serde_json::to_string(r)?).is_err() {
-                // A closed pipe (`| head`) is not an error.
-                return Ok(0);
-            }
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
         }
         return Ok(0);
     }
     use super::thousands as t;
-    let _ = writeln!(
+    writeln!(
         out,
         "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10} {:>10}",
         "level",
@@ -209,12 +314,12 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         "interruptions",
         "search ms",
         "replay s"
-    );
+    )?;
     for r in &rows {
-        if writeln!(
+        writeln!(
             out,
             "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10.2} {:>10.1}",
-            r.level.map_or("-".to_string(), |l| l.to_string()),
+            r.level.map_or("?".to_string(), |l| l.to_string()),
             r.strategy,
             r.runs,
             r.solved,
@@ -227,11 +332,13 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
             r.interruptions,
             r.search_ms,
             r.replay_ms / 1000.0
-        )
-        .is_err()
-        {
-            break;
-        }
+        )?;
+    }
+    if rows.iter().any(|r| r.level.is_none()) {
+        writeln!(
+            out,
+            "    ?  the level that was open (played without --level, so its number is unknown)"
+        )?;
     }
     Ok(0)
 }

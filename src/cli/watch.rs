@@ -3,12 +3,16 @@
 //! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
 //! after the current level (twice: at once).
 
-use super::play::{AdbArgs, PlayArgs, bar_progress, play_with_bar, progress_bar};
+use super::play::{
+    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, bar_progress, play_with_bar, progress_bar,
+};
+use super::{error_text, thousands};
+use crate::calibration::lookup;
 use crate::device::{Device, DeviceEntry};
-use crate::play::run::{PlayConfig, find_calibration, resume};
-use crate::session::{JournalLine, SessionMeta, read_journal, read_runs};
+use crate::play::run::{PlayConfig, resume};
+use crate::session::{SessionMeta, read_journal, read_runs};
 use indicatif::MultiProgress;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,12 +25,38 @@ pub struct WatchArgs {
     #[arg(long, value_name = "LIST", default_value = "1-70", value_parser = parse_levels)]
     pub levels: Levels,
     #[command(flatten)]
-    pub play: PlayArgs,
+    pub adb: ServerArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub calibration: CalibrationArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// A set of level numbers, ascending.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Levels(pub Vec<u32>);
+
+/// `1-3,7`: runs of consecutive levels as ranges.
+impl std::fmt::Display for Levels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        let mut i = 0;
+        while i < self.0.len() {
+            let mut j = i;
+            while j + 1 < self.0.len() && self.0[j + 1] == self.0[j] + 1 {
+                j += 1;
+            }
+            parts.push(match j - i {
+                0 => self.0[i].to_string(),
+                _ => format!("{}-{}", self.0[i], self.0[j]),
+            });
+            i = j + 1;
+        }
+        f.write_str(&parts.join(","))
+    }
+}
 
 /// Parses `1-70`, `3`, `1-10,15`.
 pub fn parse_levels(s: &str) -> Result<Levels, String> {
@@ -56,9 +86,8 @@ pub fn parse_levels(s: &str) -> Result<Levels, String> {
     Ok(Levels(set.into_iter().collect()))
 }
 
-pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
-    let server = adb.server()?;
-    server.ensure_running()?;
+pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
+    let server = args.adb.running_server()?;
     let stop = Arc::new(AtomicBool::new(false));
     install_ctrl_c(stop.clone());
 
@@ -70,52 +99,90 @@ pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
             eprintln!("watch: lost the adb server's device list: {e}");
         }
     });
-    let cfg = args.play.config();
+    let cfg = args.run.config(
+        None,
+        Some(&args.search),
+        args.calibration.calibration.clone(),
+        args.calibration.calibration_dir.clone(),
+    );
     let multi = MultiProgress::new();
-    if args.play.quiet {
+    if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     eprintln!(
-        "watching for devices (levels {}..{}); Ctrl-C stops after the current level",
-        args.levels.0.first().unwrap_or(&0),
-        args.levels.0.last().unwrap_or(&0)
+        "watching for devices (levels {}); Ctrl-C stops after the current level",
+        args.levels
     );
     let mut workers: HashMap<String, std::thread::JoinHandle<()>> = HashMap::new();
+    // Devices already dealt with (nothing to play, not usable, or played): not announced again
+    // until they disappear from the list.
+    let mut settled: HashSet<String> = HashSet::new();
     while !stop.load(Ordering::Relaxed) {
         let list = match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(list) => list,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                anyhow::bail!("the adb server went away (restart it with `adb start-server`)")
+                anyhow::bail!(
+                    "the adb server at {} went away (start it again with `{}`)",
+                    server.addr,
+                    server.adb_command("start-server")
+                )
             }
         };
-        workers.retain(|_, h| !h.is_finished());
-        for d in list.into_iter().filter(|d| d.is_ready()) {
-            if workers.contains_key(&d.serial) {
+        workers.retain(|serial, h| {
+            if h.is_finished() {
+                settled.insert(serial.clone());
+            }
+            !h.is_finished()
+        });
+        let ready: Vec<DeviceEntry> = list.into_iter().filter(|d| d.is_ready()).collect();
+        settled.retain(|serial| ready.iter().any(|d| &d.serial == serial));
+        for d in ready {
+            if workers.contains_key(&d.serial) || settled.contains(&d.serial) {
                 continue;
             }
             let device = Device::new(d.serial.clone(), server);
             let Ok(size) = device.screen_size() else {
                 continue;
             };
-            if find_calibration(&cfg.calibration_dir, &d.model, size).is_err() {
+            settled.insert(d.serial.clone());
+            if let Err(e) = usable_calibration(&cfg, &d.model, size) {
+                eprintln!("{}: not playing: {e}", d.serial);
+                continue;
+            }
+            let levels: Vec<u32> = args
+                .levels
+                .0
+                .iter()
+                .copied()
+                .filter(|&l| !solved_before(&cfg.data_dir, &d.serial, l))
+                .collect();
+            if levels.is_empty() {
                 eprintln!(
-                    "{}: no calibration for {} at {}x{}; run `autoplay calibrate -s {}`",
-                    d.serial, d.model, size.0, size.1, d.serial
+                    "{}: every level of {} is played (see `autoplay stats`); nothing to do",
+                    d.serial, args.levels
                 );
                 continue;
             }
-            eprintln!("{}: ready ({}), playing", d.serial, d.model);
-            let (cfg, levels, stop, multi) = (
+            eprintln!(
+                "{}: ready ({}), playing levels {}",
+                d.serial,
+                d.model,
+                Levels(levels.clone())
+            );
+            settled.remove(&d.serial);
+            let (cfg, stop, multi, all) = (
                 cfg.clone(),
-                args.levels.0.clone(),
                 stop.clone(),
                 multi.clone(),
+                args.levels.clone(),
             );
-            let quiet = args.play.quiet;
+            let quiet = args.run.quiet;
             workers.insert(
                 d.serial.clone(),
-                std::thread::spawn(move || work(&device, &cfg, &levels, &stop, &multi, quiet)),
+                std::thread::spawn(move || {
+                    work(&device, &cfg, &levels, &all, &stop, &multi, quiet)
+                }),
             );
         }
     }
@@ -126,11 +193,25 @@ pub fn run(adb: &AdbArgs, args: &WatchArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Plays the device's unplayed levels in order until done, stopped, or the device fails.
+/// The calibration play would use can open levels (watch always opens them).
+fn usable_calibration(cfg: &PlayConfig, model: &str, size: (u32, u32)) -> anyhow::Result<()> {
+    let found = match &cfg.calibration {
+        Some(p) => lookup::file(p)?,
+        None => lookup::find(&cfg.calibration_dir, model, size),
+    };
+    for e in &found.broken {
+        eprintln!("warning: skipped {e}");
+    }
+    found.with_navigation("watch")?;
+    Ok(())
+}
+
+/// Plays the device's unplayed `levels` (of `all`) in order until done, stopped, or the device fails.
 fn work(
     device: &Device,
     cfg: &PlayConfig,
     levels: &[u32],
+    all: &Levels,
     stop: &AtomicBool,
     multi: &MultiProgress,
     quiet: bool,
@@ -156,13 +237,24 @@ fn work(
         match result {
             Ok(r) => eprintln!(
                 "{}: level {level} solved and verified: {} placements, {} undos, {} taps, {} repairs",
-                device.serial, r.stats.placements, r.stats.undos, r.replay.taps, r.replay.repairs
+                device.serial,
+                thousands(r.stats.placements),
+                thousands(r.stats.undos),
+                thousands(r.replay.taps),
+                thousands(r.replay.repairs)
             ),
             Err(e) => {
-                eprintln!("{}: level {level} stopped: {e:#}", device.serial);
+                eprintln!(
+                    "{}: level {level} stopped: {}",
+                    device.serial,
+                    error_text(&e)
+                );
                 return;
             }
         }
+    }
+    if !stop.load(Ordering::Relaxed) {
+        eprintln!("{}: every level of {all} is played", device.serial);
     }
 }
 
@@ -189,9 +281,7 @@ fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<Path
     dirs.sort();
     let last = dirs.pop()?;
     let journal = read_journal(&last.join("journal.jsonl")).ok()?;
-    let solved =
-        matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved");
-    (!solved).then_some(last)
+    (!journal.ended_solved()).then_some(last)
 }
 
 /// First Ctrl-C: stop after the current level. Second: exit now.
@@ -225,5 +315,6 @@ mod tests {
         assert!(parse_levels("5-1").unwrap_err().contains("backwards"));
         assert!(parse_levels("0").is_err());
         assert!(parse_levels("a-b").is_err());
+        assert_eq!(parse_levels("7,1-3,5,6").unwrap().to_string(), "1-3,5-7");
     }
 }

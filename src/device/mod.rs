@@ -37,6 +37,8 @@ pub enum DeviceError {
     NoAdb,
     #[error("cannot reach the adb server at {addr}: {hint}")]
     ServerUnreachable { addr: SocketAddrV4, hint: String },
+    #[error("the adb server at {addr} stopped answering: start it again with `{command}`")]
+    ServerGone { addr: SocketAddrV4, command: String },
     #[error(
         "no device connected: plug in a phone with USB debugging on (check `adb devices`), \
              `adb connect HOST:PORT` a network device, or try `autoplay demo` without a phone"
@@ -124,7 +126,8 @@ impl Device {
                     adb.shell_command(&full, Some(&mut out), None)
                         .map_err(|e| DeviceError::Adb(e.to_string()))?;
                     Ok(out)
-                })?
+                })
+                .map_err(|e| self.explain(e))?
             }
             Route::Direct(d) => {
                 let d = d.clone();
@@ -190,7 +193,7 @@ impl Device {
         drop(done_tx);
         result?;
         match status_rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(Err(e)) => Err(e),
+            Ok(Err(e)) => Err(self.explain(e)),
             _ => Ok(out),
         }
     }
@@ -206,7 +209,7 @@ impl Device {
             Route::Server(server) => self
                 .adb(server)
                 .shell(input, output)
-                .map_err(|e| DeviceError::Adb(e.to_string())),
+                .map_err(|e| self.explain(DeviceError::Adb(e.to_string()))),
             Route::Direct(d) => d.interactive(input, output),
         }
     }
@@ -224,18 +227,28 @@ impl Device {
             Route::Server(server) => self
                 .adb(server)
                 .exec(command, input, output)
-                .map_err(|e| DeviceError::Adb(e.to_string())),
+                .map_err(|e| self.explain(DeviceError::Adb(e.to_string()))),
             Route::Direct(d) => d.bidirectional(&format!("exec:{command}"), input, output),
+        }
+    }
+
+    /// A failed call, explained when its cause is the adb server gone: the same sentence
+    /// wherever the server died (a refused connection, a stream cut mid-frame).
+    pub(crate) fn explain(&self, e: DeviceError) -> DeviceError {
+        match (&self.route, &e) {
+            (Route::Server(server), DeviceError::Adb(_) | DeviceError::Io(_))
+                if server.version().is_err() =>
+            {
+                server.gone()
+            }
+            _ => e,
         }
     }
 
     /// Why the device may have gone away, for an error message.
     pub(crate) fn why_unreachable(&self) -> String {
         match &self.route {
-            Route::Server(server) if server.version().is_err() => format!(
-                "the adb server at {} stopped answering (start it again with `adb start-server`)",
-                server.addr
-            ),
+            Route::Server(server) if server.version().is_err() => server.gone().to_string(),
             Route::Server(_) => "is it still plugged in? check `adb devices`".to_string(),
             Route::Direct(d) => format!("is the phone at {} still running?", d.addr()),
         }

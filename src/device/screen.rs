@@ -88,9 +88,10 @@ impl Screen {
 fn grab(device: &Device, method: CaptureMethod) -> Result<RgbaImage, DeviceError> {
     let bytes = device.exec(method.command(), FRAME_TIMEOUT)?;
     capture::decode(&bytes).map_err(|e| {
-        DeviceError::Adb(format!(
+        // A frame cut short because the adb server died is said as that.
+        device.explain(DeviceError::Adb(format!(
             "`{}` gave an unreadable frame: {e}",
             method.command()
-        ))
+        )))
     })
 }

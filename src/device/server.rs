@@ -51,8 +51,24 @@ impl Server {
         Server::new(SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, port))
     }
 
-    fn is_local(&self) -> bool {
+    pub fn is_local(&self) -> bool {
         self.addr.ip().is_loopback()
+    }
+
+    /// The error for a server that stopped answering.
+    pub fn gone(&self) -> DeviceError {
+        DeviceError::ServerGone {
+            addr: self.addr,
+            command: self.adb_command("start-server"),
+        }
+    }
+
+    /// `adb ARGS` as a user types it for this server: `-P PORT` unless it is the default port.
+    pub fn adb_command(&self, args: &str) -> String {
+        match self.addr.port() {
+            DEFAULT_PORT => format!("adb {args}"),
+            port => format!("adb -P {port} {args}"),
+        }
     }
 
     /// Makes sure a server answers; starts a local one with `adb start-server` if none does.
@@ -63,7 +79,11 @@ impl Server {
         if !self.is_local() {
             return Err(DeviceError::ServerUnreachable {
                 addr: self.addr,
-                hint: "start it on that machine with `adb start-server` (or `adb -a nodaemon server` to listen beyond loopback)".into(),
+                hint: format!(
+                    "start it on that machine with `{}` (`{}` listens beyond loopback)",
+                    self.adb_command("start-server"),
+                    self.adb_command("-a nodaemon server")
+                ),
             });
         }
         let status = Command::new("adb")
@@ -74,11 +94,12 @@ impl Server {
         match status {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(DeviceError::NoAdb),
             Err(e) => Err(DeviceError::Adb(format!(
-                "cannot run `adb start-server`: {e}"
+                "cannot run `{}`: {e}",
+                self.adb_command("start-server")
             ))),
             Ok(out) if !out.status.success() => Err(DeviceError::Adb(format!(
-                "`adb -P {} start-server` failed: {}",
-                self.addr.port(),
+                "`{}` failed: {}",
+                self.adb_command("start-server"),
                 String::from_utf8_lossy(&out.stderr).trim()
             ))),
             Ok(_) => self.version().map(|_| ()),
@@ -146,7 +167,7 @@ impl Server {
             TcpStream::connect_timeout(&self.addr.into(), Duration::from_secs(3)).map_err(|e| {
                 DeviceError::ServerUnreachable {
                     addr: self.addr,
-                    hint: format!("{e}; start it with `adb start-server`"),
+                    hint: format!("{e}; start it with `{}`", self.adb_command("start-server")),
                 }
             })?;
         s.set_read_timeout(timeout)?;

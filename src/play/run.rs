@@ -11,7 +11,7 @@ use super::replay::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
 use super::setnum::{Cancel, Layout};
 use super::stop::{RunFailed, StopFlag, stop_of};
 use crate::board::Board;
-use crate::calibration::{Calibration, Erase, Navigation};
+use crate::calibration::{Calibration, Erase, Navigation, lookup};
 use crate::device::Device;
 use crate::device::input::InputBackend;
 use crate::session::{
@@ -125,73 +125,6 @@ pub fn layout(cal: &Calibration) -> Layout {
     }
 }
 
-/// The calibrations in `dir` for a device: those whose screen size matches, the ones naming
-/// its model first.
-pub fn calibration_candidates(
-    dir: &Path,
-    model: &str,
-    size: (u32, u32),
-) -> Vec<(PathBuf, Calibration)> {
-    let mut found = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.extension().is_some_and(|x| x == "toml")
-                && let Ok(cal) = Calibration::load(&path)
-                && (cal.device.width, cal.device.height) == size
-            {
-                let model_match = cal.device.model.as_deref() == Some(model);
-                found.push((model_match, path, cal));
-            }
-        }
-    }
-    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    found.into_iter().map(|(_, p, c)| (p, c)).collect()
-}
-
-/// The calibration for a device (see [`calibration_candidates`]), or an error saying how to make one.
-pub fn find_calibration(
-    dir: &Path,
-    model: &str,
-    size: (u32, u32),
-) -> anyhow::Result<(PathBuf, Calibration)> {
-    calibration_candidates(dir, model, size).into_iter().next().with_context(|| {
-        format!(
-            "no calibration for {model} at {}x{} in {}: open the Sudoku app on the phone and run \
-             `autoplay calibrate` (or pass --calibration FILE)",
-            size.0,
-            size.1,
-            dir.display()
-        )
-    })
-}
-
-/// Among calibrations for the same screen (e.g. two keypad layouts), the one whose keypad is
-/// where the frame shows it.
-fn pick_calibration(
-    frame: &RgbaImage,
-    mut candidates: Vec<(PathBuf, Calibration)>,
-) -> (PathBuf, Calibration) {
-    if candidates.len() > 1
-        && let Ok(geometry) = vision::detect_board(frame)
-        && let Ok(keypad) = vision::keypad::find_keypad(frame, &geometry)
-    {
-        let distance = |cal: &Calibration| -> u64 {
-            keypad
-                .keys
-                .iter()
-                .map(|k| {
-                    let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
-                    (x as i64 - k.center.0 as i64).unsigned_abs()
-                        + (y as i64 - k.center.1 as i64).unsigned_abs()
-                })
-                .sum()
-        };
-        candidates.sort_by_key(|(_, c)| distance(c));
-    }
-    candidates.swap_remove(0)
-}
-
 /// Opens level `level` as the calibration's `[navigation]` says. A link lost and restored on
 /// the way starts the navigation again (at most a few times).
 pub fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
@@ -303,7 +236,7 @@ fn search_events(
         Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
         Outcome::BudgetExhausted => bail!(
             "the {strategy} search stopped after {} placements (--max-steps) without a solution",
-            result.stats.placements
+            crate::cli::thousands(result.stats.placements)
         ),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
@@ -320,49 +253,49 @@ pub fn play(
         .call("reading the model", |d| d.getprop("ro.product.model"))
         .unwrap_or_default();
     let size = link.call("reading the screen size", |d| d.screen_size())?;
-    let candidates = match &cfg.calibration {
+    let found = match &cfg.calibration {
         Some(p) => {
-            let cal = Calibration::load(p)?;
+            let found = lookup::file(p)?;
             // A calibration for another screen would tap beside everything: say so before
             // touching the phone.
-            cal.check_frame(size.0, size.1)
+            found.candidates[0]
+                .calibration
+                .check_frame(size.0, size.1)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-            vec![(p.clone(), cal)]
+            found
         }
-        None => vec![find_calibration(&cfg.calibration_dir, &model, size)?]
-            .into_iter()
-            .chain(
-                calibration_candidates(&cfg.calibration_dir, &model, size)
-                    .into_iter()
-                    .skip(1),
-            )
-            .collect(),
+        None => lookup::find(&cfg.calibration_dir, &model, size),
     };
-    let navigation = candidates[0].1.navigation.clone();
-    let first_path = candidates[0].0.clone();
+    for e in &found.broken {
+        eprintln!("warning: skipped {e}");
+    }
+    // A level is played under its number only if it can be opened.
+    let found = match cfg.level {
+        Some(level) => found.with_navigation(&format!("--level {level}"))?,
+        None => found.require()?,
+    };
+    let navigation = found.candidates[0].calibration.navigation.clone();
     let why = link.open_channel(cfg.input, size, cfg.pace)?;
     if !cfg.quiet {
         eprintln!("tap channel: {why}");
     }
-
-    match (cfg.level, &navigation) {
-        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
-        (Some(level), None) if !cfg.quiet => eprintln!(
-            "note: {} has no [navigation] section, so level {level} is not opened: playing the level that is open",
-            first_path.display()
-        ),
-        _ => {}
+    if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
+        navigate(&mut link, nav, level)?;
     }
 
     let probed = link.settle(|link| link.probe_screen())?;
     // The calibrations for one screen size differ in their keypads, not their boards: any one
     // of them finds the board (waking the screen or bringing the app back if need be).
-    let board_cal = candidates[0].1.clone();
+    let board_cal = found.candidates[0].calibration.clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation.as_ref());
     let first = setup.board_frame(probed)?;
     let mut link = setup.link;
-    let (cal_path, cal) = pick_calibration(&first, candidates);
+    let choice = found.pick(Some(&first));
+    if let Some(why) = &choice.why {
+        eprintln!("calibration: {why}");
+    }
+    let (cal_path, cal) = (choice.path, choice.calibration);
     let givens = read_if_visible(&first, &cal)?
         .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
     givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;

@@ -203,6 +203,13 @@ pub struct JournalRead {
     pub torn_line: Option<usize>,
 }
 
+impl JournalRead {
+    /// Whether the last line is the end of a run that was solved and verified.
+    pub fn ended_solved(&self) -> bool {
+        matches!(self.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
+    }
+}
+
 /// Parses one journal line (without its newline).
 pub fn parse_line(line: &str) -> Result<JournalLine, serde_json::Error> {
     serde_json::from_str(line)

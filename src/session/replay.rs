@@ -1,9 +1,11 @@
 //! Checking a recorded session without a device: today's OCR on `first.png` must give the
 //! recorded givens, and today's search must give the journaled event stream and counts.
 
+use super::anim::Caption;
 use super::{JournalLine, SessionMeta, read_journal};
 use crate::board::{Board, CELLS, cell_name};
 use crate::calibration::Calibration;
+use crate::cli::thousands;
 use crate::play::{Point, WriteKind};
 use crate::solver::{self, Event, Options, Outcome, Recorder};
 use crate::vision;
@@ -22,7 +24,7 @@ pub enum OcrCheck {
         with: String,
         cells: Vec<(usize, u8, u8)>,
     },
-    /// `first.png` could not be read (missing, not an image, no board in it).
+    /// No board could be read in `first.png` today.
     Unreadable(String),
 }
 
@@ -42,7 +44,7 @@ pub struct Divergence {
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "step {}", self.step)?;
+        write!(f, "step {}", thousands(self.step))?;
         if let Some(l) = self.line {
             write!(f, " (journal line {l})")?;
         }
@@ -100,10 +102,42 @@ impl SessionCheck {
         self.meta.givens_board().unwrap_or_else(|_| Board::empty())
     }
 
+    /// What a GIF or terminal playback of this session says about itself: level and strategy,
+    /// the search's counts, and the device and day it was recorded on.
+    pub fn caption(&self) -> Caption {
+        let m = &self.meta;
+        let level = m
+            .level
+            .map_or("The open level".to_string(), |l| format!("Level {l}"));
+        let stats = solver::Stats {
+            placements: self.placements,
+            undos: self.undos,
+            ..solver::Stats::default()
+        };
+        Caption {
+            title: format!("{level}, {} search", m.strategy),
+            detail: format!(
+                "{} placements, {} undos, {} calls",
+                thousands(stats.placements),
+                thousands(stats.undos),
+                thousands(stats.calls())
+            ),
+            footer: format!(
+                "{}, {}",
+                m.device.model,
+                m.created.get(..10).unwrap_or(&m.created)
+            ),
+        }
+    }
+
     /// One line on where the journal stops.
     pub fn ending_text(&self) -> String {
         let total = self.events.len() as u64;
-        let at = format!("after step {} of {total}", self.journaled_steps.min(total));
+        let at = format!(
+            "after step {} of {}",
+            thousands(self.journaled_steps.min(total)),
+            thousands(total)
+        );
         match &self.ending {
             Ending::Ended { result, message } if message.is_empty() => {
                 format!("run ended `{result}` {at}")
@@ -125,13 +159,14 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
     let meta = SessionMeta::load(dir)?;
     let givens = meta.givens_board()?;
     let solution = meta.solution_board()?;
-    let ocr = check_ocr(dir, &meta, &givens);
+    let ocr = check_ocr(dir, &meta, &givens)?;
 
     if meta.placements > MAX_REPLAY_PLACEMENTS {
         anyhow::bail!(
-            "{}: {} placements recorded; replay re-runs searches of at most {MAX_REPLAY_PLACEMENTS}",
+            "{}: {} placements recorded; replay re-runs searches of at most {}",
             dir.join("session.toml").display(),
-            meta.placements
+            thousands(meta.placements),
+            thousands(MAX_REPLAY_PLACEMENTS)
         );
     }
     let (result, events) = search_again(&meta, &givens);
@@ -199,8 +234,8 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
             divergence = Some(Divergence {
                 step: next,
                 line: Some(journal.lines.len()),
-                expected: format!("{} steps shown", shown_expected),
-                found: format!("the run ended `solved` after {}", next),
+                expected: format!("{} steps shown", thousands(shown_expected)),
+                found: format!("the run ended `solved` after {}", thousands(next)),
             });
         } else if final_board != solution {
             divergence = Some(Divergence {
@@ -290,8 +325,8 @@ impl<'a> Walk<'a> {
                     self.diverge(
                         self.next,
                         no,
-                        format!("a restart at step {} at most", self.next),
-                        format!("a restart at step {from_event}"),
+                        format!("a restart at step {} at most", thousands(self.next)),
+                        format!("a restart at step {}", thousands(*from_event)),
                     );
                 }
                 // Undo what was journaled after the restart point: it is replayed again.
@@ -344,13 +379,19 @@ impl<'a> Walk<'a> {
 }
 
 /// Reads `first.png` with today's OCR: with the session's calibration if that file still
-/// exists and loads, else with board detection.
-pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> OcrCheck {
+/// exists and loads, else with board detection. A missing or undecodable `first.png` is an
+/// error (the session is incomplete), not a mismatch.
+pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> anyhow::Result<OcrCheck> {
     let path = dir.join("first.png");
-    let frame = match image::open(&path) {
-        Ok(img) => img.to_rgba8(),
-        Err(e) => return OcrCheck::Unreadable(format!("cannot read {}: {e}", path.display())),
-    };
+    let frame = image::open(&path)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: {e}: the session's first screenshot is needed to check today's OCR \
+                 (copy it back from where the session came from)",
+                path.display()
+            )
+        })?
+        .to_rgba8();
     let cal_path = PathBuf::from(&meta.calibration);
     let cal = Calibration::load(&cal_path).ok();
     let with = match &cal {
@@ -359,17 +400,17 @@ pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> OcrCheck {
     };
     let reading = match vision::read_board(&frame, cal.as_ref()) {
         Ok(r) => r,
-        Err(e) => return OcrCheck::Unreadable(format!("{}: {e}", path.display())),
+        Err(e) => return Ok(OcrCheck::Unreadable(format!("{}: {e}", path.display()))),
     };
     let cells: Vec<(usize, u8, u8)> = (0..CELLS)
         .filter(|&c| reading.board.get(c) != givens.get(c))
         .map(|c| (c, givens.get(c), reading.board.get(c)))
         .collect();
-    if cells.is_empty() {
+    Ok(if cells.is_empty() {
         OcrCheck::Match { with }
     } else {
         OcrCheck::Mismatch { with, cells }
-    }
+    })
 }
 
 /// Today's search of the recorded givens with the recorded strategy, stopped one placement

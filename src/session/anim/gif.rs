@@ -1,10 +1,11 @@
-//! The search as an animated GIF on a clean board: givens on grey, placed digits in blue (the
-//! latest on yellow), undone cells flashing red, and counters of placements and undos below.
+//! The search as an animated GIF on a clean board: a title above (level, strategy, counts),
+//! givens on grey, placed digits in blue (the latest on yellow), undone cells flashing red, and
+//! counters of placements and undos below.
 //!
 //! Every colour comes from a small fixed palette (text edges are blended in four steps), so
 //! frames map to palette indices exactly, and each frame stores only the rectangle that changed.
 
-use super::{Snapshot, Timeline};
+use super::{Caption, Snapshot, Timeline};
 use crate::board::CELLS;
 use crate::cli::thousands;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
@@ -15,9 +16,13 @@ use std::io::Write;
 
 /// Frame size.
 pub const WIDTH: u16 = 360;
-pub const HEIGHT: u16 = 400;
+pub const HEIGHT: u16 = 446;
 const CELL: u32 = 36;
 const ORIGIN: u32 = 18;
+/// Height of the title band above the board.
+const TITLE: u32 = 46;
+/// Top edge of the board.
+const TOP: u32 = TITLE + ORIGIN;
 /// How long the solved board stays before the animation loops, in 1/100 s.
 pub const FINAL_HOLD_CS: u16 = 300;
 
@@ -61,6 +66,16 @@ fn palette() -> Vec<Rgb> {
     p
 }
 
+#[derive(Clone, Copy)]
+enum Align {
+    Left,
+    Centre,
+    /// Ending at `x`, starting at or after `from`.
+    Right {
+        from: f32,
+    },
+}
+
 /// Draws snapshots; holds the font.
 pub struct Painter {
     font: FontRef<'static>,
@@ -90,14 +105,36 @@ impl Painter {
         }
     }
 
-    /// Text with its left edge at `x` and baseline at `y`, or centred on `x` if `centre`.
-    fn text(&mut self, text: &str, x: f32, y: f32, px: f32, ink: Rgb, centre: bool) {
+    /// Text with its baseline at `y`, placed by `align` on `x`; shrunk to fit the frame with a
+    /// margin of [`ORIGIN`] / 2 on either side (and right-aligned text to start at or after its
+    /// `from`). Returns where the text ends on the right.
+    fn text(&mut self, text: &str, x: f32, y: f32, px: f32, ink: Rgb, align: Align) -> f32 {
+        let width_at = |px: f32| {
+            let scaled = self.font.as_scaled(PxScale::from(px));
+            text.chars()
+                .map(|c| scaled.h_advance(scaled.glyph_id(c)))
+                .sum::<f32>()
+        };
+        let room = match align {
+            Align::Left => WIDTH as f32 - ORIGIN as f32 / 2.0 - x,
+            Align::Centre => 2.0 * x.min(WIDTH as f32 - x) - ORIGIN as f32,
+            Align::Right { from } => x - from.max(ORIGIN as f32 / 2.0),
+        };
+        let natural = width_at(px);
+        if natural == 0.0 || room <= 0.0 {
+            return x;
+        }
+        let (px, width) = if natural > room {
+            (px * room / natural, room)
+        } else {
+            (px, natural)
+        };
         let scaled = self.font.as_scaled(PxScale::from(px));
-        let width: f32 = text
-            .chars()
-            .map(|c| scaled.h_advance(scaled.glyph_id(c)))
-            .sum();
-        let mut pen = if centre { x - width / 2.0 } else { x };
+        let mut pen = match align {
+            Align::Left => x,
+            Align::Centre => x - width / 2.0,
+            Align::Right { .. } => x - width,
+        };
         for ch in text.chars() {
             let id = scaled.glyph_id(ch);
             let glyph = id.with_scale_and_position(PxScale::from(px), point(pen, y));
@@ -125,14 +162,18 @@ impl Painter {
                 img[i] = blend(ink, bg, level);
             });
         }
+        pen
     }
 
-    /// Draws one snapshot; returns the pixels, row by row.
-    pub fn draw(&mut self, s: &Snapshot) -> &[Rgb] {
+    /// Draws one snapshot with its caption; returns the pixels, row by row.
+    pub fn draw(&mut self, s: &Snapshot, caption: &Caption) -> &[Rgb] {
         self.img.fill(WHITE);
+        let centre = WIDTH as f32 / 2.0;
+        self.text(&caption.title, centre, 21.0, 16.0, INK, Align::Centre);
+        self.text(&caption.detail, centre, 39.0, 12.0, INK, Align::Centre);
         let undone: HashMap<usize, u8> = s.undone.iter().copied().collect();
         for c in 0..CELLS {
-            let (x, y) = (ORIGIN + c as u32 % 9 * CELL, ORIGIN + c as u32 / 9 * CELL);
+            let (x, y) = (ORIGIN + c as u32 % 9 * CELL, TOP + c as u32 / 9 * CELL);
             let given = s.givens.get(c) != 0;
             let (bg, ink, digit) = if given {
                 (GIVEN_BG, INK, s.givens.get(c))
@@ -147,22 +188,40 @@ impl Painter {
             if digit != 0 {
                 let label = digit.to_string();
                 let (cx, base) = ((x + CELL / 2) as f32, (y + CELL - 9) as f32);
-                self.text(&label, cx, base, 26.0, ink, true);
+                self.text(&label, cx, base, 26.0, ink, Align::Centre);
             }
         }
         for k in 0..=9u32 {
             let (colour, w) = if k % 3 == 0 { (THICK, 2) } else { (THIN, 1) };
-            let at = ORIGIN + k * CELL - if k % 3 == 0 { 1 } else { 0 };
-            self.fill(at, ORIGIN - 1, w, 9 * CELL + 2, colour);
-            self.fill(ORIGIN - 1, at, 9 * CELL + 2, w, colour);
+            // Thick lines straddle the cell edge by one pixel.
+            let (at, shift) = (k * CELL, if k % 3 == 0 { 1 } else { 0 });
+            self.fill(ORIGIN + at - shift, TOP - 1, w, 9 * CELL + 2, colour);
+            self.fill(ORIGIN - 1, TOP + at - shift, 9 * CELL + 2, w, colour);
         }
-        let line1_y = (ORIGIN + 9 * CELL + 22) as f32;
-        self.text("placements", 18.0, line1_y, 14.0, INK, false);
-        self.text(&thousands(s.placements), 100.0, line1_y, 14.0, BLUE, false);
-        self.text("undos", 200.0, line1_y, 14.0, INK, false);
-        self.text(&thousands(s.undos), 245.0, line1_y, 14.0, RED, false);
+        let line1_y = (TOP + 9 * CELL + 22) as f32;
+        let left = ORIGIN as f32;
+        self.text("placements", left, line1_y, 14.0, INK, Align::Left);
+        self.text(
+            &thousands(s.placements),
+            100.0,
+            line1_y,
+            14.0,
+            BLUE,
+            Align::Left,
+        );
+        self.text("undos", 200.0, line1_y, 14.0, INK, Align::Left);
+        self.text(&thousands(s.undos), 245.0, line1_y, 14.0, RED, Align::Left);
         let step = format!("step {} of {}", thousands(s.step), thousands(s.total));
-        self.text(&step, 18.0, line1_y + 22.0, 14.0, INK, false);
+        let end = self.text(&step, left, line1_y + 22.0, 14.0, INK, Align::Left);
+        let (right, from) = ((WIDTH as u32 - ORIGIN) as f32, end + 16.0);
+        self.text(
+            &caption.footer,
+            right,
+            line1_y + 22.0,
+            12.0,
+            INK,
+            Align::Right { from },
+        );
         &self.img
     }
 }
@@ -197,7 +256,7 @@ pub fn write_gif(timeline: &Timeline<'_>, out: impl Write) -> anyhow::Result<Gif
     let n = timeline.marks.len();
     for (k, snap) in timeline.snapshots().enumerate() {
         let pixels: Vec<u8> = painter
-            .draw(&snap)
+            .draw(&snap, &timeline.caption)
             .iter()
             // Every drawn colour is in the palette; anything else would read as white.
             .map(|c| index.get(c).copied().unwrap_or(0))
@@ -289,17 +348,67 @@ mod tests {
         let mut p = Painter::new();
         let colours = palette();
         assert!(colours.len() < 256, "room for the transparent entry");
-        let img = p.draw(&snaps[2]).to_vec();
+        let title = Caption {
+            title: "Level 1, rowmajor search".into(),
+            ..Caption::default()
+        };
+        let img = p.draw(&snaps[2], &title).to_vec();
         assert!(img.iter().all(|c| colours.contains(c)));
         // The undone cell (row 1, column 2) is drawn on red.
         let at = |x: u32, y: u32| img[(y * WIDTH as u32 + x) as usize];
-        assert_eq!(at(ORIGIN + CELL + 3, ORIGIN + 3), UNDO_BG);
-        assert_eq!(at(ORIGIN + 3, ORIGIN + 3), GIVEN_BG);
-        let placed = p.draw(&snaps[1]).to_vec();
+        assert_eq!(at(ORIGIN + CELL + 3, TOP + 3), UNDO_BG);
+        assert_eq!(at(ORIGIN + 3, TOP + 3), GIVEN_BG);
+        // The title is drawn in the band above the board.
+        assert!((0..TITLE * WIDTH as u32).any(|i| img[i as usize] != WHITE));
+        let placed = p.draw(&snaps[1], &title).to_vec();
         assert_eq!(
-            placed[((ORIGIN + 3) * WIDTH as u32 + ORIGIN + CELL + 3) as usize],
+            placed[((TOP + 3) * WIDTH as u32 + ORIGIN + CELL + 3) as usize],
             PLACED_BG
         );
+    }
+
+    #[test]
+    fn long_captions_shrink_to_fit_the_frame() {
+        let givens = Board::parse_line(&".".repeat(81)).unwrap();
+        let t = Timeline::new(givens, &[], 1.0);
+        let snap = t.snapshots().last().unwrap();
+        let caption = Caption {
+            title: "Level 70, rowmajor search ".repeat(3),
+            detail: "13,886,389 placements, 13,886,308 undos, 13,886,390 calls".into(),
+            footer: "a phone with a very long model name, 2026-11-23".into(),
+        };
+        let mut painter = Painter::new();
+        let img = painter.draw(&snap, &caption).to_vec();
+        let inked = |x: u32, y: u32| img[(y * WIDTH as u32 + x) as usize] != WHITE;
+        let margin = ORIGIN / 2;
+        for y in (0..TITLE).chain(TOP + 9 * CELL + 2..HEIGHT as u32) {
+            for x in (0..margin).chain(WIDTH as u32 - margin..WIDTH as u32) {
+                assert!(!inked(x, y), "ink in the margin at ({x}, {y})");
+            }
+        }
+        // The footer stays right of the step counter, with a gap.
+        let alone = Caption {
+            footer: String::new(),
+            ..caption.clone()
+        };
+        let without = painter.draw(&snap, &alone).to_vec();
+        let bottom = TOP + 9 * CELL + 24..HEIGHT as u32;
+        let at = |x: u32, y: u32| (y * WIDTH as u32 + x) as usize;
+        let step_end = (0..WIDTH as u32)
+            .filter(|&x| bottom.clone().any(|y| without[at(x, y)] != WHITE))
+            .max()
+            .unwrap();
+        let footer_start = (0..WIDTH as u32)
+            .filter(|&x| bottom.clone().any(|y| img[at(x, y)] != without[at(x, y)]))
+            .min()
+            .unwrap();
+        assert!(
+            footer_start > step_end + 10,
+            "{footer_start} after {step_end}"
+        );
+        // Both lines of the title are drawn.
+        assert!((0..WIDTH as u32).any(|x| inked(x, 16)));
+        assert!((0..WIDTH as u32).any(|x| inked(x, 36)));
     }
 
     #[test]

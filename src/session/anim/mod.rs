@@ -38,6 +38,17 @@ pub struct Timeline<'a> {
     pub marks: Vec<usize>,
     /// Display time of one frame, in hundredths of a second (GIF units).
     pub delay_cs: u16,
+    /// What is played, so a shared animation explains itself.
+    pub caption: Caption,
+}
+
+/// What an animation says about itself: a title and a line of detail above the board, and a
+/// footer beside the step counter (any may be empty).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Caption {
+    pub title: String,
+    pub detail: String,
+    pub footer: String,
 }
 
 impl<'a> Timeline<'a> {
@@ -63,7 +74,14 @@ impl<'a> Timeline<'a> {
             events,
             marks,
             delay_cs: delay_cs as u16,
+            caption: Caption::default(),
         }
+    }
+
+    /// The same timeline with a caption.
+    pub fn captioned(mut self, caption: Caption) -> Self {
+        self.caption = caption;
+        self
     }
 
     /// Whether every step has its own frame.

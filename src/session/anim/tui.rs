@@ -57,6 +57,13 @@ pub fn frame_text(s: &Snapshot) -> String {
 /// Plays the timeline on `out`, redrawing in place; `pace` false draws without waiting (tests).
 /// Returns the number of frames drawn.
 pub fn play(timeline: &Timeline<'_>, out: &mut dyn Write, pace: bool) -> std::io::Result<usize> {
+    let c = &timeline.caption;
+    for line in [&c.title, &c.detail, &c.footer]
+        .into_iter()
+        .filter(|l| !l.is_empty())
+    {
+        writeln!(out, "\x1b[1m{line}{RESET}")?;
+    }
     let mut lines = 0;
     let mut frames = 0;
     let delay = Duration::from_millis(timeline.delay_cs as u64 * 10);

@@ -1,16 +1,18 @@
-//! The fast solver against the observed backtracker and against the shared puzzle sets.
+//! The fast solver against the observed backtracker and against samples of the standard puzzle
+//! sets (`tests/data/puzzles/`, in the repository; the whole sets are for the benchmarks).
 
 use super::*;
 use crate::solver::{Options, Outcome, Strategy, search};
 
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles/");
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/puzzles/");
 
-/// Every `step`-th line of a shared puzzle file.
-fn sample(file: &str, step: usize) -> Vec<String> {
+/// The puzzles of a sample file in `tests/data/puzzles/`.
+fn sample(file: &str) -> Vec<String> {
     let path = format!("{PUZZLES}{file}");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (the tests need the shared puzzle sets)"));
-    text.lines().step_by(step).map(str::to_owned).collect()
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    assert!(lines.len() >= 90, "{path}: only {} puzzles", lines.len());
+    lines
 }
 
 /// The solution count up to 2 by the MRV backtracker, `None` if it ran out of budget.
@@ -47,21 +49,21 @@ fn check(line: &str, expected: u32) {
 
 #[test]
 fn seventeen_clue_sample_is_unique() {
-    for line in sample("17_clue.txt", 500) {
+    for line in sample("17_clue_sample.txt") {
         check(&line, 1);
     }
 }
 
 #[test]
 fn forum_hardest_sample_is_unique() {
-    for line in sample("forum_hardest_1905_11plus.txt", 500) {
+    for line in sample("forum_hardest_sample.txt") {
         check(&line, 1);
     }
 }
 
 #[test]
 fn magictour_sample_is_unique_and_matches_backtracking() {
-    for line in sample("magictour_top1465.txt", 15) {
+    for line in sample("magictour_sample.txt") {
         check(&line, 1);
         let board = Board::parse_line(&line).unwrap();
         let mrv = search(Strategy::Mrv, &board, &Options::default(), &mut ());
@@ -71,7 +73,7 @@ fn magictour_sample_is_unique_and_matches_backtracking() {
 
 #[test]
 fn serg_sample_has_several_solutions() {
-    for line in sample("serg_benchmark.txt", 100) {
+    for line in sample("serg_sample.txt") {
         check(&line, 2);
         let board = Board::parse_line(&line).unwrap();
         assert_eq!(reference_count(&board), Some(2), "{line}");
