@@ -152,7 +152,10 @@ fn bad_usage_is_explained() {
 #[test]
 fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     // The 9-line grid file shipped for `solve --help`.
-    let out = autoplay(&["solve", "-f", "tests/data/puzzles/leetcode37.grid", "-u"], "");
+    let out = autoplay(
+        &["solve", "-f", "tests/data/puzzles/leetcode37.grid", "-u"],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let printed = text(&out.stdout);
     assert!(printed.contains("5 3 4 | 6 7 8 | 9 1 2\n"), "{printed}");
@@ -175,7 +178,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     assert_eq!(lines.len(), 3, "{}", text(&out.stdout));
     assert!(lines.iter().all(|l| l["solution"] == LEET_SOLUTION));
     assert_eq!(
-        lines.iter().map(|l| l["line"].as_u64().unwrap()).collect::<Vec<_>>(),
+        lines
+            .iter()
+            .map(|l| l["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
         vec![1, 14, 15],
         "each puzzle is named by its first line"
     );
@@ -190,7 +196,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
     let out = autoplay(&["solve"], &format!("{cut}\n{LEET}\n"));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("line 1: expected 9 grid rows, found 4"), "{err}");
+    assert!(
+        err.contains("line 1: expected 9 grid rows, found 4"),
+        "{err}"
+    );
     assert!(text(&out.stdout).contains("1 solved, 1 invalid"));
     let out = autoplay(&["solve"], &grid.replacen("8 . .", "8 . x", 1));
     assert!(
@@ -202,7 +211,10 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
 
 #[test]
 fn several_solutions_with_unique_is_a_failure() {
-    let two = LEET.replacen('5', ".", 1).replacen('3', ".", 1).replacen('7', ".", 1);
+    let two = LEET
+        .replacen('5', ".", 1)
+        .replacen('3', ".", 1)
+        .replacen('7', ".", 1);
     let out = autoplay(&["solve", &two, "--unique", "--strategy", "rowmajor"], "");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("NOT unique"));
@@ -255,7 +267,10 @@ fn a_closed_pipe_ends_quietly() {
 fn quiet_reports_every_bad_line_like_the_full_output() {
     // `--quiet` with `fast` solves plain lines straight from their bytes; every other line must
     // still get the general path's message, line number and count.
-    let two = LEET.replacen('5', ".", 1).replacen('3', ".", 1).replacen('7', ".", 1);
+    let two = LEET
+        .replacen('5', ".", 1)
+        .replacen('3', ".", 1)
+        .replacen('7', ".", 1);
     let grid = std::fs::read_to_string("tests/data/puzzles/leetcode37.grid").unwrap();
     let input = [
         LEET.to_string(),
@@ -276,8 +291,16 @@ fn quiet_reports_every_bad_line_like_the_full_output() {
     assert_eq!(quiet.status.code(), Some(1));
     assert_eq!(text(&quiet.stderr), text(&full.stderr));
     let summary = "# 9 puzzles: 5 solved, 3 invalid, 1 unsolvable, 1 not unique in ";
-    assert!(text(&quiet.stdout).starts_with(summary), "{}", text(&quiet.stdout));
-    assert!(text(&full.stdout).contains(summary), "{}", text(&full.stdout));
+    assert!(
+        text(&quiet.stdout).starts_with(summary),
+        "{}",
+        text(&quiet.stdout)
+    );
+    assert!(
+        text(&full.stdout).contains(summary),
+        "{}",
+        text(&full.stdout)
+    );
     for expected in [
         "line 3: the board breaks the Sudoku rules",
         "line 4: no solution",
@@ -285,6 +308,10 @@ fn quiet_reports_every_bad_line_like_the_full_output() {
         "line 6, column 2: unexpected character 'x'",
         "line 7: ",
     ] {
-        assert!(text(&quiet.stderr).contains(expected), "{expected}: {}", text(&quiet.stderr));
+        assert!(
+            text(&quiet.stderr).contains(expected),
+            "{expected}: {}",
+            text(&quiet.stderr)
+        );
     }
 }

@@ -106,7 +106,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 }
                 continue;
             };
-            handle(&args, &options, p.line, &p.text, p.parsed, &mut out, &mut summary)?;
+            handle(
+                &args,
+                &options,
+                p.line,
+                &p.text,
+                p.parsed,
+                &mut out,
+                &mut summary,
+            )?;
         }
     }
 
@@ -290,7 +298,8 @@ fn handle(
         };
         eprintln!("invalid puzzle: {msg}");
         if args.json {
-            let obj = serde_json::json!({"line": line, "puzzle": raw, "status": "invalid", "error": msg});
+            let obj =
+                serde_json::json!({"line": line, "puzzle": raw, "status": "invalid", "error": msg});
             writeln!(out, "{obj}")?;
         }
         anyhow::Ok(())
