@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
+use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
@@ -48,6 +49,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         input: None,
         pace: Duration::ZERO,
         max_visible_steps: None,
+        budget: None,
         max_steps: None,
         verify_taps: 400,
         verify_interval: Duration::from_secs(30),
@@ -74,8 +76,12 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
             _ => 0,
         })
         .sum();
+    // ... besides the few taps on a given cell that measured the channel's rate for the plan.
     let received = state["taps"].as_u64().unwrap();
-    assert_eq!(received, report.replay.taps);
+    assert_eq!(received, report.replay.taps + report.warmup_taps);
+    let plan = report.plan.as_ref().expect("a plan before replaying");
+    assert_eq!(plan.steps, report.replay.events_shown);
+    assert!(plan.rate > 0.0 && report.warmup_taps >= 3, "{plan:?}");
     assert_eq!(journal_taps as u64, report.replay.taps);
     assert!(
         matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
@@ -104,6 +110,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
         ("pixel", Theme::Dark, Keypad::TwoRows, 5, Strategy::Static),
         ("budget", Theme::Dark, Keypad::TwoRows, 2, Strategy::Mrv),
         ("budget", Theme::Light, Keypad::Row, 4, Strategy::RowMajor),
+        ("flagship", Theme::Light, Keypad::Row, 3, Strategy::Mrv),
     ];
     for (name, theme, keypad, level, strategy) in cases {
         let sim = sim(name, theme, keypad, 0.0);
@@ -115,15 +122,17 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
         )
         .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
         check(&sim, &report, strategy);
-        let expected_input = if name == "budget" { "Events" } else { "Input" };
+        // Raw records where the panel can be written (24-byte records on pixel, 16-byte on the
+        // 32-bit budget phone); the flagship denies its panel, so `input tap`.
+        let expected_input = if name == "flagship" { "Input" } else { "Raw" };
         assert_eq!(
             format!("{:?}", report.input),
             expected_input,
-            "{name}: events where sendevent is allowed"
+            "{name}: the fastest channel the phone allows"
         );
     }
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
-    assert_eq!(runs.len(), 4);
+    assert_eq!(runs.len(), 5);
     assert!(runs.iter().all(|r| r.result == "solved"));
     assert_eq!(runs[0].calls, runs[0].placements + 1);
 }
@@ -438,12 +447,9 @@ fn slow_input_loses_no_taps() {
     c.input_latency = Duration::from_millis(200);
     let sim = spawn(c).unwrap();
     let (_adb, device) = connect(&sim);
-    let report = play(
-        &device,
-        &config(data.path(), 1, Strategy::Mrv),
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    let mut cfg = config(data.path(), 1, Strategy::Mrv);
+    cfg.input = Some(InputBackend::Input);
+    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
     check(&sim, &report, Strategy::Mrv);
     assert_eq!(
         report.replay.repairs, 0,
@@ -455,4 +461,27 @@ fn slow_input_loses_no_taps() {
         "the phone set the pace: {:.1} taps/s",
         report.taps_per_sec
     );
+}
+
+#[test]
+fn the_budget_shows_what_fits_then_fills_the_rest() {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let (_adb, device) = connect(&sim);
+    // Level 30: 5,124 row-major placements, about 20,000 taps: far more than a second's worth.
+    let mut cfg = config(data.path(), 30, Strategy::RowMajor);
+    cfg.budget = Some(Duration::from_secs(1));
+    let report = play(&device, &cfg, &mut |_, _, _| {}).unwrap();
+    let plan = report.plan.clone().unwrap();
+    assert!(
+        plan.cut_by_budget && plan.visible_steps < plan.steps,
+        "{plan:?}"
+    );
+    assert_eq!(report.replay.events_shown, plan.visible_steps);
+    assert_eq!(report.replay.events_hidden, plan.steps - plan.visible_steps);
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    // The session records what was shown, so `autoplay replay` checks the same thing.
+    let meta = SessionMeta::load(&report.session_dir).unwrap();
+    assert_eq!(meta.max_visible_steps, Some(plan.visible_steps));
 }

@@ -122,3 +122,20 @@ put("vision_read", "grid_blobs", bytes([150, 150, 2, 3, 4, 7, 1]) + bytes([40, 4
 put("vision_read", "grid_big_cells", bytes([199, 199, 2, 0, 0, 12, 2]) + bytes((i * 53) % 256 for i in range(90)))
 put("vision_read", "grey_ramp", bytes([100, 100, 0]) + bytes((i * 3) % 256 for i in range(2000)))
 put("vision_read", "rgba_noise", bytes([30, 20, 1]) + bytes((i * 97) % 256 for i in range(2400)))
+
+# evdev_write: first byte = control (bit 0: 64-bit writer, bits 1-3: dd block size, bit 7:
+# iflag=fullblock, whole byte: the first read's size); then input_event records
+def rec(size, t, c, v):
+    return b"\0" * (size - 8) + struct.pack("<HHi", t, c, v)
+
+def tap(size, x, y, tid):
+    ev = [(3, 0x2f, 0), (3, 0x39, tid), (3, 0x35, x), (3, 0x36, y), (1, 0x14a, 1), (0, 0, 0),
+          (3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)]
+    return b"".join(rec(size, *e) for e in ev)
+
+put("evdev_write", "tap64", bytes([0x07]) + tap(24, 540, 2300, 1))
+put("evdev_write", "tap32", bytes([0x06]) + tap(16, 2048, 3000, 2))
+put("evdev_write", "tap64_fullblock", bytes([0x87]) + tap(24, 10, 10, 3) + tap(24, 500, 20, 4))
+put("evdev_write", "torn64", bytes([0x05]) + tap(24, 540, 2300, 5)[:130])
+put("evdev_write", "syn32_as_64", bytes([0x03]) + rec(16, 0, 0, 0) * 3)
+put("evdev_write", "garbage", bytes([0x01]) + bytes(range(200)))

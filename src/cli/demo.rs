@@ -8,6 +8,7 @@ use crate::device::direct::Direct;
 use crate::device::screen::Screen;
 use crate::device::{Device, DeviceError, Server};
 use crate::play::run::play;
+use crate::sim::timing::TimingMode;
 use crate::sim::{SimConfig, profile};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -22,6 +23,10 @@ pub struct DemoArgs {
     /// Simulated device profile (budget, pixel, flagship, tablet).
     #[arg(long, default_value = "pixel")]
     pub profile: String,
+    /// How much the simulated phone's work costs: `phone` (what the profile's real phone
+    /// costs: `input` start-up, processes, screenshots, the app's UI time) or `instant`.
+    #[arg(long, value_enum, default_value_t = TimingMode::Phone)]
+    pub timing: TimingMode,
     /// Talk to the simulated phone directly over the ADB transport, without an adb server
     /// (what the demo does anyway when `adb` is not installed).
     #[arg(long)]
@@ -65,11 +70,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
             profile::names().join(", ")
         )
     })?;
-    let sim = crate::sim::spawn(SimConfig::new(profile.clone()))?;
+    let mut config = SimConfig::new(profile.clone());
+    config.timing = args.timing;
+    let sim = crate::sim::spawn(config)?;
     let target = sim.serial();
     eprintln!(
-        "simulated phone ({}, {}x{}) listening on {target}",
-        profile.model, profile.width, profile.height
+        "simulated phone ({}, {}x{}, {:?} timing) listening on {target}",
+        profile.model, profile.width, profile.height, args.timing
     );
 
     let (device, _connected) = connect(&args.adb, &target, args.direct)?;
@@ -122,14 +129,14 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let state = sim.dumpsys();
     outln!("{}", report.solution)?;
     outln!(
-        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({:.0} taps/s via {:?}), {} repairs",
+        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {:?}), {} repairs",
         args.level,
         started.elapsed().as_secs_f64(),
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
         super::thousands(report.replay.taps),
-        report.taps_per_sec,
+        crate::play::plan::rate(report.taps_per_sec),
         report.input,
         report.replay.repairs
     )?;

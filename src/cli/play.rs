@@ -119,13 +119,19 @@ pub struct CalibrationArgs {
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Taps and records")]
 pub struct RunArgs {
-    /// How taps are sent: `input` (input tap lines in one shell) or `events` (sendevent, where allowed).
-    /// Default: events if the device allows them, else input.
+    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
+    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
+    /// Default: the fastest the device allows, in that order; the choice and why is printed.
     #[arg(long, value_enum)]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
+    /// Time budget: show as many search steps as fit in DURATION at the tap channel's measured
+    /// rate, then fill the rest of the solution in directly (the plan printed before replaying
+    /// says how many). `none` shows every step, however long it takes.
+    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    pub budget: crate::play::plan::Budget,
     /// Re-read the board every K taps and repair what differs.
     #[arg(long, value_name = "K", default_value_t = 2000)]
     pub verify_every_taps: u64,
@@ -163,6 +169,7 @@ impl RunArgs {
             input: self.input,
             pace: Duration::from_millis(self.pace),
             max_visible_steps: search.and_then(|s| s.max_visible_steps),
+            budget: self.budget.0,
             max_steps: search.and_then(|s| s.max_steps),
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
@@ -209,7 +216,7 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} steps  {msg}  ETA {eta}",
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} steps  {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -239,14 +246,14 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let s = &r.stats;
     outln!("{}", r.solution)?;
     outln!(
-        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {:.0} taps/s via {:?}, \
+        "solved and verified: {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
          {} repairs, {} steps shown{}; capture: {}",
         super::thousands(s.placements),
         super::thousands(s.undos),
         super::thousands(s.calls()),
         s.elapsed.as_secs_f64() * 1e3,
         super::thousands(r.replay.taps),
-        r.taps_per_sec,
+        crate::play::plan::rate(r.taps_per_sec),
         r.input,
         r.replay.repairs,
         super::thousands(r.replay.events_shown),
@@ -264,19 +271,28 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps and taps/s.
+/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps, the taps/s the
+/// phone has carried out (the channel's measured rate: taps are acknowledged only once the
+/// phone is done with them), and the ETA at that rate for the remaining steps' taps.
 pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(u64, u64, u64) + '_ {
-    let start = std::time::Instant::now();
+    let mut first: Option<(std::time::Instant, u64, u64)> = None;
     let mut last: Option<std::time::Instant> = None;
     move |done, total, taps| {
+        let (start, done0, taps0) = *first.get_or_insert((std::time::Instant::now(), done, taps));
         if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || done == total {
             last = Some(std::time::Instant::now());
             bar.set_length(total);
             bar.set_position(done);
-            bar.set_message(format!(
-                "{taps} taps, {:.0} taps/s",
-                taps as f64 / start.elapsed().as_secs_f64().max(1e-3)
-            ));
+            let secs = start.elapsed().as_secs_f64().max(1e-3);
+            let rate = (taps - taps0) as f64 / secs;
+            let per_step = (taps - taps0) as f64 / (done - done0).max(1) as f64;
+            let eta = if rate > 0.0 {
+                let left = (total - done) as f64 * per_step / rate;
+                crate::play::plan::human(Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX))
+            } else {
+                "?".to_string()
+            };
+            bar.set_message(format!("{taps} taps, {rate:.0} taps/s, ETA {eta}"));
         }
     }
 }

@@ -6,7 +6,8 @@ use super::play::AdbArgs;
 use super::thousands as t;
 use crate::board::cell_name;
 use crate::calibration::Calibration;
-use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use crate::device::channel;
+use crate::device::input::{InputBackend, Tapper, TapperOptions};
 use crate::device::screen::Screen;
 use crate::play::run::{navigate, read_if_visible};
 use crate::session::anim::{Timeline, gif, tui};
@@ -45,7 +46,7 @@ pub struct ReplayArgs {
     /// With --to-device: milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
-    /// With --to-device: `input` or `events` (default: events if the device allows them).
+    /// With --to-device: `raw`, `events` or `input` (default: the fastest the device allows).
     #[arg(long, value_enum)]
     pub input: Option<InputBackend>,
     /// With --to-device: which phone.
@@ -190,20 +191,13 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
             size.1
         );
     }
-    let panel = match args.input {
-        Some(InputBackend::Input) => None,
-        _ => probe_events(&device)?,
-    };
-    let mode = match (args.input, &panel) {
-        (Some(mode), _) => mode,
-        (None, Some(_)) => InputBackend::Events,
-        (None, None) => InputBackend::Input,
-    };
+    let chosen = channel::choose(&device, args.input)?;
+    eprintln!("tap channel: {}", chosen.why);
     let options = TapperOptions {
         pace: Duration::from_millis(args.pace),
         ..TapperOptions::default()
     };
-    let mut tapper = Tapper::open(&device, mode, panel, size, options)?;
+    let mut tapper = Tapper::open(&device, chosen, size, options)?;
     let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&device, &mut tapper, nav, level)?,

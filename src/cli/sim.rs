@@ -2,6 +2,7 @@
 
 use crate::sim::adb::auth::NewKeys;
 use crate::sim::app::{AppOptions, Keypad, Theme};
+use crate::sim::timing::TimingMode;
 use crate::sim::{AuthConfig, SimConfig, profile};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -13,7 +14,10 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 #[command(
     after_help = "Then: adb connect 127.0.0.1:5555 && adb shell dumpsys sudoku\n\n\
-Realism knobs (all off by default): --input-latency-ms makes every `input` command slow, \
+Timing: --timing phone makes the phone's work cost what the profile's phone costs (each `input` \
+command's Java start-up, each native process such as `sendevent`, `screencap` raw and PNG, the app's \
+UI time per tap; see the README); the default, instant, costs nothing.\n\n\
+Realism knobs (all off by default): --input-latency-ms makes every `input` command slower, \
 --drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
 adb reconnects)."
@@ -50,7 +54,11 @@ pub struct SimArgs {
     /// them the first time ("Always allow").
     #[arg(long, requires = "auth")]
     deny_new_keys: bool,
-    /// Realism: milliseconds one `input` command takes.
+    /// Whether the phone's work takes time: `instant` (nothing costs anything) or `phone`
+    /// (the profile's measured costs; see the README).
+    #[arg(long, value_enum, default_value_t = TimingMode::Instant)]
+    timing: TimingMode,
+    /// Realism: extra milliseconds each `input` command takes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     input_latency_ms: u64,
     /// Realism: probability (0..1) that a tap is silently lost.
@@ -75,10 +83,10 @@ fn profile_help() -> String {
                 p.width,
                 p.height,
                 p.release,
-                if p.sendevent_allowed {
-                    ", sendevent allowed"
-                } else {
+                if p.panel_writable {
                     ""
+                } else {
+                    ", touch panel not writable"
                 }
             )
         })
@@ -114,6 +122,7 @@ impl SimArgs {
             popup_after: self.popup_after,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
+        config.timing = self.timing;
         config.disconnect_after = self.disconnect_after;
         config.auth = self.auth.then(|| AuthConfig {
             keys_file: self.adb_keys.clone(),
@@ -148,13 +157,14 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         let addr = listener.local_addr()?;
         let p = &config.profile;
         println!(
-            "sim: {} ({}, {}x{} @{}dpi, Android {}) listening on {addr}{}",
+            "sim: {} ({}, {}x{} @{}dpi, Android {}, {:?} timing) listening on {addr}{}",
             p.model,
             p.name,
             p.width,
             p.height,
             p.density,
             p.release,
+            config.timing,
             if config.auth.is_some() {
                 ", auth on"
             } else {
@@ -205,6 +215,8 @@ mod tests {
             "40",
             "--disconnect-after",
             "7",
+            "--timing",
+            "phone",
             "--auth",
             "--adb-keys",
             "/tmp/k",
@@ -221,6 +233,7 @@ mod tests {
         );
         assert_eq!(c.input_latency, Duration::from_millis(15));
         assert_eq!(c.disconnect_after, Some(7));
+        assert_eq!(c.timing, TimingMode::Phone);
         let auth = c.auth.unwrap();
         assert_eq!(auth.new_keys, NewKeys::Deny);
         assert_eq!(
@@ -232,6 +245,7 @@ mod tests {
         let c = d.config();
         assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
         assert_eq!(c.app.drop_taps, 0.0);
+        assert_eq!(c.timing, TimingMode::Instant, "instant stays the default");
     }
 
     #[test]

@@ -75,9 +75,21 @@ impl Direct {
     pub fn interactive(
         &self,
         input: &mut dyn Read,
+        output: Box<dyn Write + Send>,
+    ) -> Result<(), DeviceError> {
+        self.bidirectional("shell,raw:", input, output)
+    }
+
+    /// A stream to `service` (`shell,raw:`, `exec:COMMAND`): `input` is copied to it until it
+    /// ends, its output goes to `output`, which is dropped when the device closes the stream.
+    /// Returns once both directions are done.
+    pub fn bidirectional(
+        &self,
+        service: &str,
+        input: &mut dyn Read,
         mut output: Box<dyn Write + Send>,
     ) -> Result<(), DeviceError> {
-        let (mut reader, mut writer) = self.open("shell,raw:")?;
+        let (mut reader, mut writer) = self.open(service)?;
         let copier = std::thread::Builder::new()
             .name("direct-shell-out".into())
             .spawn(move || {

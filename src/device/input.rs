@@ -1,4 +1,6 @@
-//! The tap channel: one long-lived interactive shell, fed with pipelined `input tap X Y` lines.
+//! The tap channel: one long-lived interactive shell, fed with pipelined `input tap X Y` lines
+//! (or `sendevent` lines), or, for `raw`, one long-lived `dd` stream into the touch panel with
+//! the shell as its control channel.
 //!
 //! Spawning `adb shell input tap` per tap costs a process, a connection and a shell each time; a
 //! persistent shell (like scrcpy's persistent control channel) pays that once. Taps are written
@@ -9,8 +11,19 @@
 //!
 //! The `events` backend writes multitouch protocol B `sendevent` lines to the touch panel instead
 //! of `input tap`, with coordinates mapped to the panel's axes (read from `getevent -p`).
+//!
+//! The `raw` backend writes the same events as binary records on an `exec:dd` stream
+//! ([`super::raw`]). Its writes return long before the app has handled the taps (they queue in
+//! Android's input dispatcher), so each batch is followed on the shell by `dumpsys input` and
+//! the ack: the ack says the batch was written, the dispatcher's queue lengths say how many taps
+//! still wait for the app, and taps count as done only once they left that queue. A flush
+//! waits until the queue is empty in two polls in a row (the second issued after the first came
+//! back, so raw bytes still in transit when the first ran have arrived by then). `events`
+//! flushes wait for the same empty queue once.
 
-use super::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
+use super::channel::Channel;
+use super::raw::{self, RawStream};
+use super::{ChannelReader, Device, DeviceError};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
@@ -24,8 +37,10 @@ use std::time::{Duration, Instant};
 pub enum InputBackend {
     /// `input tap X Y` lines in one persistent shell (works everywhere).
     Input,
-    /// `sendevent` to the touch panel (needs permission: rooted or older phones).
+    /// `sendevent` lines to the touch panel (needs a writable panel).
     Events,
+    /// Binary touch records streamed into the touch panel by one `dd` (needs a writable panel).
+    Raw,
 }
 
 /// A touchscreen as `getevent -p` describes it.
@@ -84,17 +99,6 @@ pub fn parse_getevent(text: &str) -> Option<TouchPanel> {
     }
 }
 
-/// Whether the device lets us inject touch events: a touch panel exists and a harmless
-/// `sendevent DEV 0 0 0` (a SYN_REPORT) is permitted.
-pub fn probe_events(device: &Device) -> Result<Option<TouchPanel>, DeviceError> {
-    let out = device.shell("getevent -p", CALL_TIMEOUT)?;
-    let Some(panel) = parse_getevent(&out.stdout) else {
-        return Ok(None);
-    };
-    let test = device.shell(&format!("sendevent {} 0 0 0", panel.device), CALL_TIMEOUT)?;
-    Ok((test.code == 0).then_some(panel))
-}
-
 /// Settings of a [`Tapper`].
 #[derive(Debug, Clone)]
 pub struct TapperOptions {
@@ -108,6 +112,8 @@ pub struct TapperOptions {
     pub reconnect_for: Duration,
     /// How long one batch may take before the session is considered stuck.
     pub ack_timeout: Duration,
+    /// `raw`: how long a tap stays down before it is lifted (0: both in one write).
+    pub hold: Duration,
 }
 
 impl Default for TapperOptions {
@@ -118,21 +124,36 @@ impl Default for TapperOptions {
             window: 32,
             reconnect_for: Duration::from_secs(8),
             ack_timeout: Duration::from_secs(30),
+            hold: Duration::ZERO,
         }
     }
+}
+
+/// What the session's output said so far.
+#[derive(Default)]
+struct AckState {
+    /// The highest ack seen.
+    acked: u64,
+    /// Input events waiting in the dispatcher per the last `dumpsys input` before that ack.
+    backlog: Option<u64>,
+    /// The session ended.
+    closed: bool,
 }
 
 /// Acknowledgements seen in the session's output.
 #[derive(Default)]
 struct Acks {
-    state: Mutex<(u64, bool)>, // (highest ack, session closed)
+    state: Mutex<AckState>,
     cv: Condvar,
 }
 
-/// Parses the session's output into acks; marks the session closed when dropped.
+/// Parses the session's output into acks (and `dumpsys input` queue lengths); marks the session
+/// closed when dropped.
 struct AckSink {
     acks: Arc<Acks>,
     line: Vec<u8>,
+    /// Queued input events counted since the last ack (`None`: no `dumpsys input` seen).
+    queued: Option<u64>,
 }
 
 impl Write for AckSink {
@@ -140,14 +161,20 @@ impl Write for AckSink {
         for &b in buf {
             if b == b'\n' {
                 let line = String::from_utf8_lossy(&self.line);
+                let line = line.trim();
                 if let Some(n) = line
-                    .trim()
                     .strip_prefix("ack:")
                     .and_then(|n| n.parse::<u64>().ok())
                 {
                     let mut st = self.acks.state.lock().unwrap_or_else(|p| p.into_inner());
-                    st.0 = st.0.max(n);
+                    if n > st.acked {
+                        st.acked = n;
+                        st.backlog = self.queued;
+                    }
+                    self.queued = None;
                     self.acks.cv.notify_all();
+                } else if let Some(n) = queued_events(line) {
+                    *self.queued.get_or_insert(0) += n;
                 }
                 self.line.clear();
             } else if self.line.len() < 4096 {
@@ -164,9 +191,27 @@ impl Write for AckSink {
 impl Drop for AckSink {
     fn drop(&mut self) {
         let mut st = self.acks.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.1 = true;
+        st.closed = true;
         self.acks.cv.notify_all();
     }
+}
+
+/// Input events a `dumpsys input` line reports as not yet handled: the dispatcher's
+/// `PendingEvent` and the `length=N` of its inbound queue and each connection's outbound and
+/// wait queues (`Some(0)` for an empty one).
+fn queued_events(line: &str) -> Option<u64> {
+    if let Some(rest) = line.strip_prefix("PendingEvent:") {
+        return Some(u64::from(rest.trim() != "<none>"));
+    }
+    let (name, rest) = line.split_once(':')?;
+    if !matches!(name, "InboundQueue" | "OutboundQueue" | "WaitQueue") {
+        return None;
+    }
+    let rest = rest.trim();
+    if rest == "<empty>" {
+        return Some(0);
+    }
+    rest.strip_prefix("length=")?.trim().parse().ok()
 }
 
 /// One open interactive shell.
@@ -182,6 +227,7 @@ impl Session {
         let sink = AckSink {
             acks: acks.clone(),
             line: Vec::new(),
+            queued: None,
         };
         let device = device.clone();
         let closed = acks.clone();
@@ -195,7 +241,7 @@ impl Session {
                     .is_err()
                 {
                     let mut st = closed.state.lock().unwrap_or_else(|p| p.into_inner());
-                    st.1 = true;
+                    st.closed = true;
                     closed.cv.notify_all();
                 }
             });
@@ -209,67 +255,109 @@ impl Drop for Session {
     }
 }
 
-/// Sends taps through a persistent shell; see the module docs.
+/// A written batch not yet acknowledged.
+struct Batch {
+    seq: u64,
+    /// Its shell lines, ending in `echo ack:SEQ`.
+    text: String,
+    /// `raw`: its records.
+    raw: Vec<u8>,
+    /// Taps written up to and including this batch.
+    written: u64,
+}
+
+/// Sends taps through a persistent shell (and, for `raw`, a `dd` stream); see the module docs.
 pub struct Tapper {
     device: Device,
-    mode: InputBackend,
-    panel: Option<TouchPanel>,
+    channel: Channel,
     screen: (u32, u32),
     options: TapperOptions,
     session: Session,
-    /// Lines of taps not yet written.
+    /// `raw`: the `dd` stream into the panel (opened at the first tap).
+    stream: Option<RawStream>,
+    /// Lines and records of taps not yet written.
     pending: String,
+    pending_raw: Vec<u8>,
     pending_taps: usize,
-    /// Written batches not yet acknowledged: (sequence number, text, taps).
-    unacked: VecDeque<(u64, String, usize)>,
+    unacked: VecDeque<Batch>,
     seq: u64,
+    /// Taps written so far.
+    written: u64,
+    /// `raw` tracking ids.
+    touch_id: i32,
     last_tap: Option<Instant>,
-    /// Taps acknowledged by the device, and when the first was sent.
+    /// Taps the device has carried out (acknowledged and, for `raw`, out of the input queue).
     pub taps_done: u64,
-    started: Option<Instant>,
+    /// Since when taps have been in flight (none: the channel is idle since the last flush),
+    /// and how long they were in flight before that: the channel's working time, which the
+    /// rate is measured over (screenshots and the search between flushes do not count).
+    busy_since: Option<Instant>,
+    busy: Duration,
+    /// `taps_done` when the rate started to be measured.
+    rate_base: u64,
     /// Sessions reopened after a drop.
     pub reconnects: u32,
+    /// `raw`: times the `dd` stream ended since the last completed flush.
+    stream_deaths: u32,
 }
 
+/// How often the `dd` stream may end between two flushes before the channel gives up.
+const MAX_STREAM_DEATHS: u32 = 4;
+
 impl Tapper {
-    /// Opens the tap session. `panel` is required for [`InputBackend::Events`]; `screen` is the display size.
+    /// Opens the tap session on the chosen channel ([`super::channel::choose`]); `screen` is
+    /// the display size.
     pub fn open(
         device: &Device,
-        mode: InputBackend,
-        panel: Option<TouchPanel>,
+        channel: Channel,
         screen: (u32, u32),
         options: TapperOptions,
     ) -> Result<Self, DeviceError> {
-        if mode == InputBackend::Events && panel.is_none() {
-            return Err(DeviceError::Adb(
-                "--input events needs a touch panel that accepts sendevent; this device has none (use --input input)".into(),
-            ));
+        let needs_panel = matches!(channel.mode, InputBackend::Events | InputBackend::Raw);
+        if needs_panel && channel.panel.is_none()
+            || channel.mode == InputBackend::Raw && channel.record.is_none()
+        {
+            return Err(DeviceError::Adb(format!(
+                "--input {:?} needs a writable touch panel; this device has none (use --input input)",
+                channel.mode
+            )));
         }
         let mut t = Tapper {
             device: device.clone(),
-            mode,
-            panel,
+            channel,
             screen,
             options,
             session: Session::open(device),
+            stream: None,
             pending: String::new(),
+            pending_raw: Vec::new(),
             pending_taps: 0,
             unacked: VecDeque::new(),
             seq: 0,
+            written: 0,
+            touch_id: 0,
             last_tap: None,
             taps_done: 0,
-            started: None,
+            busy_since: None,
+            busy: Duration::ZERO,
+            rate_base: 0,
             reconnects: 0,
+            stream_deaths: 0,
         };
         // Make sure the shell answers before anything depends on it.
         t.command("echo ready")?;
         t.flush()?;
-        t.started = None;
+        t.restart_rate();
         Ok(t)
     }
 
     pub fn mode(&self) -> InputBackend {
-        self.mode
+        self.channel.mode
+    }
+
+    /// The channel and why it was chosen.
+    pub fn channel(&self) -> &Channel {
+        &self.channel
     }
 
     /// Queues a tap at display pixel (x, y); writes a batch when it is full (or at once when pacing).
@@ -284,9 +372,8 @@ impl Tapper {
             }
             self.last_tap = Some(Instant::now());
         }
-        self.started.get_or_insert_with(Instant::now);
-        let line = self.tap_line(x, y);
-        self.pending.push_str(&line);
+        self.busy_since.get_or_insert_with(Instant::now);
+        self.add_tap(x, y)?;
         self.pending_taps += 1;
         let batch = if self.options.pace.is_zero() {
             self.options.batch.max(1)
@@ -306,85 +393,214 @@ impl Tapper {
         self.send_pending()
     }
 
-    /// Writes what is queued and waits until the device has run all of it.
+    /// Writes what is queued and waits until the device has carried all of it out.
     pub fn flush(&mut self) -> Result<(), DeviceError> {
         self.send_pending()?;
-        self.wait_until(|t| t.unacked.is_empty())
-    }
-
-    /// Taps per second acknowledged so far.
-    pub fn taps_per_sec(&self) -> f64 {
-        match self.started {
-            Some(s) if self.taps_done > 0 => {
-                self.taps_done as f64 / s.elapsed().as_secs_f64().max(1e-6)
+        self.wait_until(|t| t.unacked.is_empty())?;
+        let polls_needed = match self.channel.mode {
+            InputBackend::Input => {
+                self.idle();
+                return Ok(());
             }
-            _ => 0.0,
-        }
-    }
-
-    fn tap_line(&self, x: u32, y: u32) -> String {
-        match (&self.mode, &self.panel) {
-            (InputBackend::Events, Some(p)) => {
-                let (w, h) = self.screen;
-                let px = (x as u64 * (p.max_x as u64 + 1) / w.max(1) as u64).min(p.max_x as u64);
-                let py = (y as u64 * (p.max_y as u64 + 1) / h.max(1) as u64).min(p.max_y as u64);
-                let d = &p.device;
-                // Protocol B: slot 0, a tracking id, position, touch down, sync; then lift, sync.
-                format!(
-                    "sendevent {d} 3 47 0; sendevent {d} 3 57 {id}; sendevent {d} 3 53 {px}; sendevent {d} 3 54 {py}; \
-                     sendevent {d} 1 330 1; sendevent {d} 0 0 0; sendevent {d} 3 57 -1; sendevent {d} 1 330 0; sendevent {d} 0 0 0\n",
-                    id = self.seq % 60000 + 1
-                )
+            InputBackend::Events => 1,
+            InputBackend::Raw => 2,
+        };
+        // The input dispatcher must have handed every tap to the app.
+        let mut empty_polls = 0;
+        while empty_polls < polls_needed {
+            let backlog = self.poll_dispatcher()?;
+            if backlog == 0 {
+                empty_polls += 1;
+            } else {
+                empty_polls = 0;
+                std::thread::sleep(poll_pause(backlog));
             }
-            _ => format!("input tap {x} {y}\n"),
         }
-    }
-
-    fn send_pending(&mut self) -> Result<(), DeviceError> {
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        let window = self.options.window.max(1);
-        self.wait_until(|t| t.in_flight() + t.pending_taps <= window || t.unacked.is_empty())?;
-        self.seq += 1;
-        let mut text = std::mem::take(&mut self.pending);
-        text.push_str(&format!("echo ack:{}\n", self.seq));
-        let taps = std::mem::take(&mut self.pending_taps);
-        if self.session.tx.send(text.clone().into_bytes()).is_err() {
-            self.unacked.push_back((self.seq, text, taps));
-            return self.reconnect();
-        }
-        self.unacked.push_back((self.seq, text, taps));
+        self.taps_done = self.written;
+        self.stream_deaths = 0;
+        self.idle();
         Ok(())
     }
 
-    fn in_flight(&self) -> usize {
-        self.unacked.iter().map(|b| b.2).sum()
+    /// Nothing is in flight any more: the working time so far is counted.
+    fn idle(&mut self) {
+        if let Some(since) = self.busy_since.take() {
+            self.busy += since.elapsed();
+        }
+    }
+
+    /// Taps per second carried out (since [`Tapper::restart_rate`]), over the time taps were
+    /// in flight: from a tap on an idle channel until the flush that saw the phone done.
+    pub fn taps_per_sec(&self) -> f64 {
+        let done = self.taps_done - self.rate_base.min(self.taps_done);
+        let busy = self.busy + self.busy_since.map_or(Duration::ZERO, |s| s.elapsed());
+        if done == 0 {
+            return 0.0;
+        }
+        done as f64 / busy.as_secs_f64().max(1e-6)
+    }
+
+    /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
+    pub fn restart_rate(&mut self) {
+        self.busy_since = None;
+        self.busy = Duration::ZERO;
+        self.rate_base = self.taps_done;
+    }
+
+    fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
+        let panel = self.channel.panel.as_ref();
+        match (self.channel.mode, panel) {
+            (InputBackend::Raw, Some(p)) => {
+                let record = self.channel.record.unwrap_or(raw::RECORD_64);
+                let at = raw::to_panel(p, self.screen, x, y);
+                self.touch_id = self.touch_id % 60000 + 1;
+                if self.options.hold.is_zero() {
+                    raw::tap(&mut self.pending_raw, record, at, self.touch_id);
+                } else {
+                    // Down now, up after the hold: two writes.
+                    raw::touch_down(&mut self.pending_raw, record, at, self.touch_id);
+                    self.send_raw_now()?;
+                    std::thread::sleep(self.options.hold);
+                    raw::release(&mut self.pending_raw, record);
+                }
+            }
+            (InputBackend::Events, Some(p)) => {
+                let (px, py) = raw::to_panel(p, self.screen, x, y);
+                let d = &p.device;
+                // Protocol B: slot 0, a tracking id, position, touch down, sync; then lift, sync.
+                self.pending.push_str(&format!(
+                    "sendevent {d} 3 47 0; sendevent {d} 3 57 {id}; sendevent {d} 3 53 {px}; sendevent {d} 3 54 {py}; \
+                     sendevent {d} 1 330 1; sendevent {d} 0 0 0; sendevent {d} 3 57 -1; sendevent {d} 1 330 0; sendevent {d} 0 0 0\n",
+                    id = self.seq % 60000 + 1
+                ));
+            }
+            _ => self.pending.push_str(&format!("input tap {x} {y}\n")),
+        }
+        Ok(())
+    }
+
+    /// `raw`: writes the queued records now (part of the batch being built).
+    fn send_raw_now(&mut self) -> Result<(), DeviceError> {
+        let bytes = std::mem::take(&mut self.pending_raw);
+        if self.raw_stream().send(bytes) {
+            Ok(())
+        } else {
+            self.reconnect()
+        }
+    }
+
+    /// The `dd` stream, opened (after a release of any half-written tap) if it is not.
+    fn raw_stream(&mut self) -> &RawStream {
+        let record = self.channel.record.unwrap_or(raw::RECORD_64);
+        let command = match &self.channel.panel {
+            Some(p) => raw::copy_command(p, record, None),
+            None => String::new(),
+        };
+        let device = &self.device;
+        self.stream.get_or_insert_with(|| {
+            let stream = RawStream::open(device, &command);
+            let mut release = Vec::new();
+            raw::release(&mut release, record);
+            stream.send(release);
+            stream
+        })
+    }
+
+    fn send_pending(&mut self) -> Result<(), DeviceError> {
+        if self.pending.is_empty() && self.pending_raw.is_empty() && self.pending_taps == 0 {
+            return Ok(());
+        }
+        self.throttle()?;
+        self.write_batch()
+    }
+
+    /// Writes what is queued as one batch, without waiting for room in the window.
+    fn write_batch(&mut self) -> Result<(), DeviceError> {
+        self.seq += 1;
+        let mut text = std::mem::take(&mut self.pending);
+        if self.channel.mode == InputBackend::Raw && self.pending_taps > 0 {
+            text.push_str("dumpsys input\n");
+        }
+        text.push_str(&format!("echo ack:{}\n", self.seq));
+        let raw = std::mem::take(&mut self.pending_raw);
+        let taps = std::mem::take(&mut self.pending_taps);
+        self.written += taps as u64;
+        let batch = Batch {
+            seq: self.seq,
+            text: text.clone(),
+            raw: raw.clone(),
+            written: self.written,
+        };
+        self.unacked.push_back(batch);
+        let raw_ok = raw.is_empty() || self.raw_stream().send(raw);
+        if !raw_ok || self.session.tx.send(text.into_bytes()).is_err() {
+            return self.reconnect();
+        }
+        Ok(())
+    }
+
+    /// Waits until the taps written but not carried out, with those being queued, fit the window.
+    fn throttle(&mut self) -> Result<(), DeviceError> {
+        let window = self.options.window.max(1) as u64;
+        loop {
+            self.collect_acks()?;
+            let in_flight = self.written - self.taps_done.min(self.written);
+            if in_flight + self.pending_taps as u64 <= window || in_flight == 0 {
+                return Ok(());
+            }
+            if self.unacked.is_empty() {
+                // Everything is written; ask the dispatcher how far the app got.
+                let backlog = self.poll_dispatcher()?;
+                if backlog > 0 {
+                    std::thread::sleep(poll_pause(backlog));
+                }
+            } else {
+                let front = self.unacked.front().map_or(0, |b| b.seq);
+                self.wait_until(|t| t.unacked.front().is_none_or(|b| b.seq > front))?;
+            }
+        }
+    }
+
+    /// Runs `dumpsys input` and returns the taps still waiting for the app.
+    fn poll_dispatcher(&mut self) -> Result<u64, DeviceError> {
+        self.pending.push_str("dumpsys input\n");
+        self.write_batch()?;
+        self.wait_until(|t| t.unacked.is_empty())?;
+        let backlog = self
+            .session
+            .acks
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .backlog;
+        Ok(backlog.unwrap_or(0).div_ceil(2))
     }
 
     /// Waits for acks until `done(self)`, reopening the session if it drops or stalls.
     fn wait_until(&mut self, done: impl Fn(&Self) -> bool) -> Result<(), DeviceError> {
         loop {
-            self.collect_acks();
+            self.collect_acks()?;
             if done(self) {
                 return Ok(());
             }
             let acks = self.session.acks.clone();
             let st = acks.state.lock().unwrap_or_else(|p| p.into_inner());
-            let front = self.unacked.front().map(|b| b.0).unwrap_or(0);
-            if st.0 >= front {
+            let front = self.unacked.front().map(|b| b.seq).unwrap_or(0);
+            if st.acked >= front {
                 continue;
             }
-            if st.1 {
+            if st.closed {
                 drop(st);
                 self.reconnect()?;
                 continue;
             }
             let (st, res) = acks
                 .cv
-                .wait_timeout_while(st, self.options.ack_timeout, |s| s.0 < front && !s.1)
+                .wait_timeout_while(st, self.options.ack_timeout, |s| {
+                    s.acked < front && !s.closed
+                })
                 .unwrap_or_else(|p| p.into_inner());
-            if res.timed_out() && st.0 < front {
+            if res.timed_out() && st.acked < front {
                 drop(st);
                 return Err(DeviceError::Timeout {
                     what: format!("a batch of taps on {}", self.device.serial),
@@ -394,27 +610,53 @@ impl Tapper {
         }
     }
 
-    fn collect_acks(&mut self) {
-        let acked = self
-            .session
-            .acks
-            .state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .0;
-        while let Some(&(seq, _, taps)) = self.unacked.front() {
-            if seq > acked {
+    /// Takes the acks that arrived: batches acknowledged, and taps carried out.
+    fn collect_acks(&mut self) -> Result<(), DeviceError> {
+        let (acked, backlog) = {
+            let st = self
+                .session
+                .acks
+                .state
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            (st.acked, st.backlog)
+        };
+        if let Some(stream) = self.stream.as_ref().filter(|s| s.ended()) {
+            // dd stopped: its acks prove nothing; reopen and resend, a few times.
+            self.stream_deaths += 1;
+            if self.stream_deaths > MAX_STREAM_DEATHS {
+                return Err(DeviceError::Adb(format!(
+                    "the raw tap stream into {} keeps ending (dd said: {:?}); try --input events or --input input",
+                    self.channel.panel.as_ref().map_or("the touch panel", |p| p.device.as_str()),
+                    stream.output()
+                )));
+            }
+            return self.reconnect();
+        }
+        let mut written = None;
+        while let Some(b) = self.unacked.front() {
+            if b.seq > acked {
                 break;
             }
+            written = Some(b.written);
             self.unacked.pop_front();
-            self.taps_done += taps as u64;
         }
+        if let Some(w) = written {
+            let waiting = match self.channel.mode {
+                InputBackend::Raw => backlog.unwrap_or(0).div_ceil(2),
+                _ => 0,
+            };
+            self.taps_done = self.taps_done.max(w.saturating_sub(waiting));
+        }
+        Ok(())
     }
 
-    /// Reopens the shell with backoff for at most `reconnect_for`, then resends unacked batches.
+    /// Reopens the shell (and the `dd` stream) with backoff for at most `reconnect_for`, then
+    /// resends unacked batches.
     fn reconnect(&mut self) -> Result<(), DeviceError> {
         let deadline = Instant::now() + self.options.reconnect_for;
         let mut delay = Duration::from_millis(100);
+        let dd_said = self.stream.take().map(|s| s.output()).unwrap_or_default();
         loop {
             self.reconnects += 1;
             self.session = Session::open(&self.device);
@@ -428,38 +670,41 @@ impl Tapper {
             let st = acks.state.lock().unwrap_or_else(|p| p.into_inner());
             let (st, _) = acks
                 .cv
-                .wait_timeout_while(st, Duration::from_secs(3), |s| s.0 < probe && !s.1)
+                .wait_timeout_while(st, Duration::from_secs(3), |s| s.acked < probe && !s.closed)
                 .unwrap_or_else(|p| p.into_inner());
-            let ok = st.0 >= probe;
+            let ok = st.acked >= probe;
             drop(st);
             if ok {
                 self.seq = probe;
                 // Resend, renumbered after the probe.
-                let batches: Vec<(String, usize)> = self
-                    .unacked
-                    .drain(..)
-                    .map(|(_, text, taps)| {
-                        (
-                            text.lines()
-                                .filter(|l| !l.starts_with("echo ack:"))
-                                .map(|l| format!("{l}\n"))
-                                .collect(),
-                            taps,
-                        )
-                    })
-                    .collect();
-                for (text, taps) in batches {
+                let batches: Vec<Batch> = self.unacked.drain(..).collect();
+                for mut b in batches {
                     self.seq += 1;
-                    let full = format!("{text}echo ack:{}\n", self.seq);
-                    let _ = self.session.tx.send(full.clone().into_bytes());
-                    self.unacked.push_back((self.seq, full, taps));
+                    let lines: String = b
+                        .text
+                        .lines()
+                        .filter(|l| !l.starts_with("echo ack:"))
+                        .map(|l| format!("{l}\n"))
+                        .collect();
+                    b.text = format!("{lines}echo ack:{}\n", self.seq);
+                    b.seq = self.seq;
+                    if !b.raw.is_empty() {
+                        self.raw_stream().send(b.raw.clone());
+                    }
+                    let _ = self.session.tx.send(b.text.clone().into_bytes());
+                    self.unacked.push_back(b);
                 }
                 return Ok(());
             }
             if Instant::now() + delay > deadline {
                 let why = self.device.why_unreachable();
+                let dd = if dd_said.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (the raw stream's dd said: {dd_said})")
+                };
                 return Err(DeviceError::Adb(format!(
-                    "lost the connection to {} and could not reopen it within {:.0} s: {why}",
+                    "lost the connection to {} and could not reopen it within {:.0} s: {why}{dd}",
                     self.device.serial,
                     self.options.reconnect_for.as_secs_f64()
                 )));
@@ -468,6 +713,11 @@ impl Tapper {
             delay = (delay * 2).min(Duration::from_secs(2));
         }
     }
+}
+
+/// How long to let the app work on `backlog` taps before asking again.
+fn poll_pause(backlog: u64) -> Duration {
+    Duration::from_millis((backlog * 2).clamp(1, 50))
 }
 
 #[cfg(test)]
@@ -513,14 +763,20 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
             let mut sink = AckSink {
                 acks: acks.clone(),
                 line: Vec::new(),
+                queued: None,
             };
             sink.write_all(b"$ echo ack:1\r\nack:1\r\nack:").unwrap();
             sink.write_all(b"3\n").unwrap();
-            assert_eq!(acks.state.lock().unwrap().0, 3);
-            assert!(!acks.state.lock().unwrap().1);
+            assert_eq!(acks.state.lock().unwrap().acked, 3);
+            assert_eq!(acks.state.lock().unwrap().backlog, None);
+            assert!(!acks.state.lock().unwrap().closed);
+            sink.write_all(b"Input Dispatcher State:\n  PendingEvent: <none>\n  InboundQueue: length=6\n    MotionEvent(...)\n  Connections:\n      OutboundQueue: <empty>\n      WaitQueue: length=2\nack:4\n").unwrap();
+            assert_eq!(acks.state.lock().unwrap().backlog, Some(8));
+            sink.write_all(b"ack:5\n").unwrap();
+            assert_eq!(acks.state.lock().unwrap().backlog, None);
         }
         assert!(
-            acks.state.lock().unwrap().1,
+            acks.state.lock().unwrap().closed,
             "dropping the sink marks the session closed"
         );
     }

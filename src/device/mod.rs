@@ -6,11 +6,14 @@
 //!   has none); or through [`direct`], our own host side of the ADB transport, when there is no
 //!   adb server (`autoplay demo` without `adb` installed).
 //! - [`select`]: picks the device like adb does (`-s`, `ANDROID_SERIAL`, the only one).
-//! - [`input`]: the tap channel (a long-lived pipelined shell, or `sendevent` injection).
+//! - [`input`]: the tap channel (a long-lived pipelined shell with `input tap` or `sendevent`
+//!   lines, or [`raw`] touch records streamed into the touch panel).
 //! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
+pub mod channel;
 pub mod direct;
 pub mod input;
+pub mod raw;
 pub mod screen;
 mod server;
 
@@ -221,6 +224,24 @@ impl Device {
                 server.gone()
             }
             _ => e,
+        }
+    }
+
+    /// A long-lived `exec:` stream (binary both ways, no pty): `input` is fed to `command`'s
+    /// stdin, its output goes to `output` (dropped when the device closes the stream). Blocks
+    /// until the input ends or the device closes the stream.
+    pub(crate) fn exec_stream(
+        &self,
+        command: &str,
+        input: &mut dyn Read,
+        output: Box<dyn Write + Send>,
+    ) -> Result<(), DeviceError> {
+        match &self.route {
+            Route::Server(server) => self
+                .adb(server)
+                .exec(command, input, output)
+                .map_err(|e| self.explain(DeviceError::Adb(e.to_string()))),
+            Route::Direct(d) => d.bidirectional(&format!("exec:{command}"), input, output),
         }
     }
 

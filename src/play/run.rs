@@ -1,11 +1,13 @@
 //! One level, start to end: connect -> navigate -> capture -> OCR -> validate -> search -> replay
 //! every event as taps -> verify -> log (`runs.csv`) and record (session directory).
 
+use super::plan::Plan;
 use super::replay::{ReplayOptions, ReplayReport, Target, replay};
 use super::setnum::{Cancel, Layout, Point};
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation, lookup};
-use crate::device::input::{InputBackend, Tapper, TapperOptions, probe_events};
+use crate::device::channel;
+use crate::device::input::{InputBackend, Tapper, TapperOptions};
 use crate::device::screen::Screen;
 use crate::device::{CALL_TIMEOUT, Device};
 use crate::session::{
@@ -28,10 +30,13 @@ pub struct PlayConfig {
     /// A calibration file; `None`: look one up in `calibration_dir` by model and screen size.
     pub calibration: Option<PathBuf>,
     pub calibration_dir: PathBuf,
-    /// `None`: events if the device allows it, else input.
+    /// `None`: the fastest channel the device allows (raw, events, input).
     pub input: Option<InputBackend>,
     pub pace: Duration,
     pub max_visible_steps: Option<u64>,
+    /// Show as many steps as fit in this time at the channel's measured rate, then fill the
+    /// rest directly (`None`: no limit).
+    pub budget: Option<Duration>,
     pub max_steps: Option<u64>,
     pub verify_taps: u64,
     pub verify_interval: Duration,
@@ -50,6 +55,10 @@ pub struct PlayReport {
     pub input: InputBackend,
     pub taps_per_sec: f64,
     pub capture: String,
+    /// The plan printed before replaying (`None` when resuming).
+    pub plan: Option<Plan>,
+    /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
+    pub warmup_taps: u64,
 }
 
 /// The phone behind the adb server, as the replay sees it.
@@ -176,23 +185,18 @@ pub fn navigate(
     Ok(())
 }
 
-/// Opens the tap channel: `sendevent` where the device allows it (unless told otherwise), else
-/// `input tap` lines.
+/// Opens the tap channel: the one asked for if the device allows it, else the fastest that
+/// works (raw, events, input); says which and why unless quiet.
 fn open_tapper(device: &Device, cfg: &PlayConfig, size: (u32, u32)) -> anyhow::Result<Tapper> {
-    let panel = match cfg.input {
-        Some(InputBackend::Input) => None,
-        _ => probe_events(device)?,
-    };
-    let mode = match (cfg.input, &panel) {
-        (Some(m), _) => m,
-        (None, Some(_)) => InputBackend::Events,
-        (None, None) => InputBackend::Input,
-    };
+    let chosen = channel::choose(device, cfg.input)?;
+    if !cfg.quiet {
+        eprintln!("tap channel: {}", chosen.why);
+    }
     let topts = TapperOptions {
         pace: cfg.pace,
         ..TapperOptions::default()
     };
-    Ok(Tapper::open(device, mode, panel, size, topts)?)
+    Ok(Tapper::open(device, chosen, size, topts)?)
 }
 
 /// Searches `givens` with `strategy`, recording every event.
@@ -264,6 +268,27 @@ pub fn play(
     }
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
+    // Before replaying: measure the channel's rate, print the plan, fit the budget.
+    let taps_layout = layout(&cal);
+    let (rate, warmup_taps) = measure_rate(&mut tapper, &givens, &taps_layout)?;
+    let plan = Plan::new(
+        &events,
+        &givens,
+        &taps_layout,
+        rate,
+        cfg.budget,
+        cfg.max_visible_steps,
+    );
+    if !cfg.quiet {
+        eprintln!("plan: {}", plan.describe(cfg.level));
+    }
+    let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
+    let planned = PlayConfig {
+        max_visible_steps: visible,
+        ..cfg.clone()
+    };
+    let cfg = &planned;
+
     let meta = SessionMeta {
         version: SESSION_VERSION,
         created: time::rfc3339(SystemTime::now()),
@@ -293,7 +318,37 @@ pub fn play(
         solution,
         stats,
     };
-    run.execute(&mut session, tapper, screen, 0, progress)
+    let mut report = run.execute(&mut session, tapper, screen, 0, progress)?;
+    report.plan = Some(plan);
+    report.warmup_taps = warmup_taps;
+    Ok(report)
+}
+
+/// The tap channel's rate, measured on the phone with taps on a given cell (selecting a given
+/// changes nothing): one tap alone, then as many as take about a second. Returns taps/s and
+/// the taps made.
+fn measure_rate(
+    tapper: &mut Tapper,
+    givens: &Board,
+    layout: &Layout,
+) -> anyhow::Result<(f64, u64)> {
+    let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
+        return Ok((1.0, 0));
+    };
+    let (x, y) = layout.cells[cell];
+    let t = Instant::now();
+    tapper.tap(x, y)?;
+    tapper.flush()?;
+    let one = t.elapsed().as_secs_f64().max(1e-4);
+    let n = (1.0 / one).clamp(2.0, 64.0) as u64;
+    let t = Instant::now();
+    for _ in 0..n {
+        tapper.tap(x, y)?;
+    }
+    tapper.flush()?;
+    let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
+    tapper.restart_rate();
+    Ok((rate, n + 1))
 }
 
 /// Continues an interrupted session from its journal: the events already journaled are on the
@@ -452,6 +507,8 @@ impl Run<'_> {
             input: target.tapper.mode(),
             taps_per_sec: target.tapper.taps_per_sec(),
             capture,
+            plan: None,
+            warmup_taps: 0,
         })
     }
 }

@@ -17,6 +17,7 @@ pub mod adb;
 pub mod app;
 pub mod profile;
 pub mod shell;
+pub mod timing;
 
 use adb::auth::{KeyStore, NewKeys};
 use adb::session::{self, Shared};
@@ -43,8 +44,10 @@ pub struct AuthConfig {
 pub struct SimConfig {
     pub profile: Profile,
     pub app: AppOptions,
-    /// How long one `input` command takes.
+    /// Extra time one `input` command takes (on top of the timing model's).
     pub input_latency: Duration,
+    /// Whether the phone's work costs time (`--timing`).
+    pub timing: timing::TimingMode,
     /// Drop the TCP connection after this many shell commands (once).
     pub disconnect_after: Option<u64>,
     /// `None`: no authentication (like `ro.adb.secure=0`).
@@ -58,6 +61,7 @@ impl SimConfig {
             profile,
             app: AppOptions::default(),
             input_latency: Duration::ZERO,
+            timing: timing::TimingMode::Instant,
             disconnect_after: None,
             auth: None,
         }
@@ -76,6 +80,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
     let knobs = Knobs {
         input_latency: config.input_latency,
         disconnect_after: config.disconnect_after,
+        timing: config.timing,
     };
     let device = Arc::new(Device::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {

@@ -1,4 +1,6 @@
-//! Device profiles: screen size, density, identity, touch panel.
+//! Device profiles: screen size, density, identity, touch panel, ABI and timing figures.
+
+use super::timing::PhoneTiming;
 
 /// One simulated device model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +20,17 @@ pub struct Profile {
     pub density: u32,
     /// Touch panel axis maxima (`getevent -p`); not display pixels.
     pub touch_max: (u32, u32),
-    /// Whether `sendevent` is allowed (else "permission denied", as on Android 10+).
-    pub sendevent_allowed: bool,
+    /// Whether the shell user may write the touch panel's `/dev/input/eventN` (`sendevent`,
+    /// a `dd` into it). Most phones allow it (the shell user is in the `input` group); where
+    /// SELinux or the node's mode forbid it, writes fail with "Permission denied".
+    pub panel_writable: bool,
+    /// `ro.product.cpu.abi` (and the first of `ro.product.cpu.abilist`).
+    pub abi: &'static str,
+    /// Whether the shell's binaries (`/system/bin/sh`, toybox's `dd`) are 64-bit processes: the
+    /// kernel then takes 24-byte `input_event` records from them, 16-byte ones from 32-bit ones.
+    pub userspace_64: bool,
+    /// What the phone's work costs under `--timing phone`.
+    pub timing: PhoneTiming,
     /// Whether the display has a cutout (notch) at the top.
     pub cutout: bool,
     /// `ro.build.version.sdk` and `ro.build.version.release`.
@@ -37,7 +48,16 @@ pub const PROFILES: &[Profile] = &[
         height: 1520,
         density: 320,
         touch_max: (4095, 4095),
-        sendevent_allowed: true,
+        panel_writable: true,
+        abi: "armeabi-v7a",
+        userspace_64: false,
+        timing: PhoneTiming {
+            input_ms: 900,
+            process_ms: 25,
+            screencap_raw_ms: (450, 700),
+            screencap_png_ms: (1400, 2000),
+            app_tap_ms: 8,
+        },
         cutout: false,
         sdk: 28,
         release: "9",
@@ -51,7 +71,16 @@ pub const PROFILES: &[Profile] = &[
         height: 2400,
         density: 420,
         touch_max: (1079, 2399),
-        sendevent_allowed: false,
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 350,
+            process_ms: 12,
+            screencap_raw_ms: (300, 500),
+            screencap_png_ms: (700, 1200),
+            app_tap_ms: 4,
+        },
         cutout: true,
         sdk: 34,
         release: "14",
@@ -65,7 +94,16 @@ pub const PROFILES: &[Profile] = &[
         height: 3200,
         density: 560,
         touch_max: (16383, 16383),
-        sendevent_allowed: false,
+        panel_writable: false,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 250,
+            process_ms: 10,
+            screencap_raw_ms: (300, 450),
+            screencap_png_ms: (800, 1100),
+            app_tap_ms: 3,
+        },
         cutout: false,
         sdk: 35,
         release: "15",
@@ -79,7 +117,16 @@ pub const PROFILES: &[Profile] = &[
         height: 2560,
         density: 320,
         touch_max: (4095, 4095),
-        sendevent_allowed: true,
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 400,
+            process_ms: 15,
+            screencap_raw_ms: (350, 550),
+            screencap_png_ms: (900, 1400),
+            app_tap_ms: 5,
+        },
         cutout: false,
         sdk: 33,
         release: "13",

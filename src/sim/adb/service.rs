@@ -3,7 +3,8 @@
 use super::pty::{self, LineEditor};
 use super::shell_protocol as v2;
 use super::stream::{StreamReader, StreamWriter};
-use crate::sim::shell::{Device, Fd, Flow, Incomplete, Output, Shell, screencap};
+use crate::sim::shell::dd::{self, Dd};
+use crate::sim::shell::{Device, Fd, Flow, Incomplete, Output, Shell, parse, screencap, spend};
 use std::sync::Arc;
 use tokio::sync::Notify;
 
@@ -72,6 +73,15 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
             v2: false,
             command: Some(cmd),
             ..
+        } if stdin_command(&cmd).is_some() => {
+            let args = stdin_command(&cmd).unwrap_or_default();
+            copy_stdin(&ctx, &args, reader, &mut writer).await
+        }
+        Service::Exec(cmd)
+        | Service::Shell {
+            v2: false,
+            command: Some(cmd),
+            ..
         } => {
             reader.drain();
             let mut shell = Shell::new(ctx.device.clone());
@@ -109,6 +119,56 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
     } else {
         writer.close().await;
     }
+}
+
+/// The arguments of a command that reads the stream as its stdin: a lone `dd` (how a host
+/// streams raw input records into a device node).
+fn stdin_command(cmd: &str) -> Option<Vec<String>> {
+    let commands = parse::parse(cmd).ok()?;
+    let [one] = commands.as_slice() else {
+        return None;
+    };
+    let words: Vec<String> = one.words.iter().map(|w| w.expand(0)).collect();
+    (words.first().map(String::as_str) == Some("dd")).then(|| words[1..].to_vec())
+}
+
+/// Runs `dd ARGS` with the stream as its stdin, chunk by chunk as the host writes them, until
+/// the host closes the stream, `count` is reached or a write fails; then its messages go back.
+/// Returns true if the connection must drop.
+async fn copy_stdin(
+    ctx: &Context,
+    args: &[String],
+    mut reader: StreamReader,
+    writer: &mut StreamWriter,
+) -> bool {
+    let device = &ctx.device;
+    spend(device.costs().process()).await;
+    if device.count_command() {
+        return true;
+    }
+    let mut out = Output::default();
+    match Dd::start(device, args) {
+        Err(msg) => {
+            out.err(format!("{msg}\n"));
+            reader.drain();
+        }
+        Ok(mut copy) => {
+            let stop = loop {
+                match reader.recv().await {
+                    Some(chunk) => {
+                        if let Err(stop) = copy.feed(device, &chunk) {
+                            break Err(stop);
+                        }
+                    }
+                    None => break copy.finish(device),
+                }
+            };
+            reader.drain();
+            dd::end(&copy, stop, &mut out);
+        }
+    }
+    let _ = writer.write(&out.merged()).await;
+    false
 }
 
 fn exit_byte(status: i32) -> u8 {

@@ -3,6 +3,8 @@
 use super::touch::{self, OTHER_DEVICES, TOUCH_DEVICE};
 use super::{Device, Output};
 use crate::sim::app::Key;
+use crate::sim::timing::Action;
+use std::time::Instant;
 
 const INPUT_USAGE: &str = "Usage: input [<source>] <command> [<arg>...]\n\n\
 The commands and default sources are:\n\
@@ -44,8 +46,15 @@ fn coord(s: &str) -> Option<i32> {
     (v.is_finite() && v.abs() < 1e9).then(|| v.round() as i32)
 }
 
-/// `input [source] tap|swipe|keyevent|text ...`
-pub fn input(device: &Device, args: &[String], out: &mut Output) -> i32 {
+/// `input [source] tap|swipe|keyevent|text ...`: the exit status, and when the app will have
+/// handled the injected events (the command waits for that).
+pub fn input(device: &Device, args: &[String], out: &mut Output) -> (i32, Option<Instant>) {
+    let mut done = None;
+    let status = run(device, args, out, &mut done);
+    (status, done)
+}
+
+fn run(device: &Device, args: &[String], out: &mut Output, done: &mut Option<Instant>) -> i32 {
     let args = match args.first() {
         Some(s) if SOURCES.contains(&s.as_str()) => &args[1..],
         _ => args,
@@ -60,7 +69,7 @@ pub fn input(device: &Device, args: &[String], out: &mut Output) -> i32 {
             let xy: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
             match xy.as_deref() {
                 Some([x, y]) => {
-                    device.phone().tap(*x, *y);
+                    *done = Some(device.inject(Action::Tap(*x, *y)));
                     0
                 }
                 _ => bad_args(out, "tap", rest),
@@ -70,11 +79,11 @@ pub fn input(device: &Device, args: &[String], out: &mut Output) -> i32 {
             let v: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
             match v.as_deref() {
                 Some([x1, y1, x2, y2]) => {
-                    device.phone().swipe(*x1, *y1, *x2, *y2, 300);
+                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, 300)));
                     0
                 }
                 Some([x1, y1, x2, y2, ms]) if *ms >= 0 => {
-                    device.phone().swipe(*x1, *y1, *x2, *y2, *ms as u32);
+                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, *ms as u32)));
                     0
                 }
                 _ => bad_args(out, "swipe", rest),
@@ -95,9 +104,8 @@ pub fn input(device: &Device, args: &[String], out: &mut Output) -> i32 {
                     }
                 }
             }
-            let mut phone = device.phone();
             for key in keys.into_iter().flatten() {
-                phone.key(key);
+                *done = Some(device.inject(Action::Key(key)));
             }
             0
         }
@@ -112,6 +120,14 @@ pub fn input(device: &Device, args: &[String], out: &mut Output) -> i32 {
             out.err(format!("Error: Unknown command: {other}\n{INPUT_USAGE}"));
             1
         }
+    }
+}
+
+fn swipe(x1: i32, y1: i32, x2: i32, y2: i32, ms: u32) -> Action {
+    Action::Swipe {
+        from: (x1, y1),
+        to: (x2, y2),
+        ms,
     }
 }
 
@@ -154,7 +170,7 @@ pub fn sendevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
         out.err(format!("could not open {dev}, No such file or directory\n"));
         return 1;
     }
-    if !device.profile().sendevent_allowed {
+    if !device.profile().panel_writable {
         out.err(format!("sendevent: {dev}: Permission denied\n"));
         return 1;
     }

@@ -1,7 +1,9 @@
 //! The phone's `/system/bin/sh`: parses a script (see [`parse`]) and runs its commands
 //! against the [`Device`]. Unknown commands fail with 127 like Android's mksh.
 
+pub mod dd;
 pub mod device;
+pub mod evdev;
 mod input;
 pub mod parse;
 pub mod screencap;
@@ -12,6 +14,7 @@ pub use device::{Device, Knobs};
 
 use parse::{Join, ParseError};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Which output stream bytes belong to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,24 +170,44 @@ impl Shell {
         };
         let rest = &args[1..];
         let device = &*self.device;
+        let costs = *device.costs();
         match name.as_str() {
-            "echo" => echo(rest, out),
-            "true" => 0,
-            "false" => 1,
+            "echo" => return echo(rest, out),
+            "true" => return 0,
+            "false" => return 1,
+            _ => {}
+        }
+        match name.as_str() {
             "input" => {
-                let latency = device.knobs().input_latency;
-                if !latency.is_zero() {
-                    tokio::time::sleep(latency).await;
+                spend(costs.input() + device.knobs().input_latency).await;
+                let (status, done) = input::input(device, rest, out);
+                // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
+                if let Some(done) = done {
+                    tokio::time::sleep_until(done.into()).await;
                 }
-                input::input(device, rest, out)
+                status
             }
-            "sendevent" => input::sendevent(device, rest, out),
-            "getevent" => input::getevent(device, rest, out),
-            "screencap" => screencap::screencap(device, rest, out),
-            "wm" => system::wm(device, rest, out),
-            "getprop" => system::getprop(device, rest, out),
-            "am" => system::am(device, rest, out),
-            "dumpsys" => system::dumpsys(device, rest, out),
+            "screencap" => {
+                // The frame is taken once the process runs; encoding and output take the rest.
+                let png = rest.iter().any(|a| a == "-p");
+                let total = costs.screencap(png, device.unit_random());
+                spend(costs.process().min(total)).await;
+                let status = screencap::screencap(device, rest, out);
+                spend(total.saturating_sub(costs.process())).await;
+                status
+            }
+            "sendevent" | "getevent" | "wm" | "getprop" | "am" | "dumpsys" | "dd" => {
+                spend(costs.process()).await;
+                match name.as_str() {
+                    "sendevent" => input::sendevent(device, rest, out),
+                    "getevent" => input::getevent(device, rest, out),
+                    "wm" => system::wm(device, rest, out),
+                    "getprop" => system::getprop(device, rest, out),
+                    "am" => system::am(device, rest, out),
+                    "dumpsys" => system::dumpsys(device, rest, out),
+                    _ => dd::dd(device, rest, out),
+                }
+            }
             _ => {
                 out.err(format!(
                     "/system/bin/sh: {name}: inaccessible or not found\n"
@@ -192,6 +215,13 @@ impl Shell {
                 127
             }
         }
+    }
+}
+
+/// Lets `d` of the phone's time pass (nothing when it is zero).
+pub async fn spend(d: Duration) {
+    if !d.is_zero() {
+        tokio::time::sleep(d).await;
     }
 }
 

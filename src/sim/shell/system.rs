@@ -2,6 +2,7 @@
 
 use super::{Device, Output};
 use crate::sim::app::{ACTIVITY, PACKAGE};
+use crate::sim::timing::Action;
 
 /// The device's system properties.
 pub fn properties(device: &Device) -> Vec<(&'static str, String)> {
@@ -16,7 +17,8 @@ pub fn properties(device: &Device) -> Vec<(&'static str, String)> {
         ("ro.build.version.release", p.release.into()),
         ("ro.build.version.sdk", p.sdk.to_string()),
         ("ro.product.brand", "autoplay".into()),
-        ("ro.product.cpu.abi", "arm64-v8a".into()),
+        ("ro.product.cpu.abi", p.abi.into()),
+        ("ro.product.cpu.abilist", abilist(p.abi).into()),
         ("ro.product.device", p.device.into()),
         ("ro.product.manufacturer", "autoplay".into()),
         ("ro.product.model", p.model.into()),
@@ -24,6 +26,16 @@ pub fn properties(device: &Device) -> Vec<(&'static str, String)> {
         ("ro.sf.lcd_density", p.density.to_string()),
         ("sys.boot_completed", "1".into()),
     ]
+}
+
+/// `ro.product.cpu.abilist` for a primary ABI.
+fn abilist(abi: &str) -> &'static str {
+    match abi {
+        "arm64-v8a" => "arm64-v8a,armeabi-v7a,armeabi",
+        "x86_64" => "x86_64,x86",
+        "x86" => "x86",
+        _ => "armeabi-v7a,armeabi",
+    }
 }
 
 /// `getprop [KEY [DEFAULT]]`
@@ -93,13 +105,17 @@ pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
             ));
             0
         }
+        Some("input") => {
+            out.out(input_dump(device));
+            0
+        }
         Some("sudoku") => {
             let state = device.phone().dumpsys();
             out.out(format!("{state}\n"));
             0
         }
         Some("-l") | None => {
-            out.out("Currently running services:\n  sudoku\n  window\n");
+            out.out("Currently running services:\n  input\n  sudoku\n  window\n");
             0
         }
         Some(other) => {
@@ -204,4 +220,70 @@ fn am_start(device: &Device, args: &[String], out: &mut Output) -> i32 {
 fn am_error(out: &mut Output, msg: &str) -> i32 {
     out.err(format!("Error: {msg}\n"));
     255
+}
+
+/// `dumpsys input`'s dispatcher section, in Android's format: touches the app has not handled
+/// yet are in the `InboundQueue`, the one it is handling in its connection's `WaitQueue`
+/// (each as its DOWN and UP motion events, a key as its DOWN and UP key events).
+fn input_dump(device: &Device) -> String {
+    let p = device.profile();
+    let backlog = device.input_backlog();
+    let entries = |busy: bool| -> Vec<String> {
+        backlog
+            .iter()
+            .filter(|(_, b)| *b == busy)
+            .flat_map(|(a, _)| match *a {
+                Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
+                Action::Swipe { from, to, .. } => {
+                    vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
+                }
+                Action::Key(k) => {
+                    let code = match k {
+                        crate::sim::app::Key::Back => "KEYCODE_BACK",
+                        crate::sim::app::Key::Home => "KEYCODE_HOME",
+                    };
+                    ["DOWN", "UP"]
+                        .iter()
+                        .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
+                        .collect()
+                }
+            })
+            .collect()
+    };
+    let queue = |name: &str, items: Vec<String>, indent: &str| -> String {
+        if items.is_empty() {
+            format!("{indent}{name}: <empty>\n")
+        } else {
+            let mut s = format!("{indent}{name}: length={}\n", items.len());
+            for i in items {
+                s.push_str(&format!("{indent}  {i}\n"));
+            }
+            s
+        }
+    };
+    let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
+    format!(
+        "INPUT MANAGER (dumpsys input)\n\n\
+         Input Manager State:\n  Interactive: true\n\n\
+         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n    3: sim_touchscreen\n      \
+         Path: /dev/input/event2\n      Classes: TOUCH | TOUCH_MT\n\n\
+         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
+         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
+         PendingEvent: <none>\n{inbound}  Connections:\n    \
+         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
+         {outbound}{wait}  Display: {w}x{h}\n",
+        inbound = queue("InboundQueue", entries(false), "  "),
+        outbound = queue("OutboundQueue", Vec::new(), "      "),
+        wait = queue("WaitQueue", entries(true), "      "),
+        w = p.width,
+        h = p.height,
+    )
+}
+
+fn motion(action: &str, x: i32, y: i32) -> String {
+    format!(
+        "MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action={action}, actionButton=0x00000000, \
+         flags=0x00000000, metaState=0x00000000, buttonState=0x00000000, classification=NONE, \
+         edgeFlags=0x00000000, xPrecision=1.0, yPrecision=1.0, pointers=[0: ({x}.0, {y}.0)]), policyFlags=0x62000000"
+    )
 }

@@ -140,8 +140,10 @@ async fn input_commands_reach_the_app() {
 }
 
 #[tokio::test]
-async fn sendevent_denied_on_android_10_plus() {
-    let mut sh = Shell::new(device("pixel", Knobs::default()));
+async fn the_panel_is_not_writable_on_the_flagship() {
+    let mut sh = Shell::new(device("flagship", Knobs::default()));
+    let (_, err, _) = run(&mut sh, "dd of=/dev/input/event2 bs=24; echo $?").await;
+    assert_eq!(err, "dd: /dev/input/event2: Permission denied\n");
     let (_, err, _) = run(&mut sh, "sendevent /dev/input/event2 0 0 0; echo $?").await;
     assert_eq!(err, "sendevent: /dev/input/event2: Permission denied\n");
     assert_eq!(
@@ -191,4 +193,104 @@ async fn input_latency_delays_each_input_command() {
     run(&mut sh, "input tap 1 1; echo x; input keyevent BACK").await;
     // A lower bound only (sleeps never end early); no upper bound is asserted.
     assert!(t.elapsed() >= std::time::Duration::from_millis(80));
+}
+
+#[tokio::test]
+async fn dd_into_the_panel_takes_records_of_the_writers_size() {
+    use super::dd::Dd;
+    use super::evdev::{self, InputEvent};
+    use super::touch::{ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID, EV_ABS};
+    let ev = |kind, code, value| InputEvent { kind, code, value };
+    let tap = [
+        ev(EV_ABS, ABS_MT_TRACKING_ID, 5),
+        ev(EV_ABS, ABS_MT_POSITION_X, 100),
+        ev(EV_ABS, ABS_MT_POSITION_Y, 100),
+        ev(0, 0, 0),
+        ev(EV_ABS, ABS_MT_TRACKING_ID, -1),
+        ev(0, 0, 0),
+    ];
+    for (name, size) in [("pixel", 24), ("budget", 16)] {
+        let dev = device(name, Knobs::default());
+        let args: Vec<String> = vec!["of=/dev/input/event2".into(), format!("bs={size}")];
+        let mut dd = Dd::start(&dev, &args).unwrap();
+        let bytes = evdev::encode(&tap, size);
+        // Split across reads at record boundaries: whole records each time.
+        dd.feed(&dev, &bytes[..2 * size]).unwrap();
+        dd.feed(&dev, &bytes[2 * size..]).unwrap();
+        assert_eq!(dev.phone().dumpsys()["taps"], 1, "{name}");
+        // A read that ends mid-record makes a short write, whose retry fails (EINVAL).
+        let e = dd.feed(&dev, &bytes[..size + 3]).unwrap_err();
+        assert_eq!(
+            e,
+            super::dd::Stop::Failed("dd: write error: Invalid argument".into())
+        );
+        // The other size is refused the same way on the first record.
+        let other = if size == 24 { 16 } else { 24 };
+        let mut dd = Dd::start(&dev, &args).unwrap();
+        let r = dd.feed(&dev, &evdev::encode(&tap[..1], other));
+        assert!(r.is_err(), "{name}: {other}-byte records must not pass");
+    }
+}
+
+#[tokio::test]
+async fn dd_count_and_summary() {
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    // From a script, dd's stdin is empty.
+    let (_, err, _) = run(&mut sh, "dd of=/dev/null bs=24; echo $?").await;
+    assert_eq!(err, "0+0 records in\n0+0 records out\n0 bytes copied\n");
+    let (_, err, _) = run(&mut sh, "dd of=/sdcard/x; dd if=/dev/zero of=/dev/null").await;
+    assert!(
+        err.contains("/sdcard/x: No such file") && err.contains("only copies from stdin"),
+        "{err}"
+    );
+    let args = vec![
+        "of=/dev/input/event2".to_string(),
+        "bs=24".into(),
+        "count=1".into(),
+    ];
+    let mut dd = super::dd::Dd::start(&dev, &args).unwrap();
+    assert_eq!(dd.feed(&dev, &[0u8; 48]), Err(super::dd::Stop::Done));
+    let mut out = Output::default();
+    assert_eq!(super::dd::end(&dd, Err(super::dd::Stop::Done), &mut out), 0);
+    assert!(
+        String::from_utf8_lossy(&out.merged()).starts_with("1+0 records in\n1+0 records out\n")
+    );
+}
+
+#[tokio::test]
+async fn abi_properties_and_input_dump() {
+    let mut sh = Shell::new(device("budget", Knobs::default()));
+    assert_eq!(
+        run(&mut sh, "getprop ro.product.cpu.abi").await.0,
+        "armeabi-v7a\n"
+    );
+    let dump = run(&mut sh, "dumpsys input").await.0;
+    assert!(dump.contains("  InboundQueue: <empty>\n"), "{dump}");
+    assert!(dump.contains("      WaitQueue: <empty>\n"), "{dump}");
+}
+
+#[tokio::test]
+async fn phone_timing_makes_taps_wait_for_the_app() {
+    let knobs = Knobs {
+        timing: crate::sim::timing::TimingMode::Phone,
+        ..Knobs::default()
+    };
+    let dev = device("pixel", knobs);
+    let mut sh = Shell::new(dev.clone());
+    let ui = std::time::Duration::from_millis(dev.profile().timing.app_tap_ms.into());
+    // Queue taps straight into the dispatcher (as a raw stream does): they wait for the app.
+    for _ in 0..20 {
+        dev.inject(crate::sim::timing::Action::Tap(1, 1));
+    }
+    let dump = run(&mut sh, "dumpsys input").await.0;
+    assert!(dump.contains("InboundQueue: length="), "{dump}");
+    let t = std::time::Instant::now();
+    // `input tap` starts a Java process, then waits until the app handled its tap, behind the 20.
+    run(&mut sh, "input tap 1 1").await;
+    // Lower bounds only (sleeps never end early).
+    let input = std::time::Duration::from_millis(dev.profile().timing.input_ms.into());
+    assert!(t.elapsed() >= input, "{:?}", t.elapsed());
+    assert_eq!(dev.phone().dumpsys()["taps"], 21);
+    assert!(t.elapsed() >= ui);
 }

@@ -24,7 +24,7 @@ pub const OTHER_DEVICES: [(&str, &str); 2] = [
     ("/dev/input/event0", "gpio-keys"),
     ("/dev/input/event1", "qpnp_pon"),
 ];
-const SLOTS: usize = 10;
+pub const SLOTS: usize = 10;
 /// A contact that moves less than this many display pixels is a tap.
 const TAP_SLOP: i32 = 24;
 
@@ -44,8 +44,9 @@ struct Slot {
     tracking: Option<i32>,
     x: i32,
     y: i32,
-    /// Where and when the current contact started (set at its first SYN_REPORT).
-    down: Option<(i32, i32, Instant)>,
+    /// The current contact's tracking id, and where and when it started (set at its first
+    /// SYN_REPORT).
+    down: Option<(i32, i32, i32, Instant)>,
 }
 
 /// Protocol B decoder state (persists across `sendevent` invocations, like the kernel's).
@@ -81,26 +82,39 @@ impl TouchDecoder {
         let mut out = Vec::new();
         for slot in &mut self.slots {
             let (x, y) = to_display(profile, slot.x, slot.y);
+            // A new tracking id on a slot still down lifts the old contact first (as Android's
+            // InputReader sees it: the old pointer goes up, a new one comes down).
+            if let (Some(id), Some((old, ..))) = (slot.tracking, slot.down)
+                && id != old
+                && let Some(g) = lift(slot, x, y)
+            {
+                out.push(g);
+            }
             match (slot.tracking, slot.down) {
-                (Some(_), None) => slot.down = Some((x, y, Instant::now())),
-                (None, Some((dx, dy, t))) => {
-                    slot.down = None;
-                    if (x - dx).abs() <= TAP_SLOP && (y - dy).abs() <= TAP_SLOP {
-                        out.push(Gesture::Tap(dx, dy));
-                    } else {
-                        let ms = u32::try_from(t.elapsed().as_millis()).unwrap_or(u32::MAX);
-                        out.push(Gesture::Swipe {
-                            from: (dx, dy),
-                            to: (x, y),
-                            ms,
-                        });
-                    }
-                }
+                (Some(id), None) => slot.down = Some((id, x, y, Instant::now())),
+                (None, Some(_)) => out.extend(lift(slot, x, y)),
                 _ => {}
             }
         }
         out
     }
+}
+
+/// Ends a slot's contact at (x, y): a tap if it stayed within the slop, else a swipe.
+fn lift(slot: &mut Slot, x: i32, y: i32) -> Option<Gesture> {
+    let (_, dx, dy, t) = slot.down.take()?;
+    Some(
+        if (x - dx).abs() <= TAP_SLOP && (y - dy).abs() <= TAP_SLOP {
+            Gesture::Tap(dx, dy)
+        } else {
+            let ms = u32::try_from(t.elapsed().as_millis()).unwrap_or(u32::MAX);
+            Gesture::Swipe {
+                from: (dx, dy),
+                to: (x, y),
+                ms,
+            }
+        },
+    )
 }
 
 /// Maps touch panel coordinates (0..=touch_max) to display pixels (0..width-1).

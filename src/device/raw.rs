@@ -1,0 +1,283 @@
+//! The `raw` tap channel's pieces: binary `input_event` records for multitouch protocol B taps,
+//! streamed into the touch panel's `/dev/input/eventN` by one long-lived `exec:dd of=DEV bs=N`
+//! (a plain copy: no process per event, unlike `sendevent`, and no Java start-up per tap, unlike
+//! `input`). minitouch does the same from a binary it pushes to the phone; we need nothing on
+//! the phone but its own `dd`.
+//!
+//! The kernel takes records of `sizeof(struct input_event)` *of the writing process*: 24 bytes
+//! from a 64-bit `dd`, 16 bytes from a 32-bit one (a 32-bit userspace on a 64-bit kernel, as on
+//! Android Go phones), and refuses a write shorter than one record (`EINVAL`). So the record
+//! size is guessed from the ABI properties and then verified with a harmless probe: one
+//! `SYN_REPORT` (an empty packet, which the input core drops) written by `dd ... count=1`,
+//! whose summary says whether the record went in.
+
+use super::input::TouchPanel;
+use super::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
+use std::io::Write;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Instant;
+
+const EV_SYN: u16 = 0;
+const EV_KEY: u16 = 1;
+const EV_ABS: u16 = 3;
+const BTN_TOUCH: u16 = 0x14a;
+const ABS_MT_SLOT: u16 = 0x2f;
+const ABS_MT_POSITION_X: u16 = 0x35;
+const ABS_MT_POSITION_Y: u16 = 0x36;
+const ABS_MT_TRACKING_ID: u16 = 0x39;
+
+/// Record sizes: a 64-bit and a 32-bit writer's `struct input_event`.
+pub const RECORD_64: usize = 24;
+pub const RECORD_32: usize = 16;
+
+/// The record size the ABI properties suggest (`ro.product.cpu.abi`: the shell's binaries are
+/// built for the primary ABI).
+pub fn guess_record(abi: &str) -> usize {
+    if abi.contains("64") {
+        RECORD_64
+    } else {
+        RECORD_32
+    }
+}
+
+/// The `dd` command that copies its stdin into the panel, in records of `record` bytes.
+pub fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> String {
+    match count {
+        Some(n) => format!("dd of={} bs={record} count={n}", panel.device),
+        None => format!("dd of={} bs={record}", panel.device),
+    }
+}
+
+/// Appends one event as a record of `record` bytes (zero timestamp: the kernel ignores it).
+fn push(out: &mut Vec<u8>, record: usize, kind: u16, code: u16, value: i32) {
+    out.resize(out.len() + record - 8, 0);
+    out.extend_from_slice(&kind.to_le_bytes());
+    out.extend_from_slice(&code.to_le_bytes());
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+/// A protocol B tap at panel coordinates (x, y) with tracking id `id` on slot 0: slot, id,
+/// position, touch down, sync; then id -1, touch up, sync.
+pub fn tap(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
+    touch_down(out, record, (x, y), id);
+    release(out, record);
+}
+
+/// The first half of [`tap`]: the contact goes down.
+pub fn touch_down(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
+    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
+    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, id);
+    push(out, record, EV_ABS, ABS_MT_POSITION_X, x as i32);
+    push(out, record, EV_ABS, ABS_MT_POSITION_Y, y as i32);
+    push(out, record, EV_KEY, BTN_TOUCH, 1);
+    push(out, record, EV_SYN, 0, 0);
+}
+
+/// Lifts slot 0's contact (a no-op if none is down): written first on a new stream, so a tap
+/// cut in half by a dropped link cannot leave a finger on the screen.
+pub fn release(out: &mut Vec<u8>, record: usize) {
+    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
+    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, -1);
+    push(out, record, EV_KEY, BTN_TOUCH, 0);
+    push(out, record, EV_SYN, 0, 0);
+}
+
+/// Display pixel -> panel axis value (the panel's range may differ from the display's).
+pub fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
+    let (w, h) = screen;
+    let px = (x as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
+    let py = (y as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);
+    (px as u32, py as u32)
+}
+
+/// Why the panel cannot take raw records, in words for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotWritable(pub String);
+
+/// Finds the record size the panel takes from this device's `dd`: the ABI's guess first, then
+/// the other size, each checked by writing one empty `SYN_REPORT`.
+pub fn probe(
+    device: &Device,
+    panel: &TouchPanel,
+) -> Result<Result<usize, NotWritable>, DeviceError> {
+    let abi = device.getprop("ro.product.cpu.abi")?;
+    let guess = guess_record(&abi);
+    let other = if guess == RECORD_64 {
+        RECORD_32
+    } else {
+        RECORD_64
+    };
+    let mut tried = Vec::new();
+    for record in [guess, other] {
+        let mut syn = Vec::new();
+        push(&mut syn, record, EV_SYN, 0, 0);
+        let out = one_shot(device, &copy_command(panel, record, Some(1)), &syn)?;
+        if out.contains("1+0 records out") {
+            return Ok(Ok(record));
+        }
+        let said = out
+            .lines()
+            .find(|l| l.starts_with("dd:"))
+            .unwrap_or(out.trim());
+        if said.contains("Permission denied") {
+            return Ok(Err(NotWritable(format!(
+                "the shell user may not write {} ({said})",
+                panel.device
+            ))));
+        }
+        tried.push(format!("{record}-byte records: {said:?}"));
+    }
+    Ok(Err(NotWritable(format!(
+        "{} took neither record size (ro.product.cpu.abi={abi}; {})",
+        panel.device,
+        tried.join("; ")
+    ))))
+}
+
+/// Runs `command` on an `exec:` stream with `input` on its stdin (the stream stays open until
+/// the command ends, as `dd count=1` does) and returns its output.
+fn one_shot(device: &Device, command: &str, input: &[u8]) -> Result<String, DeviceError> {
+    let stream = RawStream::open(device, command);
+    stream.send(input.to_vec());
+    let deadline = Instant::now() + CALL_TIMEOUT;
+    let out = stream
+        .wait_closed(deadline)
+        .ok_or_else(|| DeviceError::Timeout {
+            what: format!("`adb exec-out {command}` on {}", device.serial),
+            secs: CALL_TIMEOUT.as_secs_f64(),
+        })?;
+    Ok(out)
+}
+
+/// What a stream's command printed, and whether the stream has ended.
+#[derive(Default)]
+struct Output {
+    state: Mutex<(Vec<u8>, bool)>,
+    cv: std::sync::Condvar,
+}
+
+/// Collects a stream's output; marks it ended when dropped (the device closed the stream).
+struct OutputSink(Arc<Output>);
+
+impl Write for OutputSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut st = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
+        if st.0.len() < 64 * 1024 {
+            st.0.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for OutputSink {
+    fn drop(&mut self) {
+        let mut st = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.1 = true;
+        self.0.cv.notify_all();
+    }
+}
+
+/// A long-lived `exec:` stream fed from a channel (the raw tap channel's `dd` into the panel).
+pub struct RawStream {
+    tx: mpsc::Sender<Vec<u8>>,
+    output: Arc<Output>,
+}
+
+impl RawStream {
+    /// Opens `exec:command` on a thread of its own; writes are queued until it is open.
+    pub fn open(device: &Device, command: &str) -> RawStream {
+        let (tx, rx) = mpsc::channel();
+        let output = Arc::new(Output::default());
+        let sink = OutputSink(output.clone());
+        let (device, command) = (device.clone(), command.to_string());
+        let ended = output.clone();
+        let spawned = std::thread::Builder::new()
+            .name("raw-stream".into())
+            .spawn(move || {
+                let mut reader = ChannelReader::new(rx);
+                if let Err(e) = device.exec_stream(&command, &mut reader, Box::new(sink)) {
+                    let mut st = ended.state.lock().unwrap_or_else(|p| p.into_inner());
+                    st.0.extend_from_slice(format!("\n{e}").as_bytes());
+                    st.1 = true;
+                    ended.cv.notify_all();
+                }
+            });
+        if spawned.is_err() {
+            let mut st = output.state.lock().unwrap_or_else(|p| p.into_inner());
+            *st = (b"cannot start a thread".to_vec(), true);
+        }
+        RawStream { tx, output }
+    }
+
+    /// Queues bytes for the stream; false once it has ended.
+    pub fn send(&self, bytes: Vec<u8>) -> bool {
+        !self.ended() && self.tx.send(bytes).is_ok()
+    }
+
+    /// Whether the device closed the stream (the command ended or the link dropped).
+    pub fn ended(&self) -> bool {
+        self.output
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .1
+    }
+
+    /// What the command printed so far.
+    pub fn output(&self) -> String {
+        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&st.0).trim().to_string()
+    }
+
+    /// Waits until the stream ends (`None` at the deadline) and returns its output.
+    fn wait_closed(&self, deadline: Instant) -> Option<String> {
+        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (st, _) = self
+            .output
+            .cv
+            .wait_timeout_while(st, left, |s| !s.1)
+            .unwrap_or_else(|p| p.into_inner());
+        st.1.then(|| String::from_utf8_lossy(&st.0).into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_a_tap() {
+        let mut b = Vec::new();
+        tap(&mut b, RECORD_64, (100, 2000), 7);
+        assert_eq!(b.len(), 10 * RECORD_64);
+        // The second record: ABS_MT_TRACKING_ID 7 after a zero timeval.
+        let r = &b[RECORD_64..2 * RECORD_64];
+        assert_eq!(&r[..16], &[0u8; 16]);
+        assert_eq!(&r[16..], &[3, 0, 0x39, 0, 7, 0, 0, 0]);
+        let mut b = Vec::new();
+        release(&mut b, RECORD_32);
+        assert_eq!(b.len(), 4 * RECORD_32);
+        assert_eq!(&b[RECORD_32 + 12..2 * RECORD_32], &(-1i32).to_le_bytes());
+    }
+
+    #[test]
+    fn guesses_and_panel_mapping() {
+        assert_eq!(guess_record("arm64-v8a"), 24);
+        assert_eq!(guess_record("x86_64"), 24);
+        assert_eq!(guess_record("armeabi-v7a"), 16);
+        let p = TouchPanel {
+            device: "/dev/input/event2".into(),
+            max_x: 4095,
+            max_y: 4095,
+        };
+        assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4093));
+        assert_eq!(
+            copy_command(&p, 16, Some(1)),
+            "dd of=/dev/input/event2 bs=16 count=1"
+        );
+    }
+}

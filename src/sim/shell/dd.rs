@@ -1,0 +1,240 @@
+//! `dd of=FILE [bs=N] [count=N] [iflag=fullblock] [status=none|noxfer]`: copies stdin to an
+//! input device node (or `/dev/null`), block by block, as toybox's `dd` does. This is how a
+//! host streams raw touch records into the panel: `adb exec-out dd of=/dev/input/event2 bs=24`.
+//!
+//! Each read takes at most `bs` bytes of what stdin has (with `iflag=fullblock` it waits for a
+//! whole block), and each block is written at once; a short write (the panel takes only whole
+//! records, see [`evdev::write`]) is retried for the rest, which then fails. Errors end the copy
+//! with dd's message and status 1; the usual records summary goes to stderr at the end.
+
+use super::evdev::{self, InputEvent};
+use super::touch::{OTHER_DEVICES, TOUCH_DEVICE};
+use super::{Device, Output};
+
+/// Largest block size accepted (toybox allows more; nothing here needs it).
+const MAX_BS: usize = 1 << 20;
+
+/// Where the copy goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sink {
+    Panel,
+    /// Another input device or `/dev/null`: written, nothing listens.
+    Discard,
+}
+
+/// A running `dd`.
+#[derive(Debug)]
+pub struct Dd {
+    sink: Sink,
+    bs: usize,
+    count: Option<u64>,
+    fullblock: bool,
+    quiet: bool,
+    record: usize,
+    block: Vec<u8>,
+    full_in: u64,
+    part_in: u64,
+    full_out: u64,
+    part_out: u64,
+    bytes: u64,
+}
+
+/// Why a `dd` stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// `count` blocks copied.
+    Done,
+    /// An error: dd's message (already formatted), exit status 1.
+    Failed(String),
+}
+
+impl Dd {
+    /// Parses the operands and opens the output; an error is dd's message.
+    pub fn start(device: &Device, args: &[String]) -> Result<Dd, String> {
+        let mut of = None;
+        let mut bs = 512usize;
+        let mut count = None;
+        let mut fullblock = false;
+        let mut quiet = false;
+        for a in args {
+            let Some((key, value)) = a.split_once('=') else {
+                return Err(format!("dd: unknown argument '{a}'"));
+            };
+            match key {
+                "of" => of = Some(value.to_string()),
+                "if" if value == "-" || value == "/dev/stdin" => {}
+                "if" => {
+                    return Err(format!(
+                        "dd: {value}: this simulated phone only copies from stdin"
+                    ));
+                }
+                "bs" | "obs" | "ibs" => {
+                    bs = value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0 && n <= MAX_BS)
+                        .ok_or_else(|| format!("dd: invalid number '{value}'"))?;
+                }
+                "count" => {
+                    count = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("dd: invalid number '{value}'"))?,
+                    )
+                }
+                "iflag" => {
+                    for f in value.split(',') {
+                        match f {
+                            "fullblock" => fullblock = true,
+                            "count_bytes" | "skip_bytes" => {}
+                            other => return Err(format!("dd: unknown iflag {other}")),
+                        }
+                    }
+                }
+                "status" => match value {
+                    "none" => quiet = true,
+                    "noxfer" | "progress" => {}
+                    other => return Err(format!("dd: unknown status {other}")),
+                },
+                "conv" | "oflag" => {}
+                _ => return Err(format!("dd: unknown argument '{a}'")),
+            }
+        }
+        let sink = match of.as_deref() {
+            None => return Err("dd: writing to stdout is not simulated; give of=FILE".into()),
+            Some("/dev/null") => Sink::Discard,
+            Some(path) if path == TOUCH_DEVICE || OTHER_DEVICES.iter().any(|(p, _)| *p == path) => {
+                if !device.profile().panel_writable {
+                    return Err(format!("dd: {path}: Permission denied"));
+                }
+                if path == TOUCH_DEVICE {
+                    Sink::Panel
+                } else {
+                    Sink::Discard
+                }
+            }
+            Some(path) => return Err(format!("dd: {path}: No such file or directory")),
+        };
+        Ok(Dd {
+            sink,
+            bs,
+            count,
+            fullblock,
+            quiet,
+            record: evdev::record_size(device.profile().userspace_64),
+            block: Vec::new(),
+            full_in: 0,
+            part_in: 0,
+            full_out: 0,
+            part_out: 0,
+            bytes: 0,
+        })
+    }
+
+    /// Whether `count` blocks have been copied.
+    pub fn done(&self) -> bool {
+        self.count.is_some_and(|c| self.full_in + self.part_in >= c)
+    }
+
+    /// Copies one chunk of stdin (what one read of the stream returned); the panel's events go
+    /// to `device`. Stops early when `count` is reached or a write fails.
+    pub fn feed(&mut self, device: &Device, mut chunk: &[u8]) -> Result<(), Stop> {
+        let mut events = Vec::new();
+        let result = loop {
+            if self.done() {
+                break Err(Stop::Done);
+            }
+            if chunk.is_empty() {
+                break Ok(());
+            }
+            let want = self.bs - self.block.len();
+            let n = want.min(chunk.len());
+            self.block.extend_from_slice(&chunk[..n]);
+            chunk = &chunk[n..];
+            if self.fullblock && self.block.len() < self.bs {
+                continue;
+            }
+            if let Err(e) = self.write_block(&mut events) {
+                break Err(e);
+            }
+        };
+        device.panel_events(&events);
+        result
+    }
+
+    /// Stdin ended: a partial block still waiting (`iflag=fullblock`) is written.
+    pub fn finish(&mut self, device: &Device) -> Result<(), Stop> {
+        let mut events = Vec::new();
+        let r = if self.block.is_empty() || self.done() {
+            Ok(())
+        } else {
+            self.write_block(&mut events)
+        };
+        device.panel_events(&events);
+        r
+    }
+
+    fn write_block(&mut self, events: &mut Vec<InputEvent>) -> Result<(), Stop> {
+        let block = std::mem::take(&mut self.block);
+        let full = block.len() == self.bs;
+        if full {
+            self.full_in += 1;
+        } else {
+            self.part_in += 1;
+        }
+        let mut rest = &block[..];
+        while !rest.is_empty() {
+            let taken = match self.sink {
+                Sink::Discard => rest.len(),
+                Sink::Panel => evdev::write(rest, self.record, events)
+                    .map_err(|e| Stop::Failed(format!("dd: write error: {e}")))?,
+            };
+            rest = &rest[taken..];
+            self.bytes += taken as u64;
+        }
+        if full {
+            self.full_out += 1;
+        } else {
+            self.part_out += 1;
+        }
+        Ok(())
+    }
+
+    /// The summary dd prints on stderr when it ends (nothing with `status=none`).
+    pub fn summary(&self, out: &mut Output) {
+        if self.quiet {
+            return;
+        }
+        out.err(format!(
+            "{}+{} records in\n{}+{} records out\n{} bytes copied\n",
+            self.full_in, self.part_in, self.full_out, self.part_out, self.bytes
+        ));
+    }
+}
+
+/// Ends a dd: its error (if any) and summary, and its exit status.
+pub fn end(dd: &Dd, stop: Result<(), Stop>, out: &mut Output) -> i32 {
+    let status = match stop {
+        Ok(()) | Err(Stop::Done) => 0,
+        Err(Stop::Failed(msg)) => {
+            out.err(format!("{msg}\n"));
+            1
+        }
+    };
+    dd.summary(out);
+    status
+}
+
+/// `dd` run from a script: its stdin is empty (the stream's input belongs to the shell).
+pub fn dd(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    match Dd::start(device, args) {
+        Ok(mut dd) => {
+            let r = dd.finish(device);
+            end(&dd, r, out)
+        }
+        Err(msg) => {
+            out.err(format!("{msg}\n"));
+            1
+        }
+    }
+}
