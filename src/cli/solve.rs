@@ -168,14 +168,11 @@ fn quiet_fast(args: &SolveArgs, line: &[u8], summary: &mut Summary) -> bool {
         return false;
     }
     let line = line.trim_ascii();
+    // Counting to 1 without `--unique`, to 2 with it: exactly one found is a clean solve.
     let limit = if args.unique { 2 } else { 1 };
-    match solver::fast::solutions_line(line, limit) {
-        Ok(found) if found.count == 1 || found.count > 1 && !args.unique => {
-            summary.solved += 1;
-            true
-        }
-        _ => false,
-    }
+    let solved = matches!(solver::fast::solutions_line(line, limit), Ok(found) if found.count == 1);
+    summary.solved += solved as u64;
+    solved
 }
 
 /// One puzzle of the input, as read.
