@@ -360,3 +360,56 @@ fn each_command_shows_only_the_options_it_uses() {
         "watch has --levels only"
     );
 }
+
+#[test]
+fn quiet_reports_every_bad_line_like_the_full_output() {
+    // `--quiet` with `fast` solves plain lines straight from their bytes; every other line must
+    // still get the general path's message, line number and count.
+    let two = LEET
+        .replacen('5', ".", 1)
+        .replacen('3', ".", 1)
+        .replacen('7', ".", 1);
+    let grid = std::fs::read_to_string("tests/data/puzzles/leetcode37.grid").unwrap();
+    let input = [
+        LEET.to_string(),
+        format!("  {}\r", LEET.replace('.', "0")),
+        format!("11{}", &LEET[2..]),
+        format!("12345678........9{}", ".".repeat(64)),
+        two,
+        LEET.replacen('3', "x", 1),
+        LEET[..80].to_string(),
+        "# a comment".into(),
+        String::new(),
+        grid,
+        LEET.to_string(),
+    ]
+    .join("\n");
+    let full = autoplay(&["solve", "--unique"], &input);
+    let quiet = autoplay(&["solve", "--unique", "--quiet"], &input);
+    assert_eq!(quiet.status.code(), Some(1));
+    assert_eq!(text(&quiet.stderr), text(&full.stderr));
+    let summary = "# 9 puzzles: 5 solved, 3 invalid, 1 unsolvable, 1 not unique in ";
+    assert!(
+        text(&quiet.stdout).starts_with(summary),
+        "{}",
+        text(&quiet.stdout)
+    );
+    assert!(
+        text(&full.stdout).contains(summary),
+        "{}",
+        text(&full.stdout)
+    );
+    for expected in [
+        "line 3: the board breaks the Sudoku rules",
+        "line 4: no solution",
+        "line 5: NOT unique",
+        "line 6, column 2: unexpected character 'x'",
+        "line 7: ",
+    ] {
+        assert!(
+            text(&quiet.stderr).contains(expected),
+            "{expected}: {}",
+            text(&quiet.stderr)
+        );
+    }
+}

@@ -138,7 +138,8 @@ pub struct Stats {
     pub undos: u64,
     /// Deepest number of search-placed digits on the board at once.
     pub max_depth: u32,
-    /// Wall time of the search (without the uniqueness check).
+    /// Wall time of the search (without the uniqueness check, except for [`Strategy::Fast`],
+    /// which looks for a second solution in the same pass).
     pub elapsed: Duration,
 }
 
@@ -189,6 +190,12 @@ pub fn search<O: Observer>(
     observer: &mut O,
 ) -> SearchResult {
     let start = Instant::now();
+    let order = match strategy {
+        Strategy::RowMajor => backtrack::Order::RowMajor,
+        Strategy::Mrv => backtrack::Order::Mrv,
+        Strategy::Static => backtrack::Order::Static,
+        Strategy::Fast => return fast_search(board, options, observer, start),
+    };
     if board.validate().is_err() {
         return SearchResult {
             outcome: Outcome::Unsolvable,
@@ -200,25 +207,10 @@ pub fn search<O: Observer>(
         };
     }
     let budget = options.max_steps.unwrap_or(u64::MAX);
-    let (outcome, mut stats) = match strategy {
-        Strategy::RowMajor => backtrack::run(board, backtrack::Order::RowMajor, budget, observer),
-        Strategy::Mrv => backtrack::run(board, backtrack::Order::Mrv, budget, observer),
-        Strategy::Static => backtrack::run(board, backtrack::Order::Static, budget, observer),
-        Strategy::Fast => fast_fill(board, observer),
-    };
+    let (outcome, mut stats) = backtrack::run(board, order, budget, observer);
     stats.elapsed = start.elapsed();
     let unique = match (&outcome, options.check_unique) {
-        (Outcome::Solved(_), true) => {
-            let count = match strategy {
-                Strategy::Fast => Some(fast::count_solutions(board, 2)),
-                Strategy::RowMajor => {
-                    backtrack::count(board, backtrack::Order::RowMajor, 2, budget)
-                }
-                Strategy::Mrv => backtrack::count(board, backtrack::Order::Mrv, 2, budget),
-                Strategy::Static => backtrack::count(board, backtrack::Order::Static, 2, budget),
-            };
-            count.map(|n| n == 1)
-        }
+        (Outcome::Solved(_), true) => backtrack::count(board, order, 2, budget).map(|n| n == 1),
         _ => None,
     };
     SearchResult {
@@ -228,20 +220,41 @@ pub fn search<O: Observer>(
     }
 }
 
-fn fast_fill<O: Observer>(board: &Board, observer: &mut O) -> (Outcome, Stats) {
-    match fast::solve(board) {
-        Some(solution) => {
-            let mut stats = Stats::default();
-            for cell in 0..CELLS {
-                if board.get(cell) == 0 {
-                    observer.place(cell, solution.get(cell));
-                    stats.placements += 1;
-                }
-            }
-            stats.max_depth = stats.placements as u32;
-            (Outcome::Solved(solution), stats)
+/// [`Strategy::Fast`] in one pass: the fast solver finds up to two solutions at once when asked
+/// for uniqueness (no rule check first either: a board that breaks the rules has none).
+fn fast_search<O: Observer>(
+    board: &Board,
+    options: &Options,
+    observer: &mut O,
+    start: Instant,
+) -> SearchResult {
+    let found = fast::solutions(board, if options.check_unique { 2 } else { 1 });
+    let elapsed = start.elapsed();
+    let Some(solution) = found.first else {
+        return SearchResult {
+            outcome: Outcome::Unsolvable,
+            stats: Stats {
+                elapsed,
+                ..Stats::default()
+            },
+            unique: None,
+        };
+    };
+    let mut stats = Stats {
+        elapsed,
+        ..Stats::default()
+    };
+    for cell in 0..CELLS {
+        if board.get(cell) == 0 {
+            observer.place(cell, solution.get(cell));
+            stats.placements += 1;
         }
-        None => (Outcome::Unsolvable, Stats::default()),
+    }
+    stats.max_depth = stats.placements as u32;
+    SearchResult {
+        outcome: Outcome::Solved(solution),
+        stats,
+        unique: options.check_unique.then_some(found.count == 1),
     }
 }
 
