@@ -438,7 +438,11 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!(status.code(), Some(4), "{stderr}");
-    let first = stderr.lines().next().unwrap_or("");
+    // The error is the first line after the notes on the calibration picked.
+    let first = stderr
+        .lines()
+        .find(|l| !l.starts_with("calibration: "))
+        .unwrap_or("");
     assert!(
         first.starts_with(&format!("error: lost the connection to {serial} while "))
             && first.contains("did not come back within 3 s (--reconnect-timeout): "),
