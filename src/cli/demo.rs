@@ -143,10 +143,18 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         super::thousands(report.replay.repairs)
     )?;
     outln!(
-        "the phone says: screen {}, solved {}, {} taps received; session recorded in {}",
+        "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",
         state["screen"],
         state["solved"],
         super::thousands(state["taps"].as_u64().unwrap_or(0)),
+        if report.warmup_taps > 0 {
+            format!(
+                " ({} of them on a given cell, to measure the tap rate for the plan)",
+                report.warmup_taps
+            )
+        } else {
+            String::new()
+        },
         report.session_dir.display()
     )?;
     Ok(0)
