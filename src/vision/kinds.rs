@@ -221,14 +221,15 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
     if std::env::var_os("VISION_TRACE").is_some() {
         for (i, d) in digits.iter().enumerate() {
             eprintln!(
-                "{} {} ink {:?} w {:.3} tint {:.0} out {} sur {:?}",
+                "{} {} ink {:?} w {:.3} tint {:.0} out {} sur {:?} bg {:?}",
                 crate::board::cell_name(d.cell),
                 d.digit,
                 d.colour,
                 fs.weight[i],
                 fs.tint[i],
                 fs.left_out[i],
-                d.surround
+                d.surround,
+                d.background
             );
         }
     }
@@ -438,9 +439,11 @@ impl<'a> Features<'a> {
                     })
                 };
                 let ((lo_a, hi_a), (lo_b, hi_b)) = (t(&ga), t(&gb));
-                // One group on tints, the other on the empty cells' colours.
-                let clear =
-                    |tinted: f32, plain: f32| (tinted / (TINT * 1.5)).min(PLAIN / plain.max(1.0));
+                // One group on tints, the other on the empty cells' colours: the faintest
+                // tint stands out from the plainest group's colours by more than a tint.
+                let clear = |tinted: f32, plain: f32| {
+                    ((tinted - plain) / TINT).min(PLAIN / plain.max(1.0))
+                };
                 clear(lo_a, hi_b).max(clear(lo_b, hi_a))
             }
             Feature::None => 0.0,
