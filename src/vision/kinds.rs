@@ -106,7 +106,7 @@ const PLAIN: f32 = 8.0;
 /// Bold over regular weight (normalised) at least this much is a weight split.
 const BOLDER: f32 = 1.2;
 /// The fewest givens a puzzle can have.
-const MIN_GIVENS: usize = 17;
+pub const MIN_GIVENS: usize = 17;
 
 fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
     (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max)
