@@ -251,9 +251,10 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut rejected = Vec::new();
     for (_, feature, side) in candidates {
-        // Digits left out of a colour partition are placed by that colour when it clearly
-        // matches one group (a highlight that keeps the ink), else by weight when weight tells
-        // the groups apart, else (below) taken for givens: the highlight hides their kind.
+        // Digits left out of a colour partition are placed by weight when weight tells the
+        // groups apart (highlights change colours, not strokes), else by that colour when it
+        // clearly matches one group (a highlight that keeps the ink or the disc), else (below)
+        // taken for givens: the highlight hides their kind.
         let (wa, wb) = (fs.mean_weight(&side, true), fs.mean_weight(&side, false));
         let weight_tells = wa.max(wb) / wa.min(wb).max(1e-6) >= 1.12;
         let placed: Side = (0..digits.len())
@@ -262,10 +263,10 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
                     return None;
                 }
                 side[i]
-                    .or_else(|| fs.matches(feature, &side, i))
                     .or_else(|| {
                         weight_tells.then(|| (fs.weight[i] - wa).abs() < (fs.weight[i] - wb).abs())
                     })
+                    .or_else(|| fs.matches(feature, &side, i))
             })
             .collect();
         let (a_given, direction) = fs.direction(&placed);
@@ -474,8 +475,10 @@ impl<'a> Features<'a> {
                         dist(f(self.digits[j].surround), f(self.digits[m].surround)) < PLAIN
                     })
                 };
-                // A highlighted number whose other cells show the marker: this one has none.
-                let unmarked_peer = !marker(i)
+                // A highlighted number whose other cells show the marker: this one has none
+                // (unless it breaks a rule: apps paint those cells).
+                let unmarked_peer = !self.conflicting[i]
+                    && !marker(i)
                     && (0..self.digits.len()).any(|j| {
                         j != i
                             && side[j].is_none()
