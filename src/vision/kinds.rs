@@ -789,6 +789,27 @@ mod tests {
     }
 
     #[test]
+    fn tints_and_discs_split_also_over_a_highlighted_number() {
+        // Givens on a faint grey disc; every 2 on the "same number" highlight, which the
+        // given 2s' disc covers and the entered 2s' does not.
+        const DISC: [u8; 3] = [219, 220, 221];
+        const SAME: [u8; 3] = [201, 210, 238];
+        let on = |c, d, bg| DigitInk {
+            surround: bg,
+            background: bg,
+            ..ink(c, d, [37, 41, 49], 0.12)
+        };
+        let v = board(
+            |c, d| on(c, d, DISC),
+            |c, d| on(c, d, if d == 2 { SAME } else { PLAIN_BG }),
+        );
+        let (k, e) = kinds_of(&v);
+        assert_eq!(e.feature, Feature::Background, "{e}");
+        assert!(k[..30].iter().all(|&k| k == Kind::Given), "{e}");
+        assert!(k[30..].iter().all(|&k| k == Kind::Entered), "{k:?} {e}");
+    }
+
+    #[test]
     fn a_highlighted_number_is_not_a_group() {
         // Every 5 drawn white on a blue disc: the app's "same number" highlight.
         let v = board(
