@@ -208,7 +208,12 @@ pub fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
                 .iter()
                 .filter(|&&i| covers(&v_lines[i], y0, y9))
                 .count();
-            if crossing * 10 < lines.len() * 6 || crossing < 2 {
+            // The box lines are the skeleton: both inner ones crossing the rows is enough
+            // (cell lines may be pieces: edges between tinted and plain cells).
+            let skeleton = [3, 6]
+                .iter()
+                .all(|&n| vf.found[n][0].is_some_and(|i| covers(&v_lines[i], y0, y9)));
+            if (crossing * 10 < lines.len() * 6 && !skeleton) || crossing < 2 {
                 reject(
                     both,
                     format!(

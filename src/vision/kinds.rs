@@ -106,7 +106,7 @@ const PLAIN: f32 = 8.0;
 /// Bold over regular weight (normalised) at least this much is a weight split.
 const BOLDER: f32 = 1.2;
 /// The fewest givens a puzzle can have.
-const MIN_GIVENS: usize = 17;
+pub const MIN_GIVENS: usize = 17;
 
 fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
     (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max)
@@ -221,14 +221,15 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
     if std::env::var_os("VISION_TRACE").is_some() {
         for (i, d) in digits.iter().enumerate() {
             eprintln!(
-                "{} {} ink {:?} w {:.3} tint {:.0} out {} sur {:?}",
+                "{} {} ink {:?} w {:.3} tint {:.0} out {} sur {:?} bg {:?}",
                 crate::board::cell_name(d.cell),
                 d.digit,
                 d.colour,
                 fs.weight[i],
                 fs.tint[i],
                 fs.left_out[i],
-                d.surround
+                d.surround,
+                d.background
             );
         }
     }
@@ -250,18 +251,22 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut rejected = Vec::new();
     for (_, feature, side) in candidates {
-        // Digits left out of a colour partition are placed by that colour when it clearly
-        // matches one group (a highlight that keeps the ink), else by weight when weight tells
-        // the groups apart, else (below) taken for givens: the highlight hides their kind.
+        // Digits left out of a colour partition are placed by weight when weight tells the
+        // groups apart (highlights change colours, not strokes), else by that colour when it
+        // clearly matches one group (a highlight that keeps the ink or the disc), else (below)
+        // taken for givens: the highlight hides their kind.
         let (wa, wb) = (fs.mean_weight(&side, true), fs.mean_weight(&side, false));
         let weight_tells = wa.max(wb) / wa.min(wb).max(1e-6) >= 1.12;
         let placed: Side = (0..digits.len())
             .map(|i| {
+                if side[i].is_none() && fs.wrong_entry(&side, i) {
+                    return None;
+                }
                 side[i]
-                    .or_else(|| fs.matches(feature, &side, i))
                     .or_else(|| {
                         weight_tells.then(|| (fs.weight[i] - wa).abs() < (fs.weight[i] - wb).abs())
                     })
+                    .or_else(|| fs.matches(feature, &side, i))
             })
             .collect();
         let (a_given, direction) = fs.direction(&placed);
@@ -324,7 +329,7 @@ impl<'a> Features<'a> {
                 plain.push(e);
             }
         }
-        let tint = digits
+        let tint: Vec<f32> = digits
             .iter()
             .map(|d| {
                 plain
@@ -341,7 +346,7 @@ impl<'a> Features<'a> {
         let conflicting: Vec<bool> = digits.iter().map(|d| conflicts.contains(&d.cell)).collect();
         Features {
             digits,
-            left_out: highlighted(digits, &conflicting),
+            left_out: highlighted(digits, &tint, &conflicting),
             conflicting,
             ink: digits.iter().map(|d| f(d.colour)).collect(),
             weight: digits.iter().map(normalised_weight).collect(),
@@ -438,9 +443,10 @@ impl<'a> Features<'a> {
                     })
                 };
                 let ((lo_a, hi_a), (lo_b, hi_b)) = (t(&ga), t(&gb));
-                // One group on tints, the other on the empty cells' colours.
+                // One group on tints, the other on the empty cells' colours: the faintest
+                // tint stands out from the plainest group's colours by more than a tint.
                 let clear =
-                    |tinted: f32, plain: f32| (tinted / (TINT * 1.5)).min(PLAIN / plain.max(1.0));
+                    |tinted: f32, plain: f32| ((tinted - plain) / TINT).min(PLAIN / plain.max(1.0));
                 clear(lo_a, hi_b).max(clear(lo_b, hi_a))
             }
             Feature::None => 0.0,
@@ -460,16 +466,44 @@ impl<'a> Features<'a> {
                     let g = self.group(feature, side, a);
                     g.iter().filter(|&&j| self.tint[j] > TINT).count() * 2 > g.len()
                 };
-                if self.tint[i] > TINT {
-                    Some(tinted(true))
-                } else if self.tint[i] <= PLAIN {
+                // The tinted group's own colours (a disc looks the same over a highlight).
+                let marked: Vec<usize> = (0..self.digits.len())
+                    .filter(|&j| side[j].is_some_and(|a| a == tinted(true)) && self.tint[j] > TINT)
+                    .collect();
+                let marker = |j: usize| {
+                    marked.iter().any(|&m| {
+                        dist(f(self.digits[j].surround), f(self.digits[m].surround)) < PLAIN
+                    })
+                };
+                // A highlighted number whose other cells show the marker: this one has none
+                // (unless it breaks a rule: apps paint those cells).
+                let unmarked_peer = !self.conflicting[i]
+                    && !marker(i)
+                    && (0..self.digits.len()).any(|j| {
+                        j != i
+                            && side[j].is_none()
+                            && self.digits[j].digit == self.digits[i].digit
+                            && marker(j)
+                    });
+                if self.tint[i] <= PLAIN || unmarked_peer {
                     Some(!tinted(true))
+                } else if self.tint[i] > TINT {
+                    Some(tinted(true))
                 } else {
                     None
                 }
             }
             Feature::Weight | Feature::None => None,
         }
+    }
+
+    /// A digit breaking a rule in an ink neither group has: apps paint wrong entries red.
+    fn wrong_entry(&self, side: &Side, i: usize) -> bool {
+        let far = |a: bool| {
+            let g = self.group(Feature::InkColour, side, a);
+            g.is_empty() || dist(self.ink[i], self.centre(&g)) >= SAME_INK
+        };
+        self.conflicting[i] && far(true) && far(false)
     }
 
     fn centre(&self, g: &[usize]) -> [f32; 3] {
@@ -549,21 +583,31 @@ impl<'a> Features<'a> {
 }
 
 /// Digits whose colours say nothing about their kind: every cell of a number the app
-/// highlights (all cells of one digit drawn in colours no other digit has), and cells that
-/// break a rule (apps paint them red).
-fn highlighted(digits: &[DigitInk], conflicting: &[bool]) -> Vec<bool> {
+/// highlights (all cells of one digit drawn in colours no other digit has, or several of its
+/// cells on a background that no other digit and no empty cell has), and cells that break a
+/// rule (apps paint them red). `tint`: each digit's background distance from the empty cells'.
+fn highlighted(digits: &[DigitInk], tint: &[f32], conflicting: &[bool]) -> Vec<bool> {
     let mut out = conflicting.to_vec();
     let same = |a: &DigitInk, b: &DigitInk| {
         dist(f(a.colour), f(b.colour)) < SAME_INK && dist(f(a.surround), f(b.surround)) < TINT
     };
+    let near = |a: &DigitInk, b: &DigitInk| dist(f(a.surround), f(b.surround)) < PLAIN;
     for value in 1..=9u8 {
         let (with, without): (Vec<&DigitInk>, Vec<&DigitInk>) =
             digits.iter().partition(|d| d.digit == value);
         if with.is_empty() || with.len() * 2 > digits.len() {
             continue;
         }
+        // Cells of this number on a colour of their own (the number's highlight).
+        let own = (0..digits.len())
+            .filter(|&i| {
+                let d = &digits[i];
+                d.digit == value && tint[i] > TINT && without.iter().all(|b| !near(d, b))
+            })
+            .filter(|&i| with.iter().filter(|o| near(&digits[i], o)).count() >= 2)
+            .count();
         // No cell of this number looks like any cell of another number.
-        if with.iter().all(|a| without.iter().all(|b| !same(a, b))) {
+        if own >= 2 || with.iter().all(|a| without.iter().all(|b| !same(a, b))) {
             for (o, d) in out.iter_mut().zip(digits) {
                 if d.digit == value {
                     *o = true;
@@ -742,6 +786,27 @@ mod tests {
         let (k, e) = kinds_of(&v);
         assert_eq!(e.feature, Feature::None, "{e}");
         assert!(k.iter().all(|&k| k == Kind::Given));
+    }
+
+    #[test]
+    fn tints_and_discs_split_also_over_a_highlighted_number() {
+        // Givens on a faint grey disc; every 2 on the "same number" highlight, which the
+        // given 2s' disc covers and the entered 2s' does not.
+        const DISC: [u8; 3] = [219, 220, 221];
+        const SAME: [u8; 3] = [201, 210, 238];
+        let on = |c, d, bg| DigitInk {
+            surround: bg,
+            background: bg,
+            ..ink(c, d, [37, 41, 49], 0.12)
+        };
+        let v = board(
+            |c, d| on(c, d, DISC),
+            |c, d| on(c, d, if d == 2 { SAME } else { PLAIN_BG }),
+        );
+        let (k, e) = kinds_of(&v);
+        assert_eq!(e.feature, Feature::Background, "{e}");
+        assert!(k[..30].iter().all(|&k| k == Kind::Given), "{e}");
+        assert!(k[30..].iter().all(|&k| k == Kind::Entered), "{k:?} {e}");
     }
 
     #[test]

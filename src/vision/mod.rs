@@ -90,14 +90,16 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
     if close.len() < 2 {
         return Ok((best.geometry.clone(), None));
     }
-    // Fewest cells breaking a rule, then fewest doubtful cells, then the lines' score.
+    // Enough digits for a puzzle (a single box of a board's cells is no board), then fewest
+    // cells breaking a rule, then fewest doubtful cells, then the lines' score.
     let reading = close
         .iter()
         .map(|c| read_with(img, c.geometry.clone(), None))
         .min_by_key(|r| {
+            let digits = (0..81).filter(|&i| r.board.get(i) != 0).count();
             let conflicts: usize = r.board.conflicts().iter().map(|c| c.cells.len()).sum();
             let doubtful = r.doubts.iter().filter(|d| d.cell.is_some()).count();
-            (conflicts, doubtful)
+            (digits < kinds::MIN_GIVENS, conflicts, doubtful)
         });
     let reading = reading.expect("at least two close candidates");
     Ok((reading.geometry.clone(), Some(reading)))
