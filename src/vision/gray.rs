@@ -57,28 +57,11 @@ impl Gray {
         let stride = img.width() as usize * 4;
         let raw = img.as_raw();
         let mut data = vec![0u8; w * h];
-        let shift = 8 + 2 * s.trailing_zeros();
-        let area = (s * s) as u32;
-        let convert = |rows: &mut [u8], y0: usize| {
-            let mut acc = vec![0u32; w];
-            for (dy, out) in rows.chunks_exact_mut(w.max(1)).enumerate() {
-                acc.iter_mut().for_each(|a| *a = 0);
-                for sy in 0..s {
-                    let row = &raw[((y0 + dy) * s + sy) * stride..][..w * s * 4];
-                    for (a, block) in acc.iter_mut().zip(row.chunks_exact(s * 4)) {
-                        for p in block.chunks_exact(4) {
-                            *a += p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29;
-                        }
-                    }
-                }
-                for (o, &a) in out.iter_mut().zip(&acc) {
-                    *o = if s.is_power_of_two() {
-                        (a >> shift) as u8
-                    } else {
-                        ((a / area) >> 8) as u8
-                    };
-                }
-            }
+        let convert = |rows: &mut [u8], y0: usize| match s {
+            2 => block_luma::<2>(raw, stride, w, rows, y0),
+            3 => block_luma::<3>(raw, stride, w, rows, y0),
+            4 => block_luma::<4>(raw, stride, w, rows, y0),
+            _ => block_luma_any(raw, stride, w, s, rows, y0),
         };
         // Two halves on two cores.
         let half = h / 2;
@@ -92,5 +75,54 @@ impl Gray {
             height: h,
             data,
         }
+    }
+}
+
+/// Mean luma of `S x S` blocks into `rows` (output rows from `y0`, `w` wide): the block's
+/// channel sums weighted once, which equals the sum of its pixels' weighted channels.
+fn block_luma<const S: usize>(raw: &[u8], stride: usize, w: usize, rows: &mut [u8], y0: usize) {
+    for (dy, out) in rows.chunks_exact_mut(w.max(1)).enumerate() {
+        let src: [&[u8]; S] =
+            std::array::from_fn(|sy| &raw[((y0 + dy) * S + sy) * stride..][..w * S * 4]);
+        for (x, o) in out.iter_mut().enumerate() {
+            let (mut r, mut g, mut b) = (0u32, 0u32, 0u32);
+            for row in &src {
+                for p in row[x * S * 4..(x + 1) * S * 4].chunks_exact(4) {
+                    r += p[0] as u32;
+                    g += p[1] as u32;
+                    b += p[2] as u32;
+                }
+            }
+            *o = luma_mean(r * 77 + g * 150 + b * 29, S);
+        }
+    }
+}
+
+/// [`block_luma`] for any block size.
+fn block_luma_any(raw: &[u8], stride: usize, w: usize, s: usize, rows: &mut [u8], y0: usize) {
+    let mut acc = vec![0u32; w];
+    for (dy, out) in rows.chunks_exact_mut(w.max(1)).enumerate() {
+        acc.iter_mut().for_each(|a| *a = 0);
+        for sy in 0..s {
+            let row = &raw[((y0 + dy) * s + sy) * stride..][..w * s * 4];
+            for (a, block) in acc.iter_mut().zip(row.chunks_exact(s * 4)) {
+                for p in block.chunks_exact(4) {
+                    *a += p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29;
+                }
+            }
+        }
+        for (o, &a) in out.iter_mut().zip(&acc) {
+            *o = luma_mean(a, s);
+        }
+    }
+}
+
+/// The 8-bit mean of a weighted luma sum over an `s x s` block.
+#[inline]
+fn luma_mean(a: u32, s: usize) -> u8 {
+    if s.is_power_of_two() {
+        (a >> (8 + 2 * s.trailing_zeros())) as u8
+    } else {
+        ((a / (s * s) as u32) >> 8) as u8
     }
 }

@@ -141,8 +141,15 @@ impl Ink {
         let t = self.threshold();
         let (w, h) = (self.w, self.h);
         let mut stack = Vec::new();
-        for start in 0..w * h {
-            if self.strength[start] < t || self.labels[start] != 0 {
+        // Seeds in scan order; stretches of 32 weak pixels are skipped at once.
+        let seeds = (0..w * h).step_by(32).flat_map(|i| {
+            let chunk = &self.strength[i..(i + 32).min(w * h)];
+            let any = chunk.iter().fold(0u8, |a, &s| a.max(s)) >= t;
+            (i..i + if any { chunk.len() } else { 0 }).filter(|&j| self.strength[j] >= t)
+        });
+        let seeds: Vec<usize> = seeds.collect();
+        for start in seeds {
+            if self.labels[start] != 0 {
                 continue;
             }
             let label = self.components.len() as u32 + 1;
@@ -151,9 +158,8 @@ impl Ink {
                 area: 0,
             };
             self.labels[start] = label;
-            stack.push(start);
-            while let Some(i) = stack.pop() {
-                let (x, y) = (i % w, i / w);
+            stack.push((start % w, start / w));
+            while let Some((x, y)) = stack.pop() {
                 c.area += 1;
                 c.bbox = [
                     c.bbox[0].min(x),
@@ -161,16 +167,14 @@ impl Ink {
                     c.bbox[2].max(x),
                     c.bbox[3].max(y),
                 ];
-                for dy in -1i32..=1 {
-                    for dx in -1i32..=1 {
-                        let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                        if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                            continue;
-                        }
-                        let j = ny as usize * w + nx as usize;
+                // The 8 neighbours (and the pixel itself, labelled already) inside the crop.
+                let (xa, xb) = (x.saturating_sub(1), (x + 1).min(w - 1));
+                for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                    for nx in xa..=xb {
+                        let j = ny * w + nx;
                         if self.labels[j] == 0 && self.strength[j] >= t {
                             self.labels[j] = label;
-                            stack.push(j);
+                            stack.push((nx, ny));
                         }
                     }
                 }
