@@ -13,13 +13,17 @@
 //! of `input tap`, with coordinates mapped to the panel's axes (read from `getevent -p`).
 //!
 //! The `raw` backend writes the same events as binary records on an `exec:dd` stream
-//! ([`super::raw`]). Its writes return long before the app has handled the taps (they queue in
-//! Android's input dispatcher), so each batch is followed on the shell by `dumpsys input` and
-//! the ack: the ack says the batch was written, the dispatcher's queue lengths say how many taps
-//! still wait for the app, and taps count as done only once they left that queue. A flush
-//! waits until the queue is empty in two polls in a row (the second issued after the first came
-//! back, so raw bytes still in transit when the first ran have arrived by then). `events`
-//! flushes wait for the same empty queue once.
+//! ([`super::raw`]). That stream is not the shell's: an ack on the shell says nothing about
+//! records still in transit on it (in the adb server, on the link, in the pipe), and a link
+//! that drops takes them along. So each batch is followed on the shell by
+//! `cat /proc/PID/io` of the `dd` (its `wchar`: bytes written into the panel), `dumpsys input`
+//! and the ack: a batch is done once acked *and* its records are within `wchar` (until then the
+//! shell is asked again; after a drop, the batches not done are resent), the dispatcher's
+//! queue lengths say how many taps still wait for the app, and taps count as done only once
+//! they left that queue. A flush waits until the queue is empty in two polls in a row (events
+//! the kernel took may not have reached the dispatcher at the first). Where `/proc/PID/io`
+//! cannot be read, the dispatcher's polls are all the proof there is. `events` flushes wait for
+//! the same empty queue once.
 
 use super::channel::Channel;
 use super::raw::{self, RawStream};
@@ -139,6 +143,8 @@ struct AckState {
     acked: u64,
     /// Input events waiting in the dispatcher per the last `dumpsys input` before that ack.
     backlog: Option<u64>,
+    /// `raw`: the bytes the `dd` had written per the latest `/proc/PID/io` before an ack.
+    wchar: Option<u64>,
     /// The session ended.
     closed: bool,
 }
@@ -157,6 +163,8 @@ struct AckSink {
     line: Vec<u8>,
     /// Queued input events counted since the last ack (`None`: no `dumpsys input` seen).
     queued: Option<u64>,
+    /// `wchar` of a `/proc/PID/io` since the last ack.
+    wchar: Option<u64>,
 }
 
 impl Write for AckSink {
@@ -173,11 +181,18 @@ impl Write for AckSink {
                     if n > st.acked {
                         st.acked = n;
                         st.backlog = self.queued;
+                        st.wchar = st.wchar.max(self.wchar);
                     }
                     self.queued = None;
+                    self.wchar = None;
                     self.acks.cv.notify_all();
                 } else if let Some(n) = queued_events(line) {
                     *self.queued.get_or_insert(0) += n;
+                } else if let Some(n) = line
+                    .strip_prefix("wchar:")
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                {
+                    self.wchar = Some(n);
                 }
                 self.line.clear();
             } else if self.line.len() < 4096 {
@@ -231,6 +246,7 @@ impl Session {
             acks: acks.clone(),
             line: Vec::new(),
             queued: None,
+            wchar: None,
         };
         let device = device.clone();
         let closed = acks.clone();
@@ -258,15 +274,43 @@ impl Drop for Session {
     }
 }
 
-/// A written batch not yet acknowledged.
+/// A written batch not yet done.
 struct Batch {
     seq: u64,
-    /// Its shell lines, ending in `echo ack:SEQ`.
-    text: String,
-    /// `raw`: its records.
+    /// Its shell lines (taps or commands).
+    body: String,
+    /// Whether `dumpsys input` follows them.
+    dispatcher: bool,
+    /// `raw`: its records, and where they end in the `dd` stream (bytes sent into it).
     raw: Vec<u8>,
+    raw_end: u64,
     /// Taps written up to and including this batch.
     written: u64,
+}
+
+impl Batch {
+    /// What goes to the shell: the body, the `dd`'s counters (`io`: its pid), the dispatcher's
+    /// state, the ack.
+    fn text(&self, io: Option<u32>) -> String {
+        let mut text = self.body.clone();
+        if let Some(pid) = io {
+            text.push_str(&format!("cat /proc/{pid}/io\n"));
+        }
+        if self.dispatcher {
+            text.push_str("dumpsys input\n");
+        }
+        text.push_str(&format!("echo ack:{}\n", self.seq));
+        text
+    }
+}
+
+/// The `raw` channel's open `dd` stream.
+struct Copier {
+    stream: RawStream,
+    /// Its process id, for `/proc/PID/io`.
+    pid: u32,
+    /// Bytes sent into it so far.
+    sent: u64,
 }
 
 /// Sends taps through a persistent shell (and, for `raw`, a `dd` stream); see the module docs.
@@ -277,7 +321,9 @@ pub struct Tapper {
     options: TapperOptions,
     session: Session,
     /// `raw`: the `dd` stream into the panel (opened at the first tap).
-    stream: Option<RawStream>,
+    stream: Option<Copier>,
+    /// `raw`: the copied bytes last seen, and since when (a `dd` that stops copying is stuck).
+    copied: (u64, Instant),
     /// Lines and records of taps not yet written.
     pending: String,
     pending_raw: Vec<u8>,
@@ -332,6 +378,7 @@ impl Tapper {
             options,
             session: Session::open(device),
             stream: None,
+            copied: (0, Instant::now()),
             pending: String::new(),
             pending_raw: Vec::new(),
             pending_taps: 0,
@@ -491,28 +538,33 @@ impl Tapper {
     /// `raw`: writes the queued records now (part of the batch being built).
     fn send_raw_now(&mut self) -> Result<(), DeviceError> {
         let bytes = std::mem::take(&mut self.pending_raw);
-        if self.raw_stream().send(bytes) {
-            Ok(())
-        } else {
-            self.reconnect()
+        match self.send_raw(bytes) {
+            Some(_) => Ok(()),
+            None => self.reconnect(),
         }
     }
 
-    /// The `dd` stream, opened (after a release of any half-written tap) if it is not.
-    fn raw_stream(&mut self) -> &RawStream {
+    /// `raw`: sends records into the `dd` stream, opening it first if needed; returns where
+    /// they end in the stream (`None`: the stream is gone or would not start).
+    fn send_raw(&mut self, bytes: Vec<u8>) -> Option<u64> {
+        if self.stream.is_none() {
+            self.stream = Some(self.open_copier()?);
+        }
+        let copier = self.stream.as_mut()?;
+        copier.sent += bytes.len() as u64;
+        copier.stream.send(bytes).then_some(copier.sent)
+    }
+
+    /// Starts the `dd` stream, learns its pid, and lifts any half-written tap first.
+    fn open_copier(&mut self) -> Option<Copier> {
         let record = self.channel.record.unwrap_or(raw::RECORD_64);
-        let command = match &self.channel.panel {
-            Some(p) => raw::copy_command(p, record, None),
-            None => String::new(),
-        };
-        let device = &self.device;
-        self.stream.get_or_insert_with(|| {
-            let stream = RawStream::open(device, &command);
-            let mut release = Vec::new();
-            raw::release(&mut release, record);
-            stream.send(release);
-            stream
-        })
+        let panel = self.channel.panel.as_ref()?;
+        let stream = RawStream::open(&self.device, &raw::stream_command(panel, record));
+        let pid = stream.pid(Instant::now() + self.options.ack_timeout)?;
+        let mut release = Vec::new();
+        raw::release(&mut release, record);
+        let sent = release.len() as u64;
+        stream.send(release).then_some(Copier { stream, pid, sent })
     }
 
     fn send_pending(&mut self) -> Result<(), DeviceError> {
@@ -520,32 +572,40 @@ impl Tapper {
             return Ok(());
         }
         self.throttle()?;
-        self.write_batch()
+        self.write_batch(self.channel.mode == InputBackend::Raw)
     }
 
-    /// Writes what is queued as one batch, without waiting for room in the window.
-    fn write_batch(&mut self) -> Result<(), DeviceError> {
-        self.seq += 1;
-        let mut text = std::mem::take(&mut self.pending);
-        if self.channel.mode == InputBackend::Raw && self.pending_taps > 0 {
-            text.push_str("dumpsys input\n");
-        }
-        text.push_str(&format!("echo ack:{}\n", self.seq));
-        let raw = std::mem::take(&mut self.pending_raw);
+    /// Writes what is queued as one batch (followed by `dumpsys input` if `dispatcher`),
+    /// without waiting for room in the window.
+    fn write_batch(&mut self, dispatcher: bool) -> Result<(), DeviceError> {
         let taps = std::mem::take(&mut self.pending_taps);
         self.written += taps as u64;
-        let batch = Batch {
-            seq: self.seq,
-            text: text.clone(),
-            raw: raw.clone(),
+        let mut batch = Batch {
+            seq: 0,
+            body: std::mem::take(&mut self.pending),
+            dispatcher,
+            raw: std::mem::take(&mut self.pending_raw),
+            raw_end: 0,
             written: self.written,
         };
+        let sent = self.send_batch(&mut batch);
         self.unacked.push_back(batch);
-        let raw_ok = raw.is_empty() || self.raw_stream().send(raw);
-        if !raw_ok || self.session.tx.send(text.into_bytes()).is_err() {
-            return self.reconnect();
+        if sent { Ok(()) } else { self.reconnect() }
+    }
+
+    /// Numbers a batch and sends it: its records into the `dd` stream, its lines into the
+    /// shell. False if either is gone.
+    fn send_batch(&mut self, batch: &mut Batch) -> bool {
+        self.seq += 1;
+        batch.seq = self.seq;
+        if !batch.raw.is_empty() {
+            match self.send_raw(batch.raw.clone()) {
+                Some(end) => batch.raw_end = end,
+                None => return false,
+            }
         }
-        Ok(())
+        let io = self.stream.as_ref().map(|c| c.pid);
+        self.session.tx.send(batch.text(io).into_bytes()).is_ok()
     }
 
     /// Waits until the taps written but not carried out, with those being queued, fit the window.
@@ -572,8 +632,7 @@ impl Tapper {
 
     /// Runs `dumpsys input` and returns the taps still waiting for the app.
     fn poll_dispatcher(&mut self) -> Result<u64, DeviceError> {
-        self.pending.push_str("dumpsys input\n");
-        self.write_batch()?;
+        self.write_batch(true)?;
         self.wait_until(|t| t.unacked.is_empty())?;
         let backlog = self
             .session
@@ -595,8 +654,17 @@ impl Tapper {
             let acks = self.session.acks.clone();
             let st = acks.state.lock().unwrap_or_else(|p| p.into_inner());
             let front = self.unacked.front().map(|b| b.seq).unwrap_or(0);
+            let back = self.unacked.back().map(|b| b.seq).unwrap_or(0);
+            let mut target = front;
             if st.acked >= front {
-                continue;
+                // The front batch ran, but its records are not all copied into the panel yet.
+                if st.acked >= back {
+                    let copied = st.wchar.unwrap_or(0);
+                    drop(st);
+                    self.ask_copier(copied)?;
+                    continue;
+                }
+                target = back;
             }
             if st.closed {
                 drop(st);
@@ -606,10 +674,10 @@ impl Tapper {
             let (st, res) = acks
                 .cv
                 .wait_timeout_while(st, self.options.ack_timeout, |s| {
-                    s.acked < front && !s.closed
+                    s.acked < target && !s.closed
                 })
                 .unwrap_or_else(|p| p.into_inner());
-            if res.timed_out() && st.acked < front {
+            if res.timed_out() && st.acked < target {
                 drop(st);
                 return Err(DeviceError::Timeout {
                     what: format!("a batch of taps on {}", self.device.serial),
@@ -619,19 +687,41 @@ impl Tapper {
         }
     }
 
-    /// Takes the acks that arrived: batches acknowledged, and taps carried out.
+    /// `raw`: asks the `dd` again how much it copied (it had `copied` bytes), after a pause;
+    /// a `dd` that copies nothing for the ack timeout is stuck.
+    fn ask_copier(&mut self, copied: u64) -> Result<(), DeviceError> {
+        if copied != self.copied.0 {
+            self.copied = (copied, Instant::now());
+        } else if self.copied.1.elapsed() > self.options.ack_timeout {
+            return Err(DeviceError::Timeout {
+                what: format!(
+                    "the raw tap stream into {} (dd copied nothing more)",
+                    self.channel
+                        .panel
+                        .as_ref()
+                        .map_or("the touch panel", |p| p.device.as_str())
+                ),
+                secs: self.options.ack_timeout.as_secs_f64(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        self.write_batch(true)
+    }
+
+    /// Takes the acks that arrived: batches acknowledged (and, for `raw`, copied into the
+    /// panel), and taps carried out.
     fn collect_acks(&mut self) -> Result<(), DeviceError> {
-        let (acked, backlog) = {
+        let (acked, backlog, copied) = {
             let st = self
                 .session
                 .acks
                 .state
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
-            (st.acked, st.backlog)
+            (st.acked, st.backlog, st.wchar)
         };
-        if let Some(stream) = self.stream.as_ref().filter(|s| s.ended()) {
-            // dd stopped: its acks prove nothing; reopen and resend, a few times.
+        if let Some(copier) = self.stream.as_ref().filter(|c| c.stream.ended()) {
+            // dd stopped: reopen and resend what it did not copy, a few times.
             self.stream_deaths += 1;
             if self.stream_deaths > MAX_STREAM_DEATHS {
                 return Err(DeviceError::Adb(format!(
@@ -640,14 +730,15 @@ impl Tapper {
                         .panel
                         .as_ref()
                         .map_or("the touch panel", |p| p.device.as_str()),
-                    stream.output()
+                    copier.stream.output()
                 )));
             }
             return self.reconnect();
         }
         let mut written = None;
         while let Some(b) = self.unacked.front() {
-            if b.seq > acked {
+            // Without `/proc/PID/io` (`copied` unknown) the ack is all the proof there is.
+            if b.seq > acked || copied.is_some_and(|c| c < b.raw_end) {
                 break;
             }
             written = Some(b.written);
@@ -664,7 +755,7 @@ impl Tapper {
     }
 
     /// Reopens the shell (and the `dd` stream) with backoff for at most `reconnect_for`, then
-    /// resends unacked batches.
+    /// resends the batches not done.
     fn reconnect(&mut self) -> Result<(), DeviceError> {
         if self.options.reconnect_for.is_zero() {
             return Err(DeviceError::Adb(format!(
@@ -674,7 +765,11 @@ impl Tapper {
         }
         let deadline = Instant::now() + self.options.reconnect_for;
         let mut delay = Duration::from_millis(100);
-        let dd_said = self.stream.take().map(|s| s.output()).unwrap_or_default();
+        let dd_said = self
+            .stream
+            .take()
+            .map(|c| c.stream.output())
+            .unwrap_or_default();
         loop {
             self.reconnects += 1;
             self.session = Session::open(&self.device);
@@ -690,28 +785,22 @@ impl Tapper {
                 .cv
                 .wait_timeout_while(st, Duration::from_secs(3), |s| s.acked < probe && !s.closed)
                 .unwrap_or_else(|p| p.into_inner());
-            let ok = st.acked >= probe;
+            let mut ok = st.acked >= probe;
             drop(st);
+            if ok && self.channel.mode == InputBackend::Raw {
+                self.stream = self.open_copier();
+                ok = self.stream.is_some();
+            }
             if ok {
                 self.seq = probe;
+                self.copied = (0, Instant::now());
                 // Resend, renumbered after the probe.
-                let batches: Vec<Batch> = self.unacked.drain(..).collect();
-                for mut b in batches {
-                    self.seq += 1;
-                    let lines: String = b
-                        .text
-                        .lines()
-                        .filter(|l| !l.starts_with("echo ack:"))
-                        .map(|l| format!("{l}\n"))
-                        .collect();
-                    b.text = format!("{lines}echo ack:{}\n", self.seq);
-                    b.seq = self.seq;
-                    if !b.raw.is_empty() {
-                        self.raw_stream().send(b.raw.clone());
-                    }
-                    let _ = self.session.tx.send(b.text.clone().into_bytes());
-                    self.unacked.push_back(b);
+                let mut batches: Vec<Batch> = self.unacked.drain(..).collect();
+                for b in &mut batches {
+                    // A failure shows at the next wait, which reconnects again.
+                    let _ = self.send_batch(b);
                 }
+                self.unacked.extend(batches);
                 return Ok(());
             }
             if Instant::now() + delay > deadline {
@@ -782,6 +871,7 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
                 acks: acks.clone(),
                 line: Vec::new(),
                 queued: None,
+                wchar: None,
             };
             sink.write_all(b"$ echo ack:1\r\nack:1\r\nack:").unwrap();
             sink.write_all(b"3\n").unwrap();
@@ -792,6 +882,14 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
             assert_eq!(acks.state.lock().unwrap().backlog, Some(8));
             sink.write_all(b"ack:5\n").unwrap();
             assert_eq!(acks.state.lock().unwrap().backlog, None);
+            assert_eq!(acks.state.lock().unwrap().wchar, None);
+            sink.write_all(b"rchar: 480\nwchar: 240\nsyscr: 1\nack:6\nack:7\n")
+                .unwrap();
+            assert_eq!(
+                acks.state.lock().unwrap().wchar,
+                Some(240),
+                "kept until the next"
+            );
         }
         assert!(
             acks.state.lock().unwrap().closed,

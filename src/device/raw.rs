@@ -48,6 +48,14 @@ pub fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> St
     }
 }
 
+/// The long-lived copy of the raw channel: it prints its process id first (`exec` keeps the
+/// shell's), so the host can read `/proc/PID/io`, whose `wchar` counts the bytes `dd` has
+/// written into the panel: the proof that records sent on this stream arrived, which no ack on
+/// another stream can give.
+pub fn stream_command(panel: &TouchPanel, record: usize) -> String {
+    format!("echo pid:$$; exec {}", copy_command(panel, record, None))
+}
+
 /// Appends one event as a record of `record` bytes (zero timestamp: the kernel ignores it).
 fn push(out: &mut Vec<u8>, record: usize, kind: u16, code: u16, value: i32) {
     out.resize(out.len() + record - 8, 0);
@@ -165,6 +173,7 @@ impl Write for OutputSink {
         if st.0.len() < 64 * 1024 {
             st.0.extend_from_slice(buf);
         }
+        self.0.cv.notify_all();
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -226,6 +235,24 @@ impl RawStream {
             .1
     }
 
+    /// Waits for the `pid:N` line of [`stream_command`] (`None` if the stream ends first or at
+    /// the deadline).
+    pub fn pid(&self, deadline: Instant) -> Option<u32> {
+        let parse = |out: &[u8]| {
+            let text = String::from_utf8_lossy(out);
+            let (line, _) = text.split_once('\n')?;
+            line.trim().strip_prefix("pid:")?.parse().ok()
+        };
+        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (st, _) = self
+            .output
+            .cv
+            .wait_timeout_while(st, left, |s| !s.1 && parse(&s.0).is_none())
+            .unwrap_or_else(|p| p.into_inner());
+        parse(&st.0)
+    }
+
     /// What the command printed so far.
     pub fn output(&self) -> String {
         let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -278,6 +305,10 @@ mod tests {
         assert_eq!(
             copy_command(&p, 16, Some(1)),
             "dd of=/dev/input/event2 bs=16 count=1"
+        );
+        assert_eq!(
+            stream_command(&p, 24),
+            "echo pid:$$; exec dd of=/dev/input/event2 bs=24"
         );
     }
 }

@@ -73,10 +73,10 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
             v2: false,
             command: Some(cmd),
             ..
-        } if stdin_command(&cmd).is_some() => {
-            let args = stdin_command(&cmd).unwrap_or_default();
-            copy_stdin(&ctx, &args, reader, &mut writer).await
-        }
+        } if stdin_command(&cmd).is_some() => match stdin_command(&cmd) {
+            Some(command) => copy_stdin(&ctx, command, reader, &mut writer).await,
+            None => false,
+        },
         Service::Exec(cmd)
         | Service::Shell {
             v2: false,
@@ -121,27 +121,56 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
     }
 }
 
-/// The arguments of a command that reads the stream as its stdin: a lone `dd` (how a host
-/// streams raw input records into a device node).
-fn stdin_command(cmd: &str) -> Option<Vec<String>> {
-    let commands = parse::parse(cmd).ok()?;
-    let [one] = commands.as_slice() else {
-        return None;
+/// A command line whose last command reads the stream as its stdin: a `dd` (how a host
+/// streams raw input records into a device node), maybe `exec`ed after other commands
+/// (`echo pid:$$; exec dd of=... bs=24`, which tells the host the copying process's id).
+fn stdin_command(cmd: &str) -> Option<(Vec<parse::Command>, parse::Command)> {
+    let mut commands = parse::parse(cmd).ok()?;
+    let last = commands.pop()?;
+    let words: Vec<String> = last.words.iter().map(|w| w.expand(0, 0)).collect();
+    let name = match words.first().map(String::as_str) {
+        Some("exec") => words.get(1),
+        _ => words.first(),
     };
-    let words: Vec<String> = one.words.iter().map(|w| w.expand(0)).collect();
-    (words.first().map(String::as_str) == Some("dd")).then(|| words[1..].to_vec())
+    (name.map(String::as_str) == Some("dd")).then_some((commands, last))
 }
 
-/// Runs `dd ARGS` with the stream as its stdin, chunk by chunk as the host writes them, until
-/// the host closes the stream, `count` is reached or a write fails; then its messages go back.
-/// Returns true if the connection must drop.
+/// Runs the commands before the `dd` (their output goes back at once), then `dd ARGS` with the
+/// stream as its stdin, chunk by chunk as the host writes them, until the host closes the
+/// stream, `count` is reached or a write fails; then its messages go back. The copying
+/// process's I/O counters are kept up to date for `/proc/PID/io`. Returns true if the
+/// connection must drop.
 async fn copy_stdin(
     ctx: &Context,
-    args: &[String],
+    (before, dd_command): (Vec<parse::Command>, parse::Command),
     mut reader: StreamReader,
     writer: &mut StreamWriter,
 ) -> bool {
     let device = &ctx.device;
+    let mut shell = Shell::new(device.clone());
+    let mut out = Output::default();
+    match shell.run_commands(before, &mut out).await {
+        Flow::Hangup => return true,
+        Flow::Exit(_) => {
+            reader.drain();
+            let _ = writer.write(&out.merged()).await;
+            return false;
+        }
+        Flow::Continue => {}
+    }
+    if !out.is_empty() && writer.write(&out.merged()).await.is_err() {
+        return false;
+    }
+    let words: Vec<String> = dd_command
+        .words
+        .iter()
+        .map(|w| w.expand(shell.status(), shell.pid()))
+        .collect();
+    // `exec dd` runs as the shell's process; a plain `dd` is a child of its own.
+    let (args, pid) = match words.first().map(String::as_str) {
+        Some("exec") => (&words[2..], shell.pid()),
+        _ => (&words[1..], device.spawn()),
+    };
     spend(device.costs().process()).await;
     if device.count_command() {
         return true;
@@ -154,19 +183,20 @@ async fn copy_stdin(
         }
         Ok(mut copy) => {
             let stop = loop {
-                match reader.recv().await {
-                    Some(chunk) => {
-                        if let Err(stop) = copy.feed(device, &chunk) {
-                            break Err(stop);
-                        }
-                    }
+                let fed = match reader.recv().await {
+                    Some(chunk) => copy.feed(device, &chunk),
                     None => break copy.finish(device),
+                };
+                device.set_io(pid, copy.io());
+                if let Err(stop) = fed {
+                    break Err(stop);
                 }
             };
             reader.drain();
             dd::end(&copy, stop, &mut out);
         }
     }
+    device.exit(pid);
     let _ = writer.write(&out.merged()).await;
     false
 }

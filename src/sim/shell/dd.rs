@@ -9,7 +9,7 @@
 
 use super::evdev::{self, InputEvent};
 use super::touch::{OTHER_DEVICES, TOUCH_DEVICE};
-use super::{Device, Output};
+use super::{Device, Io, Output};
 
 /// Largest block size accepted (toybox allows more; nothing here needs it).
 const MAX_BS: usize = 1 << 20;
@@ -36,6 +36,8 @@ pub struct Dd {
     part_in: u64,
     full_out: u64,
     part_out: u64,
+    /// Bytes read from stdin and written out.
+    read: u64,
     bytes: u64,
 }
 
@@ -127,6 +129,7 @@ impl Dd {
             part_in: 0,
             full_out: 0,
             part_out: 0,
+            read: 0,
             bytes: 0,
         })
     }
@@ -150,6 +153,7 @@ impl Dd {
             let want = self.bs - self.block.len();
             let n = want.min(chunk.len());
             self.block.extend_from_slice(&chunk[..n]);
+            self.read += n as u64;
             chunk = &chunk[n..];
             if self.fullblock && self.block.len() < self.bs {
                 continue;
@@ -160,6 +164,16 @@ impl Dd {
         };
         device.panel_events(&events);
         result
+    }
+
+    /// The I/O counters the kernel keeps for this process (`/proc/PID/io`).
+    pub fn io(&self) -> Io {
+        Io {
+            rchar: self.read,
+            wchar: self.bytes,
+            syscr: self.full_in + self.part_in,
+            syscw: self.full_out + self.part_out,
+        }
     }
 
     /// Stdin ended: a partial block still waiting (`iflag=fullblock`) is written.

@@ -6,7 +6,8 @@ use super::touch::{Gesture, TouchDecoder};
 use crate::sim::app::Phone;
 use crate::sim::profile::Profile;
 use crate::sim::timing::{Action, Costs, Dispatcher, TimingMode};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,19 @@ pub struct Device {
     knobs: Knobs,
     commands: AtomicU64,
     dropped: AtomicBool,
+    /// The next process id, and the I/O counters of the live shell processes (`/proc/PID/io`).
+    next_pid: AtomicU32,
+    processes: Mutex<HashMap<u32, Io>>,
+}
+
+/// A process's I/O counters, as `/proc/PID/io` shows them (the kernel counts every byte a
+/// process reads and writes, whatever the file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Io {
+    pub rchar: u64,
+    pub wchar: u64,
+    pub syscr: u64,
+    pub syscw: u64,
 }
 
 impl Device {
@@ -52,6 +66,8 @@ impl Device {
             knobs,
             commands: AtomicU64::new(0),
             dropped: AtomicBool::new(false),
+            next_pid: AtomicU32::new(4000),
+            processes: Mutex::new(HashMap::new()),
         }
     }
 
@@ -144,6 +160,34 @@ impl Device {
             Some(limit) if n >= limit => !self.dropped.swap(true, Ordering::SeqCst),
             _ => false,
         }
+    }
+
+    /// Starts a process: its id.
+    pub fn spawn(&self) -> u32 {
+        let pid = self.next_pid.fetch_add(1, Ordering::Relaxed);
+        self.procs().insert(pid, Io::default());
+        pid
+    }
+
+    /// A live process's I/O counters so far.
+    pub fn io(&self, pid: u32) -> Option<Io> {
+        self.procs().get(&pid).copied()
+    }
+
+    /// Updates a live process's I/O counters.
+    pub fn set_io(&self, pid: u32, io: Io) {
+        if let Some(slot) = self.procs().get_mut(&pid) {
+            *slot = io;
+        }
+    }
+
+    /// The process ended.
+    pub fn exit(&self, pid: u32) {
+        self.procs().remove(&pid);
+    }
+
+    fn procs(&self) -> MutexGuard<'_, HashMap<u32, Io>> {
+        self.processes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Shell commands executed so far (all connections).

@@ -10,7 +10,7 @@ pub mod screencap;
 mod system;
 pub mod touch;
 
-pub use device::{Device, Knobs};
+pub use device::{Device, Io, Knobs};
 
 use parse::{Join, ParseError};
 use std::sync::Arc;
@@ -86,16 +86,33 @@ pub enum Incomplete {
     OpenQuote,
 }
 
-/// One shell session: remembers `$?`.
+/// One shell session (a process of its own): remembers `$?`.
 pub struct Shell {
     device: Arc<Device>,
     status: i32,
+    pid: u32,
+}
+
+impl Drop for Shell {
+    fn drop(&mut self) {
+        self.device.exit(self.pid);
+    }
 }
 
 impl Shell {
     /// A new session on `device`.
     pub fn new(device: Arc<Device>) -> Shell {
-        Shell { device, status: 0 }
+        let pid = device.spawn();
+        Shell {
+            device,
+            status: 0,
+            pid,
+        }
+    }
+
+    /// The shell's process id (`$$`).
+    pub fn pid(&self) -> u32 {
+        self.pid
     }
 
     /// The last command's exit status (`$?`).
@@ -126,6 +143,11 @@ impl Shell {
                 return Ok(Flow::Continue);
             }
         };
+        Ok(self.run_commands(commands, out).await)
+    }
+
+    /// Runs parsed commands.
+    pub async fn run_commands(&mut self, commands: Vec<parse::Command>, out: &mut Output) -> Flow {
         for command in commands {
             let run = match command.join {
                 Join::Always => true,
@@ -138,7 +160,7 @@ impl Shell {
             let args: Vec<String> = command
                 .words
                 .iter()
-                .map(|w| w.expand(self.status))
+                .map(|w| w.expand(self.status, self.pid))
                 .collect();
             if args.first().map(String::as_str) == Some("exit") {
                 let code = match args.get(1) {
@@ -153,14 +175,20 @@ impl Shell {
                     },
                 };
                 self.status = code;
-                return Ok(Flow::Exit(code));
+                return Flow::Exit(code);
             }
-            self.status = self.exec(&args, out).await;
+            // `exec CMD`: CMD replaces the shell, which is gone when it ends.
+            let replaced = args.len() > 1 && args[0] == "exec";
+            let args = if replaced { &args[1..] } else { &args[..] };
+            self.status = self.exec(args, out).await;
             if self.device.count_command() {
-                return Ok(Flow::Hangup);
+                return Flow::Hangup;
+            }
+            if replaced {
+                return Flow::Exit(self.status);
             }
         }
-        Ok(Flow::Continue)
+        Flow::Continue
     }
 
     /// Runs one simple command and returns its exit status.
@@ -173,6 +201,7 @@ impl Shell {
         let costs = *device.costs();
         match name.as_str() {
             "echo" => return echo(rest, out),
+            "exec" => return 0,
             "true" => return 0,
             "false" => return 1,
             _ => {}
@@ -197,7 +226,7 @@ impl Shell {
                 status
             }
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
-            | "dumpsys" | "dd" => {
+            | "dumpsys" | "dd" | "cat" => {
                 spend(costs.process()).await;
                 match name.as_str() {
                     "sendevent" => input::sendevent(device, rest, out),
@@ -208,6 +237,7 @@ impl Shell {
                     "monkey" => system::monkey(device, rest, out),
                     "uiautomator" => system::uiautomator(device, rest, out),
                     "dumpsys" => system::dumpsys(device, rest, out),
+                    "cat" => system::cat(device, rest, out),
                     _ => dd::dd(device, rest, out),
                 }
             }

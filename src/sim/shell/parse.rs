@@ -1,5 +1,5 @@
 //! A small POSIX-ish shell grammar: words with single/double quotes and backslashes, `$?`,
-//! and command lists joined by `;`, newlines, `&&` and `||`. `#` starts a comment.
+//! `$$`, and command lists joined by `;`, newlines, `&&` and `||`. `#` starts a comment.
 
 /// One piece of a word.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -7,6 +7,8 @@ pub enum Part {
     Text(String),
     /// `$?`: the previous command's exit status, expanded when the command runs.
     Status,
+    /// `$$`: the shell's process id.
+    Pid,
 }
 
 /// A word: parts concatenated at expansion time.
@@ -14,13 +16,14 @@ pub enum Part {
 pub struct Word(pub Vec<Part>);
 
 impl Word {
-    /// The word's text with `$?` replaced by `status`.
-    pub fn expand(&self, status: i32) -> String {
+    /// The word's text with `$?` replaced by `status` and `$$` by `pid`.
+    pub fn expand(&self, status: i32, pid: u32) -> String {
         let mut s = String::new();
         for p in &self.0 {
             match p {
                 Part::Text(t) => s.push_str(t),
                 Part::Status => s.push_str(&status.to_string()),
+                Part::Pid => s.push_str(&pid.to_string()),
             }
         }
         s
@@ -163,9 +166,8 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
                                 w.push_char(other);
                             }
                         },
-                        Some('$') if chars.peek() == Some(&'?') => {
-                            chars.next();
-                            w.0.push(Part::Status);
+                        Some('$') if matches!(chars.peek(), Some('?' | '$')) => {
+                            w.0.push(special(chars.next()));
                         }
                         Some(c) => w.push_char(c),
                     }
@@ -176,9 +178,9 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
                 Some('\n') => {}
                 Some(e) => word.get_or_insert_with(Word::default).push_char(e),
             },
-            '$' if chars.peek() == Some(&'?') => {
-                chars.next();
-                word.get_or_insert_with(Word::default).0.push(Part::Status);
+            '$' if matches!(chars.peek(), Some('?' | '$')) => {
+                let part = special(chars.next());
+                word.get_or_insert_with(Word::default).0.push(part);
             }
             c => word.get_or_insert_with(Word::default).push_char(c),
         }
@@ -195,6 +197,14 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
     Ok(commands)
 }
 
+/// The parameter after a `$`: `?` or `$`.
+fn special(c: Option<char>) -> Part {
+    match c {
+        Some('$') => Part::Pid,
+        _ => Part::Status,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,7 +213,7 @@ mod tests {
         parse(script)
             .unwrap()
             .into_iter()
-            .map(|c| (c.join, c.words.iter().map(|w| w.expand(7)).collect()))
+            .map(|c| (c.join, c.words.iter().map(|w| w.expand(7, 42)).collect()))
             .collect()
     }
 
@@ -240,8 +250,11 @@ mod tests {
     #[test]
     fn quotes() {
         assert_eq!(
-            texts(r#"echo 'a b;$?' "c $? \"d\"" e\ f ''"#),
-            vec![(Join::Always, v(&["echo", "a b;$?", "c 7 \"d\"", "e f", ""]))]
+            texts(r#"echo 'a b;$?' "c $? \"d\"" e\ f '' pid:$$ "$$""#),
+            vec![(
+                Join::Always,
+                v(&["echo", "a b;$?", "c 7 \"d\"", "e f", "", "pid:42", "42"])
+            )]
         );
         assert_eq!(
             texts("echo a'b'\"c\""),

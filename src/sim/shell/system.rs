@@ -180,6 +180,30 @@ pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
 }
 
 /// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
+/// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
+/// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
+pub fn cat(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut status = 0;
+    for file in args {
+        let io = file
+            .strip_prefix("/proc/")
+            .and_then(|rest| rest.strip_suffix("/io"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+            .and_then(|pid| device.io(pid));
+        match io {
+            Some(io) => out.out(format!(
+                "rchar: {}\nwchar: {}\nsyscr: {}\nsyscw: {}\nread_bytes: 0\nwrite_bytes: 0\ncancelled_write_bytes: 0\n",
+                io.rchar, io.wchar, io.syscr, io.syscw
+            )),
+            None => {
+                out.err(format!("cat: {file}: No such file or directory\n"));
+                status = 1;
+            }
+        }
+    }
+    status
+}
+
 pub fn am(device: &Device, args: &[String], out: &mut Output) -> i32 {
     match args.first().map(String::as_str) {
         Some("start" | "start-activity") => am_start(device, &args[1..], out),

@@ -366,3 +366,45 @@ async fn phone_timing_makes_taps_wait_for_the_app() {
     assert_eq!(dev.phone().dumpsys()["taps"], 21);
     assert!(t.elapsed() >= ui);
 }
+
+#[tokio::test]
+async fn proc_io_counts_a_processs_bytes_and_exec_replaces_the_shell() {
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let (out, _, _) = run(&mut sh, "echo pid:$$; cat /proc/$$/io").await;
+    let pid = sh.pid();
+    assert!(
+        out.starts_with(&format!("pid:{pid}\nrchar: 0\nwchar: 0\n")),
+        "{out}"
+    );
+    // A copying process's counters, as the kernel keeps them.
+    let counters = super::Io {
+        rchar: 48,
+        wchar: 24,
+        syscr: 2,
+        syscw: 1,
+    };
+    dev.set_io(pid, counters);
+    let (out, _, _) = run(&mut sh, "cat /proc/$$/io").await;
+    assert!(
+        out.contains("rchar: 48\nwchar: 24\nsyscr: 2\nsyscw: 1\n"),
+        "{out}"
+    );
+    // No such process (or it ended): no such file.
+    let (out, err, _) = run(&mut sh, "cat /proc/1/io /proc/self/status").await;
+    assert_eq!((out.as_str(), sh.status()), ("", 1));
+    assert!(
+        err.contains("/proc/1/io: No such file") && err.contains("/proc/self/status"),
+        "{err}"
+    );
+    drop(sh);
+    assert_eq!(dev.io(pid), None, "the process ended with its shell");
+
+    let mut sh = Shell::new(dev.clone());
+    let mut out = Output::default();
+    let flow = sh
+        .run("exec echo hi; echo not reached", &mut out, false)
+        .await;
+    assert_eq!(flow, Ok(Flow::Exit(0)));
+    assert_eq!(String::from_utf8_lossy(&out.stdout()), "hi\n");
+}
