@@ -10,7 +10,7 @@ use std::hint::black_box;
 use sudoku_autoplay::capture::{self, raw};
 use sudoku_autoplay::vision::{self, TemplateBank};
 
-#[path = "../tests/vision_support/mod.rs"]
+#[path = "../tests/it/vision_support/mod.rs"]
 mod vision_support;
 use vision_support::*;
 

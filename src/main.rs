@@ -1,3 +1,7 @@
+//! The `autoplay` binary: the command line over the `sudoku_autoplay` library.
+
+mod cli;
+
 fn main() {
-    std::process::exit(sudoku_autoplay::cli::main());
+    std::process::exit(cli::main());
 }

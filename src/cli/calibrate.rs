@@ -1,14 +1,14 @@
 //! `autoplay calibrate --screenshot`: make a calibration profile from a screenshot.
 
 use super::read::load_image;
-use crate::calibration::{
-    CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
-};
-use crate::vision::overlay;
-use crate::vision::survey::{Hints, Survey};
 use anyhow::Context;
 use clap::ValueEnum;
 use std::path::PathBuf;
+use sudoku_autoplay::calibration::{
+    CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
+};
+use sudoku_autoplay::vision::overlay;
+use sudoku_autoplay::vision::survey::{Hints, Survey};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
@@ -136,12 +136,12 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         }
         None => {
             let device = args.adb.device()?;
-            let (_, frame) = crate::device::screen::Screen::probe(&device)?;
+            let (_, frame) = sudoku_autoplay::device::screen::Screen::probe(&device)?;
             let model = device.getprop("ro.product.model").unwrap_or_default();
             args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
             if args.density.is_none() {
                 args.density = device
-                    .shell("wm density", crate::device::CALL_TIMEOUT)
+                    .shell("wm density", sudoku_autoplay::device::CALL_TIMEOUT)
                     .ok()
                     .and_then(|o| {
                         o.stdout

@@ -4,17 +4,17 @@
 //! redrawn in the terminal and a PNG refreshed on disk).
 
 use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
-use crate::device::direct::Direct;
-use crate::device::screen::Screen;
-use crate::device::{Device, DeviceError, Server};
-use crate::play::run::play;
-use crate::sim::timing::TimingMode;
-use crate::sim::{SimConfig, profile};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use sudoku_autoplay::device::direct::Direct;
+use sudoku_autoplay::device::screen::Screen;
+use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::play::run::play;
+use sudoku_autoplay::sim::timing::TimingMode;
+use sudoku_autoplay::sim::{SimConfig, profile};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
@@ -32,7 +32,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub direct: bool,
     /// Level to play (the simulated app has 70).
-    #[arg(short, long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=crate::sim::app::levels::LEVEL_COUNT as i64))]
+    #[arg(short, long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=sudoku_autoplay::sim::app::levels::LEVEL_COUNT as i64))]
     pub level: u32,
     #[command(flatten)]
     pub adb: ServerArgs,
@@ -72,7 +72,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     })?;
     let mut config = SimConfig::new(profile.clone());
     config.timing = args.timing;
-    let sim = crate::sim::spawn(config)?;
+    let sim = sudoku_autoplay::sim::spawn(config)?;
     let target = sim.serial();
     eprintln!(
         "simulated phone ({}, {}x{}, {:?} timing) listening on {target}",
@@ -134,19 +134,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {:?}), {} repairs",
         cfg.level.unwrap_or(0),
         started.elapsed().as_secs_f64(),
-        super::thousands(s.placements),
-        super::thousands(s.undos),
-        super::thousands(s.calls()),
-        super::thousands(report.replay.taps),
-        crate::play::plan::rate(report.taps_per_sec),
+        sudoku_autoplay::text::thousands(s.placements),
+        sudoku_autoplay::text::thousands(s.undos),
+        sudoku_autoplay::text::thousands(s.calls()),
+        sudoku_autoplay::text::thousands(report.replay.taps),
+        sudoku_autoplay::play::plan::rate(report.taps_per_sec),
         report.input,
-        super::thousands(report.replay.repairs)
+        sudoku_autoplay::text::thousands(report.replay.repairs)
     )?;
     outln!(
         "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",
         state["screen"],
         state["solved"],
-        super::thousands(state["taps"].as_u64().unwrap_or(0)),
+        sudoku_autoplay::text::thousands(state["taps"].as_u64().unwrap_or(0)),
         if report.warmup_taps > 0 {
             format!(
                 " ({} of them on a given cell, to measure the tap rate for the plan)",
@@ -240,17 +240,20 @@ fn live_view(
     while !stop.load(Ordering::Relaxed) {
         if let Ok(frame) = screen.grab() {
             let _ = frame.save(png);
-            if tty && let Ok(state) = device.shell("dumpsys sudoku", crate::device::CALL_TIMEOUT) {
+            if tty
+                && let Ok(state) =
+                    device.shell("dumpsys sudoku", sudoku_autoplay::device::CALL_TIMEOUT)
+            {
                 let board = serde_json::from_str::<serde_json::Value>(&state.stdout)
                     .ok()
                     .and_then(|v| v["board"].as_str().map(str::to_string))
-                    .and_then(|b| crate::board::Board::parse_line(&b).ok());
+                    .and_then(|b| sudoku_autoplay::board::Board::parse_line(&b).ok());
                 if let Some(b) = board {
                     let v = steps.load(Ordering::Relaxed);
                     let text = format!(
                         "{b}step {} of {}\n",
-                        super::thousands(v >> 32),
-                        super::thousands(v & 0xFFFF_FFFF)
+                        sudoku_autoplay::text::thousands(v >> 32),
+                        sudoku_autoplay::text::thousands(v & 0xFFFF_FFFF)
                     );
                     let mut err = std::io::stderr().lock();
                     if drawn > 0 {

@@ -1,10 +1,10 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
 use super::play::ServerArgs;
-use crate::calibration::lookup;
-use crate::device::screen::Screen;
-use crate::device::{CALL_TIMEOUT, Device};
 use std::path::PathBuf;
+use sudoku_autoplay::calibration::lookup;
+use sudoku_autoplay::device::screen::Screen;
+use sudoku_autoplay::device::{CALL_TIMEOUT, Device};
 
 #[derive(Debug, clap::Args)]
 pub struct DevicesArgs {

@@ -1,14 +1,14 @@
 //! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
 
-use crate::device::input::InputBackend;
-use crate::device::{Device, Server, select};
-use crate::play::Progress;
-use crate::play::run::{PlayConfig, PlayReport, play};
-use crate::play::stop::{RunFailed, Stop, exit, stop_of};
-use crate::solver::Strategy;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_autoplay::device::input::InputBackend;
+use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::play::Progress;
+use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
+use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+use sudoku_autoplay::solver::Strategy;
 
 /// Which adb server (like adb's own `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
@@ -23,7 +23,7 @@ pub struct ServerArgs {
     )]
     pub host: String,
     /// Port of the adb server.
-    #[arg(short = 'P', long = "port", env = "ANDROID_ADB_SERVER_PORT", default_value_t = crate::device::DEFAULT_PORT, value_name = "PORT")]
+    #[arg(short = 'P', long = "port", env = "ANDROID_ADB_SERVER_PORT", default_value_t = sudoku_autoplay::device::DEFAULT_PORT, value_name = "PORT")]
     pub port: u16,
 }
 
@@ -104,7 +104,7 @@ pub struct SearchArgs {
     /// rate, then fill the rest of the solution in directly (the plan printed before replaying
     /// says how many). `none` shows every step, however long it takes.
     #[arg(long, value_name = "DURATION", default_value = "30m")]
-    pub budget: crate::play::plan::Budget,
+    pub budget: sudoku_autoplay::play::plan::Budget,
     /// Give up a search after N placements.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
@@ -279,20 +279,20 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
          {} repairs{}, {} steps shown{}; capture: {}",
         completion(&r.replay),
-        super::thousands(s.placements),
-        super::thousands(s.undos),
-        super::thousands(s.calls()),
+        sudoku_autoplay::text::thousands(s.placements),
+        sudoku_autoplay::text::thousands(s.undos),
+        sudoku_autoplay::text::thousands(s.calls()),
         s.elapsed.as_secs_f64() * 1e3,
-        super::thousands(r.replay.taps),
-        crate::play::plan::rate(r.taps_per_sec),
+        sudoku_autoplay::text::thousands(r.replay.taps),
+        sudoku_autoplay::play::plan::rate(r.taps_per_sec),
         r.input,
-        super::thousands(r.replay.repairs),
+        sudoku_autoplay::text::thousands(r.replay.repairs),
         super::resume::incidents(&r.replay),
-        super::thousands(r.replay.events_shown),
+        sudoku_autoplay::text::thousands(r.replay.events_shown),
         if r.replay.events_hidden > 0 {
             format!(
                 " ({} computed on the host only)",
-                super::thousands(r.replay.events_hidden)
+                sudoku_autoplay::text::thousands(r.replay.events_hidden)
             )
         } else {
             String::new()
@@ -304,9 +304,9 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
 }
 
 /// How the solved board was seen, for the summary line.
-pub fn completion(r: &crate::play::ReplayReport) -> &'static str {
+pub fn completion(r: &sudoku_autoplay::play::ReplayReport) -> &'static str {
     match r.completion {
-        Some(crate::play::Completion::Screen) => "the app's completion screen",
+        Some(sudoku_autoplay::play::Completion::Screen) => "the app's completion screen",
         _ => "the solved board read back",
     }
 }
@@ -331,13 +331,15 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
                 taps.saturating_sub(taps0) as f64 / done.saturating_sub(done0).max(1) as f64;
             let eta = if rate > 0.0 {
                 let left = total.saturating_sub(done) as f64 * per_step / rate;
-                crate::play::plan::human(Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX))
+                sudoku_autoplay::play::plan::human(
+                    Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX),
+                )
             } else {
                 "?".to_string()
             };
             let mut msg = format!(
                 "{} taps, {rate:.0} taps/s, ETA {eta}",
-                super::thousands(taps)
+                sudoku_autoplay::text::thousands(taps)
             );
             for (n, what) in [
                 (p.repairs, "repairs"),
@@ -395,7 +397,7 @@ pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path
     if adb.server.host != "127.0.0.1" {
         cmd.push_str(&format!(" -H {}", shell_quote(&adb.server.host)));
     }
-    if adb.server.port != crate::device::DEFAULT_PORT {
+    if adb.server.port != sudoku_autoplay::device::DEFAULT_PORT {
         cmd.push_str(&format!(" -P {}", adb.server.port));
     }
     cmd
@@ -427,7 +429,7 @@ fn run_all(
     adb: &AdbArgs,
     server: &Server,
     args: &PlayArgs,
-    stop: crate::play::stop::StopFlag,
+    stop: sudoku_autoplay::play::stop::StopFlag,
 ) -> anyhow::Result<i32> {
     server.ensure_running()?;
     let devices: Vec<Device> = server
@@ -437,7 +439,7 @@ fn run_all(
         .map(|d| Device::new(d.serial, *server))
         .collect();
     if devices.is_empty() {
-        return Err(crate::device::DeviceError::NoDevices.into());
+        return Err(sudoku_autoplay::device::DeviceError::NoDevices.into());
     }
     let multi = MultiProgress::new();
     if args.run.quiet {
@@ -468,10 +470,10 @@ fn run_all(
         match r {
             Ok(r) => outln!(
                 "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs{}",
-                super::thousands(r.stats.placements),
-                super::thousands(r.stats.undos),
-                super::thousands(r.replay.taps),
-                super::thousands(r.replay.repairs),
+                sudoku_autoplay::text::thousands(r.stats.placements),
+                sudoku_autoplay::text::thousands(r.stats.undos),
+                sudoku_autoplay::text::thousands(r.replay.taps),
+                sudoku_autoplay::text::thousands(r.replay.repairs),
                 super::resume::incidents(&r.replay)
             )?,
             Err(e) => {

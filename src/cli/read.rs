@@ -1,11 +1,11 @@
 //! `autoplay read`: read the board in a screenshot.
 
-use crate::calibration::Calibration;
-use crate::capture;
-use crate::vision::{self, Reading, overlay};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use sudoku_autoplay::calibration::Calibration;
+use sudoku_autoplay::capture;
+use sudoku_autoplay::vision::{self, Reading, overlay};
 
 /// Largest screenshot file accepted, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
@@ -218,7 +218,7 @@ pub fn write_debug(dir: &Path, img: &image::RgbaImage, r: &Reading) -> anyhow::R
     };
     save(&overlay::reading_overlay(img, r), "overlay.png")?;
     for i in 0..81 {
-        let name = crate::board::cell_name(i);
+        let name = sudoku_autoplay::board::cell_name(i);
         let [x0, y0, x1, y1] = r.geometry.cell_inner(i);
         let crop = image::imageops::crop_imm(img, x0, y0, x1 - x0, y1 - y0).to_image();
         save(&crop, &format!("cell_{name}.png"))?;

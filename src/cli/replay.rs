@@ -3,19 +3,19 @@
 //! recorded taps sent to a phone.
 
 use super::play::AdbArgs;
-use super::thousands as t;
-use crate::board::cell_name;
-use crate::calibration::Calibration;
-use crate::device::input::InputBackend;
-use crate::play::link::Link;
-use crate::play::run::{PlayConfig, navigate, read_if_visible};
-use crate::play::stop::{StopFlag, is_restored};
-use crate::session::anim::{Timeline, gif, tui};
-use crate::session::replay::{OcrCheck, SessionCheck, check_session};
 use anyhow::Context;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_autoplay::board::cell_name;
+use sudoku_autoplay::calibration::Calibration;
+use sudoku_autoplay::device::input::InputBackend;
+use sudoku_autoplay::play::link::Link;
+use sudoku_autoplay::play::run::{PlayConfig, navigate, read_if_visible};
+use sudoku_autoplay::play::stop::{StopFlag, is_restored};
+use sudoku_autoplay::session::anim::{Timeline, gif, tui};
+use sudoku_autoplay::session::replay::{OcrCheck, SessionCheck, check_session};
+use sudoku_autoplay::text::thousands as t;
 
 /// Exit code when the session does not replay as recorded.
 pub const EXIT_MISMATCH: i32 = 2;

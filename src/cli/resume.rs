@@ -1,12 +1,12 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
 use super::play::{AdbArgs, RunArgs, bar_progress, explain_failure, progress_bar};
-use crate::calibration::Calibration;
-use crate::play::run::resume;
-use crate::session::{SessionMeta, read_journal};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use sudoku_autoplay::calibration::Calibration;
+use sudoku_autoplay::play::run::resume;
+use sudoku_autoplay::session::{SessionMeta, read_journal};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -74,9 +74,9 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     outln!("{}", r.solution)?;
     outln!(
         "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s{}; session {}",
-        super::thousands(r.replay.events_shown),
-        super::thousands(r.replay.repairs),
-        super::thousands(r.replay.taps),
+        sudoku_autoplay::text::thousands(r.replay.events_shown),
+        sudoku_autoplay::text::thousands(r.replay.repairs),
+        sudoku_autoplay::text::thousands(r.replay.taps),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
         incidents(&r.replay),
         r.session_dir.display()
@@ -85,7 +85,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
 }
 
 /// `, 1 reconnect, 2 interruptions` (nothing when there were none).
-pub fn incidents(r: &crate::play::ReplayReport) -> String {
+pub fn incidents(r: &sudoku_autoplay::play::ReplayReport) -> String {
     let mut s = String::new();
     for (n, what) in [
         (r.reconnects, "reconnect"),

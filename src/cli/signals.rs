@@ -1,8 +1,8 @@
 //! Ctrl-C and SIGTERM during a run: the first raises the run's [`StopFlag`] (the run sends the
 //! batch of taps under way, records its end and says how to resume), the second exits at once.
 
-use crate::play::stop::{StopFlag, exit};
 use std::time::Duration;
+use sudoku_autoplay::play::stop::{StopFlag, exit};
 use tokio::signal::unix::{SignalKind, signal};
 
 /// Installs the handlers (on a thread of their own; they are in place when this returns) and

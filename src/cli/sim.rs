@@ -1,16 +1,16 @@
 //! `autoplay sim`: run the simulated phone so the real `adb` can connect to it.
 
-use crate::sim::adb::auth::NewKeys;
-use crate::sim::app::hazards::{HazardOptions, LockScreen};
-use crate::sim::app::style::{STYLES, Style};
-use crate::sim::app::{AppOptions, Keypad, Theme};
-use crate::sim::timing::TimingMode;
-use crate::sim::{AuthConfig, SimConfig, profile};
 use anyhow::{Context, bail};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_autoplay::sim::adb::auth::NewKeys;
+use sudoku_autoplay::sim::app::hazards::{HazardOptions, LockScreen};
+use sudoku_autoplay::sim::app::style::{STYLES, Style};
+use sudoku_autoplay::sim::app::{AppOptions, Keypad, Theme};
+use sudoku_autoplay::sim::timing::TimingMode;
+use sudoku_autoplay::sim::{AuthConfig, SimConfig, profile};
 
 /// Options of `autoplay sim`.
 #[derive(Debug, Args)]
@@ -237,7 +237,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         );
         println!("sim: connect with: adb connect {addr}");
         tokio::select! {
-            r = crate::sim::serve(listener, config) => r?,
+            r = sudoku_autoplay::sim::serve(listener, config) => r?,
             _ = tokio::signal::ctrl_c() => println!("sim: stopped"),
         }
         Ok(0)

@@ -1,12 +1,12 @@
 //! `autoplay solve`: run a strategy on puzzles from the command line, a file or stdin.
 
-use super::thousands as t;
-use crate::board::{Board, ParseError};
-use crate::solver::{self, Options, Outcome, Strategy};
 use anyhow::Context;
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
+use sudoku_autoplay::board::{Board, ParseError};
+use sudoku_autoplay::solver::{self, Options, Outcome, Strategy};
+use sudoku_autoplay::text::thousands as t;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples (from the repository's directory):\n  \
@@ -368,7 +368,7 @@ fn handle(
             summary.stopped += 1;
             eprintln!(
                 "{at}stopped after {} placements (--max-steps); no solution found yet",
-                super::thousands(s.placements)
+                sudoku_autoplay::text::thousands(s.placements)
             );
             "stopped"
         }
@@ -404,9 +404,9 @@ fn handle(
             out,
             "# {}: {} placements, {} undos, {} calls, max depth {}, {:.3} ms{unique}\n",
             args.strategy,
-            super::thousands(s.placements),
-            super::thousands(s.undos),
-            super::thousands(s.calls()),
+            sudoku_autoplay::text::thousands(s.placements),
+            sudoku_autoplay::text::thousands(s.undos),
+            sudoku_autoplay::text::thousands(s.calls()),
             s.max_depth,
             s.elapsed.as_secs_f64() * 1e3,
         )?;

@@ -1,10 +1,10 @@
 //! `autoplay stats`: the per-level table of execution counts from `runs.csv`.
 
-use crate::session::{RunRecord, read_runs};
-use crate::solver::Strategy;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use sudoku_autoplay::session::{RunRecord, read_runs};
+use sudoku_autoplay::solver::Strategy;
 
 #[derive(Debug, clap::Args)]
 pub struct StatsArgs {
@@ -163,7 +163,7 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
             .y_desc("placements (log)")
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 15))
-            .y_label_formatter(&|v| super::thousands(*v))
+            .y_label_formatter(&|v| sudoku_autoplay::text::thousands(*v))
             .draw()
             .map_err(draw_err)?;
         // Lines first, then every marker on top of every line.
@@ -297,7 +297,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    use super::thousands as t;
+    use sudoku_autoplay::text::thousands as t;
     writeln!(
         out,
         "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10} {:>10}",

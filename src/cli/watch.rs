@@ -3,14 +3,10 @@
 //! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
 //! after the current level (twice: at once).
 
+use super::error_text;
 use super::play::{
     CalibrationArgs, RunArgs, SearchArgs, ServerArgs, bar_progress, play_with_bar, progress_bar,
 };
-use super::{error_text, thousands};
-use crate::calibration::lookup;
-use crate::device::{Device, DeviceEntry};
-use crate::play::run::{PlayConfig, resume};
-use crate::session::{SessionMeta, read_journal, read_runs};
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -18,6 +14,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use sudoku_autoplay::calibration::lookup;
+use sudoku_autoplay::device::{Device, DeviceEntry};
+use sudoku_autoplay::play::run::{PlayConfig, resume};
+use sudoku_autoplay::session::{SessionMeta, read_journal, read_runs};
+use sudoku_autoplay::text::thousands;
 
 #[derive(Debug, clap::Args)]
 pub struct WatchArgs {

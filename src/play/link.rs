@@ -9,7 +9,7 @@
 //! before the next one. When the device does not come back in time the run ends with
 //! [`Stop::DeviceLost`], which says what was seen and what to do.
 
-use super::replay::{Incident, IncidentKind};
+use super::perform::{Incident, IncidentKind};
 use super::stop::{Restored, Stop, StopFlag};
 use crate::device::channel::{self, Channel};
 use crate::device::input::{InputBackend, Tapper, TapperOptions};

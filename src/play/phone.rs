@@ -7,7 +7,7 @@
 
 use super::link::Link;
 use super::look::{self, PhoneState, Verdict};
-use super::replay::{Incident, Seen, Target};
+use super::perform::{Incident, Seen, Target};
 use super::run::{navigate, read_if_visible};
 use super::setnum::Point;
 use super::stop::Stop;
@@ -214,7 +214,7 @@ impl Target for PhoneTarget<'_> {
         let incidents = self.link.take_incidents();
         if incidents
             .iter()
-            .any(|i| i.kind == super::replay::IncidentKind::Reconnect)
+            .any(|i| i.kind == super::perform::IncidentKind::Reconnect)
         {
             // After a reconnect the phone or the app may have restarted.
             self.may_reopen = true;

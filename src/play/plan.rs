@@ -5,6 +5,7 @@
 use super::setnum::{Encoder, Layout, Point};
 use crate::board::Board;
 use crate::solver::Event;
+use crate::text::thousands;
 use std::time::Duration;
 
 /// Taps one direct fill of a cell can take at most (select, erase, digit).
@@ -126,18 +127,6 @@ impl Plan {
 
 fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// `1.2M`, `45k`, `812`.

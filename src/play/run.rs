@@ -5,9 +5,9 @@
 //! through a [`PhoneTarget`] (hazards: screen off, lock screen, app in the background).
 
 use super::link::Link;
+use super::perform::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
 use super::phone::PhoneTarget;
 use super::plan::Plan;
-use super::replay::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
 use super::setnum::{Cancel, Layout};
 use super::stop::{RunFailed, StopFlag, stop_of};
 use crate::board::Board;
@@ -236,7 +236,7 @@ fn search_events(
         Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
         Outcome::BudgetExhausted => bail!(
             "the {strategy} search stopped after {} placements (--max-steps) without a solution",
-            crate::cli::thousands(result.stats.placements)
+            crate::text::thousands(result.stats.placements)
         ),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
@@ -374,24 +374,34 @@ pub fn play(
 /// The tap channel's rate, measured on the phone with taps on a given cell (selecting a given
 /// changes nothing): one tap alone, then as many as take about a second. Returns taps/s and
 /// the taps made.
+/// Measures the channel's rate with taps on a given cell (which change nothing): rounds of
+/// 1, 2, 4, ... 32 taps, each flushed, while the next round should still end within about a
+/// second and at most 63 taps in all; the rate is the last round's. A fast channel always gets
+/// all 63 (the same warm-up on every run), a slow one (`input tap`, a few per second) stops
+/// after a second's worth. Returns the rate and the taps spent.
 fn measure_rate(link: &mut Link, givens: &Board, layout: &Layout) -> anyhow::Result<(f64, u64)> {
     let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
         return Ok((1.0, 0));
     };
     let (x, y) = layout.cells[cell];
-    let t = Instant::now();
-    link.tap(x, y)?;
-    link.flush()?;
-    let one = t.elapsed().as_secs_f64().max(1e-4);
-    let n = (1.0 / one).clamp(2.0, 64.0) as u64;
-    let t = Instant::now();
-    for _ in 0..n {
-        link.tap(x, y)?;
-    }
-    link.flush()?;
-    let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
+    let start = Instant::now();
+    let (mut round, mut spent) = (1u64, 0u64);
+    let rate = loop {
+        let t = Instant::now();
+        for _ in 0..round {
+            link.tap(x, y)?;
+        }
+        link.flush()?;
+        let took = t.elapsed().as_secs_f64().max(1e-6);
+        spent += round;
+        let next_ends = start.elapsed().as_secs_f64() + 2.0 * took;
+        if spent + 2 * round > 63 || next_ends > 1.0 {
+            break round as f64 / took;
+        }
+        round *= 2;
+    };
     link.restart_rate();
-    Ok((rate, n + 1))
+    Ok((rate, spent))
 }
 
 /// Continues an interrupted session from its journal: the events already journaled should be

@@ -5,9 +5,9 @@ use super::anim::Caption;
 use super::{JournalLine, SessionMeta, read_journal};
 use crate::board::{Board, CELLS, cell_name};
 use crate::calibration::Calibration;
-use crate::cli::thousands;
 use crate::play::{Point, WriteKind};
 use crate::solver::{self, Event, Options, Outcome, Recorder};
+use crate::text::thousands;
 use crate::vision;
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@
 
 use super::{Caption, Snapshot, Timeline};
 use crate::board::CELLS;
-use crate::cli::thousands;
+use crate::text::thousands;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use anyhow::Context;
 use std::borrow::Cow;

@@ -3,7 +3,7 @@
 //! counters below, at the timeline's pace.
 
 use super::{Snapshot, Timeline};
-use crate::cli::thousands;
+use crate::text::thousands;
 use std::io::Write;
 use std::time::Duration;
 

@@ -298,7 +298,7 @@ pub fn levels_txt(levels: &[Generated]) -> String {
 
 /// The Markdown text of `docs/levels.md` for `levels`.
 pub fn levels_md(levels: &[Board]) -> String {
-    use crate::cli::thousands;
+    use crate::text::thousands;
     let mut s = String::from(
         "# Levels\n\n\
          The simulated app ships 70 levels (`src/sim/app/levels.txt`), each with a unique solution\n\

@@ -1,10 +1,8 @@
 //! Synthetic screenshots: the tuned styles (light, dark at common resolutions) and held-out
 //! "other app" screens in fonts the template bank has never seen, at unusual resolutions.
 
-mod vision_support;
-
+use crate::vision_support::*;
 use sudoku_autoplay::vision::{self, Reading};
-use vision_support::*;
 
 fn check(name: &str, style: &Style) -> Reading {
     let sc = scene();

@@ -1,11 +1,9 @@
 //! The simulated phone against the real `adb` binary (a private adb server per test) and the
 //! `adb_client` crate, plus raw-protocol checks without adb.
 
-mod common;
-
+use crate::common::{AdbServer, TIMEOUT, run_with_timeout, with_timeout};
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
-use common::{AdbServer, TIMEOUT, run_with_timeout, with_timeout};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -35,7 +33,7 @@ impl Rig {
         Rig { sim, adb, serial }
     }
 
-    fn shell(&self, cmd: &str) -> common::Out {
+    fn shell(&self, cmd: &str) -> crate::common::Out {
         self.adb.on(&self.serial, &["shell", cmd])
     }
 
@@ -496,7 +494,7 @@ fn raw_protocol_rejects_absurd_length_and_bad_magic() {
 
 /// Taps per second through the real adb server: one pipelined interactive shell vs one
 /// `adb shell input tap` process per tap (and adb_client's per-command shell).
-/// Run: `cargo test --release --test sim_adb -- --ignored bench_taps --nocapture`
+/// Run: `cargo test --release --test it -- --ignored sim_adb::bench_taps --nocapture`
 #[test]
 #[ignore]
 fn bench_taps() {

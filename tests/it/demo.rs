@@ -2,9 +2,7 @@
 //! private real adb server, or straight over the ADB transport when `adb` is not installed.
 //! The demo prints what the phone itself says (`dumpsys sudoku`): solved, and the taps it got.
 
-mod common;
-
-use common::{AdbServer, Out, free_port, run_with_timeout};
+use crate::common::{AdbServer, Out, free_port, run_with_timeout};
 use std::process::Command;
 use std::time::Duration;
 

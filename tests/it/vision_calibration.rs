@@ -1,14 +1,12 @@
 //! Calibration: from a screenshot (board, keypad, harvested templates), TOML round trip, parse
 //! errors with file/line/column, and the screen-size check.
 
-mod vision_support;
-
+use crate::vision_support::*;
 use std::path::Path;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
 use sudoku_autoplay::vision;
-use vision_support::*;
 
 fn calibrate(
     style: &Style,

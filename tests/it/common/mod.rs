@@ -54,6 +54,18 @@ pub fn adb_path() -> PathBuf {
     }
 }
 
+/// Runs `autoplay ARGS` in the project directory with `stdin` bytes, killing it after 5 minutes.
+pub fn autoplay(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    let out = run_with_timeout(cmd, stdin, Duration::from_secs(300));
+    std::process::Output {
+        status: out.status,
+        stdout: out.stdout,
+        stderr: out.stderr.into_bytes(),
+    }
+}
+
 /// Runs `cmd` with `stdin` bytes, killing it after `timeout`.
 pub fn run_with_timeout(mut cmd: Command, stdin: &[u8], timeout: Duration) -> Out {
     cmd.stdin(Stdio::piped())

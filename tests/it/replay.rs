@@ -1,9 +1,7 @@
 //! `autoplay replay` on sessions recorded by real plays on the simulated phone (through a
 //! private adb server), verified and deliberately corrupted; GIFs decoded back; `stats --plot`.
 
-mod common;
-
-use common::{AdbServer, run_with_timeout};
+use crate::common::{AdbServer, run_with_timeout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -82,7 +80,7 @@ fn copy_of(dir: &Path) -> (tempfile::TempDir, PathBuf) {
     (tmp, to)
 }
 
-fn autoplay(args: &[&str], dir: &Path) -> common::Out {
+fn autoplay(args: &[&str], dir: &Path) -> crate::common::Out {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
     cmd.arg("replay").arg(dir).args(args);
     run_with_timeout(cmd, b"", Duration::from_secs(120))

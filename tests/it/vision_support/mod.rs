@@ -5,16 +5,17 @@
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgba, RgbaImage};
 
-pub const DEJAVU: &[u8] = include_bytes!("../../assets/fonts/ocr/DejaVuSans.ttf");
-pub const DEJAVU_BOLD: &[u8] = include_bytes!("../../assets/fonts/ocr/DejaVuSans-Bold.ttf");
-pub const ROBOTO: &[u8] = include_bytes!("../../assets/fonts/ocr/Roboto-Regular.ttf");
-pub const ROBOTO_BOLD: &[u8] = include_bytes!("../../assets/fonts/ocr/Roboto-Bold.ttf");
-pub const NOTO: &[u8] = include_bytes!("../../assets/fonts/ocr/NotoSans-Regular.ttf");
-pub const LIBERATION_BOLD: &[u8] = include_bytes!("../../assets/fonts/ocr/LiberationSans-Bold.ttf");
+pub const DEJAVU: &[u8] = include_bytes!("../../../assets/fonts/ocr/DejaVuSans.ttf");
+pub const DEJAVU_BOLD: &[u8] = include_bytes!("../../../assets/fonts/ocr/DejaVuSans-Bold.ttf");
+pub const ROBOTO: &[u8] = include_bytes!("../../../assets/fonts/ocr/Roboto-Regular.ttf");
+pub const ROBOTO_BOLD: &[u8] = include_bytes!("../../../assets/fonts/ocr/Roboto-Bold.ttf");
+pub const NOTO: &[u8] = include_bytes!("../../../assets/fonts/ocr/NotoSans-Regular.ttf");
+pub const LIBERATION_BOLD: &[u8] =
+    include_bytes!("../../../assets/fonts/ocr/LiberationSans-Bold.ttf");
 /// Held-out fonts: not in the default template bank.
-pub const HELD_MONO_BOLD: &[u8] = include_bytes!("../fonts/DejaVuSansMono-Bold.ttf");
-pub const HELD_MONO: &[u8] = include_bytes!("../fonts/LiberationMono-Regular.ttf");
-pub const HELD_LIGHT: &[u8] = include_bytes!("../fonts/Roboto-Light.ttf");
+pub const HELD_MONO_BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf");
+pub const HELD_MONO: &[u8] = include_bytes!("../../fonts/LiberationMono-Regular.ttf");
+pub const HELD_LIGHT: &[u8] = include_bytes!("../../fonts/Roboto-Light.ttf");
 
 pub fn font(bytes: &'static [u8]) -> FontRef<'static> {
     FontRef::try_from_slice(bytes).expect("bundled font parses")

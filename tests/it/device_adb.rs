@@ -1,9 +1,7 @@
 //! The player's device layer (host protocol, ADBServerDevice calls, capture, the tap channel)
 //! against the simulated phone through a private real adb server.
 
-mod common;
-
-use common::AdbServer;
+use crate::common::AdbServer;
 use std::time::Duration;
 use sudoku_autoplay::device::channel::{self, Channel};
 use sudoku_autoplay::device::direct::Direct;
@@ -214,7 +212,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
 /// Taps per second through the real adb server: the player's pipelined, acknowledged shell vs
 /// one `adb shell input tap` process per tap; and the pipelined shell over the direct transport
 /// (no adb server, as `autoplay demo --direct`). Run:
-/// `cargo test --release --test device_adb -- --ignored bench_taps --nocapture`
+/// `cargo test --release --test it -- --ignored device_adb::bench_taps --nocapture`
 #[test]
 #[ignore = "benchmark"]
 fn bench_taps() {
@@ -269,7 +267,7 @@ fn pipelined(device: &Device, n: u32) -> Duration {
 /// --pace 0` against the simulated Pixel with `--timing phone`, through a private real adb
 /// server, for each channel; level 70 whole and a middle level (35) within `--budget 1m`.
 /// Prints the wall time of the command and the taps/s it reports. Run:
-/// `cargo test --release --test device_adb -- --ignored bench_channels --nocapture`
+/// `cargo test --release --test it -- --ignored device_adb::bench_channels --nocapture`
 #[test]
 #[ignore = "benchmark (about 7 minutes)"]
 fn bench_channels() {
@@ -289,7 +287,7 @@ fn bench_channels() {
                 .arg("--data-dir")
                 .arg(data.path());
             let start = std::time::Instant::now();
-            let out = common::run_with_timeout(cmd, b"", Duration::from_secs(600));
+            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(600));
             let wall = start.elapsed();
             let text = out.text();
             assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
@@ -338,7 +336,7 @@ fn capitalised(s: &str) -> String {
 /// `raw` with and without holding each tap down 5 ms (two writes per tap), on the phone-timed
 /// Pixel through a private adb server: what a hold costs. The simulated app, like Android's
 /// views, takes a tap whose down and up arrive together, so the player does not hold. Run:
-/// `cargo test --release --test device_adb -- --ignored bench_hold --nocapture`
+/// `cargo test --release --test it -- --ignored device_adb::bench_hold --nocapture`
 #[test]
 #[ignore = "benchmark"]
 fn bench_hold() {

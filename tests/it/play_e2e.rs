@@ -1,9 +1,7 @@
 //! End to end: the player solves levels on the simulated phone through a private real adb
 //! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
 
-mod common;
-
-use common::{AdbServer, run_with_timeout};
+use crate::common::{AdbServer, run_with_timeout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -351,7 +349,7 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
-    let status = common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
+    let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
     assert_eq!(status.code(), Some(0));
 }
 
@@ -434,7 +432,7 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
     // The phone goes away for good, and the adb server with it.
     drop(sim);
     adb.adb(&["kill-server"]);
-    let status = common::wait_or_kill(&mut child, Duration::from_secs(120), "autoplay");
+    let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(120), "autoplay");
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!(status.code(), Some(4), "{stderr}");
@@ -575,11 +573,11 @@ fn configuration_mistakes_are_explained_through_the_cli() {
     assert_eq!(sim.dumpsys()["taps"], 0, "no tap sent");
 
     // A port where no server answers: the server started there is announced, then stopped.
-    let fresh = common::free_port().to_string();
+    let fresh = crate::common::free_port().to_string();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
     cmd.args(["devices", "-P", &fresh]);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-    let _ = Command::new(common::adb_path())
+    let _ = Command::new(crate::common::adb_path())
         .args(["-P", &fresh, "kill-server"])
         .output();
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);

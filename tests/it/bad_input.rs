@@ -1,21 +1,17 @@
 //! Bad input as a user meets it: each case must end in a clear error that says what is wrong and
 //! what to do, never a panic. Cases already covered elsewhere are not repeated here:
-//! library-level frame errors (`tests/vision_capture.rs`), a blank screenshot and `--strict` on a
-//! conflicting board (`tests/vision_cli.rs`), calibration parse errors with line and column
-//! (`tests/vision_calibration.rs`), torn and garbled journals (`src/session/journal.rs`).
+//! library-level frame errors (`tests/it/vision_capture.rs`), a blank screenshot and `--strict` on a
+//! conflicting board (`tests/it/vision_cli.rs`), calibration parse errors with line and column
+//! (`tests/it/vision_calibration.rs`), torn and garbled journals (`src/session/journal.rs`).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use sudoku_autoplay::calibration::Calibration;
 
 const SHOT: &str = "screenshots/sim/budget-light-row.png";
 
 fn autoplay(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs autoplay")
+    crate::common::autoplay(args, b"")
 }
 
 fn stderr(out: &Output) -> String {

@@ -1,12 +1,10 @@
 //! Frame decoding: PNG, CRLF-mangled PNG, JPEG, raw screencap in every pixel format; corrupt,
 //! truncated and absurd frames; non-Sudoku images.
 
-mod vision_support;
-
+use crate::vision_support::*;
 use image::{ImageEncoder, RgbaImage};
 use sudoku_autoplay::capture::{self, FrameError, FrameFormat, raw};
 use sudoku_autoplay::vision::{self, VisionError};
-use vision_support::*;
 
 fn screen() -> RgbaImage {
     render(&Style::light(720, 1520), &scene()).0

@@ -1,6 +1,6 @@
 //! The calibrations shipped for the simulated phone (`calibration/sim-*.toml`) are what
 //! `autoplay calibrate` makes from the phone's own game screen, so they cannot go stale.
-//! Regenerate with `cargo test --test sim_calibrations -- --ignored`.
+//! Regenerate with `cargo test --test it -- --ignored sim_calibrations::`.
 
 use std::path::PathBuf;
 use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
@@ -39,7 +39,7 @@ fn calibrations() -> Vec<(PathBuf, String)> {
             };
             let text = format!(
                 "# The simulated phone's `{}` profile ({}x{}), {} keypad. Made by `autoplay calibrate`;\n\
-                 # regenerate with `cargo test --test sim_calibrations -- --ignored`.\n{}",
+                 # regenerate with `cargo test --test it -- --ignored sim_calibrations::`.\n{}",
                 profile.name,
                 profile.width,
                 profile.height,
@@ -66,13 +66,13 @@ fn shipped_calibrations_are_current() {
     for (path, text) in calibrations() {
         let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "{}: {e} (regenerate: cargo test --test sim_calibrations -- --ignored)",
+                "{}: {e} (regenerate: cargo test --test it -- --ignored sim_calibrations::)",
                 path.display()
             )
         });
         assert!(
             shipped == text,
-            "{} is stale: regenerate with `cargo test --test sim_calibrations -- --ignored`",
+            "{} is stale: regenerate with `cargo test --test it -- --ignored sim_calibrations::`",
             path.display()
         );
         Calibration::load(&path).expect("shipped calibration parses");

@@ -1,15 +1,9 @@
 //! `autoplay read` and `autoplay calibrate` as a user runs them.
 
-mod vision_support;
-
-use std::process::Command;
-use vision_support::*;
+use crate::vision_support::*;
 
 fn autoplay(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(args)
-        .output()
-        .expect("runs autoplay")
+    crate::common::autoplay(args, b"")
 }
 
 fn text(b: &[u8]) -> String {

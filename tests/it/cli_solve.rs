@@ -1,7 +1,5 @@
 //! `autoplay solve` as a user runs it: arguments, files, stdin, JSON, exit codes.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -11,21 +9,7 @@ const LEET_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 fn autoplay(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run autoplay");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    crate::common::autoplay(args, stdin.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {
@@ -228,39 +212,43 @@ fn several_solutions_with_unique_is_a_failure() {
 fn rowmajor_on_an_unsolvable_grid_says_so_at_once() {
     // Legal givens, but r1c9 can hold nothing; the row-major search would run for days.
     let unsolvable = format!("12345678........9{}", ".".repeat(64));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
-    cmd.args(["solve", &unsolvable, "--strategy", "rowmajor"]);
-    // Generous: the answer comes from the fast solver in microseconds.
-    let out = common::run_with_timeout(cmd, b"", std::time::Duration::from_secs(60));
-    assert_eq!(out.code(), 1);
-    assert!(out.stderr.contains("no solution"), "{}", out.stderr);
+    let out = autoplay(&["solve", &unsolvable, "--strategy", "rowmajor"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no solution"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
     use std::io::{BufRead, BufReader};
-    let input = format!("{LEET}\n").repeat(3000);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(["solve", "--strategy", "rowmajor"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+    let what = "autoplay solve | head -1";
+    crate::common::with_timeout(std::time::Duration::from_secs(120), what, || {
+        let input = format!("{LEET}\n").repeat(3000);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+            .args(["solve", "--strategy", "rowmajor"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        // Like `| head -1`: read one line, then close the pipe.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("# line 1:"), "{first}");
+        let out = child.wait_with_output().unwrap();
+        let _ = writer.join();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "nothing said about the pipe");
     });
-    // Like `| head -1`: read one line, then close the pipe.
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert!(first.starts_with("# line 1:"), "{first}");
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stderr), "", "nothing said about the pipe");
 }
 
 #[test]

@@ -1,0 +1,22 @@
+//! The integration tests, one binary (one link instead of one per file): each module is what
+//! was a test file; `common` and `vision_support` are their shared helpers.
+
+mod common;
+mod vision_support;
+
+mod bad_input;
+mod cli_solve;
+mod demo;
+mod device_adb;
+mod play_e2e;
+mod real_screens;
+mod real_screens_calibrate;
+mod recovery_e2e;
+mod replay;
+mod sim_adb;
+mod sim_calibrations;
+mod vision_calibration;
+mod vision_capture;
+mod vision_cli;
+mod vision_corpus;
+mod vision_synthetic;
