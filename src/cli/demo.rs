@@ -81,20 +81,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
 
     let (device, _connected) = connect(&args.adb, &target, args.direct)?;
 
-    let mut cfg = args.run.config(
-        Some(args.level),
-        Some(&args.search),
-        args.calibration.calibration.clone(),
-        args.calibration.calibration_dir.clone(),
-    );
+    let mut cfg = args
+        .calibration
+        .config(&args.run, Some(args.level), &args.search)?;
+    let shipped = format!("sim-{}.toml", profile.name);
     if cfg.calibration.is_none()
         && !cfg
-            .calibration_dir
-            .join(format!("sim-{}.toml", profile.name))
-            .exists()
+            .calibration_dirs
+            .dirs()
+            .iter()
+            .any(|d| d.join(&shipped).exists())
     {
         // Run outside the repository: use the calibration built into the binary.
-        let path = cfg.data_dir.join(format!("sim-{}.toml", profile.name));
+        let path = cfg.data_dir.join(&shipped);
         std::fs::create_dir_all(&cfg.data_dir)?;
         std::fs::write(&path, builtin_calibration(profile.name))?;
         cfg.calibration = Some(path);

@@ -44,7 +44,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         level: Some(level),
         strategy,
         calibration: None,
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         input: None,
         pace: Duration::ZERO,
         max_visible_steps: None,

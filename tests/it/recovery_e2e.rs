@@ -33,7 +33,7 @@ fn device(adb: &AdbServer) -> Device {
 fn config(data: &Path, level: u32) -> PlayConfig {
     PlayConfig {
         level: Some(level),
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         pace: Duration::ZERO,
         verify_taps: 400,
         reconnect_timeout: Duration::from_secs(20),

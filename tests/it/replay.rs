@@ -23,7 +23,7 @@ fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig
         level: Some(level),
         strategy: Strategy::RowMajor,
         calibration: None,
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         input: None,
         pace: Duration::ZERO,
         max_visible_steps,
