@@ -68,7 +68,7 @@ impl std::fmt::Display for SearchPath {
 /// The calibrations found for a device.
 #[derive(Debug)]
 pub struct Found {
-    /// What was looked for, for messages: "Pixel_7 at 1080x2400 in calibration/".
+    /// What was looked for, for messages: "Pixel_7 at 1080x2400 in calibration and /home/u/...".
     pub wanted: String,
     /// Calibrations for the device's screen, in file-name order.
     pub candidates: Vec<Candidate>,

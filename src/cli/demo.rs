@@ -18,7 +18,7 @@ use sudoku_autoplay::sim::{SimConfig, profile};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
-    The phone's screen is refreshed in autoplay-data/demo-screen.png while it plays.")]
+    The phone's screen is refreshed in DATA_DIR/demo-screen.png while it plays (see --data-dir).")]
 pub struct DemoArgs {
     /// Simulated device profile (budget, pixel, flagship, tablet).
     #[arg(long, default_value = "pixel")]
