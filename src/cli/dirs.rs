@@ -60,14 +60,16 @@ pub fn calibration_dir_write_help() -> String {
 
 impl CalibrationDir {
     /// Where calibrations are looked up: the directory given, or `./calibration` (if present)
-    /// and the user's calibration directory.
+    /// and the user's calibration directory. `./calibration` is made absolute, so that the
+    /// calibration path a session records still holds when it is resumed from elsewhere.
     pub fn search_path(&self) -> SearchPath {
         match &self.calibration_dir {
             Some(dir) => SearchPath::from(dir.clone()),
             None => SearchPath::new(
                 Path::new(LOCAL_CALIBRATION)
                     .is_dir()
-                    .then(|| PathBuf::from(LOCAL_CALIBRATION))
+                    .then(|| std::path::absolute(LOCAL_CALIBRATION).ok())
+                    .flatten()
                     .into_iter()
                     .chain(user_calibration_dir()),
             ),

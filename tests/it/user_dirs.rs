@@ -189,7 +189,8 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
     let text = out.text();
     assert!(
         text.contains(&format!(
-            "in calibration and {}",
+            "in {} and {}",
+            repo("calibration").display(),
             config_dir(home.path()).display()
         )),
         "{text}"
