@@ -60,7 +60,10 @@ pub fn adb_path() -> PathBuf {
 /// or runs. Commands that record runs pass --data-dir, or a home of their own
 /// ([`autoplay_in_home`]).
 pub fn autoplay_command() -> Command {
-    autoplay_in_home(Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/home")))
+    let home = Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/home"));
+    // It must exist: an adb server that autoplay starts keeps its key in HOME/.android.
+    std::fs::create_dir_all(home).expect("cannot create the tests' HOME");
+    autoplay_in_home(home)
 }
 
 /// The `autoplay` binary with `home` as its user's home directory (see [`autoplay_command`]).
