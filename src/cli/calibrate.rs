@@ -293,21 +293,22 @@ fn how_found(dir: &CalibrationDir, out: &Path, (w, h): (u32, u32)) -> String {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    let found = match &dir.calibration_dir {
-        Some(given) if here(given) => {
-            Some("while --calibration-dir (or AUTOPLAY_CALIBRATION_DIR) names that directory")
-        }
-        Some(_) => None,
-        None if user_calibration_dir().is_some_and(|d| here(&d)) => Some("from any directory"),
-        None if here(Path::new("calibration")) => Some("when run from this directory"),
-        None => None,
+    let search = dir.search_path();
+    let found = if !search.dirs().iter().any(|d| here(d)) {
+        None
+    } else if dir.calibration_dir.is_some() {
+        Some("while --calibration-dir (or AUTOPLAY_CALIBRATION_DIR) names that directory")
+    } else if user_calibration_dir().is_some_and(|d| here(&d)) {
+        Some("from any directory")
+    } else {
+        Some("when run from this directory")
     };
     match found {
         Some(when) => format!("autoplay finds it there {when}, for devices with a {w}x{h} screen"),
         None => format!(
             "autoplay does not look for calibrations in {} (it looks in {}): play with --calibration {}",
             parent.display(),
-            dir.search_path(),
+            search,
             out.display()
         ),
     }
