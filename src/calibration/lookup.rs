@@ -1,9 +1,9 @@
-//! Which calibration a device uses: the files in a directory made for its screen size, ranked,
-//! with the reason for the choice and the files that could not be read.
+//! Which calibration a device uses: the files in the directories of a [`SearchPath`] made for
+//! its screen size, ranked, with the reason for the choice and the files that could not be read.
 //!
 //! Ranking, best first: the keypad is where the device's screen shows one (when a frame is
 //! given and a keypad is found on it), the calibration names the device's model, it has
-//! `[navigation]`, then the file name. With `--level`, only calibrations with `[navigation]`
+//! `[navigation]`, then the order of the search path, then the file name. With `--level`, only calibrations with `[navigation]`
 //! take part: a level that cannot be opened is never played under its number.
 //!
 //! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
@@ -14,10 +14,61 @@ use image::RgbaImage;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The directories calibrations are looked up in, in order (the order breaks ranking ties).
+/// Which directories a user's calibrations live in is the command line's business: the
+/// library only reads the ones it is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchPath(Vec<PathBuf>);
+
+impl SearchPath {
+    /// `dirs` in order; a directory met again (by its canonical path) is left out.
+    pub fn new(dirs: impl IntoIterator<Item = PathBuf>) -> SearchPath {
+        let mut seen = Vec::new();
+        let mut kept = Vec::new();
+        for dir in dirs {
+            let key = std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
+            if !seen.contains(&key) {
+                seen.push(key);
+                kept.push(dir);
+            }
+        }
+        SearchPath(kept)
+    }
+
+    /// The directories, in order.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.0
+    }
+}
+
+impl From<&Path> for SearchPath {
+    fn from(dir: &Path) -> SearchPath {
+        SearchPath(vec![dir.to_path_buf()])
+    }
+}
+
+impl From<PathBuf> for SearchPath {
+    fn from(dir: PathBuf) -> SearchPath {
+        SearchPath(vec![dir])
+    }
+}
+
+/// `calibration`, `calibration and /home/u/.config/sudoku-autoplay/calibration`.
+impl std::fmt::Display for SearchPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.0.iter().map(|d| d.display().to_string()).collect();
+        match names.as_slice() {
+            [] => f.write_str("no directory"),
+            [one] => f.write_str(one),
+            [init @ .., last] => write!(f, "{} and {last}", init.join(", ")),
+        }
+    }
+}
+
 /// The calibrations found for a device.
 #[derive(Debug)]
 pub struct Found {
-    /// What was looked for, for messages: "Pixel_7 at 1080x2400 in calibration/".
+    /// What was looked for, for messages: "Pixel_7 at 1080x2400 in calibration and /home/u/...".
     pub wanted: String,
     /// Calibrations for the device's screen, in file-name order.
     pub candidates: Vec<Candidate>,
@@ -27,6 +78,8 @@ pub struct Found {
     pub left_out: Vec<(PathBuf, String)>,
     /// Calibrations for other screen sizes.
     pub other_screens: Vec<(PathBuf, (u32, u32))>,
+    /// Directories of the search path that do not exist.
+    pub missing: Vec<PathBuf>,
 }
 
 /// One usable calibration.
@@ -36,6 +89,8 @@ pub struct Candidate {
     pub calibration: Calibration,
     /// Its `[device] model` is the device's.
     pub model_match: bool,
+    /// Which directory of the search path it is in (0: the first).
+    pub dir: usize,
 }
 
 /// The calibration picked, and why.
@@ -53,8 +108,9 @@ fn same_model(a: &str, b: &str) -> bool {
     !a.trim().is_empty() && norm(a) == norm(b)
 }
 
-/// The `*.toml` calibrations in `dir` for a device with `model` and a `size` screen.
-pub fn find(dir: &Path, model: &str, size: (u32, u32)) -> Found {
+/// The `*.toml` calibrations in the directories of `search` for a device with `model` and a
+/// `size` screen.
+pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
     let mut found = Found {
         wanted: format!(
             "{} at {}x{} in {}",
@@ -65,36 +121,42 @@ pub fn find(dir: &Path, model: &str, size: (u32, u32)) -> Found {
             },
             size.0,
             size.1,
-            dir.display()
+            search
         ),
         candidates: Vec::new(),
         broken: Vec::new(),
         left_out: Vec::new(),
         other_screens: Vec::new(),
+        missing: Vec::new(),
     };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
+    for (i, dir) in search.dirs().iter().enumerate() {
+        let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(entries) => entries
                 .flatten()
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.sort();
-    for path in paths {
-        match Calibration::load(&path) {
-            Err(e) => found.broken.push(e),
-            Ok(cal) if (cal.device.width, cal.device.height) != size => {
-                found
-                    .other_screens
-                    .push((path, (cal.device.width, cal.device.height)));
+                .collect(),
+            Err(_) => {
+                found.missing.push(dir.clone());
+                continue;
             }
-            Ok(cal) => found.candidates.push(Candidate {
-                model_match: same_model(cal.device.model.as_deref().unwrap_or(""), model),
-                path,
-                calibration: cal,
-            }),
+        };
+        paths.sort();
+        for path in paths {
+            match Calibration::load(&path) {
+                Err(e) => found.broken.push(e),
+                Ok(cal) if (cal.device.width, cal.device.height) != size => {
+                    found
+                        .other_screens
+                        .push((path, (cal.device.width, cal.device.height)));
+                }
+                Ok(cal) => found.candidates.push(Candidate {
+                    model_match: same_model(cal.device.model.as_deref().unwrap_or(""), model),
+                    path,
+                    calibration: cal,
+                    dir: i,
+                }),
+            }
         }
     }
     found
@@ -109,10 +171,12 @@ pub fn file(path: &Path) -> Result<Found, CalibrationError> {
             path: path.to_path_buf(),
             calibration,
             model_match: true,
+            dir: 0,
         }],
         broken: Vec::new(),
         left_out: Vec::new(),
         other_screens: Vec::new(),
+        missing: Vec::new(),
     })
 }
 
@@ -194,14 +258,15 @@ impl Found {
             let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
             off(cal).map(|d| d <= cell / 4)
         };
-        // `sort_by_key` is stable: file-name order breaks ties.
-        self.candidates.sort_by_key(|c| {
+        let rank = |c: &Candidate| {
             (
                 fits(&c.calibration) != Some(true),
                 !c.model_match,
                 c.calibration.navigation.is_none(),
             )
-        });
+        };
+        // `sort_by_key` is stable: the search path's order, then file-name order, breaks ties.
+        self.candidates.sort_by_key(rank);
         let mut ranked = self.candidates.into_iter();
         let best = ranked.next().expect("Found::pick needs a candidate");
         let why = (!alone).then(|| {
@@ -232,8 +297,9 @@ impl Found {
                     let mut why = Vec::new();
                     match (fits(&c.calibration), off(&c.calibration)) {
                         (Some(false), Some(d)) => why.push(format!("keypad {d} px off")),
-                        _ if c.path > best.path => why.push("ranked by file name".into()),
-                        _ => {}
+                        _ if rank(&c) != rank(&best) => {}
+                        _ if c.dir > best.dir => why.push("later in the search path".into()),
+                        _ => why.push("ranked by file name".into()),
                     }
                     if !c.model_match && best.model_match {
                         why.push("another model".into());
@@ -261,8 +327,12 @@ impl Found {
         }
     }
 
-    /// Appends what else the directory held: unreadable files, calibrations for other screens.
+    /// Appends what else the directories held: unreadable files, calibrations for other
+    /// screens; and the directories that do not exist.
     fn describe_others(&self, msg: &mut String) {
+        for d in &self.missing {
+            let _ = write!(msg, "\n  no such directory: {}", d.display());
+        }
         for e in &self.broken {
             let _ = write!(msg, "\n  skipped, unreadable: {e}");
         }
@@ -318,7 +388,9 @@ mod tests {
                 std::fs::read_to_string(SIM.replace("pixel", "budget")).unwrap(),
             ),
         ]);
-        let found = find(dir.path(), "Pixel 7", (1080, 2400)).require().unwrap();
+        let found = find(&dir.path().into(), "Pixel 7", (1080, 2400))
+            .require()
+            .unwrap();
         assert_eq!(found.candidates.len(), 1);
         assert!(found.candidates[0].model_match, "Pixel 7 is Pixel_7");
         assert_eq!(found.broken.len(), 1);
@@ -330,7 +402,7 @@ mod tests {
     #[test]
     fn nothing_usable_says_what_was_there() {
         let dir = dir_with(&[("x.toml", "version = 1\n[device\n".into())]);
-        let e = find(dir.path(), "Pixel_7", (1080, 2400))
+        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
             .require()
             .unwrap_err();
         let msg = e.to_string();
@@ -345,9 +417,60 @@ mod tests {
     }
 
     #[test]
+    fn two_directories_are_searched_in_order_and_named() {
+        let (local, user) = (dir_with(&[]), dir_with(&[]));
+        std::fs::write(local.path().join("z-sim.toml"), sim_text()).unwrap();
+        std::fs::write(user.path().join("a-mine.toml"), sim_text()).unwrap();
+        let search = SearchPath::new([
+            local.path().to_path_buf(),
+            user.path().to_path_buf(),
+            // The same directory again is searched once.
+            local.path().join("."),
+        ]);
+        assert_eq!(search.dirs().len(), 2);
+        let found = find(&search, "Pixel_7", (1080, 2400));
+        assert_eq!(found.candidates.len(), 2);
+        assert!(
+            found.wanted.ends_with(&format!(
+                "in {} and {}",
+                local.path().display(),
+                user.path().display()
+            )),
+            "{}",
+            found.wanted
+        );
+        // A tie goes to the first directory, whatever the file names.
+        let choice = found.pick(None);
+        assert!(choice.path.ends_with("z-sim.toml"), "{:?}", choice.path);
+        let why = choice.why.unwrap();
+        assert!(
+            why.contains("a-mine.toml (later in the search path)"),
+            "{why}"
+        );
+
+        // Nothing for the screen: the message names both directories, and one that is missing.
+        let gone = local.path().join("gone");
+        let e = find(
+            &SearchPath::new([gone.clone(), user.path().to_path_buf()]),
+            "Pixel_7",
+            (720, 1520),
+        )
+        .require()
+        .unwrap_err()
+        .to_string();
+        let both = format!("in {} and {}", gone.display(), user.path().display());
+        assert!(e.contains(&both), "{e}");
+        assert!(
+            e.contains(&format!("no such directory: {}", gone.display())),
+            "{e}"
+        );
+        assert!(e.contains("a-mine.toml (for a 1080x2400 screen)"), "{e}");
+    }
+
+    #[test]
     fn level_needs_navigation_and_the_pick_says_why() {
         let dir = dir_with(&[("Pixel_7.toml", without_navigation())]);
-        let e = find(dir.path(), "Pixel_7", (1080, 2400))
+        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
             .with_navigation("--level 5")
             .unwrap_err()
             .to_string();
@@ -358,7 +481,7 @@ mod tests {
 
         // Beside the shipped one, a calibration without navigation never wins, and is named.
         std::fs::write(dir.path().join("sim-pixel.toml"), sim_text()).unwrap();
-        let choice = find(dir.path(), "Pixel_7", (1080, 2400))
+        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400))
             .with_navigation("--level 5")
             .unwrap()
             .pick(None);
@@ -369,7 +492,7 @@ mod tests {
             "{why}"
         );
         // Without --level, it has [navigation] breaks the tie.
-        let choice = find(dir.path(), "Pixel_7", (1080, 2400)).pick(None);
+        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400)).pick(None);
         assert!(choice.path.ends_with("sim-pixel.toml"), "{:?}", choice.path);
         assert!(choice.why.unwrap().contains("it has [navigation]"));
     }

@@ -1,9 +1,10 @@
 //! `autoplay calibrate --screenshot`: make a calibration profile from a screenshot.
 
+use super::dirs::{CalibrationDir, calibration_dir_write_help, user_calibration_dir};
 use super::read::load_image;
 use anyhow::Context;
 use clap::ValueEnum;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
@@ -11,8 +12,10 @@ use sudoku_autoplay::vision::overlay;
 use sudoku_autoplay::vision::survey::{Hints, Survey};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("calibration_dir", |a| a.help(calibration_dir_write_help())))]
 #[command(after_help = "Examples:\n  \
-    autoplay calibrate --screenshot shot.png --out calibration/pixel.toml\n  \
+    autoplay calibrate -s SERIAL                                  # the phone's screen\n  \
+    autoplay calibrate --screenshot shot.png --out my-phone.toml  # default: --calibration-dir\n  \
     autoplay calibrate --screenshot shot.png --erase 540,2100     # the erase key was not recognised\n  \
     autoplay calibrate --screenshot shot.png --erase toggle       # the app has no erase key\n  \
     autoplay calibrate --screenshot shot.png --board 40,600,1040,1600 --keys 90,1800,1000,1800\n  \
@@ -26,10 +29,12 @@ pub struct CalibrateArgs {
     /// the screen of the device (-s SERIAL, or the only one) is captured.
     #[arg(long, value_name = "FILE")]
     screenshot: Option<PathBuf>,
-    /// Where to write the calibration (default: calibration/<screenshot name>.toml).
-    /// An annotated overlay is written beside it as <NAME>.overlay.png.
+    /// Where to write the calibration (default: <--calibration-dir>/<screenshot name or device
+    /// model>.toml). An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    dir: CalibrationDir,
     /// How to clear a cell: X,Y = the erase key's centre (screen pixels), or `toggle` = the app
     /// clears a cell when its digit is tapped again. Default: find the erase key (an icon such
     /// as ⌫ ✕ or a trash can, or a word such as "Erase"/"Clear"), else guess `toggle` and say so.
@@ -184,9 +189,10 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         density: args.density,
         navigation,
     };
-    let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("calibration").join(format!("{stem}.toml")));
+    let out = match args.out {
+        Some(out) => out,
+        None => args.dir.write_dir()?.join(format!("{stem}.toml")),
+    };
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
@@ -258,6 +264,7 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         outln!("check: {n}")?;
     }
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    outln!("{}", how_found(&args.dir, &out, (w, h)))?;
     match &c.navigation {
         Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`")?,
         Some(Navigation::Taps { taps }) => outln!(
@@ -274,6 +281,37 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         )?,
     }
     Ok(0)
+}
+
+/// Whether `autoplay` finds the calibration written to `out` by itself, and if not, how to use it.
+fn how_found(dir: &CalibrationDir, out: &Path, (w, h): (u32, u32)) -> String {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let here = |d: &Path| match (std::fs::canonicalize(d), std::fs::canonicalize(parent)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let search = dir.search_path();
+    let found = if !search.dirs().iter().any(|d| here(d)) {
+        None
+    } else if dir.calibration_dir.is_some() {
+        Some("while --calibration-dir (or AUTOPLAY_CALIBRATION_DIR) names that directory")
+    } else if user_calibration_dir().is_some_and(|d| here(&d)) {
+        Some("from any directory")
+    } else {
+        Some("when run from this directory")
+    };
+    match found {
+        Some(when) => format!("autoplay finds it there {when}, for devices with a {w}x{h} screen"),
+        None => format!(
+            "autoplay does not look for calibrations in {} (it looks in {}): play with --calibration {}",
+            parent.display(),
+            search,
+            out.display()
+        ),
+    }
 }
 
 /// What the person can do about a failure.

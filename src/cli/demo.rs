@@ -18,7 +18,7 @@ use sudoku_autoplay::sim::{SimConfig, profile};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
-    The phone's screen is refreshed in autoplay-data/demo-screen.png while it plays.")]
+    The phone's screen is refreshed in DATA_DIR/demo-screen.png while it plays (see --data-dir).")]
 pub struct DemoArgs {
     /// Simulated device profile (budget, pixel, flagship, tablet).
     #[arg(long, default_value = "pixel")]
@@ -81,20 +81,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
 
     let (device, _connected) = connect(&args.adb, &target, args.direct)?;
 
-    let mut cfg = args.run.config(
-        Some(args.level),
-        Some(&args.search),
-        args.calibration.calibration.clone(),
-        args.calibration.calibration_dir.clone(),
-    );
+    let mut cfg = args
+        .calibration
+        .config(&args.run, Some(args.level), &args.search)?;
+    let shipped = format!("sim-{}.toml", profile.name);
     if cfg.calibration.is_none()
         && !cfg
-            .calibration_dir
-            .join(format!("sim-{}.toml", profile.name))
-            .exists()
+            .calibration_dirs
+            .dirs()
+            .iter()
+            .any(|d| d.join(&shipped).exists())
     {
         // Run outside the repository: use the calibration built into the binary.
-        let path = cfg.data_dir.join(format!("sim-{}.toml", profile.name));
+        let path = cfg.data_dir.join(&shipped);
         std::fs::create_dir_all(&cfg.data_dir)?;
         std::fs::write(&path, builtin_calibration(profile.name))?;
         cfg.calibration = Some(path);

@@ -1,16 +1,15 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
+use super::dirs::CalibrationDir;
 use super::play::ServerArgs;
-use std::path::PathBuf;
 use sudoku_autoplay::calibration::lookup;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device};
 
 #[derive(Debug, clap::Args)]
 pub struct DevicesArgs {
-    /// Where calibrations are looked up.
-    #[arg(long, value_name = "DIR", default_value = "calibration")]
-    pub calibration_dir: PathBuf,
+    #[command(flatten)]
+    pub calibration: CalibrationDir,
     /// One JSON object per device.
     #[arg(long)]
     pub json: bool,
@@ -28,6 +27,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         )?;
         return Ok(0);
     }
+    let search = args.calibration.search_path();
     let mut broken = std::collections::BTreeSet::new();
     for d in devices {
         let dev = Device::new(d.serial.clone(), server);
@@ -38,7 +38,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         };
         // The calibration play would pick: with several for the screen, the device's screen decides.
         let choice = size.and_then(|s| {
-            let found = lookup::find(&args.calibration_dir, &d.model, s);
+            let found = lookup::find(&search, &d.model, s);
             broken.extend(found.broken.iter().map(|e| e.to_string()));
             let found = found.require().ok()?;
             let frame = (found.candidates.len() > 1)

@@ -11,6 +11,7 @@ macro_rules! outln {
 mod calibrate;
 mod demo;
 mod devices;
+mod dirs;
 mod play;
 mod read;
 mod replay;

@@ -1,8 +1,10 @@
 //! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
 
+use super::dirs::{CalibrationDir, DataDir};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::play::Progress;
@@ -120,9 +122,8 @@ pub struct CalibrationArgs {
     /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
-    /// Where calibrations are looked up.
-    #[arg(long, value_name = "DIR", default_value = "calibration")]
-    pub calibration_dir: PathBuf,
+    #[command(flatten)]
+    pub dir: CalibrationDir,
 }
 
 /// How taps are sent and checked, and where the run is recorded.
@@ -152,14 +153,8 @@ pub struct RunArgs {
     /// for it to come back before giving up (the session can be resumed later).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub reconnect_timeout: f64,
-    /// Data directory: runs.csv and sessions/.
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = "autoplay-data",
-        env = "AUTOPLAY_DATA"
-    )]
-    pub data_dir: PathBuf,
+    #[command(flatten)]
+    pub data: DataDir,
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
@@ -175,18 +170,19 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 impl RunArgs {
     /// The play settings: these, the calibration options, `level` and the search (`None`:
     /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    /// Fails when no data directory can be found.
     pub fn config(
         &self,
         level: Option<u32>,
         search: Option<&SearchArgs>,
         calibration: Option<PathBuf>,
-        calibration_dir: PathBuf,
-    ) -> PlayConfig {
-        PlayConfig {
+        calibration_dirs: SearchPath,
+    ) -> anyhow::Result<PlayConfig> {
+        Ok(PlayConfig {
             level,
             strategy: search.map_or(Strategy::RowMajor, |s| s.strategy),
             calibration,
-            calibration_dir,
+            calibration_dirs,
             input: self.input,
             pace: Duration::from_millis(self.pace),
             max_visible_steps: search.and_then(|s| s.max_visible_steps),
@@ -196,10 +192,10 @@ impl RunArgs {
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
             glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
             reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
-            data_dir: self.data_dir.clone(),
+            data_dir: self.data.resolve()?,
             quiet: self.quiet,
             ..PlayConfig::default()
-        }
+        })
     }
 }
 
@@ -221,14 +217,26 @@ pub struct PlayArgs {
     pub run: RunArgs,
 }
 
-impl PlayArgs {
-    pub fn config(&self) -> PlayConfig {
-        self.run.config(
-            self.level,
-            Some(&self.search),
-            self.calibration.calibration.clone(),
-            self.calibration.calibration_dir.clone(),
+impl CalibrationArgs {
+    /// The play settings of `run` with this calibration, `level` and `search`.
+    pub fn config(
+        &self,
+        run: &RunArgs,
+        level: Option<u32>,
+        search: &SearchArgs,
+    ) -> anyhow::Result<PlayConfig> {
+        run.config(
+            level,
+            Some(search),
+            self.calibration.clone(),
+            self.dir.search_path(),
         )
+    }
+}
+
+impl PlayArgs {
+    pub fn config(&self) -> anyhow::Result<PlayConfig> {
+        self.calibration.config(&self.run, self.level, &self.search)
     }
 }
 
@@ -267,7 +275,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         }
     }
     let bar = progress_bar(args.run.quiet, &device.serial);
-    let mut cfg = args.config();
+    let mut cfg = args.config()?;
     cfg.stop = stop;
     let r = match play_with_bar(&device, &cfg, &bar) {
         Ok(r) => r,
@@ -388,7 +396,7 @@ pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path
         "autoplay resume {}",
         shell_quote(&dir.display().to_string())
     );
-    if data_dir != std::path::Path::new("autoplay-data") {
+    if super::dirs::user_data_dir().as_deref() != Some(data_dir) {
         cmd.push_str(&format!(
             " --data-dir {}",
             shell_quote(&data_dir.display().to_string())
@@ -445,7 +453,7 @@ fn run_all(
     if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut cfg = args.config();
+    let mut cfg = args.config()?;
     cfg.stop = stop;
     let results: Vec<(String, anyhow::Result<PlayReport>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = devices

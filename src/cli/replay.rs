@@ -24,7 +24,7 @@ pub const EXIT_MISMATCH: i32 = 2;
 #[command(
     after_help = "Exit status: 0 when the session replays as recorded, 2 on a mismatch \
     (OCR, counts or event stream), 1 on an error.\n\
-    Example: autoplay replay autoplay-data/sessions/20261122-000826-127_0_0_1_5555-L3 --gif level3.gif"
+    Example: autoplay replay ~/.local/share/sudoku-autoplay/sessions/20261122-000826-127_0_0_1_5555-L3 --gif level3.gif"
 )]
 pub struct ReplayArgs {
     /// The session directory (DATA/sessions/<time>-<serial>-L<level>).

@@ -5,6 +5,7 @@ use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::calibration::Calibration;
+use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::play::run::resume;
 use sudoku_autoplay::session::{SessionMeta, read_journal};
 
@@ -16,7 +17,7 @@ use sudoku_autoplay::session::{SessionMeta, read_journal};
     The device is the session's own (by serial) unless -s says otherwise."
 )]
 pub struct ResumeArgs {
-    /// The session directory (autoplay-data/sessions/...).
+    /// The session directory (DATA_DIR/sessions/..., as the failed run said).
     pub session: PathBuf,
     /// Calibration file (default: the one the session was recorded with).
     #[arg(long, value_name = "FILE")]
@@ -63,7 +64,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
     let mut cfg = args
         .run
-        .config(None, None, args.calibration.clone(), PathBuf::new());
+        .config(None, None, args.calibration.clone(), SearchPath::new([]))?;
     cfg.stop = stop;
     let report = resume(&device, &args.session, &cfg, &mut bar_progress(&bar));
     bar.finish_and_clear();

@@ -8,14 +8,8 @@ use sudoku_autoplay::solver::Strategy;
 
 #[derive(Debug, clap::Args)]
 pub struct StatsArgs {
-    /// Data directory holding runs.csv and sessions/.
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = "autoplay-data",
-        env = "AUTOPLAY_DATA"
-    )]
-    pub data_dir: PathBuf,
+    #[command(flatten)]
+    pub data: super::dirs::DataDir,
     /// One JSON object per (level, strategy) row.
     #[arg(long)]
     pub json: bool,
@@ -277,7 +271,7 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
 }
 
 pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
-    let path = args.data_dir.join("runs.csv");
+    let path = args.data.resolve()?.join("runs.csv");
     if !path.exists() {
         anyhow::bail!(
             "no runs recorded yet: {} does not exist (play a level with `autoplay --level N`, or pass --data-dir)",

@@ -100,12 +100,7 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
             eprintln!("watch: lost the adb server's device list: {e}");
         }
     });
-    let cfg = args.run.config(
-        None,
-        Some(&args.search),
-        args.calibration.calibration.clone(),
-        args.calibration.calibration_dir.clone(),
-    );
+    let cfg = args.calibration.config(&args.run, None, &args.search)?;
     let multi = MultiProgress::new();
     if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -198,7 +193,7 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
 fn usable_calibration(cfg: &PlayConfig, model: &str, size: (u32, u32)) -> anyhow::Result<()> {
     let found = match &cfg.calibration {
         Some(p) => lookup::file(p)?,
-        None => lookup::find(&cfg.calibration_dir, model, size),
+        None => lookup::find(&cfg.calibration_dirs, model, size),
     };
     for e in &found.broken {
         eprintln!("warning: skipped {e}");

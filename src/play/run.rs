@@ -11,7 +11,8 @@ use super::plan::Plan;
 use super::setnum::{Cancel, Layout};
 use super::stop::{RunFailed, StopFlag, stop_of};
 use crate::board::Board;
-use crate::calibration::{Calibration, Erase, Navigation, lookup};
+use crate::calibration::lookup::{self, SearchPath};
+use crate::calibration::{Calibration, Erase, Navigation};
 use crate::device::Device;
 use crate::device::input::InputBackend;
 use crate::session::{
@@ -31,9 +32,11 @@ pub struct PlayConfig {
     /// Level to open first (needs `[navigation]` in the calibration); `None`: the open one.
     pub level: Option<u32>,
     pub strategy: Strategy,
-    /// A calibration file; `None`: look one up in `calibration_dir` by model and screen size.
+    /// A calibration file; `None`: look one up in `calibration_dirs` by model and screen size.
     pub calibration: Option<PathBuf>,
-    pub calibration_dir: PathBuf,
+    /// Where calibrations are looked up (default: `calibration`; the command line passes the
+    /// user's directories).
+    pub calibration_dirs: SearchPath,
     /// `None`: the fastest channel the device allows (raw, events, input).
     pub input: Option<InputBackend>,
     pub pace: Duration,
@@ -48,6 +51,8 @@ pub struct PlayConfig {
     pub glance_interval: Duration,
     /// How long to wait for a lost device to come back before giving up.
     pub reconnect_timeout: Duration,
+    /// Where runs.csv and sessions/ go (default: `autoplay-data`; the command line passes the
+    /// user's data directory).
     pub data_dir: PathBuf,
     pub quiet: bool,
     /// Raised by Ctrl-C / SIGTERM.
@@ -60,7 +65,7 @@ impl Default for PlayConfig {
             level: None,
             strategy: Strategy::RowMajor,
             calibration: None,
-            calibration_dir: PathBuf::from("calibration"),
+            calibration_dirs: SearchPath::from(PathBuf::from("calibration")),
             input: None,
             pace: Duration::from_millis(20),
             max_visible_steps: None,
@@ -264,7 +269,7 @@ pub fn play(
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
             found
         }
-        None => lookup::find(&cfg.calibration_dir, &model, size),
+        None => lookup::find(&cfg.calibration_dirs, &model, size),
     };
     for e in &found.broken {
         eprintln!("warning: skipped {e}");

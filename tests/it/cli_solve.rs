@@ -1,7 +1,7 @@
 //! `autoplay solve` as a user runs it: arguments, files, stdin, JSON, exit codes.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const LEET: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -227,7 +227,7 @@ fn a_closed_pipe_ends_quietly() {
     let what = "autoplay solve | head -1";
     crate::common::with_timeout(std::time::Duration::from_secs(120), what, || {
         let input = format!("{LEET}\n").repeat(3000);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        let mut child = crate::common::autoplay_command()
             .args(["solve", "--strategy", "rowmajor"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

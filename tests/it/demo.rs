@@ -3,14 +3,13 @@
 //! The demo prints what the phone itself says (`dumpsys sudoku`): solved, and the taps it got.
 
 use crate::common::{AdbServer, Out, free_port, run_with_timeout};
-use std::process::Command;
 use std::time::Duration;
 
-/// `autoplay demo` on level 3 with the built-in calibration (the calibration directory is empty),
-/// data in a temporary directory.
+/// `autoplay demo` on level 3 with the built-in calibration (no calibration directory), run in a
+/// temporary directory that is also the user's home (data in its `.local/share/sudoku-autoplay`).
 fn demo(port: u16, extra: &[&str], path: Option<&str>) -> (Out, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_in_home(dir.path());
     cmd.current_dir(dir.path())
         .args(["demo", "--level", "3", "--pace", "0", "--quiet", "-P"])
         .arg(port.to_string())
@@ -40,8 +39,9 @@ fn demo_without_adb_speaks_the_transport_directly() {
         "{}",
         out.stderr
     );
-    // The run is logged like any other.
-    let runs = std::fs::read_to_string(dir.path().join("autoplay-data/runs.csv")).unwrap();
+    // The run is logged like any other, in the user's data directory.
+    let data = dir.path().join(".local/share/sudoku-autoplay");
+    let runs = std::fs::read_to_string(data.join("runs.csv")).unwrap();
     assert!(
         runs.lines().count() == 2 && runs.contains(",solved"),
         "{runs}"

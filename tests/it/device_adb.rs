@@ -278,7 +278,7 @@ fn bench_channels() {
         for channel in ["raw", "events", "input"] {
             let (sim, adb, _server) = phone("pixel", |c| c.timing = TimingMode::Phone);
             let data = tempfile::tempdir().unwrap();
-            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_autoplay"));
+            let mut cmd = crate::common::autoplay_command();
             cmd.args(["--level", &level.to_string(), "--input", channel])
                 .args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
                 .arg(adb.port.to_string())

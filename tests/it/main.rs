@@ -15,6 +15,7 @@ mod recovery_e2e;
 mod replay;
 mod sim_adb;
 mod sim_calibrations;
+mod user_dirs;
 mod vision_calibration;
 mod vision_capture;
 mod vision_cli;

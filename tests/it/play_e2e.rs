@@ -44,7 +44,7 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         level: Some(level),
         strategy,
         calibration: None,
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         input: None,
         pace: Duration::ZERO,
         max_visible_steps: None,
@@ -157,7 +157,7 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
         let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
         adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
         let out_file = data.path().join(format!("{style}.toml"));
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+        let mut cmd = crate::common::autoplay_command();
         cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
             .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
             .arg(&out_file);
@@ -202,7 +202,7 @@ fn the_binary_plays_and_logs() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args(["--level", "3", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
         .args(["-s", &sim.serial(), "--calibration-dir"])
@@ -218,7 +218,7 @@ fn the_binary_plays_and_logs() {
     );
     assert_eq!(sim.dumpsys()["solved"], true);
 
-    let mut stats = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut stats = crate::common::autoplay_command();
     stats.arg("stats").arg("--data-dir").arg(data.path());
     let out = run_with_timeout(stats, b"", Duration::from_secs(30));
     assert_eq!(out.code(), 0, "{}", out.stderr);
@@ -231,7 +231,7 @@ fn the_binary_plays_and_logs() {
     );
 
     // An unknown serial is an error that lists what is connected.
-    let mut bad = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut bad = crate::common::autoplay_command();
     bad.args([
         "--level",
         "3",
@@ -284,7 +284,7 @@ fn all_devices_play_at_once() {
     let adb = AdbServer::start();
     adb.connect(&a.serial());
     adb.connect(&b.serial());
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args([
         "--all-devices",
         "--level",
@@ -318,7 +318,7 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+    let mut child = crate::common::autoplay_command()
         .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
         .arg("--calibration-dir")
@@ -401,7 +401,7 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
     let (adb, _) = connect(&sim);
     let serial = sim.serial();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+    let mut child = crate::common::autoplay_command()
         .args([
             "--level",
             "30",
@@ -543,7 +543,7 @@ fn configuration_mistakes_are_explained_through_the_cli() {
     std::fs::write(cals.path().join("a-typo.toml"), typo).unwrap();
     let port = adb.addr().port().to_string();
     let autoplay = |args: &[&str]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+        let mut cmd = crate::common::autoplay_command();
         cmd.args(args)
             .args(["-P", &port, "--calibration-dir"])
             .arg(cals.path());
@@ -574,7 +574,7 @@ fn configuration_mistakes_are_explained_through_the_cli() {
 
     // A port where no server answers: the server started there is announced, then stopped.
     let fresh = crate::common::free_port().to_string();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args(["devices", "-P", &fresh]);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
     let _ = Command::new(crate::common::adb_path())

@@ -33,7 +33,7 @@ fn device(adb: &AdbServer) -> Device {
 fn config(data: &Path, level: u32) -> PlayConfig {
     PlayConfig {
         level: Some(level),
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         pace: Duration::ZERO,
         verify_taps: 400,
         reconnect_timeout: Duration::from_secs(20),
@@ -66,7 +66,7 @@ fn session_of(e: &anyhow::Error) -> PathBuf {
 }
 
 fn autoplay(adb: &AdbServer, data: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args(args)
         .args(["--pace", "0", "--quiet", "-P", &adb.port.to_string()])
         .arg("--calibration-dir")
@@ -698,7 +698,7 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
 
     // The exact command it printed continues the run; its row sums the whole level.
     let words: Vec<&str> = resume_line.split_whitespace().skip(1).collect();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args(&words).args(["--pace", "0", "--quiet"]);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(300));
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);

@@ -3,7 +3,6 @@
 
 use crate::common::{AdbServer, run_with_timeout};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
@@ -23,7 +22,7 @@ fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig
         level: Some(level),
         strategy: Strategy::RowMajor,
         calibration: None,
-        calibration_dir: calibration_dir(),
+        calibration_dirs: calibration_dir().into(),
         input: None,
         pace: Duration::ZERO,
         max_visible_steps,
@@ -81,7 +80,7 @@ fn copy_of(dir: &Path) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn autoplay(args: &[&str], dir: &Path) -> crate::common::Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.arg("replay").arg(dir).args(args);
     run_with_timeout(cmd, b"", Duration::from_secs(120))
 }
@@ -398,7 +397,7 @@ fn stats_plot_marks_every_series_and_breaks_lines_at_missing_levels() {
     }
     std::fs::write(tmp.path().join("runs.csv"), csv).unwrap();
     let png = tmp.path().join("plot.png");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = crate::common::autoplay_command();
     cmd.args(["stats", "--data-dir"])
         .arg(tmp.path())
         .arg("--plot")

@@ -6,7 +6,7 @@ use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::adb_packet::{self as packet, Command as Cmd, Packet};
 use sudoku_autoplay::sim::adb::auth::NewKeys;
@@ -321,7 +321,7 @@ fn the_autoplay_binary_serves_adb() {
     // A non-loopback address is refused without --listen-any.
     let out = run_with_timeout(
         {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+            let mut c = crate::common::autoplay_command();
             c.args(["sim", "--listen", "0.0.0.0:0"]);
             c
         },
@@ -331,7 +331,7 @@ fn the_autoplay_binary_serves_adb() {
     assert_eq!(out.code(), 1);
     assert!(out.stderr.contains("--listen-any"), "{}", out.stderr);
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+    let mut child = crate::common::autoplay_command()
         .args(["sim", "--listen", "127.0.0.1:0", "--profile", "tablet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -54,9 +54,32 @@ pub fn adb_path() -> PathBuf {
     }
 }
 
+/// The `autoplay` binary with its user directories in a private home under the tests' target
+/// directory (HOME, XDG_CONFIG_HOME, XDG_DATA_HOME), and without the developer's
+/// AUTOPLAY_DATA / AUTOPLAY_CALIBRATION_DIR: no test reads or writes the user's calibrations
+/// or runs. Commands that record runs pass --data-dir, or a home of their own
+/// ([`autoplay_in_home`]).
+pub fn autoplay_command() -> Command {
+    let home = Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/home"));
+    // It must exist: an adb server that autoplay starts keeps its key in HOME/.android.
+    std::fs::create_dir_all(home).expect("cannot create the tests' HOME");
+    autoplay_in_home(home)
+}
+
+/// The `autoplay` binary with `home` as its user's home directory (see [`autoplay_command`]).
+pub fn autoplay_in_home(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    cmd.env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env_remove("AUTOPLAY_DATA")
+        .env_remove("AUTOPLAY_CALIBRATION_DIR");
+    cmd
+}
+
 /// Runs `autoplay ARGS` in the project directory with `stdin` bytes, killing it after 5 minutes.
 pub fn autoplay(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    let mut cmd = autoplay_command();
     cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
     let out = run_with_timeout(cmd, stdin, Duration::from_secs(300));
     std::process::Output {
