@@ -17,7 +17,7 @@ use crate::device::Device;
 use crate::device::input::InputBackend;
 use crate::session::{
     DeviceMeta, JournalLine, RunRecord, SESSION_VERSION, Session, SessionMeta, Totals, append_run,
-    read_journal, time,
+    read_journal, runs, time,
 };
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use crate::vision;
@@ -572,6 +572,7 @@ impl Run<'_> {
                 result: result_word.into(),
                 reconnects: totals.reconnects,
                 interruptions: totals.interruptions,
+                version: runs::VERSION,
             },
         )?;
         if let Some(error) = error {

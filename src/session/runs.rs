@@ -1,15 +1,23 @@
-//! `runs.csv`: one line per run with its execution counts.
+//! `runs.csv`: one line per run with its execution counts, read and written with the `csv`
+//! crate (fields with commas or quotes are quoted, never rewritten).
+//!
+//! Rows are read by their header's column names, so columns can be added without breaking
+//! old files: a missing column takes its default, an unknown one is ignored. Files from
+//! before the header named every column (13 or 15 columns, no `version`) are read by
+//! position, and rewritten with the current header before a new row is appended to them.
 
 use anyhow::Context;
-use std::io::Write;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The header of `runs.csv`; the columns of [`RunRecord`] in order. Files written before
-/// `reconnects` and `interruptions` existed have 13 columns; they read as 0.
-pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions";
+/// The format version written in each row's `version` column (rows without one are 1).
+pub const VERSION: u32 = 2;
+
+/// The columns of [`RunRecord`] in order, as the header of `runs.csv`.
+pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version";
 
 /// One run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     pub time: String,
     pub device: String,
@@ -26,128 +34,163 @@ pub struct RunRecord {
     /// `solved`, `failed`, `interrupted` (Ctrl-C, or the phone gone: resumable), `game-over`.
     pub result: String,
     /// Links lost and restored; interruptions dealt with (screen off, app in the background).
+    /// Not recorded before format 2's predecessor added them (0 then).
+    #[serde(default)]
     pub reconnects: u64,
+    #[serde(default)]
     pub interruptions: u64,
+    /// The format the row was written in ([`VERSION`]; 1 for rows from before this column).
+    #[serde(default = "first_version")]
+    pub version: u32,
 }
 
-/// A field with no commas, quotes or newlines (device serials and models are free text).
-fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if matches!(c, ',' | '"' | '\n' | '\r') {
-                '_'
+fn first_version() -> u32 {
+    1
+}
+
+/// The columns a row is read with: the file's header, or, for an old file whose header is a
+/// prefix of the current one (written before columns were added, with rows of either length
+/// appended under it), the current columns as far as the row goes.
+fn columns_for(
+    file_header: &csv::StringRecord,
+    row: &csv::StringRecord,
+) -> Result<csv::StringRecord, String> {
+    let current: Vec<&str> = HEADER.split(',').collect();
+    let old =
+        file_header.len() < current.len() && file_header.iter().zip(&current).all(|(a, b)| a == *b);
+    let columns: csv::StringRecord = if old {
+        current.iter().take(row.len()).copied().collect()
+    } else {
+        file_header.clone()
+    };
+    if row.len() != columns.len() || old && row.len() < 13 {
+        return Err(format!(
+            "expected {} fields, found {}",
+            if old {
+                "13, 15 or 16"
             } else {
-                c
-            }
-        })
-        .collect()
+                "as many as the header's"
+            },
+            row.len()
+        ));
+    }
+    Ok(columns)
 }
 
 impl RunRecord {
-    fn to_line(&self) -> String {
-        format!(
-            "{},{},{},{},{},{},{},{},{},{},{:.3},{:.1},{},{},{}",
-            clean(&self.time),
-            clean(&self.device),
-            self.level.map(|l| l.to_string()).unwrap_or_default(),
-            clean(&self.strategy),
-            self.givens,
-            self.placements,
-            self.undos,
-            self.calls,
-            self.taps,
-            self.repairs,
-            self.search_ms,
-            self.replay_ms,
-            clean(&self.result),
-            self.reconnects,
-            self.interruptions
-        )
-    }
-
-    /// Parses one data line of `runs.csv` (not the header).
+    /// Parses one data line of `runs.csv` by position (the current columns, or the first 13
+    /// or 15 of them as old files have).
     pub fn parse(line: &str) -> Result<Self, String> {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 13 && f.len() != 15 {
-            return Err(format!("expected 15 fields (or 13), found {}", f.len()));
-        }
-        let num = |i: usize, name: &str| -> Result<u64, String> {
-            f[i].trim()
-                .parse()
-                .map_err(|_| format!("{name} {:?} is not a number", f[i]))
-        };
-        let float = |i: usize, name: &str| -> Result<f64, String> {
-            f[i].trim()
-                .parse()
-                .map_err(|_| format!("{name} {:?} is not a number", f[i]))
-        };
-        Ok(RunRecord {
-            time: f[0].into(),
-            device: f[1].into(),
-            level: if f[2].is_empty() {
-                None
-            } else {
-                Some(num(2, "level")? as u32)
-            },
-            strategy: f[3].into(),
-            givens: num(4, "givens")? as u32,
-            placements: num(5, "placements")?,
-            undos: num(6, "undos")?,
-            calls: num(7, "calls")?,
-            taps: num(8, "taps")?,
-            repairs: num(9, "repairs")?,
-            search_ms: float(10, "search_ms")?,
-            replay_ms: float(11, "replay_ms")?,
-            result: f[12].into(),
-            reconnects: if f.len() > 13 {
-                num(13, "reconnects")?
-            } else {
-                0
-            },
-            interruptions: if f.len() > 14 {
-                num(14, "interruptions")?
-            } else {
-                0
-            },
-        })
+        let row = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(line.as_bytes())
+            .records()
+            .next()
+            .ok_or("an empty line")?
+            .map_err(|e| e.to_string())?;
+        let legacy: csv::StringRecord = HEADER.split(',').take(13).collect();
+        from_row(&columns_for(&legacy, &row)?, &row)
     }
 }
 
-/// Appends a run to `DATA/runs.csv`, writing the header first if the file is new.
+/// Deserializes a row under its columns; errors name the column.
+fn from_row(columns: &csv::StringRecord, row: &csv::StringRecord) -> Result<RunRecord, String> {
+    row.deserialize(Some(columns)).map_err(|e| match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let name = err
+                .field()
+                .and_then(|i| columns.get(i as usize))
+                .unwrap_or("a field");
+            format!("{name}: {}", err.kind())
+        }
+        _ => e.to_string(),
+    })
+}
+
+/// Appends a run to `DATA/runs.csv`, writing the header first if the file is new (and
+/// rewriting an old file under the current header first).
 pub fn append_run(data_dir: &Path, run: &RunRecord) -> anyhow::Result<()> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("cannot create {}", data_dir.display()))?;
     let path = data_dir.join("runs.csv");
-    let new = !path.exists();
-    let mut f = std::fs::OpenOptions::new()
+    let exists = path.exists();
+    if exists && first_line(&path)?.trim_end() != HEADER {
+        upgrade(&path)?;
+    }
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    let mut text = String::new();
-    if new {
-        text.push_str(HEADER);
-        text.push('\n');
-    }
-    text.push_str(&run.to_line());
-    text.push('\n');
-    f.write_all(text.as_bytes())
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(!exists)
+        .from_writer(file);
+    w.serialize(run)
+        .and_then(|()| w.flush().map_err(csv::Error::from))
         .with_context(|| format!("cannot append to {}", path.display()))
+}
+
+fn first_line(path: &Path) -> anyhow::Result<String> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(text.lines().next().unwrap_or_default().to_string())
+}
+
+/// Rewrites `path` under the current header (every value kept), through a temporary file.
+fn upgrade(path: &Path) -> anyhow::Result<()> {
+    let runs = read_runs(path)?;
+    let header: Vec<&str> = HEADER.split(',').collect();
+    let file_header = first_line(path)?;
+    if !header.starts_with(&file_header.trim_end().split(',').collect::<Vec<_>>()[..]) {
+        anyhow::bail!(
+            "{} has columns this autoplay does not know (header {:?}; a newer version wrote it?):              not appending to it; move it aside to start a new one",
+            path.display(),
+            file_header
+        );
+    }
+    let tmp = path.with_extension("csv.tmp");
+    {
+        let mut w = csv::Writer::from_path(&tmp)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        for r in &runs {
+            w.serialize(r)
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
+        }
+        w.flush()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
 }
 
 /// Reads `runs.csv`; errors name the file and line.
 pub fn read_runs(path: &Path) -> anyhow::Result<Vec<RunRecord>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut header: Option<csv::StringRecord> = None;
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if i == 0 && line.starts_with("time,") || line.trim().is_empty() {
+    for row in reader.records() {
+        let row = row.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let line = row.position().map_or(0, |p| p.line());
+        if row.iter().all(|f| f.trim().is_empty()) {
             continue;
         }
-        out.push(
-            RunRecord::parse(line)
-                .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?,
-        );
+        let Some(file_header) = &header else {
+            if row.get(0) != Some("time") {
+                anyhow::bail!(
+                    "{}: line {line}: expected the header (time,device,...), found {:?}",
+                    path.display(),
+                    row.iter().collect::<Vec<_>>().join(",")
+                );
+            }
+            header = Some(row);
+            continue;
+        };
+        let record = columns_for(file_header, &row).and_then(|c| from_row(&c, &row));
+        out.push(record.map_err(|e| anyhow::anyhow!("{}: line {line}: {e}", path.display()))?);
     }
     Ok(out)
 }
@@ -175,6 +218,7 @@ mod tests {
             result: "solved".into(),
             reconnects: 2,
             interruptions: 1,
+            version: VERSION,
         };
         append_run(dir.path(), &run).unwrap();
         append_run(
@@ -190,15 +234,62 @@ mod tests {
         assert!(text.starts_with(HEADER));
         let back = read_runs(&path).unwrap();
         assert_eq!(back.len(), 2);
-        assert_eq!(back[0].device, "127.0.0.1:5555_evil");
+        assert_eq!(
+            back[0], run,
+            "every value back, the comma in the serial too"
+        );
         assert_eq!(back[0].placements, 4208);
         assert_eq!(back[1].level, None);
         assert_eq!((back[0].reconnects, back[0].interruptions), (2, 1));
         // A line from before the last two columns.
         let old = RunRecord::parse("t,d,3,rowmajor,45,86,50,87,300,0,0.1,100.0,solved").unwrap();
-        assert_eq!((old.taps, old.reconnects), (300, 0));
+        assert_eq!((old.taps, old.reconnects, old.version), (300, 0, 1));
         std::fs::write(&path, format!("{text}garbage,line\n")).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
-        assert!(e.contains("runs.csv: line 4: expected 15 fields"), "{e}");
+        assert!(e.contains("runs.csv: line 4: expected as many"), "{e}");
+        let bad = format!("{text}t,d,x,rowmajor,45,86,50,87,300,0,0.1,100.0,solved,0,0,2\n");
+        std::fs::write(&path, bad).unwrap();
+        let e = read_runs(&path).unwrap_err().to_string();
+        assert!(e.contains("line 4: level: "), "{e}");
+    }
+
+    #[test]
+    fn an_old_file_is_read_by_position_and_upgraded_before_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        // The 13-column header, with rows of 13 and (later) 15 columns appended under it.
+        let old = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result\n\
+                   t1,d,3,rowmajor,45,86,50,87,300,0,0.1,100.0,solved\n\
+                   t2,d,4,mrv,40,90,10,91,280,1,0.2,90.0,solved,2,1\n";
+        std::fs::write(&path, old).unwrap();
+        let runs = read_runs(&path).unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!((runs[0].reconnects, runs[0].version), (0, 1));
+        assert_eq!((runs[1].reconnects, runs[1].interruptions), (2, 1));
+        let new = RunRecord {
+            time: "t3".into(),
+            version: VERSION,
+            ..runs[1].clone()
+        };
+        append_run(dir.path(), &new).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(HEADER), "{text}");
+        let back = read_runs(&path).unwrap();
+        assert_eq!(back, vec![runs[0].clone(), runs[1].clone(), new]);
+        // A column this version does not know is ignored when reading; appending is refused.
+        let newer: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{l},{}\n", if i == 0 { "future" } else { "x" }))
+            .collect();
+        std::fs::write(&path, &newer).unwrap();
+        assert_eq!(read_runs(&path).unwrap().len(), 3);
+        let e = append_run(dir.path(), &back[2]).unwrap_err().to_string();
+        assert!(e.contains("does not know"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            newer,
+            "left as it was"
+        );
     }
 }
