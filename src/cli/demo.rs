@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::play::Update;
 use sudoku_autoplay::play::run::play;
 use sudoku_autoplay::sim::timing::TimingMode;
 use sudoku_autoplay::sim::{SimConfig, profile};
@@ -117,11 +118,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         std::thread::spawn(move || live_view(&device, &png, &stop, &steps, quiet))
     };
     let started = Instant::now();
-    let result = play(&device, &cfg, &mut |p| {
-        steps.store(
+    let quiet = args.run.quiet;
+    let result = play(&device, &cfg, &mut |update| match update {
+        Update::Note(note) => super::play::print_note(note, quiet),
+        Update::Progress(p) => steps.store(
             p.done << 32 | p.total.min(u32::MAX as u64),
             Ordering::Relaxed,
-        );
+        ),
     });
     stop.store(true, Ordering::Relaxed);
     let _ = viewer.join();

@@ -7,9 +7,9 @@ use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
-use sudoku_autoplay::play::Progress;
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+use sudoku_autoplay::play::{Note, Progress, Update};
 use sudoku_autoplay::solver::Strategy;
 
 /// Which adb server (like adb's own `-H`, `-P`).
@@ -193,7 +193,6 @@ impl RunArgs {
             glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
             reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
             data_dir: self.data.resolve()?,
-            quiet: self.quiet,
             ..PlayConfig::default()
         })
     }
@@ -277,7 +276,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let bar = progress_bar(args.run.quiet, &device.serial);
     let mut cfg = args.config()?;
     cfg.stop = stop;
-    let r = match play_with_bar(&device, &cfg, &bar) {
+    let r = match play_with_bar(&device, &cfg, &bar, args.run.quiet) {
         Ok(r) => r,
         Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
     };
@@ -319,7 +318,26 @@ pub fn completion(r: &sudoku_autoplay::play::ReplayReport) -> &'static str {
     }
 }
 
-/// A progress callback for [`play`] / `resume` that drives `bar`: steps, taps, the taps/s the
+/// Prints a run's note as a line on stderr: the tap channel and the plan unless `--quiet`; a
+/// skipped calibration file, and the calibration picked among several, always.
+pub fn print_note(note: &Note, quiet: bool) {
+    let detail = matches!(note, Note::TapChannel { .. } | Note::Plan { .. });
+    if !(quiet && detail) {
+        eprintln!("{note}");
+    }
+}
+
+/// The callback for [`play`] / `resume`: notes printed as they come (above `bar`), the
+/// replay's progress on `bar` ([`bar_progress`]).
+pub fn updates(bar: &ProgressBar, quiet: bool) -> impl FnMut(&Update) + '_ {
+    let mut progress = bar_progress(bar);
+    move |update| match update {
+        Update::Note(note) => bar.suspend(|| print_note(note, quiet)),
+        Update::Progress(p) => progress(p),
+    }
+}
+
+/// A progress callback for the replay that drives `bar`: steps, taps, the taps/s the
 /// phone has carried out (the channel's measured rate: taps are acknowledged only once the
 /// phone is done with them), the ETA at that rate for the remaining steps' taps, and the
 /// repairs, reconnects and interruptions survived.
@@ -421,13 +439,14 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// Plays with `bar` showing steps, taps and taps/s.
+/// Plays with `bar` showing steps, taps and taps/s, and the run's notes printed ([`updates`]).
 pub fn play_with_bar(
     device: &Device,
     cfg: &PlayConfig,
     bar: &ProgressBar,
+    quiet: bool,
 ) -> anyhow::Result<PlayReport> {
-    let report = play(device, cfg, &mut bar_progress(bar));
+    let report = play(device, cfg, &mut updates(bar, quiet));
     bar.finish_and_clear();
     report
 }
@@ -461,7 +480,11 @@ fn run_all(
             .map(|device| {
                 let bar = multi.add(progress_bar(args.run.quiet, &device.serial));
                 let cfg = &cfg;
-                scope.spawn(move || (device.serial.clone(), play_with_bar(device, cfg, &bar)))
+                let quiet = args.run.quiet;
+                scope.spawn(move || {
+                    let report = play_with_bar(device, cfg, &bar, quiet);
+                    (device.serial.clone(), report)
+                })
             })
             .collect();
         handles

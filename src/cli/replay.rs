@@ -197,8 +197,8 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     // the taps go on, with a note, since what was in flight may be lost.
     let cfg = PlayConfig::default();
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, StopFlag::default());
-    let why = link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
-    eprintln!("tap channel: {why}");
+    let channel = link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
+    eprintln!("tap channel: {}", channel.why);
     let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,

@@ -1,6 +1,6 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::play::{AdbArgs, RunArgs, bar_progress, explain_failure, progress_bar};
+use super::play::{AdbArgs, RunArgs, explain_failure, progress_bar, updates};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -66,7 +66,12 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
         .run
         .config(None, None, args.calibration.clone(), SearchPath::new([]))?;
     cfg.stop = stop;
-    let report = resume(&device, &args.session, &cfg, &mut bar_progress(&bar));
+    let report = resume(
+        &device,
+        &args.session,
+        &cfg,
+        &mut updates(&bar, args.run.quiet),
+    );
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,

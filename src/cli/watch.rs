@@ -5,7 +5,7 @@
 
 use super::error_text;
 use super::play::{
-    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, bar_progress, play_with_bar, progress_bar,
+    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, play_with_bar, progress_bar, updates,
 };
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -225,9 +225,9 @@ fn work(
         let result = match interrupted_session(&cfg.data_dir, &device.serial, level) {
             Some(dir) => {
                 eprintln!("{}: resuming {}", device.serial, dir.display());
-                resume(device, &dir, &level_cfg, &mut bar_progress(&bar))
+                resume(device, &dir, &level_cfg, &mut updates(&bar, quiet))
             }
-            None => play_with_bar(device, &level_cfg, &bar),
+            None => play_with_bar(device, &level_cfg, &bar, quiet),
         };
         bar.finish_and_clear();
         match result {

@@ -141,17 +141,16 @@ impl Link {
     }
 
     /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
-    /// works (raw, events, input). Returns why that one, for the user.
+    /// works (raw, events, input). Returns the channel (its `why` is for the user).
     pub fn open_channel(
         &mut self,
         input: Option<InputBackend>,
         size: (u32, u32),
         pace: Duration,
-    ) -> anyhow::Result<String> {
+    ) -> anyhow::Result<Channel> {
         let chosen = self.call("choosing the tap channel", |d| channel::choose(d, input))?;
-        let why = chosen.why.clone();
         self.channel = Some(Opened {
-            chosen,
+            chosen: chosen.clone(),
             size,
             options: TapperOptions {
                 pace,
@@ -160,7 +159,7 @@ impl Link {
             },
         });
         self.reopen_channel("opening the tap channel")?;
-        Ok(why)
+        Ok(chosen)
     }
 
     fn reopen_channel(&mut self, what: &str) -> anyhow::Result<()> {

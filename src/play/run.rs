@@ -5,7 +5,8 @@
 //! through a [`PhoneTarget`] (hazards: screen off, lock screen, app in the background).
 
 use super::link::Link;
-use super::perform::{Progress, ReplayError, ReplayOptions, ReplayReport, replay};
+use super::note::{Note, Update};
+use super::perform::{ReplayError, ReplayOptions, ReplayReport, replay};
 use super::phone::PhoneTarget;
 use super::plan::Plan;
 use super::setnum::{Cancel, Layout};
@@ -54,7 +55,6 @@ pub struct PlayConfig {
     /// Where runs.csv and sessions/ go (default: `autoplay-data`; the command line passes the
     /// user's data directory).
     pub data_dir: PathBuf,
-    pub quiet: bool,
     /// Raised by Ctrl-C / SIGTERM.
     pub stop: StopFlag,
 }
@@ -76,7 +76,6 @@ impl Default for PlayConfig {
             glance_interval: Duration::from_secs(2),
             reconnect_timeout: Duration::from_secs(30),
             data_dir: PathBuf::from("autoplay-data"),
-            quiet: false,
             stop: StopFlag::default(),
         }
     }
@@ -93,7 +92,7 @@ pub struct PlayReport {
     pub input: InputBackend,
     pub taps_per_sec: f64,
     pub capture: String,
-    /// The plan printed before replaying (`None` when resuming).
+    /// The plan noted before replaying (`None` when resuming).
     pub plan: Option<Plan>,
     /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
     pub warmup_taps: u64,
@@ -247,11 +246,18 @@ fn search_events(
     }
 }
 
-/// Plays one level on `device`. `progress` gets where the replay stands.
+/// Gives `note` to the caller, and emits it as a `tracing` event.
+fn tell(on: &mut dyn FnMut(&Update), note: Note) {
+    note.trace();
+    on(&Update::Note(note));
+}
+
+/// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
+/// (before the replay starts), then where the replay stands.
 pub fn play(
     device: &Device,
     cfg: &PlayConfig,
-    progress: &mut dyn FnMut(&Progress),
+    on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<PlayReport> {
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
     let model = link
@@ -272,7 +278,8 @@ pub fn play(
         None => lookup::find(&cfg.calibration_dirs, &model, size),
     };
     for e in &found.broken {
-        eprintln!("warning: skipped {e}");
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
     }
     // A level is played under its number only if it can be opened.
     let found = match cfg.level {
@@ -280,10 +287,14 @@ pub fn play(
         None => found.require()?,
     };
     let navigation = found.candidates[0].calibration.navigation.clone();
-    let why = link.open_channel(cfg.input, size, cfg.pace)?;
-    if !cfg.quiet {
-        eprintln!("tap channel: {why}");
-    }
+    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
+    tell(
+        on,
+        Note::TapChannel {
+            mode: channel.mode,
+            why: channel.why,
+        },
+    );
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
@@ -298,7 +309,8 @@ pub fn play(
     let mut link = setup.link;
     let choice = found.pick(Some(&first));
     if let Some(why) = &choice.why {
-        eprintln!("calibration: {why}");
+        let (path, why) = (choice.path.clone(), why.clone());
+        tell(on, Note::Calibration { path, why });
     }
     let (cal_path, cal) = (choice.path, choice.calibration);
     let givens = read_if_visible(&first, &cal)?
@@ -326,9 +338,14 @@ pub fn play(
         cfg.budget,
         cfg.max_visible_steps,
     );
-    if !cfg.quiet {
-        eprintln!("plan: {}", plan.describe(cfg.level));
-    }
+    let level = cfg.level;
+    tell(
+        on,
+        Note::Plan {
+            plan: plan.clone(),
+            level,
+        },
+    );
     let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
     let planned = PlayConfig {
         max_visible_steps: visible,
@@ -370,7 +387,7 @@ pub fn play(
         solution,
         stats,
     };
-    let mut report = run.execute(&mut session, target, 0, progress)?;
+    let mut report = run.execute(&mut session, target, 0, on)?;
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
@@ -416,7 +433,7 @@ pub fn resume(
     device: &Device,
     dir: &Path,
     cfg: &PlayConfig,
-    progress: &mut dyn FnMut(&Progress),
+    on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<PlayReport> {
     let mut session = Session::reopen(dir)?;
     let meta = session.meta.clone();
@@ -461,10 +478,14 @@ pub fn resume(
     let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
-    let why = link.open_channel(cfg.input, size, cfg.pace)?;
-    if !cfg.quiet {
-        eprintln!("tap channel: {why}");
-    }
+    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
+    tell(
+        on,
+        Note::TapChannel {
+            mode: channel.mode,
+            why: channel.why,
+        },
+    );
     link.settle(|link| link.probe_screen())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
@@ -489,7 +510,7 @@ pub fn resume(
         solution,
         stats,
     };
-    run.execute(&mut session, target, done, progress)
+    run.execute(&mut session, target, done, on)
 }
 
 /// A searched level, ready to be replayed into a session.
@@ -511,7 +532,7 @@ impl Run<'_> {
         session: &mut Session,
         mut target: PhoneTarget<'_>,
         start_at: usize,
-        progress: &mut dyn FnMut(&Progress),
+        on: &mut dyn FnMut(&Update),
     ) -> anyhow::Result<PlayReport> {
         let cfg = self.cfg;
         session.journal.start(start_at as u64)?;
@@ -534,7 +555,7 @@ impl Run<'_> {
             &mut target,
             &mut session.journal,
             &ropts,
-            progress,
+            &mut |p| on(&Update::Progress(*p)),
         );
         let replay_ms = started.elapsed().as_secs_f64() * 1e3;
         if let Some(frame) = &target.last_frame {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::play::Update;
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::sim::app::style::Style;
@@ -53,7 +54,6 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
         verify_taps: 400,
         verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
-        quiet: true,
         ..PlayConfig::default()
     }
 }
@@ -259,8 +259,10 @@ fn a_device_disconnected_mid_run_is_connected_again() {
     let report = play(
         &device,
         &config(data.path(), 11, Strategy::RowMajor),
-        &mut |p| {
-            if p.done == 150 {
+        &mut |u| {
+            if let Update::Progress(p) = u
+                && p.done == 150
+            {
                 adb.adb(&["disconnect", &sim.serial()]);
             }
         },
@@ -384,8 +386,10 @@ fn the_adb_server_killed_mid_run_is_started_again() {
     let report = play(
         &device,
         &config(data.path(), 11, Strategy::RowMajor),
-        &mut |p| {
-            if p.done == 100 {
+        &mut |u| {
+            if let Update::Progress(p) = u
+                && p.done == 100
+            {
                 adb.adb(&["kill-server"]);
             }
         },

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::play::Update;
 use sudoku_autoplay::play::link::Link;
 use sudoku_autoplay::play::phone::PhoneTarget;
 use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play, resume};
@@ -38,7 +39,6 @@ fn config(data: &Path, level: u32) -> PlayConfig {
         verify_taps: 400,
         reconnect_timeout: Duration::from_secs(20),
         data_dir: data.to_path_buf(),
-        quiet: true,
         ..PlayConfig::default()
     }
 }
@@ -289,8 +289,11 @@ fn a_restarted_phone_gets_no_blind_taps_and_the_level_is_reopened() {
     let device = device(&adb);
     let mut old = Some(first);
     let mut new: Option<SimHandle> = None;
-    let report = play(&device, &config(data.path(), 11), &mut |p| {
-        if p.done == 300 && old.is_some() {
+    let report = play(&device, &config(data.path(), 11), &mut |u| {
+        if let Update::Progress(p) = u
+            && p.done == 300
+            && old.is_some()
+        {
             // Kill the phone, and start a fresh one on the same address 0.2 s later: the app
             // shows its home screen.
             drop(old.take());
@@ -337,8 +340,10 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
     cfg.reconnect_timeout = Duration::from_secs(2);
     let mut old = Some(first);
     let started = Instant::now();
-    let err = play(&device, &cfg, &mut |p| {
-        if p.done == 200 {
+    let err = play(&device, &cfg, &mut |u| {
+        if let Update::Progress(p) = u
+            && p.done == 200
+        {
             drop(old.take());
         }
     })
@@ -483,8 +488,10 @@ fn play_with_a_pause(
     c.app.hazards.lock_screen = lock;
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
-    let r = play(&device(&adb), &config(data.path(), 11), &mut |p| {
-        if p.done == 100 {
+    let r = play(&device(&adb), &config(data.path(), 11), &mut |u| {
+        if let Update::Progress(p) = u
+            && p.done == 100
+        {
             std::thread::sleep(Duration::from_millis(2500));
         }
     });
@@ -525,8 +532,10 @@ fn an_unknown_screen_gets_one_back_then_a_stop_naming_it() {
     let serial = sim.serial();
     let mut cfg = config(data.path(), 11);
     cfg.verify_taps = 100;
-    let err = play(&device(&adb), &cfg, &mut |p| {
-        if p.done == 250 {
+    let err = play(&device(&adb), &cfg, &mut |u| {
+        if let Update::Progress(p) = u
+            && p.done == 250
+        {
             // Someone presses BACK on the phone: the level list, not the board.
             adb.on(&serial, &["shell", "input", "keyevent", "4"]);
         }

@@ -31,7 +31,6 @@ fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig
         verify_taps: 400,
         verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
-        quiet: true,
         ..PlayConfig::default()
     }
 }

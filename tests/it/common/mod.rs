@@ -73,7 +73,8 @@ pub fn autoplay_in_home(home: &Path) -> Command {
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("XDG_DATA_HOME", home.join(".local/share"))
         .env_remove("AUTOPLAY_DATA")
-        .env_remove("AUTOPLAY_CALIBRATION_DIR");
+        .env_remove("AUTOPLAY_CALIBRATION_DIR")
+        .env_remove("RUST_LOG");
     cmd
 }
 
