@@ -12,6 +12,7 @@ mod calibrate;
 mod demo;
 mod devices;
 mod dirs;
+mod logging;
 mod play;
 mod read;
 mod replay;
@@ -22,7 +23,8 @@ mod solve;
 mod stats;
 mod watch;
 
-use clap::{Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Plays Sudoku on an Android phone over ADB, replaying every placement and undo of a
 /// backtracking search as real taps.
@@ -31,11 +33,16 @@ use clap::{Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    args_conflicts_with_subcommands = true,
+    override_usage = "autoplay [OPTIONS]\n       autoplay [-v] <COMMAND>",
     after_help = "With no subcommand, autoplay plays: `autoplay --level 70` opens level 70 on the phone and \
                   solves it visibly.\nEach subcommand has its own --help, e.g. `autoplay solve --help`."
 )]
 pub struct Cli {
+    /// Log what happens on stderr: -v debug events (the tap channel and why, reconnects,
+    /// repairs, OCR doubts, the calibration picked), -vv trace events. RUST_LOG sets finer
+    /// filters (e.g. RUST_LOG=sudoku_autoplay::vision=trace).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     #[command(flatten)]
     adb: play::AdbArgs,
     #[command(flatten)]
@@ -70,7 +77,8 @@ enum Command {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
+    logging::init(cli.verbose);
     let result = match cli.command {
         None => play::run(&cli.adb, &cli.play),
         Some(Command::Demo(args)) => demo::run(&args),
@@ -95,6 +103,31 @@ pub fn main() -> i32 {
     }
 }
 
+/// Parses the command line. The options of the command without a subcommand (playing) given
+/// with a subcommand are an error, as clap's `args_conflicts_with_subcommands` would say; that
+/// setting itself would also refuse the global `-v` before a subcommand (`autoplay -v read`).
+fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    if let Some((name, _)) = matches.subcommand() {
+        let stray = cmd.get_arguments().find(|a| {
+            !a.is_global_set()
+                && matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine)
+        });
+        if let Some(arg) = stray {
+            return Err(cmd.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("the subcommand '{name}' cannot be used with '{arg}'"),
+            ));
+        }
+    }
+    Cli::from_arg_matches(&matches)
+}
+
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
@@ -117,6 +150,21 @@ pub fn error_text(e: &anyhow::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn verbose_is_global_and_play_options_stay_off_subcommands() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+        let parse = |args: &str| super::parse(args.split_whitespace());
+        assert_eq!(parse("autoplay -vv solve").unwrap().verbose, 2);
+        assert_eq!(parse("autoplay solve -v").unwrap().verbose, 1);
+        assert_eq!(parse("autoplay -v --level 3").unwrap().verbose, 1);
+        let e = parse("autoplay --level 3 solve").unwrap_err().to_string();
+        assert!(
+            e.contains("the subcommand 'solve' cannot be used with '--level <N>'"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn causes_are_said_once() {
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
