@@ -320,6 +320,15 @@ impl Found {
             }
             text
         });
+        tracing::debug!(
+            path = %best.path.display(),
+            keypad_fits = ?fits(&best.calibration),
+            keypad_off_px = ?off(&best.calibration),
+            model_match = best.model_match,
+            navigation = best.calibration.navigation.is_some(),
+            why = why.as_deref().unwrap_or("the only calibration for the screen"),
+            "calibration chosen"
+        );
         Choice {
             path: best.path,
             calibration: best.calibration,

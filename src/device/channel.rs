@@ -38,6 +38,20 @@ impl Channel {
 /// Picks the channel: `requested` if the device can do it, else the next one down; with no
 /// request, the fastest that works.
 pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channel, DeviceError> {
+    let chosen = pick(device, requested)?;
+    tracing::debug!(
+        serial = %device.serial,
+        ?requested,
+        mode = ?chosen.mode,
+        panel = chosen.panel.as_ref().map(|p| p.device.as_str()),
+        record = chosen.record,
+        why = %chosen.why,
+        "tap channel chosen"
+    );
+    Ok(chosen)
+}
+
+fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, DeviceError> {
     if requested == Some(InputBackend::Input) {
         return Ok(Channel::input(
             "input: `input tap` lines, as asked (--input input)",
@@ -64,7 +78,10 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
                     why,
                 });
             }
-            Err(raw::NotWritable(reason)) => not_raw = Some(reason),
+            Err(raw::NotWritable(reason)) => {
+                tracing::debug!(panel = %panel.device, %reason, "raw touch records are not possible");
+                not_raw = Some(reason);
+            }
         }
     }
     let test = device.shell(&format!("sendevent {} 0 0 0", panel.device), CALL_TIMEOUT)?;

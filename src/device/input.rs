@@ -758,20 +758,29 @@ impl Tapper {
     /// resends the batches not done.
     fn reconnect(&mut self) -> Result<(), DeviceError> {
         if self.options.reconnect_for.is_zero() {
+            tracing::debug!(serial = %self.device.serial, "the tap channel closed (its owner reconnects)");
             return Err(DeviceError::Adb(format!(
                 "the tap channel to {} closed",
                 self.device.serial
             )));
         }
-        let deadline = Instant::now() + self.options.reconnect_for;
+        let started = Instant::now();
+        let deadline = started + self.options.reconnect_for;
         let mut delay = Duration::from_millis(100);
         let dd_said = self
             .stream
             .take()
             .map(|c| c.stream.output())
             .unwrap_or_default();
+        tracing::debug!(
+            serial = %self.device.serial,
+            unacked = self.unacked.len(),
+            dd_said = %dd_said,
+            "the tap channel closed: reopening it"
+        );
         loop {
             self.reconnects += 1;
+            tracing::trace!(serial = %self.device.serial, attempt = self.reconnects, "reopening the tap channel");
             self.session = Session::open(&self.device);
             // Probe the new session with an ack of its own.
             let probe = self.seq + 1;
@@ -792,6 +801,12 @@ impl Tapper {
                 ok = self.stream.is_some();
             }
             if ok {
+                tracing::info!(
+                    serial = %self.device.serial,
+                    secs = started.elapsed().as_secs_f64(),
+                    resent_batches = self.unacked.len(),
+                    "tap channel reopened"
+                );
                 self.seq = probe;
                 self.copied = (0, Instant::now());
                 // Resend, renumbered after the probe.
@@ -810,6 +825,7 @@ impl Tapper {
                 } else {
                     format!(" (the raw stream's dd said: {dd_said})")
                 };
+                tracing::info!(serial = %self.device.serial, %why, "the tap channel could not be reopened");
                 return Err(DeviceError::Adb(format!(
                     "lost the connection to {} and could not reopen it within {:.0} s: {why}{dd}",
                     self.device.serial,

@@ -172,6 +172,7 @@ impl Link {
                 Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })
         })?;
+        tracing::debug!(serial = %self.device.serial, mode = ?c.chosen.mode, "{what}: done");
         self.tapper = Some(tapper);
         Ok(())
     }
@@ -277,6 +278,14 @@ impl Link {
 
     fn reconnected(&mut self, during: &str, error: &DeviceError, started: Instant) {
         self.reconnects += 1;
+        tracing::info!(
+            serial = %self.device.serial,
+            during,
+            %error,
+            secs = started.elapsed().as_secs_f64(),
+            reconnects = self.reconnects,
+            "link restored"
+        );
         self.incidents.push(Incident {
             kind: IncidentKind::Reconnect,
             what: format!(
@@ -293,6 +302,7 @@ impl Link {
 
     /// Records an interruption dealt with (the screen was off, the app in the background).
     pub fn interruption(&mut self, what: String) {
+        tracing::debug!(serial = %self.device.serial, %what, "interruption dealt with");
         self.incidents.push(Incident {
             kind: IncidentKind::Interruption,
             what,
@@ -311,9 +321,11 @@ impl Link {
         let mut connect_error = String::new();
         let mut note = String::new();
         let mut delay = Duration::from_millis(100);
+        tracing::debug!(serial = %self.device.serial, during, %error, "a device call failed: checking the link");
         loop {
             self.stop.check()?;
             let state = self.state();
+            tracing::trace!(serial = %self.device.serial, ?state, "link state");
             match &state {
                 State::Online => {
                     match self.device.shell("echo ok", PROBE_TIMEOUT) {
@@ -356,7 +368,9 @@ impl Link {
                         if listed == "offline" {
                             let _ = server.disconnect(&self.device.serial);
                         }
-                        connect_error = match server.connect(&self.device.serial) {
+                        let connected = server.connect(&self.device.serial);
+                        tracing::debug!(serial = %self.device.serial, ok = connected.is_ok(), "adb connect");
+                        connect_error = match connected {
                             Ok(_) => String::new(),
                             Err(e) => format!(
                                 ", and `adb connect {}` failed ({e}): is the phone on and on the network?",
@@ -382,6 +396,14 @@ impl Link {
             }
             let now = Instant::now();
             if now >= deadline {
+                tracing::info!(
+                    serial = %self.device.serial,
+                    during,
+                    %error,
+                    waited_secs = self.timeout.as_secs_f64(),
+                    %note,
+                    "link lost: the device did not come back in time"
+                );
                 return Err(Stop::DeviceLost {
                     serial: self.device.serial.clone(),
                     during: during.to_string(),

@@ -388,6 +388,7 @@ impl Replay<'_, '_> {
     /// Journals the target's reconnects and interruptions.
     fn note_incidents(&mut self) -> anyhow::Result<()> {
         for incident in self.target.incidents() {
+            tracing::info!(kind = ?incident.kind, what = %incident.what, "incident");
             match incident.kind {
                 IncidentKind::Reconnect => self.report.reconnects += 1,
                 IncidentKind::Interruption => self.report.interruptions += 1,
@@ -512,6 +513,7 @@ impl Replay<'_, '_> {
                 Err(e) => return Err(e),
             };
             self.report.verifications += 1;
+            tracing::trace!(step = self.done, "verifying the screen");
             match seen {
                 Seen::Board(board) => {
                     backed = false;
@@ -522,6 +524,13 @@ impl Replay<'_, '_> {
                         self.expected = *want;
                         return Ok(());
                     }
+                    tracing::debug!(
+                        step = self.done,
+                        cells = wrong.len(),
+                        wrong = %wrong.iter().map(|&c| format!("{}={}", crate::board::cell_name(c), board.get(c))).collect::<Vec<_>>().join(" "),
+                        round = stalled,
+                        "the screen differs from the search: repairing"
+                    );
                     if let Some(&c) = wrong.iter().find(|&&c| self.puzzle.get(c) != 0) {
                         anyhow::bail!(
                             "the board on screen has {} at the given {} where the puzzle has {}: is this still the same level?",
@@ -557,6 +566,12 @@ impl Replay<'_, '_> {
                     for &c in &wrong {
                         self.enc.reset();
                         self.report.repairs += 1;
+                        tracing::debug!(
+                            cell = %crate::board::cell_name(c),
+                            seen = self.expected.get(c),
+                            want = want.get(c),
+                            "repair"
+                        );
                         let sent = self.write(WriteKind::Repair, c, want.get(c));
                         match sent {
                             Ok(()) => {}
@@ -566,11 +581,13 @@ impl Replay<'_, '_> {
                     }
                 }
                 Seen::Completed => {
+                    tracing::debug!(step = self.done, "the app shows its completion screen");
                     self.report.completion = Some(Completion::Screen);
                     self.expected = self.solution;
                     return Ok(());
                 }
                 Seen::GameOver { what } => {
+                    tracing::debug!(%what, "the app ended the game");
                     if self.report.taps == 0 && !reopened && self.target.reopen()? {
                         // Resuming a lost game (its mistake limit turned off since): again from
                         // the level's start.
@@ -586,6 +603,7 @@ impl Replay<'_, '_> {
                     .into());
                 }
                 Seen::Other { what } => {
+                    tracing::debug!(%what, backed, reopened, "the board is not on the screen");
                     self.enc.reset();
                     if !backed {
                         // A popup may cover the board: BACK once, then look again.

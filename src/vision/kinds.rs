@@ -218,18 +218,18 @@ pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence
         return (kinds, all_given("fewer than two digits".into()));
     }
     let fs = Features::new(&digits, empty);
-    if std::env::var_os("VISION_TRACE").is_some() {
+    if tracing::enabled!(tracing::Level::TRACE) {
         for (i, d) in digits.iter().enumerate() {
-            eprintln!(
-                "{} {} ink {:?} w {:.3} tint {:.0} out {} sur {:?} bg {:?}",
-                crate::board::cell_name(d.cell),
-                d.digit,
-                d.colour,
-                fs.weight[i],
-                fs.tint[i],
-                fs.left_out[i],
-                d.surround,
-                d.background
+            tracing::trace!(
+                cell = %crate::board::cell_name(d.cell),
+                digit = d.digit,
+                ink = ?d.colour,
+                weight = fs.weight[i],
+                tint = fs.tint[i],
+                left_out = fs.left_out[i],
+                surround = ?d.surround,
+                background = ?d.background,
+                "digit features"
             );
         }
     }

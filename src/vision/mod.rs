@@ -5,9 +5,9 @@
 //! use sudoku_autoplay::{capture, vision};
 //! let image = capture::decode(&std::fs::read("shot.png")?)?;
 //! let reading = vision::read_board(&image, None)?;
-//! println!("{}", reading.board.to_line());
+//! let line = reading.board.to_line(); // 81 characters, `.` for empty cells
 //! let (x, y) = reading.geometry.cell_center(40); // where to tap the centre cell
-//! # let _ = (x, y); Ok(()) }
+//! # let _ = (line, x, y); Ok(()) }
 //! ```
 
 pub mod detect;
@@ -236,6 +236,15 @@ pub fn read_with(
         .map(|c| c.cell_background)
         .collect();
     let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
+    for d in &doubts {
+        tracing::debug!("OCR doubt: {}", d.message);
+    }
+    tracing::debug!(
+        digits = digits.len(),
+        doubts = doubts.len(),
+        kinds = %kind_evidence,
+        "board read"
+    );
     Reading {
         board,
         kinds,

@@ -215,7 +215,17 @@ pub fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<To
         .into_iter()
         // Numbers (counts under the keys, badges) are not keys.
         .filter(|group| !is_number(group))
-        .map(|group| classify(gray, &group, hk))
+        .map(|group| {
+            let key = classify(gray, &group, hk);
+            tracing::debug!(
+                tool = ?key.tool,
+                center = ?key.center,
+                confidence = key.confidence,
+                evidence = %key.evidence,
+                "tool label"
+            );
+            key
+        })
         .collect()
 }
 
@@ -480,15 +490,15 @@ fn read_label(gray: &Gray, marks: &[&Region]) -> Option<((Tool, &'static str, f3
     if likeness.len() < 2 {
         return None;
     }
-    if std::env::var_os("VCAL_DEBUG").is_some() {
+    if tracing::enabled!(tracing::Level::TRACE) {
         let best: Vec<String> = likeness
             .iter()
-            .map(|l| {
-                let b = l.likeness.iter().max_by(|a, b| a.1.total_cmp(b.1)).unwrap();
-                format!("{}{:.2}", b.0, b.1)
+            .filter_map(|l| {
+                let b = l.likeness.iter().max_by(|a, b| a.1.total_cmp(b.1))?;
+                Some(format!("{}{:.2}", b.0, b.1))
             })
             .collect();
-        eprintln!("letters {:?}: {}", union(marks), best.join(" "));
+        tracing::trace!(bbox = ?union(marks), letters = %best.join(" "), "label letters");
     }
     let mut scored: Vec<(Tool, &'static str, f32)> = Vec::new();
     for &(tool, words) in WORDS {
@@ -549,13 +559,15 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
         return unknown("no shape".into());
     };
     let scores = icon_scores(&g);
+    tracing::trace!(
+        ?bbox,
+        marks = marks.len(),
+        levels = ?marks.iter().map(|r| r.levels).collect::<Vec<u32>>(),
+        scores = ?&scores[..scores.len().min(4)],
+        "label shape"
+    );
+    // A picture of each label's glyph, for developers (`VCAL_DEBUG=1`, into /tmp/vcal/glyphs).
     if std::env::var_os("VCAL_DEBUG").is_some() {
-        let levels: Vec<u32> = marks.iter().map(|r| r.levels).collect();
-        eprintln!(
-            "label {bbox:?} marks {} levels {levels:?} scores {:?}",
-            marks.len(),
-            &scores[..scores.len().min(4)]
-        );
         let bytes = g.to_bytes();
         let img =
             image::GrayImage::from_fn(32, 32, |x, y| image::Luma([bytes[(y * 32 + x) as usize]]));

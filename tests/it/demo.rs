@@ -39,6 +39,8 @@ fn demo_without_adb_speaks_the_transport_directly() {
         "{}",
         out.stderr
     );
+    // Without -v (and RUST_LOG), no log lines.
+    assert_eq!(log_lines(&out.stderr), Vec::<&str>::new(), "{}", out.stderr);
     // The run is logged like any other, in the user's data directory.
     let data = dir.path().join(".local/share/sudoku-autoplay");
     let runs = std::fs::read_to_string(data.join("runs.csv")).unwrap();
@@ -66,4 +68,50 @@ fn demo_through_the_adb_server_leaves_it_as_it_was() {
     let (out, _dir) = demo(adb.port, &["--direct"], None);
     assert_solved(&out);
     assert!(out.stderr.contains("no adb server"), "{}", out.stderr);
+}
+
+/// The lines of stderr that are log events (`TIME LEVEL target: message fields`).
+fn log_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|level| ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"].contains(&level))
+        })
+        .collect()
+}
+
+#[test]
+fn demo_with_v_logs_the_tap_channel_choice() {
+    let (out, _dir) = demo(free_port(), &["--direct", "-v"], None);
+    assert_solved(&out);
+    let logs = log_lines(&out.stderr);
+    // The channel choice is a debug event with its fields; the notes are info events (with
+    // --quiet, the "tap channel:" line itself is not printed).
+    assert!(
+        logs.iter().any(|l| l
+            .contains(" DEBUG sudoku_autoplay::device::channel: tap channel chosen")
+            && l.contains("mode=Raw")
+            && l.contains("why=raw: ")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        logs.iter()
+            .any(|l| l.contains(" INFO ") && l.contains("plan steps=136")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.lines().any(|l| l.starts_with("tap channel: ")),
+        "{}",
+        out.stderr
+    );
+    // Trace events need -vv.
+    assert!(
+        !logs.iter().any(|l| l.contains(" TRACE ")),
+        "{}",
+        out.stderr
+    );
 }
