@@ -27,7 +27,8 @@
 //! and the player's direct route share, and [`text`] writes numbers for people.
 //!
 //! The `autoplay` command line lives in the binary (`src/main.rs`, `src/cli/`): the library
-//! takes values and returns values.
+//! takes values and returns values, never prints (a run's notes reach the caller as
+//! [`play::Update`]s), and emits `tracing` events that the binary shows with `-v`.
 
 pub mod adb_packet;
 pub mod board;
