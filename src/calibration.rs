@@ -239,7 +239,7 @@ pub struct InputSection {
 }
 
 /// How the app takes a digit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InputMode {
     /// Tap the cell, then the digit (most apps).
