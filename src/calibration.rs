@@ -451,6 +451,18 @@ impl Calibration {
         Ok(())
     }
 
+    /// Reads the board in a frame with this calibration's geometry (after checking the frame
+    /// size) and its device templates.
+    pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
+        self.check_frame(img.width(), img.height())
+            .map_err(vision::VisionError::Calibration)?;
+        Ok(vision::read_with(
+            img,
+            self.geometry(),
+            self.template_bank().as_ref(),
+        ))
+    }
+
     /// Checks that this calibration was made for a `width x height` frame.
     pub fn check_frame(&self, width: u32, height: u32) -> Result<(), String> {
         let (w, h) = (self.device.width, self.device.height);
