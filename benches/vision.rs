@@ -25,10 +25,10 @@ fn bench(c: &mut Criterion) {
     black_box(TemplateBank::default_bank());
     for (name, w, h) in SIZES {
         let img = render(&Style::light(w, h), &scene()).0;
-        let reading = vision::read_board(&img, None).expect("synthetic board reads");
+        let reading = vision::read_board(&img).expect("synthetic board reads");
         assert_eq!(reading.board.to_line(), truth(&scene()).0);
         c.bench_function(&format!("detect+ocr {name}"), |b| {
-            b.iter(|| vision::read_board(black_box(&img), None).unwrap())
+            b.iter(|| vision::read_board(black_box(&img)).unwrap())
         });
         c.bench_function(&format!("detect {name}"), |b| {
             b.iter(|| vision::detect_board(black_box(&img)).unwrap())
@@ -70,10 +70,10 @@ fn bench_real(c: &mut Criterion) {
             continue;
         };
         let img = capture::decode(&bytes).unwrap();
-        vision::read_board(&img, None).expect("the dev set reads");
+        vision::read_board(&img).expect("the dev set reads");
         let id = format!("real {name} {}x{}", img.width(), img.height());
         c.bench_function(&id, |b| {
-            b.iter(|| vision::read_board(black_box(&img), None).unwrap())
+            b.iter(|| vision::read_board(black_box(&img)).unwrap())
         });
     }
 }

@@ -239,7 +239,7 @@ pub struct InputSection {
 }
 
 /// How the app takes a digit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InputMode {
     /// Tap the cell, then the digit (most apps).
@@ -449,6 +449,18 @@ impl Calibration {
             }
         }
         Ok(())
+    }
+
+    /// Reads the board in a frame with this calibration's geometry (after checking the frame
+    /// size) and its device templates.
+    pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
+        self.check_frame(img.width(), img.height())
+            .map_err(vision::VisionError::Calibration)?;
+        Ok(vision::read_with(
+            img,
+            self.geometry(),
+            self.template_bank().as_ref(),
+        ))
     }
 
     /// Checks that this calibration was made for a `width x height` frame.

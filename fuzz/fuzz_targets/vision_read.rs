@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
         }),
         _ => drawn_grid(w, h, rest),
     };
-    match vision::read_board(&img, None) {
+    match vision::read_board(&img) {
         Ok(reading) => {
             let _ = reading.givens();
             let _ = reading.kinds_line();

@@ -1,9 +1,9 @@
 //! `autoplay calibrate --screenshot`: make a calibration profile from a screenshot.
 
+use super::choice::choice;
 use super::dirs::{CalibrationDir, calibration_dir_write_help, user_calibration_dir};
 use super::read::load_image;
 use anyhow::Context;
-use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
@@ -48,7 +48,7 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "POINTS", value_parser = parse_keys)]
     keys: Option<[(u32, u32); 9]>,
     /// How the app takes digits: tap the cell then the digit, or the reverse.
-    #[arg(long, value_enum, default_value_t = InputMode::CellFirst)]
+    #[arg(long, value_parser = choice::<InputMode>(), default_value = "cell-first")]
     mode: InputMode,
     /// Device model to record (informative).
     #[arg(long)]
@@ -237,7 +237,6 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
         .collect();
     outln!("keypad: {}", keys.join(" "))?;
-    let mode = c.input.mode.to_possible_value();
     outln!(
         "erase: {}{}; input mode: {}",
         c.keypad.erase,
@@ -246,7 +245,7 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         } else {
             ""
         },
-        mode.as_ref().map_or("?", |m| m.get_name())
+        super::choice::name(c.input.mode)
     )?;
     outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",

@@ -3,6 +3,7 @@
 //! transport to it directly), plays a level visibly, and shows the phone's screen live (the board
 //! redrawn in the terminal and a PNG refreshed on disk).
 
+use super::choice::choice;
 use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -26,7 +27,7 @@ pub struct DemoArgs {
     pub profile: String,
     /// How much the simulated phone's work costs: `phone` (what the profile's real phone
     /// costs: `input` start-up, processes, screenshots, the app's UI time) or `instant`.
-    #[arg(long, value_enum, default_value_t = TimingMode::Phone)]
+    #[arg(long, value_parser = choice::<TimingMode>(), default_value = "phone")]
     pub timing: TimingMode,
     /// Talk to the simulated phone directly over the ADB transport, without an adb server
     /// (what the demo does anyway when `adb` is not installed).

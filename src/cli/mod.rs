@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 mod calibrate;
+mod choice;
 mod demo;
 mod devices;
 mod dirs;

@@ -1,5 +1,6 @@
 //! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
 
+use super::choice::choice;
 use super::dirs::{CalibrationDir, DataDir};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -97,7 +98,7 @@ impl AdbArgs {
 #[command(next_help_heading = "Search")]
 pub struct SearchArgs {
     /// Search strategy whose every step is shown (rowmajor is the article's).
-    #[arg(long, value_enum, default_value_t = Strategy::RowMajor)]
+    #[arg(long, value_parser = choice::<Strategy>(), default_value = "rowmajor")]
     pub strategy: Strategy,
     /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
     #[arg(long, value_name = "N")]
@@ -133,7 +134,7 @@ pub struct RunArgs {
     /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
     /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
     /// Default: the fastest the device allows, in that order; the choice and why is printed.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<InputBackend>())]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]

@@ -57,7 +57,10 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
         .map(Calibration::load)
         .transpose()?;
     let t1 = Instant::now();
-    let result = vision::read_board(&frame.image, calibration.as_ref());
+    let result = match &calibration {
+        Some(c) => c.read(&frame.image),
+        None => vision::read_board(&frame.image),
+    };
     let ms = t1.elapsed().as_secs_f64() * 1e3;
     let reading = match result {
         Ok(r) => r,

@@ -2,6 +2,7 @@
 //! device needed), and optionally show it again: as an animated GIF, in the terminal, or as the
 //! recorded taps sent to a phone.
 
+use super::choice::choice;
 use super::play::AdbArgs;
 use anyhow::Context;
 use std::io::IsTerminal;
@@ -47,7 +48,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
     /// With --to-device: `raw`, `events` or `input` (default: the fastest the device allows).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<InputBackend>())]
     pub input: Option<InputBackend>,
     /// With --to-device: which phone.
     #[command(flatten)]

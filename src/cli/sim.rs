@@ -1,5 +1,6 @@
 //! `autoplay sim`: run the simulated phone so the real `adb` can connect to it.
 
+use super::choice::choice;
 use anyhow::{Context, bail};
 use clap::Args;
 use std::net::SocketAddr;
@@ -36,10 +37,10 @@ pub struct SimArgs {
     #[arg(long, default_value = "pixel", value_parser = parse_profile, help = profile_help())]
     profile: &'static profile::Profile,
     /// App colour theme.
-    #[arg(long, value_enum, default_value_t = Theme::Light)]
+    #[arg(long, value_parser = choice::<Theme>(), default_value = "light")]
     theme: Theme,
     /// Keypad layout (default: row; a --style may bring its own).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Keypad>())]
     keypad: Option<Keypad>,
     #[arg(long, default_value = "classic", value_parser = parse_style, help = style_help())]
     style: Style,
@@ -62,7 +63,7 @@ pub struct SimArgs {
     deny_new_keys: bool,
     /// Whether the phone's work takes time: `instant` (nothing costs anything) or `phone`
     /// (the profile's measured costs; see the README).
-    #[arg(long, value_enum, default_value_t = TimingMode::Instant)]
+    #[arg(long, value_parser = choice::<TimingMode>(), default_value = "instant")]
     timing: TimingMode,
     /// Realism: extra milliseconds each `input` command takes.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -87,7 +88,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     screen_off_after: Option<Duration>,
     /// The lock screen shown when the display turns back on.
-    #[arg(long, value_enum, default_value_t = LockScreen::Swipe)]
+    #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
 }
 

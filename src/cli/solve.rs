@@ -1,5 +1,6 @@
 //! `autoplay solve`: run a strategy on puzzles from the command line, a file or stdin.
 
+use super::choice::choice;
 use anyhow::Context;
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE")]
     file: Option<PathBuf>,
     /// Search strategy.
-    #[arg(long, value_enum, default_value_t = Strategy::Fast)]
+    #[arg(long, value_parser = choice::<Strategy>(), default_value = "fast")]
     strategy: Strategy,
     /// Also check that the solution is unique; a puzzle with several solutions is a failure (exit 1).
     #[arg(short, long)]

@@ -112,7 +112,7 @@ pub fn read_if_visible(frame: &RgbaImage, cal: &Calibration) -> anyhow::Result<O
     if !seen.iter().zip([x0, y0, x1, y1]).all(|(&a, b)| near(a, b)) {
         return Ok(None);
     }
-    Ok(Some(vision::read_board(frame, Some(cal))?.board))
+    Ok(Some(cal.read(frame)?.board))
 }
 
 /// The tap layout of a calibration.

@@ -398,7 +398,10 @@ pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> anyhow::Resu
         Some(_) => format!("calibration {}", cal_path.display()),
         None => "board detection (the session's calibration is gone)".into(),
     };
-    let reading = match vision::read_board(&frame, cal.as_ref()) {
+    let read = cal
+        .as_ref()
+        .map_or_else(|| vision::read_board(&frame), |c| c.read(&frame));
+    let reading = match read {
         Ok(r) => r,
         Err(e) => return Ok(OcrCheck::Unreadable(format!("{}: {e}", path.display()))),
     };

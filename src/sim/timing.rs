@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// Whether the simulated phone's work takes time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TimingMode {
     /// Everything is free: commands, screenshots and the app's UI time (fast tests).
     #[default]

@@ -67,13 +67,10 @@ impl Observer for Recorder {
 }
 
 /// How the search chooses the next cell.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Strategy {
     /// The article's backtracker: empty cells in row-major order, digits 1..9 ascending.
-    #[value(name = "rowmajor")]
     #[serde(rename = "rowmajor")]
     RowMajor,
     /// Minimum remaining values: the first cell (row-major) with the fewest candidates, recomputed after every placement.

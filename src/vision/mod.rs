@@ -4,7 +4,7 @@
 //! # fn main() -> anyhow::Result<()> {
 //! use sudoku_autoplay::{capture, vision};
 //! let image = capture::decode(&std::fs::read("shot.png")?)?;
-//! let reading = vision::read_board(&image, None)?;
+//! let reading = vision::read_board(&image)?;
 //! let line = reading.board.to_line(); // 81 characters, `.` for empty cells
 //! let (x, y) = reading.geometry.cell_center(40); // where to tap the centre cell
 //! # let _ = (line, x, y); Ok(()) }
@@ -30,7 +30,6 @@ pub use kinds::Kind;
 pub use templates::TemplateBank;
 
 use crate::board::{Board, cell_name};
-use crate::calibration::Calibration;
 use image::RgbaImage;
 use ocr::CellRead;
 
@@ -151,28 +150,15 @@ impl Reading {
     }
 }
 
-/// Reads the board in a frame. With a calibration, its board geometry (after checking the frame
-/// size) and its device templates are used; otherwise the board is detected and the default
-/// template bank is used.
-pub fn read_board(
-    img: &RgbaImage,
-    calibration: Option<&Calibration>,
-) -> Result<Reading, VisionError> {
-    let (geometry, device) = match calibration {
-        Some(cal) => {
-            cal.check_frame(img.width(), img.height())
-                .map_err(VisionError::Calibration)?;
-            (cal.geometry(), cal.template_bank())
-        }
-        None => {
-            let (geometry, reading) = detect_and_read(img)?;
-            if let Some(r) = reading {
-                return Ok(r);
-            }
-            (geometry, None)
-        }
-    };
-    Ok(read_with(img, geometry, device.as_ref()))
+/// Reads the board in a frame: the board is detected and read with the default template bank.
+/// (With a calibration, [`crate::calibration::Calibration::read`] uses its geometry and
+/// templates instead.)
+pub fn read_board(img: &RgbaImage) -> Result<Reading, VisionError> {
+    let (geometry, reading) = detect_and_read(img)?;
+    Ok(match reading {
+        Some(r) => r,
+        None => read_with(img, geometry, None),
+    })
 }
 
 /// Reads the cells of a known geometry.

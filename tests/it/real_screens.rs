@@ -82,7 +82,7 @@ fn every_real_screen_reads_exactly() {
         let name = &shot.name;
         let img = capture::decode(&std::fs::read(&shot.path).unwrap())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let reading = match vision::read_board(&img, None) {
+        let reading = match vision::read_board(&img) {
             Ok(r) => r,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -135,7 +135,7 @@ fn a_real_board_cut_in_half_is_no_board() {
             continue; // the other test reports it
         };
         let cut = image::imageops::crop_imm(&img, 0, 0, img.width(), g.rows[5]).to_image();
-        match vision::read_board(&cut, None) {
+        match vision::read_board(&cut) {
             Ok(r) => failures.push(format!(
                 "{name}: a board read in the top {} px: {:?}",
                 g.rows[5],

@@ -6,7 +6,6 @@ use std::path::Path;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
-use sudoku_autoplay::vision;
 
 fn calibrate(
     style: &Style,
@@ -57,7 +56,7 @@ fn calibrates_board_and_keypad_in_both_layouts() {
             9
         );
         // Reading with the calibration gives the same board.
-        let reading = vision::read_board(&r.image, Some(&cal)).unwrap();
+        let reading = cal.read(&r.image).unwrap();
         assert_eq!(reading.board.to_line(), truth(&scene()).0);
         assert!(reading.doubts.is_empty(), "{:?}", reading.doubts);
     }
@@ -109,7 +108,7 @@ fn toml_round_trip_and_frame_size_check() {
     assert!(e.contains("720x1520") && e.contains("1080x2400"), "{e}");
     // Reading a frame of another size with it is refused.
     let other = render(&Style::light(1080, 2400), &scene()).0;
-    let e = vision::read_board(&other, Some(&back)).unwrap_err();
+    let e = back.read(&other).unwrap_err();
     assert!(e.to_string().contains("recalibrate"), "{e}");
 }
 

@@ -24,7 +24,7 @@ fn png(img: &RgbaImage) -> Vec<u8> {
 }
 
 fn reads_scene(img: &RgbaImage) {
-    let r = vision::read_board(img, None).expect("board");
+    let r = vision::read_board(img).expect("board");
     let (board, kinds) = truth(&scene());
     assert_eq!(r.board.to_line(), board);
     assert_eq!(r.kinds_line(), kinds);

@@ -55,7 +55,7 @@ fn every_corpus_screenshot_reads_exactly() {
         );
         let toggle = lines.next().is_some_and(|l| l.trim() == "erase: toggle");
         let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
-        let reading = match vision::read_board(&img, None) {
+        let reading = match vision::read_board(&img) {
             Ok(r) => r,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -99,7 +99,7 @@ fn every_corpus_screenshot_reads_exactly() {
         };
         match Calibration::from_frame(&img, &options) {
             Ok(c) => {
-                let again = vision::read_board(&img, Some(&c.calibration)).unwrap();
+                let again = c.calibration.read(&img).unwrap();
                 if again.board.to_line() != board || again.kinds_line() != kinds {
                     failures.push(format!("{name}: reading with its calibration differs"));
                 }

@@ -10,7 +10,7 @@ fn check(name: &str, style: &Style) -> Reading {
     if let Ok(dir) = std::env::var("VISION_DUMP") {
         let _ = img.save(format!("{dir}/{name}.png"));
     }
-    let reading = vision::read_board(&img, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let reading = vision::read_board(&img).unwrap_or_else(|e| panic!("{name}: {e}"));
     let (board, kinds) = truth(&sc);
     let got = reading.geometry.rect();
     for k in 0..4 {

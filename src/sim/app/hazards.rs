@@ -15,7 +15,7 @@ use image::RgbaImage;
 use std::time::{Duration, Instant};
 
 /// The lock screen shown when the display turns back on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LockScreen {
     /// No lock screen: waking up shows the app again.
     None,

@@ -35,7 +35,7 @@ pub const PACKAGE: &str = "org.autoplay.sudoku";
 pub const ACTIVITY: &str = ".GameActivity";
 
 /// Colour theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Theme {
     #[default]
     Light,
@@ -44,7 +44,7 @@ pub enum Theme {
 
 /// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
 /// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Keypad {
     #[default]
     Row,
