@@ -13,8 +13,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(commands) => {
             for c in &commands {
                 for w in &c.words {
-                    let _ = w.expand(0);
-                    let _ = w.expand(i32::MIN);
+                    let _ = w.expand(0, 0);
+                    let _ = w.expand(i32::MIN, u32::MAX);
                 }
             }
         }
