@@ -134,7 +134,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let state = sim.dumpsys();
     outln!("{}", report.solution)?;
     outln!(
-        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {:?}), {} repairs",
+        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {}), {} repairs",
         cfg.level.unwrap_or(0),
         started.elapsed().as_secs_f64(),
         sudoku_autoplay::text::thousands(s.placements),
@@ -142,7 +142,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         sudoku_autoplay::text::thousands(s.calls()),
         sudoku_autoplay::text::thousands(report.replay.taps),
         sudoku_autoplay::play::plan::rate(report.taps_per_sec),
-        report.input,
+        super::choice::name(report.input),
         sudoku_autoplay::text::thousands(report.replay.repairs)
     )?;
     outln!(

@@ -284,7 +284,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let s = &r.stats;
     outln!("{}", r.solution)?;
     outln!(
-        "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {:?}, \
+        "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {}, \
          {} repairs{}, {} steps shown{}; capture: {}",
         completion(&r.replay),
         sudoku_autoplay::text::thousands(s.placements),
@@ -293,7 +293,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         s.elapsed.as_secs_f64() * 1e3,
         sudoku_autoplay::text::thousands(r.replay.taps),
         sudoku_autoplay::play::plan::rate(r.taps_per_sec),
-        r.input,
+        super::choice::name(r.input),
         sudoku_autoplay::text::thousands(r.replay.repairs),
         super::resume::incidents(&r.replay),
         sudoku_autoplay::text::thousands(r.replay.events_shown),

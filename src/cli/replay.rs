@@ -225,11 +225,11 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
         return Err(e);
     }
     outln!(
-        "device:  sent {} recorded taps to {} ({:.0} taps/s via {:?})",
+        "device:  sent {} recorded taps to {} ({:.0} taps/s via {})",
         t(c.taps.len() as u64),
         device.serial,
         link.taps_per_sec(),
-        link.input_mode().unwrap_or(InputBackend::Input)
+        super::choice::name(link.input_mode().unwrap_or(InputBackend::Input))
     )?;
     if let Some(cal) = &cal {
         let frame = link.settle(|link| link.grab())?;
