@@ -252,6 +252,24 @@ fn tell(on: &mut dyn FnMut(&Update), note: Note) {
     on(&Update::Note(note));
 }
 
+/// Opens the tap channel the configuration asks for, and says which it is and why.
+fn open_channel(
+    link: &mut Link,
+    cfg: &PlayConfig,
+    size: (u32, u32),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<()> {
+    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
+    tell(
+        on,
+        Note::TapChannel {
+            mode: channel.mode,
+            why: channel.why,
+        },
+    );
+    Ok(())
+}
+
 /// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
 /// (before the replay starts), then where the replay stands.
 pub fn play(
@@ -287,14 +305,7 @@ pub fn play(
         None => found.require()?,
     };
     let navigation = found.candidates[0].calibration.navigation.clone();
-    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
-    tell(
-        on,
-        Note::TapChannel {
-            mode: channel.mode,
-            why: channel.why,
-        },
-    );
+    open_channel(&mut link, cfg, size, on)?;
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
@@ -478,14 +489,7 @@ pub fn resume(
     let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
-    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
-    tell(
-        on,
-        Note::TapChannel {
-            mode: channel.mode,
-            why: channel.why,
-        },
-    );
+    open_channel(&mut link, cfg, size, on)?;
     link.settle(|link| link.probe_screen())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
