@@ -685,6 +685,14 @@ impl Tapper {
         }
     }
 
+    /// The touch panel's device node, for messages.
+    fn panel_name(&self) -> &str {
+        self.channel
+            .panel
+            .as_ref()
+            .map_or("the touch panel", |p| p.device.as_str())
+    }
+
     /// `raw`: asks the `dd` again how much it copied (it had `copied` bytes), after a pause;
     /// a `dd` that copies nothing for the ack timeout is stuck.
     fn ask_copier(&mut self, copied: u64) -> Result<(), DeviceError> {
@@ -694,10 +702,7 @@ impl Tapper {
             return Err(DeviceError::Timeout {
                 what: format!(
                     "the raw tap stream into {} (dd copied nothing more)",
-                    self.channel
-                        .panel
-                        .as_ref()
-                        .map_or("the touch panel", |p| p.device.as_str())
+                    self.panel_name()
                 ),
                 secs: self.options.ack_timeout.as_secs_f64(),
             });
@@ -724,10 +729,7 @@ impl Tapper {
             if self.stream_deaths > MAX_STREAM_DEATHS {
                 return Err(DeviceError::Adb(format!(
                     "the raw tap stream into {} keeps ending (dd said: {:?}); try --input events or --input input",
-                    self.channel
-                        .panel
-                        .as_ref()
-                        .map_or("the touch panel", |p| p.device.as_str()),
+                    self.panel_name(),
                     copier.stream.output()
                 )));
             }

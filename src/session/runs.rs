@@ -48,6 +48,20 @@ fn first_version() -> u32 {
     1
 }
 
+/// Whether a header is the current one cut short: the file was written before the columns
+/// after it were added.
+fn is_older<'a>(header: impl Iterator<Item = &'a str>) -> bool {
+    let mut current = HEADER.split(',');
+    let mut len = 0;
+    for name in header {
+        if current.next() != Some(name) {
+            return false;
+        }
+        len += 1;
+    }
+    len > 0 && current.next().is_some()
+}
+
 /// The columns a row is read with: the file's header, or, for an old file whose header is a
 /// prefix of the current one (written before columns were added, with rows of either length
 /// appended under it), the current columns as far as the row goes.
@@ -55,11 +69,9 @@ fn columns_for(
     file_header: &csv::StringRecord,
     row: &csv::StringRecord,
 ) -> Result<csv::StringRecord, String> {
-    let current: Vec<&str> = HEADER.split(',').collect();
-    let old =
-        file_header.len() < current.len() && file_header.iter().zip(&current).all(|(a, b)| a == *b);
+    let old = is_older(file_header.iter());
     let columns: csv::StringRecord = if old {
-        current.iter().take(row.len()).copied().collect()
+        HEADER.split(',').take(row.len()).collect()
     } else {
         file_header.clone()
     };
@@ -115,8 +127,11 @@ pub fn append_run(data_dir: &Path, run: &RunRecord) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create {}", data_dir.display()))?;
     let path = data_dir.join("runs.csv");
     let exists = path.exists();
-    if exists && first_line(&path)?.trim_end() != HEADER {
-        upgrade(&path)?;
+    if exists {
+        let header = first_line(&path)?;
+        if header != HEADER {
+            upgrade(&path, &header)?;
+        }
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -131,24 +146,29 @@ pub fn append_run(data_dir: &Path, run: &RunRecord) -> anyhow::Result<()> {
         .with_context(|| format!("cannot append to {}", path.display()))
 }
 
+/// The header line (without its line end).
 fn first_line(path: &Path) -> anyhow::Result<String> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(text.lines().next().unwrap_or_default().to_string())
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .and_then(|mut f| f.read_line(&mut line))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
 
-/// Rewrites `path` under the current header (every value kept), through a temporary file.
-fn upgrade(path: &Path) -> anyhow::Result<()> {
-    let runs = read_runs(path)?;
-    let header: Vec<&str> = HEADER.split(',').collect();
-    let file_header = first_line(path)?;
-    if !header.starts_with(&file_header.trim_end().split(',').collect::<Vec<_>>()[..]) {
+/// Rewrites `path`, whose header is `file_header`, under the current header (every value
+/// kept), through a temporary file.
+fn upgrade(path: &Path, file_header: &str) -> anyhow::Result<()> {
+    if !is_older(file_header.split(',')) {
         anyhow::bail!(
-            "{} has columns this autoplay does not know (header {:?}; a newer version wrote it?):              not appending to it; move it aside to start a new one",
+            "{} has columns this autoplay does not know (header {:?}; a newer version wrote it?): \
+             not appending to it; move it aside to start a new one",
             path.display(),
             file_header
         );
     }
+    let runs = read_runs(path)?;
     let tmp = path.with_extension("csv.tmp");
     {
         let mut w = csv::Writer::from_path(&tmp)
