@@ -6,11 +6,14 @@
 //! thread routes each packet to its stream and acknowledges every `WRTE` at once; a stream's
 //! writer keeps one `WRTE` in flight until the device's `OKAY` (classic flow control). A
 //! connection that dropped is reopened by the next stream, so the tap channel's reconnect works
-//! here as it does through the adb server.
+//! here as it does through the adb server. It is the direct side of [`Transport`]: the
+//! handshake, each `OPEN` and each `WRTE` wait for the device at most a timeout, and the
+//! connection's reader thread ends when the last [`Direct`] for it is dropped.
 //!
 //! Not supported: `AUTH` (a device that asks for it gets an error saying to use the adb server),
 //! TLS, and the sync (file transfer) protocol.
 
+use super::transport::{Stream, StreamRead, StreamWrite, Transport};
 use super::{ChannelReader, DeviceError};
 use crate::adb_packet::{AUTH_TOKEN, Command, HEADER_LEN, Header, MAX_PAYLOAD, Packet, VERSION};
 use std::collections::HashMap;
@@ -20,14 +23,32 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::Duration;
 
-/// How long the handshake and each stream's `OPEN` / `WRTE` may wait for the device.
+/// How long the handshake and each `WRTE` may wait for the device.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A device reached over TCP without an adb server.
 #[derive(Clone)]
 pub struct Direct {
     addr: SocketAddr,
-    conn: Arc<Mutex<Option<Arc<Conn>>>>,
+    conn: Arc<Slot>,
+}
+
+/// The connection of a [`Direct`] and its clones, shut down when the last of them is dropped
+/// (which ends its reader thread).
+struct Slot(Mutex<Option<Arc<Conn>>>);
+
+impl Slot {
+    fn lock(&self) -> MutexGuard<'_, Option<Arc<Conn>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(conn) = self.lock().take() {
+            conn.shutdown();
+        }
+    }
 }
 
 impl std::fmt::Debug for Direct {
@@ -49,7 +70,7 @@ impl Direct {
     pub fn connect(addr: SocketAddr) -> Result<Self, DeviceError> {
         let direct = Direct {
             addr,
-            conn: Arc::new(Mutex::new(None)),
+            conn: Arc::new(Slot(Mutex::new(None))),
         };
         direct.live()?;
         Ok(direct)
@@ -59,51 +80,9 @@ impl Direct {
         self.addr
     }
 
-    /// Runs `service` (`shell:...`, `exec:...`) and returns everything it wrote until it closed.
-    pub fn run(&self, service: &str) -> Result<Vec<u8>, DeviceError> {
-        let (mut reader, writer) = self.open(service)?;
-        let mut out = Vec::new();
-        reader.read_to_end(&mut out)?;
-        drop(writer);
-        Ok(out)
-    }
-
-    /// An interactive shell without a pty (`shell,raw:`, as `adb_client` opens it; a pty would
-    /// add echo and prompts): `input` is copied to it until it ends, its output goes to
-    /// `output`, which is dropped when the device closes the shell. Returns once both
-    /// directions are done.
-    pub fn interactive(
-        &self,
-        input: &mut dyn Read,
-        output: Box<dyn Write + Send>,
-    ) -> Result<(), DeviceError> {
-        self.bidirectional("shell,raw:", input, output)
-    }
-
-    /// A stream to `service` (`shell,raw:`, `exec:COMMAND`): `input` is copied to it until it
-    /// ends, its output goes to `output`, which is dropped when the device closes the stream.
-    /// Returns once both directions are done.
-    pub fn bidirectional(
-        &self,
-        service: &str,
-        input: &mut dyn Read,
-        mut output: Box<dyn Write + Send>,
-    ) -> Result<(), DeviceError> {
-        let (mut reader, mut writer) = self.open(service)?;
-        let copier = std::thread::Builder::new()
-            .name("direct-shell-out".into())
-            .spawn(move || {
-                let _ = std::io::copy(&mut reader, &mut output);
-            })?;
-        let sent = std::io::copy(input, &mut writer);
-        // Input ended (the caller sent `exit`): wait for the device to close the shell.
-        let _ = copier.join();
-        sent.map(|_| ()).map_err(DeviceError::from)
-    }
-
     /// The open connection, reconnecting if there is none or it dropped.
     fn live(&self) -> Result<Arc<Conn>, DeviceError> {
-        let mut slot = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = self.conn.lock();
         if let Some(conn) = slot.as_ref().filter(|c| c.alive.load(Ordering::Acquire)) {
             return Ok(conn.clone());
         }
@@ -112,8 +91,8 @@ impl Direct {
         Ok(conn)
     }
 
-    /// Opens a stream to `service`.
-    fn open(&self, service: &str) -> Result<(ChannelReader, StreamWriter), DeviceError> {
+    /// Opens a stream to `service`; the device has `timeout` to answer.
+    fn open_stream(&self, service: &str, timeout: Duration) -> Result<Stream, DeviceError> {
         let conn = self.live()?;
         let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
         let (data_tx, data_rx) = mpsc::channel();
@@ -134,14 +113,11 @@ impl Direct {
                 self.addr
             ))
         };
-        let remote = match ack_rx.recv_timeout(REPLY_TIMEOUT) {
+        let remote = match ack_rx.recv_timeout(timeout) {
             Ok(remote) => remote,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 conn.routes().remove(&local);
-                return Err(DeviceError::Timeout {
-                    what: format!("opening `{service}` on {}", self.addr),
-                    secs: REPLY_TIMEOUT.as_secs_f64(),
-                });
+                return Err(std::io::Error::from(std::io::ErrorKind::TimedOut).into());
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => return Err(refused()),
         };
@@ -153,7 +129,17 @@ impl Direct {
             remote,
             acks: ack_rx,
         };
-        Ok((reader, writer))
+        Ok(Stream::new(Box::new(reader), Box::new(writer)))
+    }
+}
+
+impl Transport for Direct {
+    fn open(&self, _serial: &str, service: &str, timeout: Duration) -> Result<Stream, DeviceError> {
+        self.open_stream(service, timeout)
+    }
+
+    fn why_unreachable(&self) -> String {
+        format!("is the phone at {} still running?", self.addr)
     }
 }
 
@@ -225,6 +211,12 @@ impl Conn {
         w.write_all(&packet.encode())
     }
 
+    /// Closes the socket both ways: the reader thread sees the end and closes every stream.
+    fn shutdown(&self) {
+        let w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = w.shutdown(std::net::Shutdown::Both);
+    }
+
     /// The reader thread: routes packets to streams until the connection ends, then closes them all.
     fn route_incoming(&self, read: &mut TcpStream) {
         while let Ok(p) = read_packet(read) {
@@ -261,9 +253,7 @@ impl Conn {
         }
         self.alive.store(false, Ordering::Release);
         self.routes().clear();
-        if let Ok(w) = self.writer.lock() {
-            let _ = w.shutdown(std::net::Shutdown::Both);
-        }
+        self.shutdown();
     }
 }
 
@@ -309,8 +299,9 @@ impl Write for StreamWriter {
     }
 }
 
-impl Drop for StreamWriter {
-    fn drop(&mut self) {
+impl StreamWrite for StreamWriter {
+    /// Forgets the stream (its reader sees the end) and tells the device, once.
+    fn close(&mut self) {
         if self.conn.routes().remove(&self.local).is_some() {
             let _ = self
                 .conn
@@ -319,10 +310,25 @@ impl Drop for StreamWriter {
     }
 }
 
+impl Drop for StreamWriter {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl StreamRead for ChannelReader {
+    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
+        self.timeout = timeout;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::{CALL_TIMEOUT, Device};
     use crate::sim::{SimConfig, profile};
+    use std::time::Instant;
 
     fn phone() -> (crate::sim::SimHandle, Direct) {
         let p = profile::profile("pixel").expect("pixel profile");
@@ -332,12 +338,18 @@ mod tests {
         (sim, direct)
     }
 
+    /// Everything `service` writes until it closes.
+    fn run(d: &Direct, service: &str) -> Result<Vec<u8>, DeviceError> {
+        let deadline = Instant::now() + CALL_TIMEOUT;
+        Ok(d.open("", service, CALL_TIMEOUT)?.read_to_end(deadline)?)
+    }
+
     #[test]
     fn shell_exec_and_interactive_shell() {
         let (sim, d) = phone();
-        let out = d.run("shell:echo hi; echo rc=$?").unwrap();
+        let out = run(&d, "shell:echo hi; echo rc=$?").unwrap();
         assert_eq!(String::from_utf8_lossy(&out), "hi\nrc=0\n");
-        let png = d.run("exec:screencap -p").unwrap();
+        let png = run(&d, "exec:screencap -p").unwrap();
         assert!(png.starts_with(b"\x89PNG"), "a PNG of {} bytes", png.len());
         let mut input: &[u8] = b"input tap 10 10\necho done\nexit\n";
         let (tx, rx) = mpsc::channel();
@@ -351,7 +363,9 @@ mod tests {
                 Ok(())
             }
         }
-        d.interactive(&mut input, Box::new(Sink(tx))).unwrap();
+        Device::direct(d)
+            .interactive_shell(&mut input, Box::new(Sink(tx)))
+            .unwrap();
         let text: Vec<u8> = rx.iter().flatten().collect();
         assert!(
             String::from_utf8_lossy(&text).contains("done"),
@@ -364,25 +378,68 @@ mod tests {
     #[test]
     fn reconnects_after_the_connection_drops() {
         let (_sim, d) = phone();
-        d.run("shell:true").unwrap();
+        run(&d, "shell:true").unwrap();
         let conn = d.live().unwrap();
-        conn.writer
-            .lock()
-            .unwrap()
-            .shutdown(std::net::Shutdown::Both)
-            .unwrap();
+        conn.shutdown();
         // The reader thread notices; the next stream opens a new connection.
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
         while conn.alive.load(Ordering::Acquire) && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
-        assert_eq!(d.run("shell:echo again").unwrap(), b"again\n");
+        assert_eq!(run(&d, "shell:echo again").unwrap(), b"again\n");
+    }
+
+    #[test]
+    fn a_device_that_never_answers_times_out_and_nothing_waits_on() {
+        use std::net::TcpListener;
+        // A device that shakes hands, then answers nothing, until the host closes the socket.
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            assert_eq!(read_packet(&mut s).unwrap().command, Command::Cnxn);
+            let banner = b"device::\0".to_vec();
+            let cnxn = Packet::new(Command::Cnxn, VERSION, MAX_PAYLOAD, banner);
+            s.write_all(&cnxn.encode()).unwrap();
+            let mut seen = Vec::new();
+            loop {
+                match read_packet(&mut s) {
+                    Ok(p) => seen.push(p.command),
+                    Err(e) => return (seen, e.kind()),
+                }
+            }
+        });
+        let device = Device::direct(Direct::connect(addr).unwrap());
+        let start = Instant::now();
+        let e = device
+            .shell("echo hi", Duration::from_millis(300))
+            .unwrap_err();
+        let took = start.elapsed();
+        assert!(matches!(e, DeviceError::Timeout { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "`adb shell echo hi` on {addr} timed out after 0.3 s \
+                 (is the device still connected? check `adb devices`)"
+            )
+        );
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        // The last handle gone, the connection is closed: no thread of ours still reads it.
+        drop(device);
+        let (seen, end) = fake.join().unwrap();
+        assert_eq!(seen, [Command::Open]);
+        assert_eq!(
+            end,
+            std::io::ErrorKind::UnexpectedEof,
+            "the host closed the socket"
+        );
     }
 
     #[test]
     fn unknown_services_and_non_devices_are_errors() {
         let (_sim, d) = phone();
-        let e = d.run("nosuch:thing").unwrap_err().to_string();
+        let e = run(&d, "nosuch:thing").unwrap_err().to_string();
         assert!(e.contains("refused"), "{e}");
         // Something that is not an ADB device: a listener that closes at once.
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

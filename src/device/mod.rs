@@ -1,10 +1,13 @@
 //! Talking to a phone through the adb server (or, with no server, directly).
 //!
 //! - [`Server`]: the adb server's host protocol (list, track, connect devices), spoken directly.
-//! - [`Device`]: one device's services (`shell:`, `exec:`, an interactive shell) through
-//!   `adb_client::ADBServerDevice`, each call on a worker thread with our own timeout (the crate
-//!   has none); or through [`direct`], our own host side of the ADB transport, when there is no
-//!   adb server (`autoplay demo` without `adb` installed).
+//! - [`Device`]: one device's services (`shell:`, `exec:`, an interactive shell, a long-lived
+//!   `exec:` stream), whichever its [`Route`]: through the adb server (`host:transport:SERIAL`,
+//!   then the service), or through [`direct`], our own host side of the ADB transport, when
+//!   there is no adb server (`autoplay demo` without `adb` installed). Both routes are one
+//!   `Transport` (`transport.rs`) that opens a service as a stream; every call is bounded by
+//!   socket timeouts (or, on the direct route, timed waits for the device's packets), never by a
+//!   thread left behind. ARCHITECTURE.md says what we speak ourselves and why.
 //! - [`select`]: picks the device like adb does (`-s`, `ANDROID_SERIAL`, the only one).
 //! - [`input`]: the tap channel (a long-lived pipelined shell with `input tap` or `sendevent`
 //!   lines, or [`raw`] touch records streamed into the touch panel).
@@ -16,16 +19,16 @@ pub mod input;
 pub mod raw;
 pub mod screen;
 mod server;
+mod transport;
 
 pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};
 
-use adb_client::ADBDeviceExt;
-use adb_client::server_device::ADBServerDevice;
 use direct::Direct;
 use std::io::{Read, Write};
 use std::net::SocketAddrV4;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use transport::Transport;
 
 /// What can go wrong talking to a device; every message says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -90,8 +93,22 @@ pub enum Route {
     Direct(Direct),
 }
 
+impl Route {
+    /// The route as the one interface both kinds implement.
+    fn transport(&self) -> &dyn Transport {
+        match self {
+            Route::Server(server) => server,
+            Route::Direct(direct) => direct,
+        }
+    }
+}
+
 /// Default timeout of one short device call.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// How long opening a long-lived stream may take, each write on it, and how long the device
+/// gets to close it once its input is over.
+const STREAM_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Device {
     /// The device `serial` behind the adb server `server`.
@@ -110,30 +127,10 @@ impl Device {
         }
     }
 
-    fn adb(&self, server: &Server) -> ADBServerDevice {
-        ADBServerDevice::new(self.serial.clone(), Some(server.addr))
-    }
-
     /// Runs `command` in the device shell; the exit code comes from an appended `; echo rc=$?`.
     pub fn shell(&self, command: &str, timeout: Duration) -> Result<ShellOutput, DeviceError> {
-        let full = format!("{command}; echo rc=$?");
         let what = format!("`adb shell {command}` on {}", self.serial);
-        let out = match &self.route {
-            Route::Server(server) => {
-                let mut adb = self.adb(server);
-                with_timeout(&what, timeout, move || {
-                    let mut out = Vec::new();
-                    adb.shell_command(&full, Some(&mut out), None)
-                        .map_err(|e| DeviceError::Adb(e.to_string()))?;
-                    Ok(out)
-                })
-                .map_err(|e| self.explain(e))?
-            }
-            Route::Direct(d) => {
-                let d = d.clone();
-                with_timeout(&what, timeout, move || d.run(&format!("shell:{full}")))?
-            }
-        };
+        let out = self.run(&format!("shell:{command}; echo rc=$?"), &what, timeout)?;
         let text = String::from_utf8_lossy(&out).replace("\r\n", "\n");
         let body = text.trim_end_matches('\n');
         let (stdout, last) = match body.rsplit_once('\n') {
@@ -152,106 +149,81 @@ impl Device {
     /// Runs `command` with `exec:` (raw bytes, no pty) and returns its whole output.
     pub fn exec(&self, command: &str, timeout: Duration) -> Result<Vec<u8>, DeviceError> {
         let what = format!("`adb exec-out {command}` on {}", self.serial);
-        let mut adb = match &self.route {
-            Route::Server(server) => self.adb(server),
-            Route::Direct(d) => {
-                let (d, service) = (d.clone(), format!("exec:{command}"));
-                return with_timeout(&what, timeout, move || d.run(&service));
-            }
-        };
-        let (tx, rx) = mpsc::channel::<Vec<u8>>();
-        let (status_tx, status_rx) = mpsc::channel();
-        let (done_tx, done_rx) = mpsc::channel::<()>();
-        let cmd = command.to_string();
-        // The crate returns once stdin is copied (here: at once) while the output arrives on a
-        // thread of its own, which drops the writer (closing `rx`) when the device closes the
-        // stream. Dropping the crate's device object shuts the socket down, so this thread keeps
-        // it alive until we are done reading.
-        std::thread::Builder::new()
-            .name("adb-exec".into())
-            .spawn(move || {
-                let r = adb.exec(&cmd, &mut std::io::empty(), Box::new(ChannelWriter(tx)));
-                let _ = status_tx.send(r.map_err(|e| DeviceError::Adb(e.to_string())));
-                let _ = done_rx.recv();
-                drop(adb);
-            })?;
-        let deadline = Instant::now() + timeout;
-        let mut out = Vec::new();
-        let result = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(chunk) => out.extend_from_slice(&chunk),
-                Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    break Err(DeviceError::Timeout {
-                        what: what.clone(),
-                        secs: timeout.as_secs_f64(),
-                    });
-                }
-            }
-        };
-        drop(done_tx);
-        result?;
-        match status_rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(Err(e)) => Err(self.explain(e)),
-            _ => Ok(out),
-        }
+        self.run(&format!("exec:{command}"), &what, timeout)
     }
 
-    /// An interactive shell: `input` is fed to it, its output goes to `output` (dropped when
-    /// the shell ends). Blocks until the shell is over.
+    /// Everything `service` writes until it closes the stream, within `timeout` from now.
+    fn run(&self, service: &str, what: &str, timeout: Duration) -> Result<Vec<u8>, DeviceError> {
+        let deadline = Instant::now() + timeout;
+        self.route
+            .transport()
+            .open(&self.serial, service, timeout)
+            .and_then(|stream| stream.read_to_end(deadline).map_err(DeviceError::from))
+            .map_err(|e| self.failed(e, what, timeout))
+    }
+
+    /// An interactive shell (`shell,raw:`: no pty, so no echo or prompts): `input` is fed to
+    /// it, its output goes to `output` (dropped when the shell ends). Blocks until the input is
+    /// over and the shell closed (or was closed after [`STREAM_TIMEOUT`]).
     pub(crate) fn interactive_shell(
         &self,
         input: &mut dyn Read,
         output: Box<dyn Write + Send>,
     ) -> Result<(), DeviceError> {
-        match &self.route {
-            Route::Server(server) => self
-                .adb(server)
-                .shell(input, output)
-                .map_err(|e| self.explain(DeviceError::Adb(e.to_string()))),
-            Route::Direct(d) => d.interactive(input, output),
-        }
+        self.pipe("shell,raw:", input, output)
     }
 
     /// A long-lived `exec:` stream (binary both ways, no pty): `input` is fed to `command`'s
-    /// stdin, its output goes to `output` (dropped when the device closes the stream). Blocks
-    /// until the input ends or the device closes the stream.
+    /// stdin, its output goes to `output` (dropped when the stream ends). Blocks until the input
+    /// is over and the stream closed (or was closed after [`STREAM_TIMEOUT`]).
     pub(crate) fn exec_stream(
         &self,
         command: &str,
         input: &mut dyn Read,
         output: Box<dyn Write + Send>,
     ) -> Result<(), DeviceError> {
-        match &self.route {
-            Route::Server(server) => self
-                .adb(server)
-                .exec(command, input, output)
-                .map_err(|e| self.explain(DeviceError::Adb(e.to_string()))),
-            Route::Direct(d) => d.bidirectional(&format!("exec:{command}"), input, output),
+        self.pipe(&format!("exec:{command}"), input, output)
+    }
+
+    fn pipe(
+        &self,
+        service: &str,
+        input: &mut dyn Read,
+        output: Box<dyn Write + Send>,
+    ) -> Result<(), DeviceError> {
+        let what = format!("opening `{service}` on {}", self.serial);
+        let stream = self
+            .route
+            .transport()
+            .open(&self.serial, service, STREAM_TIMEOUT)
+            .map_err(|e| self.failed(e, &what, STREAM_TIMEOUT))?;
+        stream
+            .pump(input, output, STREAM_TIMEOUT)
+            .map_err(|e| self.explain(e.into()))
+    }
+
+    /// A failed call's error: a bound that was hit is said as the call's timeout; anything
+    /// else is explained by the route.
+    fn failed(&self, e: DeviceError, what: &str, timeout: Duration) -> DeviceError {
+        if transport::is_timeout(&e) {
+            DeviceError::Timeout {
+                what: what.to_string(),
+                secs: timeout.as_secs_f64(),
+            }
+        } else {
+            self.explain(e)
         }
     }
 
     /// A failed call, explained when its cause is the adb server gone: the same sentence
     /// wherever the server died (a refused connection, a stream cut mid-frame).
     pub(crate) fn explain(&self, e: DeviceError) -> DeviceError {
-        match (&self.route, &e) {
-            (Route::Server(server), DeviceError::Adb(_) | DeviceError::Io(_))
-                if server.version().is_err() =>
-            {
-                server.gone()
-            }
-            _ => e,
-        }
+        self.route.transport().explain(e)
     }
 
     /// Why the device may have gone away, for an error message.
     pub(crate) fn why_unreachable(&self) -> String {
-        match &self.route {
-            Route::Server(server) if server.version().is_err() => server.gone().to_string(),
-            Route::Server(_) => "is it still plugged in? check `adb devices`".to_string(),
-            Route::Direct(d) => format!("is the phone at {} still running?", d.addr()),
-        }
+        self.route.transport().why_unreachable()
     }
 
     /// `getprop KEY`, trimmed.
@@ -294,11 +266,12 @@ pub fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
 }
 
 /// Blocking `Read` over a channel of byte chunks (empty ones skipped); EOF when the sender is
-/// dropped.
+/// dropped. A read waits at most `timeout` (then fails with `TimedOut`), if one is set.
 pub(crate) struct ChannelReader {
     rx: mpsc::Receiver<Vec<u8>>,
     buf: Vec<u8>,
     pos: usize,
+    timeout: Option<Duration>,
 }
 
 impl ChannelReader {
@@ -307,6 +280,7 @@ impl ChannelReader {
             rx,
             buf: Vec::new(),
             pos: 0,
+            timeout: None,
         }
     }
 }
@@ -314,54 +288,28 @@ impl ChannelReader {
 impl Read for ChannelReader {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         while self.pos == self.buf.len() {
-            match self.rx.recv() {
+            let chunk = match self.timeout {
+                None => self
+                    .rx
+                    .recv()
+                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                Some(t) => self.rx.recv_timeout(t),
+            };
+            match chunk {
                 Ok(chunk) => {
                     self.buf = chunk;
                     self.pos = 0;
                 }
-                Err(_) => return Ok(0),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(std::io::ErrorKind::TimedOut.into());
+                }
             }
         }
         let n = out.len().min(self.buf.len() - self.pos);
         out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
         self.pos += n;
         Ok(n)
-    }
-}
-
-struct ChannelWriter(mpsc::Sender<Vec<u8>>);
-
-impl Write for ChannelWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .send(buf.to_vec())
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "reader gone"))?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Runs `f` on a worker thread and gives up after `timeout` (the thread is abandoned: the crate's
-/// sockets have no timeouts of their own).
-pub fn with_timeout<T: Send + 'static>(
-    what: &str,
-    timeout: Duration,
-    f: impl FnOnce() -> Result<T, DeviceError> + Send + 'static,
-) -> Result<T, DeviceError> {
-    let (tx, rx) = mpsc::sync_channel(1);
-    std::thread::Builder::new()
-        .name("adb-call".into())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })?;
-    match rx.recv_timeout(timeout) {
-        Ok(r) => r,
-        Err(_) => Err(DeviceError::Timeout {
-            what: what.to_string(),
-            secs: timeout.as_secs_f64(),
-        }),
     }
 }
 
@@ -430,14 +378,87 @@ mod tests {
         assert_eq!(parse_wm_size("garbage"), None);
     }
 
+    /// An "adb server" that accepts connections (the kernel does, into the backlog) and never
+    /// answers, and the device behind it.
+    fn silent_server() -> (std::net::TcpListener, Device) {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        (l, Device::new("R58M", Server::local(port)))
+    }
+
+    /// What the host sent on the next connection, read until the host closed it (a panic if it
+    /// is still open seconds later: something would still be waiting on it).
+    fn sent_then_closed(l: &std::net::TcpListener) -> String {
+        let (mut s, _) = l.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut got = Vec::new();
+        s.read_to_end(&mut got)
+            .expect("the host closed its socket after giving up");
+        String::from_utf8_lossy(&got).into_owned()
+    }
+
     #[test]
-    fn timeouts_fire() {
-        let r: Result<(), _> = with_timeout("sleepy call", Duration::from_millis(50), || {
-            std::thread::sleep(Duration::from_secs(2));
-            Ok(())
+    fn a_server_that_never_answers_times_out_and_nothing_waits_on() {
+        let (l, device) = silent_server();
+        let timeout = Duration::from_millis(300);
+        for (call, what) in [
+            (0, "`adb shell echo hi` on R58M"),
+            (1, "`adb exec-out screencap` on R58M"),
+        ] {
+            let start = Instant::now();
+            let e = match call {
+                0 => device.shell("echo hi", timeout).map(|_| ()),
+                _ => device.exec("screencap", timeout).map(|_| ()),
+            }
+            .unwrap_err();
+            let took = start.elapsed();
+            assert!(matches!(e, DeviceError::Timeout { .. }), "{e:?}");
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{what} timed out after 0.3 s \
+                     (is the device still connected? check `adb devices`)"
+                )
+            );
+            assert!(took >= timeout && took < Duration::from_secs(2), "{took:?}");
+            assert_eq!(sent_then_closed(&l), "0013host:transport:R58M");
+        }
+    }
+
+    #[test]
+    fn a_call_ends_at_its_deadline_even_while_output_trickles() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        // Answers both requests, then writes a byte every 50 ms for as long as it can.
+        let server = std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            let mut request = [0u8; 4 + 19];
+            s.read_exact(&mut request).unwrap();
+            s.write_all(b"OKAY").unwrap();
+            let mut len = [0u8; 4];
+            s.read_exact(&mut len).unwrap();
+            let n = usize::from_str_radix(std::str::from_utf8(&len).unwrap(), 16).unwrap();
+            s.read_exact(&mut vec![0u8; n]).unwrap();
+            s.write_all(b"OKAY").unwrap();
+            let start = Instant::now();
+            while s.write_all(b"x").is_ok() && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            start.elapsed()
         });
-        let e = r.unwrap_err().to_string();
-        assert!(e.contains("sleepy call timed out after 0.1 s"), "{e}");
+        let device = Device::new("R58M", Server::local(port));
+        let start = Instant::now();
+        let e = device
+            .exec("cat /dev/slow", Duration::from_millis(400))
+            .unwrap_err();
+        assert!(matches!(e, DeviceError::Timeout { .. }), "{e:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        // The socket was closed: the server's writes failed long before its own 10 s.
+        assert!(server.join().unwrap() < Duration::from_secs(5));
     }
 
     #[test]

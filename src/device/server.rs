@@ -1,21 +1,30 @@
-//! The adb server's host protocol: list, track and connect devices.
+//! The adb server's host protocol: list, track and connect devices, and open a device's
+//! services (the server's side of [`Transport`]).
 //!
 //! Requests are `XXXX<service>` (4 hex digits of length), answers `OKAY` or `FAIL` + a
-//! length-prefixed message. This is small enough to speak directly, which keeps `adb_client`'s
-//! `ADBServer` (it spawns `adb start-server` on every call) off the hot path; device services go
-//! through `adb_client::ADBServerDevice` (see [`super::Device`]).
+//! length-prefixed message. A device's service is two requests on one socket:
+//! `host:transport:SERIAL`, then the service (`shell:...`, `exec:...`), after which the socket
+//! is the service's stream. This is small enough to speak directly, on sockets with timeouts;
+//! ARCHITECTURE.md says why `adb_client` is not used for it.
 
 use super::DeviceError;
+use super::transport::{self, Stream, Transport};
 use std::io::{Read, Write};
 use std::net::{SocketAddrV4, TcpStream};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The adb server's default port.
 pub const DEFAULT_PORT: u16 = 5037;
 
 /// Longest answer we accept from the server (device lists are tiny).
 const MAX_ANSWER: usize = 1 << 20;
+
+/// Longest wait for a connection to the server.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Longest wait for the server's answer to a host request, and for a write to it.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An adb server, local or remote (`-H HOST -P PORT`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,7 +149,7 @@ impl Server {
         &self,
         mut on_change: impl FnMut(Vec<DeviceEntry>) -> bool,
     ) -> Result<(), DeviceError> {
-        let mut s = self.open("host:track-devices-l", None)?;
+        let mut s = self.host("host:track-devices-l", None)?;
         loop {
             let body = read_hex_block(&mut s)?;
             if !on_change(parse_devices(&body)) {
@@ -151,7 +160,7 @@ impl Server {
 
     /// One request, one length-prefixed answer (empty for `OKAY` with no body).
     fn request(&self, service: &str) -> Result<String, DeviceError> {
-        let mut s = self.open(service, Some(Duration::from_secs(10)))?;
+        let mut s = self.host(service, Some(REQUEST_TIMEOUT))?;
         // Some services answer with a bare OKAY and close.
         match read_hex_block(&mut s) {
             Ok(body) => Ok(body),
@@ -162,27 +171,67 @@ impl Server {
         }
     }
 
-    fn open(&self, service: &str, timeout: Option<Duration>) -> Result<TcpStream, DeviceError> {
+    /// A host request on a new socket whose reads then wait at most `timeout` (`None`: as long
+    /// as the server lives, for `track`).
+    fn host(&self, service: &str, timeout: Option<Duration>) -> Result<TcpStream, DeviceError> {
         let mut s =
-            TcpStream::connect_timeout(&self.addr.into(), Duration::from_secs(3)).map_err(|e| {
+            TcpStream::connect_timeout(&self.addr.into(), CONNECT_TIMEOUT).map_err(|e| {
                 DeviceError::ServerUnreachable {
                     addr: self.addr,
                     hint: format!("{e}; start it with `{}`", self.adb_command("start-server")),
                 }
             })?;
+        s.set_read_timeout(Some(REQUEST_TIMEOUT))?;
+        s.set_write_timeout(Some(REQUEST_TIMEOUT))?;
+        send_request(&mut s, service)?;
         s.set_read_timeout(timeout)?;
-        s.set_write_timeout(Some(Duration::from_secs(10)))?;
-        s.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
-        let mut status = [0u8; 4];
-        s.read_exact(&mut status)?;
-        match &status {
-            b"OKAY" => Ok(s),
-            b"FAIL" => Err(DeviceError::Adb(read_hex_block(&mut s)?)),
-            other => Err(DeviceError::Adb(format!(
-                "unexpected answer {:?} from the adb server",
-                String::from_utf8_lossy(other)
-            ))),
+        Ok(s)
+    }
+}
+
+impl Transport for Server {
+    /// `host:transport:SERIAL`, then `service`, each answer awaited until the deadline. A
+    /// refused connection is an `Io` error here, which [`Transport::explain`] turns into "the
+    /// server is gone" if it no longer answers.
+    fn open(&self, serial: &str, service: &str, timeout: Duration) -> Result<Stream, DeviceError> {
+        let deadline = Instant::now() + timeout;
+        let mut s = TcpStream::connect_timeout(&self.addr.into(), CONNECT_TIMEOUT.min(timeout))?;
+        s.set_nodelay(true)?;
+        s.set_write_timeout(Some(timeout))?;
+        for request in [&format!("host:transport:{serial}"), service] {
+            s.set_read_timeout(Some(transport::left(deadline)?))?;
+            send_request(&mut s, request)?;
         }
+        Ok(Stream::tcp(s)?)
+    }
+
+    fn explain(&self, e: DeviceError) -> DeviceError {
+        match e {
+            DeviceError::Adb(_) | DeviceError::Io(_) if self.version().is_err() => self.gone(),
+            e => e,
+        }
+    }
+
+    fn why_unreachable(&self) -> String {
+        match self.version() {
+            Err(_) => self.gone().to_string(),
+            Ok(_) => "is it still plugged in? check `adb devices`".to_string(),
+        }
+    }
+}
+
+/// Sends one request and reads the server's `OKAY`, or its `FAIL` and message as an error.
+fn send_request(s: &mut TcpStream, service: &str) -> Result<(), DeviceError> {
+    s.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
+    let mut status = [0u8; 4];
+    s.read_exact(&mut status)?;
+    match &status {
+        b"OKAY" => Ok(()),
+        b"FAIL" => Err(DeviceError::Adb(read_hex_block(s)?)),
+        other => Err(DeviceError::Adb(format!(
+            "unexpected answer {:?} from the adb server",
+            String::from_utf8_lossy(other)
+        ))),
     }
 }
 
