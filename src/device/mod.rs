@@ -154,12 +154,26 @@ impl Device {
 
     /// Everything `service` writes until it closes the stream, within `timeout` from now.
     fn run(&self, service: &str, what: &str, timeout: Duration) -> Result<Vec<u8>, DeviceError> {
-        let deadline = Instant::now() + timeout;
-        self.route
+        let start = Instant::now();
+        let out = self
+            .route
             .transport()
             .open(&self.serial, service, timeout)
-            .and_then(|stream| stream.read_to_end(deadline).map_err(DeviceError::from))
-            .map_err(|e| self.failed(e, what, timeout))
+            .and_then(|stream| {
+                stream
+                    .read_to_end(start + timeout)
+                    .map_err(DeviceError::from)
+            })
+            .map_err(|e| self.failed(e, what, timeout));
+        tracing::trace!(
+            serial = %self.serial,
+            service,
+            ms = start.elapsed().as_millis() as u64,
+            bytes = out.as_ref().map_or(0, Vec::len),
+            error = out.as_ref().err().map(tracing::field::display),
+            "device call"
+        );
+        out
     }
 
     /// An interactive shell (`shell,raw:`: no pty, so no echo or prompts): `input` is fed to
@@ -197,9 +211,10 @@ impl Device {
             .transport()
             .open(&self.serial, service, STREAM_TIMEOUT)
             .map_err(|e| self.failed(e, &what, STREAM_TIMEOUT))?;
-        stream
-            .pump(input, output, STREAM_TIMEOUT)
-            .map_err(|e| self.explain(e.into()))
+        tracing::trace!(serial = %self.serial, service, "stream open");
+        let done = stream.pump(input, output, STREAM_TIMEOUT);
+        tracing::trace!(serial = %self.serial, service, ok = done.is_ok(), "stream closed");
+        done.map_err(|e| self.explain(e.into()))
     }
 
     /// A failed call's error: a bound that was hit is said as the call's timeout; anything

@@ -1,4 +1,4 @@
-//! The player's device layer (host protocol, ADBServerDevice calls, capture, the tap channel)
+//! The player's device layer (host protocol, device services, capture, the tap channel)
 //! against the simulated phone through a private real adb server.
 
 use crate::common::AdbServer;
