@@ -16,10 +16,12 @@
 //!    ([`solver::search`] with a [`solver::Strategy`]) that report every placement and undo to
 //!    an [`solver::Observer`].
 //! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), replayed with
-//!    verification; [`play::run::play`] is one whole level on a device, recovering from lost
-//!    links and from what real phones do mid-run.
+//!    verification, recovering from lost links and from what real phones do mid-run.
 //! 6. [`session`]: what a run did, recorded (a journal, frames, `runs.csv`), re-checked and
 //!    watched offline.
+//! 7. [`level`], above them all: one whole level on a device ([`level::play`],
+//!    [`level::resume`]) finds the calibration, reads and searches the board, replays it
+//!    through [`play`] and records it through [`session`].
 //!
 //! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
 //! transport protocol, which the real `adb` can connect to); it shares nothing with the player
@@ -35,6 +37,7 @@ pub mod board;
 pub mod calibration;
 pub mod capture;
 pub mod device;
+pub mod level;
 pub mod play;
 pub mod session;
 pub mod sim;

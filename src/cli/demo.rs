@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::level::play;
 use sudoku_autoplay::play::Update;
-use sudoku_autoplay::play::run::play;
 use sudoku_autoplay::sim::timing::TimingMode;
 use sudoku_autoplay::sim::{SimConfig, profile};
 

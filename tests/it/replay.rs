@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::{Server, select};
-use sudoku_autoplay::play::run::{PlayConfig, play};
+use sudoku_autoplay::level::{PlayConfig, play};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
 use sudoku_autoplay::session::replay::{Ending, check_session};
 use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
