@@ -26,7 +26,7 @@
 //! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
 //! transport protocol, which the real `adb` can connect to); it shares nothing with the player
 //! but public types. [`adb_packet`] is the transport's wire format, which the simulated phone
-//! and the player's direct route share, and [`text`] writes numbers for people.
+//! and the player's direct route share, and [`text`] writes numbers and terminal frames for people.
 //!
 //! The `autoplay` command line lives in the binary (`src/main.rs`, `src/cli/`): the library
 //! takes values and returns values, never prints (a run's notes reach the caller as
