@@ -44,15 +44,9 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
     PlayConfig {
         level: Some(level),
         strategy,
-        calibration: None,
         calibration_dirs: calibration_dir().into(),
-        input: None,
         pace: Duration::ZERO,
-        max_visible_steps: None,
-        budget: None,
-        max_steps: None,
         verify_taps: 400,
-        verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         ..PlayConfig::default()
     }
