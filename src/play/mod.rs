@@ -7,10 +7,10 @@
 //! the session on disk, is [`crate::level`].
 
 pub mod link;
-pub mod look;
+pub(crate) mod look;
 pub mod navigate;
-pub mod note;
-pub mod perform;
+pub(crate) mod note;
+pub(crate) mod perform;
 pub mod phone;
 pub mod plan;
 pub mod setnum;

@@ -4,9 +4,9 @@
 //! ([`service`], [`shell_protocol`]).
 
 pub mod auth;
-pub mod connection;
+pub(crate) mod connection;
 pub mod pty;
 pub mod service;
-pub mod session;
+pub(crate) mod session;
 pub mod shell_protocol;
-pub mod stream;
+pub(crate) mod stream;

@@ -7,14 +7,14 @@
 //! [`font`] with colours from [`palette`]), [`levels`] (the bundled levels) and [`corpus`]
 //! (screenshots with ground truth for the vision code).
 
-pub mod a11y;
+pub(crate) mod a11y;
 mod canvas;
 pub mod corpus;
 mod font;
 pub mod hazards;
 pub mod levels;
-pub mod model;
-pub mod palette;
+pub(crate) mod model;
+pub(crate) mod palette;
 mod render;
 pub mod screens;
 pub mod style;
