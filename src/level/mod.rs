@@ -3,7 +3,7 @@
 //!
 //! This module sits above [`crate::play`] (taps, the phone, recovery) and
 //! [`crate::session`] (journal, frames, `runs.csv`), and ties them to the device, the vision and
-//! the solver: [`play`] starts a level ([`start`]), [`resume`] continues an interrupted session,
+//! the solver: [`play`] starts a level (`start`), [`resume`] continues an interrupted session,
 //! and both replay through one `execute` step into the session. Every device call goes through
 //! a [`Link`](crate::play::link::Link) (recovery from a lost link), the replay's screen through
 //! a [`PhoneTarget`](crate::play::phone::PhoneTarget) (hazards: screen off, lock screen, app in

@@ -1,5 +1,5 @@
 //! Opening a level: [`navigate`] follows the calibration's `[navigation]` to level N, and
-//! [`app_package`] finds the app's package (to bring it back from the background).
+//! `app_package` finds the app's package (to bring it back from the background).
 
 use super::link::Link;
 use super::look::PhoneState;

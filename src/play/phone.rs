@@ -3,7 +3,7 @@
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
 //! the app's completion and game-over screens are told apart by their words
-//! ([`super::look`]).
+//! (`super::look`).
 
 use super::link::Link;
 use super::look::{self, PhoneState, Verdict};

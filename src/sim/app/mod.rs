@@ -2,9 +2,9 @@
 //!
 //! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
 //!
-//! Files: [`model`] (state machine, no pixels), [`screens`] (screen and target enums,
-//! [`screens::layout`] geometry and hit testing), [`render`] (drawing, on [`canvas`] and
-//! [`font`] with colours from [`palette`]), [`levels`] (the bundled levels) and [`corpus`]
+//! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
+//! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
+//! `font` with colours from `palette`), [`levels`] (the bundled levels) and [`corpus`]
 //! (screenshots with ground truth for the vision code).
 
 pub(crate) mod a11y;
