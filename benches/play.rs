@@ -7,7 +7,7 @@ use std::hint::black_box;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::play::Encoder;
-use sudoku_autoplay::play::run::layout;
+use sudoku_autoplay::play::setnum::Layout;
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
 const INKALA: &str =
@@ -19,7 +19,7 @@ fn bench(c: &mut Criterion) {
         "/calibration/sim-pixel.toml"
     )))
     .expect("shipped calibration");
-    let layout = layout(&cal);
+    let layout = Layout::of(&cal);
     let board = Board::parse(INKALA).unwrap();
     let record = |board: &Board| {
         let mut rec = Recorder::default();

@@ -16,15 +16,18 @@
 //!    ([`solver::search`] with a [`solver::Strategy`]) that report every placement and undo to
 //!    an [`solver::Observer`].
 //! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), replayed with
-//!    verification; [`play::run::play`] is one whole level on a device, recovering from lost
-//!    links and from what real phones do mid-run.
-//! 6. [`session`]: what a run did, recorded (a journal, frames, `runs.csv`), re-checked and
-//!    watched offline.
+//!    verification, recovering from lost links and from what real phones do mid-run.
+//! 6. [`session`]: what a run did, recorded ([`session::Session`]: a journal, frames; and
+//!    `runs.csv`), re-checked and watched offline.
+//! 7. [`level`], above them all: one whole level on a device ([`level::play`],
+//!    [`level::resume`]) finds the calibration, reads and searches the board, replays it
+//!    through [`play`] and records it through [`session`].
 //!
 //! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
-//! transport protocol, which the real `adb` can connect to); it shares nothing with the player
-//! but public types. [`adb_packet`] is the transport's wire format, which the simulated phone
-//! and the player's direct route share, and [`text`] writes numbers for people.
+//! transport protocol, which the real `adb` can connect to; [`sim::spawn`] starts one); it
+//! shares nothing with the player but public types. [`adb_packet`] is the transport's wire
+//! format, which the simulated phone and the player's direct route share, and [`text`] writes
+//! numbers and terminal frames for people.
 //!
 //! The `autoplay` command line lives in the binary (`src/main.rs`, `src/cli/`): the library
 //! takes values and returns values, never prints (a run's notes reach the caller as
@@ -35,6 +38,7 @@ pub mod board;
 pub mod calibration;
 pub mod capture;
 pub mod device;
+pub mod level;
 pub mod play;
 pub mod session;
 pub mod sim;

@@ -1,4 +1,7 @@
-//! How numbers are written for people.
+//! Text for people: numbers written with thousands separators, and a block of lines redrawn
+//! in place on a terminal.
+
+use std::io::{self, Write};
 
 /// `1234567` -> `1,234,567`.
 pub fn thousands(n: u64) -> String {
@@ -13,8 +16,38 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// Redraws a block of lines in place on a terminal: each frame moves the cursor back up over
+/// the previous one and clears what is below (ANSI), so a shorter frame leaves nothing behind.
+#[derive(Debug, Default)]
+pub struct Redraw {
+    lines: usize,
+}
+
+impl Redraw {
+    /// Draws `text` (lines ending in `\n`) over the previous frame.
+    pub fn draw(&mut self, out: &mut dyn Write, text: &str) -> io::Result<()> {
+        if self.lines > 0 {
+            write!(out, "\x1b[{}A\x1b[J", self.lines)?;
+        }
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        self.lines = text.lines().count();
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn redraw_goes_back_over_the_last_frame() {
+        let mut out = Vec::new();
+        let mut r = super::Redraw::default();
+        r.draw(&mut out, "a\nb\n").unwrap();
+        r.draw(&mut out, "c\n").unwrap();
+        r.draw(&mut out, "d\n").unwrap();
+        assert_eq!(out, b"a\nb\n\x1b[2A\x1b[Jc\n\x1b[1A\x1b[Jd\n");
+    }
+
     #[test]
     fn thousands_groups() {
         assert_eq!(super::thousands(0), "0");

@@ -5,7 +5,7 @@
 
 use super::choice::choice;
 use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::level::play;
 use sudoku_autoplay::play::Update;
-use sudoku_autoplay::play::run::play;
 use sudoku_autoplay::sim::timing::TimingMode;
 use sudoku_autoplay::sim::{SimConfig, profile};
 
@@ -236,7 +236,7 @@ fn live_view(
     quiet: bool,
 ) {
     let tty = std::io::stderr().is_terminal() && !quiet;
-    let mut drawn = 0usize;
+    let mut redraw = sudoku_autoplay::text::Redraw::default();
     let Ok((screen, _)) = Screen::probe(device) else {
         return;
     };
@@ -258,12 +258,7 @@ fn live_view(
                         sudoku_autoplay::text::thousands(v >> 32),
                         sudoku_autoplay::text::thousands(v & 0xFFFF_FFFF)
                     );
-                    let mut err = std::io::stderr().lock();
-                    if drawn > 0 {
-                        let _ = write!(err, "\x1b[{drawn}A\x1b[J");
-                    }
-                    let _ = err.write_all(text.as_bytes());
-                    drawn = text.lines().count();
+                    let _ = redraw.draw(&mut std::io::stderr().lock(), &text);
                 }
             }
         }

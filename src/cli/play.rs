@@ -8,7 +8,7 @@ use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
-use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
+use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
 use sudoku_autoplay::play::{Note, Progress, Update};
 use sudoku_autoplay::solver::Strategy;

@@ -11,8 +11,9 @@ use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
 use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::device::input::InputBackend;
+use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::play::link::Link;
-use sudoku_autoplay::play::run::{PlayConfig, navigate, read_if_visible};
+use sudoku_autoplay::play::navigate::navigate;
 use sudoku_autoplay::play::stop::{StopFlag, is_restored};
 use sudoku_autoplay::session::anim::{Timeline, gif, tui};
 use sudoku_autoplay::session::replay::{OcrCheck, SessionCheck, check_session};
@@ -233,7 +234,7 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     )?;
     if let Some(cal) = &cal {
         let frame = link.settle(|link| link.grab())?;
-        let seen = match read_if_visible(&frame, cal)? {
+        let seen = match cal.read_if_visible(&frame)? {
             None => "no board visible (the app's completion screen?)".to_string(),
             Some(b) if b == c.final_board => "the board the journal ends in".to_string(),
             Some(b) => format!("a different board: {}", b.to_line()),

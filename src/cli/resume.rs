@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
-use sudoku_autoplay::play::run::resume;
+use sudoku_autoplay::level::resume;
 use sudoku_autoplay::session::{SessionMeta, read_journal};
 
 #[derive(Debug, clap::Args)]

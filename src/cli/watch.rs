@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup;
 use sudoku_autoplay::device::{Device, DeviceEntry};
-use sudoku_autoplay::play::run::{PlayConfig, resume};
+use sudoku_autoplay::level::{PlayConfig, resume};
 use sudoku_autoplay::session::{SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::text::thousands;
 

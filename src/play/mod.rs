@@ -1,16 +1,18 @@
-//! Playing a level: search events become taps (`setnum`), performed on the phone with
-//! verification (`perform`); `run` is the whole flow of one level on a device, every device call through a `link` that
-//! recovers from a lost connection, the screen through a `phone` that deals with what real
-//! phones do mid-run (`look` tells screens apart); `stop` types the reasons a run ends early;
-//! `note` is what a run tells its caller as it goes (the library does not print).
+//! Playing on the phone: search events become taps (`setnum`), performed with verification
+//! (`perform`); every device call goes through a `link` that recovers from a lost connection,
+//! the screen through a `phone` that deals with what real phones do mid-run (`look` tells
+//! screens apart); `navigate` opens a level; `plan` says what a replay will show and how long
+//! it takes; `stop` types the reasons a run ends early; `note` is what a run tells its caller
+//! as it goes (the library does not print). A whole level, from finding the calibration to
+//! the session on disk, is [`crate::level`].
 
 pub mod link;
-pub mod look;
-pub mod note;
-pub mod perform;
+pub(crate) mod look;
+pub mod navigate;
+pub(crate) mod note;
+pub(crate) mod perform;
 pub mod phone;
 pub mod plan;
-pub mod run;
 pub mod setnum;
 pub mod stop;
 

@@ -3,12 +3,12 @@
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
 //! the app's completion and game-over screens are told apart by their words
-//! ([`super::look`]).
+//! (`super::look`).
 
 use super::link::Link;
 use super::look::{self, PhoneState, Verdict};
+use super::navigate::navigate;
 use super::perform::{Incident, Seen, Target};
-use super::run::{navigate, read_if_visible};
 use super::setnum::Point;
 use super::stop::Stop;
 use crate::board::Board;
@@ -55,7 +55,7 @@ impl<'a> PhoneTarget<'a> {
     /// The first frame of a run, showing the board: `frame` if it does, else one taken after
     /// waking the screen, unlocking it or bringing the app back, as during the run.
     pub fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
-        if read_if_visible(&frame, self.calibration)?.is_some() {
+        if self.calibration.read_if_visible(&frame)?.is_some() {
             return Ok(frame);
         }
         let mut tries = 0;
@@ -80,7 +80,9 @@ impl<'a> PhoneTarget<'a> {
     /// One screenshot; the board if it is where the calibration says.
     fn frame(&mut self) -> anyhow::Result<Option<Board>> {
         let frame = self.link.grab()?;
-        let board = read_if_visible(&frame, self.calibration)?
+        let board = self
+            .calibration
+            .read_if_visible(&frame)?
             .filter(|board| !self.givens.is_some_and(|g| covers_a_given(&g, board)));
         self.last_frame = Some(frame);
         Ok(board)

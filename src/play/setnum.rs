@@ -7,6 +7,7 @@
 //! event becomes taps, so the phone shows exactly what the algorithm does.
 
 pub use crate::calibration::InputMode as InputOrder;
+use crate::calibration::{Calibration, Erase};
 use crate::solver::Event;
 
 /// A display pixel.
@@ -28,6 +29,21 @@ pub struct Layout {
     pub keypad: [Point; 9],
     pub order: InputOrder,
     pub cancel: Cancel,
+}
+
+impl Layout {
+    /// The tap layout of a calibration.
+    pub fn of(cal: &Calibration) -> Layout {
+        Layout {
+            cells: cal.geometry().cell_centers(),
+            keypad: cal.keypad.digits.map(|[x, y]| (x, y)),
+            order: cal.input.mode,
+            cancel: match cal.keypad.erase {
+                Erase::Key([x, y]) => Cancel::Erase((x, y)),
+                Erase::Toggle => Cancel::Toggle,
+            },
+        }
+    }
 }
 
 /// What the app has selected: a cell (cell-first apps) or a "brush" (digit-first apps).

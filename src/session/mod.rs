@@ -11,8 +11,8 @@
 pub mod anim;
 pub mod journal;
 pub mod replay;
-pub mod runs;
-pub mod time;
+pub(crate) mod runs;
+pub(crate) mod time;
 
 pub use journal::{JournalLine, JournalWriter, Totals, read_journal};
 pub use runs::{RunRecord, append_run, read_runs};

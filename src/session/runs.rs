@@ -39,7 +39,7 @@ pub struct RunRecord {
     pub reconnects: u64,
     #[serde(default)]
     pub interruptions: u64,
-    /// The format the row was written in ([`VERSION`]; 1 for rows from before this column).
+    /// The format the row was written in (`VERSION`; 1 for rows from before this column).
     #[serde(default = "first_version")]
     pub version: u32,
 }

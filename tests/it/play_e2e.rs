@@ -8,8 +8,8 @@ use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::Update;
-use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::sim::app::style::Style;
 use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
@@ -44,15 +44,9 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
     PlayConfig {
         level: Some(level),
         strategy,
-        calibration: None,
         calibration_dirs: calibration_dir().into(),
-        input: None,
         pace: Duration::ZERO,
-        max_visible_steps: None,
-        budget: None,
-        max_steps: None,
         verify_taps: 400,
-        verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         ..PlayConfig::default()
     }

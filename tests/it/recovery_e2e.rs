@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::level::{PlayConfig, PlayReport, play, resume};
 use sudoku_autoplay::play::Update;
 use sudoku_autoplay::play::link::Link;
 use sudoku_autoplay::play::phone::PhoneTarget;
-use sudoku_autoplay::play::run::{PlayConfig, PlayReport, play, resume};
 use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 use sudoku_autoplay::play::{Seen, Target};
 use sudoku_autoplay::session::{JournalLine, RunRecord, Totals, read_journal, read_runs};
@@ -624,7 +624,7 @@ fn screens_without_the_board_are_named() {
     .unwrap();
     let cell = givens.find('.').unwrap();
     let wrong = solution.get(cell) % 9 + 1;
-    let layout = sudoku_autoplay::play::run::layout(&cal);
+    let layout = sudoku_autoplay::play::setnum::Layout::of(&cal);
     let ((cx, cy), (kx, ky)) = (layout.cells[cell], layout.keypad[wrong as usize - 1]);
     shell(&format!("input tap {cx} {cy}; input tap {kx} {ky}"));
     match look(&mut phone) {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::{Server, select};
-use sudoku_autoplay::play::run::{PlayConfig, play};
+use sudoku_autoplay::level::{PlayConfig, play};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
 use sudoku_autoplay::session::replay::{Ending, check_session};
 use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
@@ -21,15 +21,10 @@ fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig
     PlayConfig {
         level: Some(level),
         strategy: Strategy::RowMajor,
-        calibration: None,
         calibration_dirs: calibration_dir().into(),
-        input: None,
         pace: Duration::ZERO,
         max_visible_steps,
-        budget: None,
-        max_steps: None,
         verify_taps: 400,
-        verify_interval: Duration::from_secs(30),
         data_dir: data.to_path_buf(),
         ..PlayConfig::default()
     }

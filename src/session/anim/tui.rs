@@ -3,7 +3,7 @@
 //! counters below, at the timeline's pace.
 
 use super::{Snapshot, Timeline};
-use crate::text::thousands;
+use crate::text::{Redraw, thousands};
 use std::io::Write;
 use std::time::Duration;
 
@@ -64,17 +64,11 @@ pub fn play(timeline: &Timeline<'_>, out: &mut dyn Write, pace: bool) -> std::io
     {
         writeln!(out, "\x1b[1m{line}{RESET}")?;
     }
-    let mut lines = 0;
+    let mut redraw = Redraw::default();
     let mut frames = 0;
     let delay = Duration::from_millis(timeline.delay_cs as u64 * 10);
     for snap in timeline.snapshots() {
-        let text = frame_text(&snap);
-        if lines > 0 {
-            write!(out, "\x1b[{lines}A")?;
-        }
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-        lines = text.lines().count();
+        redraw.draw(out, &frame_text(&snap))?;
         frames += 1;
         if pace {
             std::thread::sleep(delay);

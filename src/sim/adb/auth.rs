@@ -102,7 +102,7 @@ pub fn new_token() -> [u8; TOKEN_LEN] {
 /// What to do with a host key the device does not know yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NewKeys {
-    /// "Allow USB debugging? [x] Always allow": trust it and store it.
+    /// "Allow USB debugging? \[x\] Always allow": trust it and store it.
     Accept,
     /// The user pressed "Deny": the host stays unauthorized.
     Deny,

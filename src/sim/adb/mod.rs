@@ -1,12 +1,12 @@
 //! The device side of the ADB transport protocol over TCP: packets ([`crate::adb_packet`]), the byte
-//! stream to packets layer ([`connection`]), per-connection handshake/auth/stream routing
-//! ([`session`]), streams with flow control ([`stream`]) and the services run on them
+//! stream to packets layer (`connection`), per-connection handshake/auth/stream routing
+//! (`session`), streams with flow control (`stream`) and the services run on them
 //! ([`service`], [`shell_protocol`]).
 
 pub mod auth;
-pub mod connection;
+pub(crate) mod connection;
 pub mod pty;
 pub mod service;
-pub mod session;
+pub(crate) mod session;
 pub mod shell_protocol;
-pub mod stream;
+pub(crate) mod stream;

@@ -126,16 +126,6 @@ impl StreamTable {
             e.acks.close();
         }
     }
-
-    /// Number of open streams.
-    pub fn len(&self) -> usize {
-        self.lock().streams.len()
-    }
-
-    /// Whether no stream is open.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// The host-to-device half of a stream.
@@ -245,7 +235,7 @@ mod tests {
             (Command::Clse, local, 42)
         );
         task.await.unwrap();
-        assert!(table.is_empty());
+        assert!(table.lock().streams.is_empty());
     }
 
     #[tokio::test]

@@ -1,7 +1,7 @@
 //! The phone around the app, and what it does to a long run: the display turns off after idle
 //! time (`--screen-off-after`, then a lock screen, `--lock-screen`), and the app goes to the
 //! background (`--background-after`: the launcher is in front). The app's own hazard, the
-//! mistake limit, is in [`super::model`].
+//! mistake limit, is in `super::model`.
 //!
 //! Like a real phone: taps on a dark screen or on the lock screen do nothing, `KEYCODE_WAKEUP`
 //! turns the display on, a swipe up dismisses a plain lock screen but only shows the PIN pad of

@@ -181,8 +181,8 @@ const CANDIDATES: usize = 16;
 /// Generates the levels from `pool` (17-clue puzzles with unique solutions), seeded.
 ///
 /// Level 70 is the isomorph of a 17-clue pool puzzle (see [`isomorph`]) whose row-major count is
-/// closest to 100, among [`LAST_TRIALS`] random ones. Each other level draws
-/// [`CANDIDATES`] random pool puzzles, copies random cells of the solution into each until it has
+/// closest to 100, among `LAST_TRIALS` random ones. Each other level draws
+/// `CANDIDATES` random pool puzzles, copies random cells of the solution into each until it has
 /// [`scheduled_givens`] givens (a superset of a unique puzzle's givens keeps it unique), and keeps
 /// the one whose row-major count is closest (log scale) to its target, never over
 /// [`ROWMAJOR_CAP`]. Levels 1..69 are finally sorted by [`Difficulty`].

@@ -2,19 +2,19 @@
 //!
 //! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
 //!
-//! Files: [`model`] (state machine, no pixels), [`screens`] (screen and target enums,
-//! [`screens::layout`] geometry and hit testing), [`render`] (drawing, on [`canvas`] and
-//! [`font`] with colours from [`palette`]), [`levels`] (the bundled levels) and [`corpus`]
+//! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
+//! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
+//! `font` with colours from `palette`), [`levels`] (the bundled levels) and [`corpus`]
 //! (screenshots with ground truth for the vision code).
 
-pub mod a11y;
+pub(crate) mod a11y;
 mod canvas;
 pub mod corpus;
 mod font;
 pub mod hazards;
 pub mod levels;
-pub mod model;
-pub mod palette;
+pub(crate) mod model;
+pub(crate) mod palette;
 mod render;
 pub mod screens;
 pub mod style;

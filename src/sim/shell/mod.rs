@@ -2,13 +2,13 @@
 //! against the [`Device`]. Unknown commands fail with 127 like Android's mksh.
 
 pub mod dd;
-pub mod device;
+pub(crate) mod device;
 pub mod evdev;
 mod input;
 pub mod parse;
-pub mod screencap;
+pub(crate) mod screencap;
 mod system;
-pub mod touch;
+pub(crate) mod touch;
 
 pub use device::{Device, Io, Knobs};
 

@@ -2,8 +2,8 @@
 //! instant fill. It does not report individual writes.
 //!
 //! Design (after JCZSolve, written from its description): the board is 27 bitboards, one per
-//! digit and band of three rows ([`state`]); table-driven locked candidates, pointing and
-//! claiming narrow them, rows and cells left with one candidate place digits ([`tables`]
+//! digit and band of three rows (`state`); table-driven locked candidates, pointing and
+//! claiming narrow them, rows and cells left with one candidate place digits (`tables`
 //! explains the bit tricks). Propagation is branch-light: a digit-band is redone when it
 //! differs from its copy as last settled, and every update does the same work whether or not
 //! it finds something (mispredicted branches cost more than the few extra instructions). When

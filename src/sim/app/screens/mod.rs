@@ -2,7 +2,7 @@
 
 pub mod layout;
 
-/// Which screen is showing (the "Rate this app" popup is an overlay, see [`super::model::Model`]).
+/// Which screen is showing (the "Rate this app" popup is an overlay, see `super::model::Model`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     /// Title with Play and Levels buttons.

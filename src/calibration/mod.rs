@@ -1,0 +1,440 @@
+//! Calibration profiles: where a particular app on a particular device draws its board and
+//! keys, stored as a versioned, documented TOML file (`calibration/NAME.toml`).
+//!
+//! ```toml
+//! version = 1                      # format version; only 1 exists
+//! [device]
+//! width = 1080                     # screen size in pixels (portrait), required
+//! height = 2400
+//! model = "Pixel_7"                # optional, informative
+//! density = 420                    # optional, `wm density`
+//! [board]
+//! rect = [40, 600, 1040, 1600]     # outer grid line centres: x0, y0, x1, y1
+//! cols = [40, 151, ...]            # the 10 vertical grid line x's, ascending
+//! rows = [600, 711, ...]           # the 10 horizontal grid line y's, ascending
+//! line_width = 6                   # thickest grid line, pixels
+//! [keypad]
+//! digits = [[x, y], ...]           # tap points of the keys 1..9, in order
+//! erase = [x, y]                   # tap point of the erase key, or "toggle": the app clears a
+//!                                  # cell when its digit is tapped again (no erase key)
+//! erase_guessed = true             # optional: calibrate saw no erase key and guessed "toggle"
+//! [input]
+//! mode = "cell-first"              # or "digit-first": tap the cell then the digit, or the reverse
+//! [navigation]                     # optional: how the player opens level N
+//! kind = "am-start"                # "am-start" | "taps" | "level-grid"
+//! command = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}"
+//! [[templates]]                    # optional device digit templates (32x32 grey, base64)
+//! digit = 1
+//! source = "keypad"
+//! data = "..."
+//! ```
+//!
+//! Parse errors name the file, line and column. [`Calibration::check_frame`] rejects a
+//! calibration made for another screen size.
+//!
+//! This file holds the types and how a calibration is used (reading a frame with it, its tap
+//! points); `file` parses and validates the TOML, `detect` makes a calibration from a
+//! screenshot, `write` writes the documented TOML, and [`lookup`] finds the calibration for a
+//! device in the user's directories.
+
+mod detect;
+mod file;
+pub mod lookup;
+mod write;
+
+pub use detect::{CalibrateOptions, Calibrated};
+pub use file::MAX_FILE_BYTES;
+
+use crate::board::Board;
+use crate::vision::geometry::BoardGeometry;
+use crate::vision::glyph::Glyph;
+use crate::vision::templates::{Template, TemplateBank};
+use crate::vision::{self, VisionError};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A calibration profile. See the module documentation for the file format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Calibration {
+    /// Always [`VERSION`].
+    pub version: Version,
+    /// The screen.
+    pub device: Device,
+    /// The board.
+    pub board: BoardSection,
+    /// The number pad.
+    pub keypad: KeypadSection,
+    /// How digits are entered.
+    pub input: InputSection,
+    /// How to open a level (optional; used by the player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigation: Option<Navigation>,
+    /// Device digit templates harvested during calibration.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub templates: Vec<DeviceTemplate>,
+}
+
+/// The format version; only [`VERSION`] parses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+pub struct Version(pub u32);
+
+impl TryFrom<i64> for Version {
+    type Error = String;
+    fn try_from(v: i64) -> Result<Self, String> {
+        if v == VERSION as i64 {
+            Ok(Version(VERSION))
+        } else {
+            Err(format!(
+                "unsupported calibration version {v}: this build reads version {VERSION}; \
+                 recalibrate with `autoplay calibrate`"
+            ))
+        }
+    }
+}
+
+impl From<Version> for i64 {
+    fn from(v: Version) -> i64 {
+        v.0 as i64
+    }
+}
+
+/// `[device]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Device {
+    /// Screen width in pixels.
+    pub width: u32,
+    /// Screen height in pixels.
+    pub height: u32,
+    /// `ro.product.model`, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `wm density`, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<u32>,
+}
+
+/// 10 ascending grid line positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<u32>", into = "Vec<u32>")]
+pub struct Boundaries(pub [u32; 10]);
+
+impl TryFrom<Vec<u32>> for Boundaries {
+    type Error = String;
+    fn try_from(v: Vec<u32>) -> Result<Self, String> {
+        let arr: [u32; 10] = v
+            .clone()
+            .try_into()
+            .map_err(|_| format!("expected 10 grid line positions, found {}", v.len()))?;
+        if arr.windows(2).any(|w| w[1] < w[0] + 4) {
+            return Err(format!(
+                "grid line positions must ascend by at least 4 pixels: {v:?}"
+            ));
+        }
+        Ok(Boundaries(arr))
+    }
+}
+
+impl From<Boundaries> for Vec<u32> {
+    fn from(b: Boundaries) -> Vec<u32> {
+        b.0.to_vec()
+    }
+}
+
+/// `[board]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSection {
+    /// `[x0, y0, x1, y1]`: the outer grid line centres.
+    pub rect: [u32; 4],
+    /// x of the 10 vertical grid lines.
+    pub cols: Boundaries,
+    /// y of the 10 horizontal grid lines.
+    pub rows: Boundaries,
+    /// Thickest grid line in pixels.
+    #[serde(default = "one")]
+    pub line_width: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `[keypad]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeypadSection {
+    /// Tap points of the keys 1..=9.
+    pub digits: [[u32; 2]; 9],
+    /// How a digit is taken out of a cell.
+    pub erase: Erase,
+    /// `calibrate` recognised no erase key and guessed [`Erase::Toggle`]; nobody confirmed it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub erase_guessed: bool,
+}
+
+/// How the app clears a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "EraseValue", into = "EraseValue")]
+pub enum Erase {
+    /// Select the cell, then tap the erase key at this point.
+    Key([u32; 2]),
+    /// Select the cell, then tap its digit again (apps without an erase key).
+    Toggle,
+}
+
+impl Erase {
+    /// The erase key's tap point, if the app has one.
+    pub fn point(self) -> Option<[u32; 2]> {
+        match self {
+            Erase::Key(p) => Some(p),
+            Erase::Toggle => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Erase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Erase::Key([x, y]) => write!(f, "key at {x},{y}"),
+            Erase::Toggle => f.write_str("toggle (tap the digit again)"),
+        }
+    }
+}
+
+/// `erase` as written in TOML: a point or a word.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum EraseValue {
+    Point([u32; 2]),
+    Word(String),
+}
+
+impl TryFrom<EraseValue> for Erase {
+    type Error = String;
+    fn try_from(v: EraseValue) -> Result<Self, String> {
+        match v {
+            EraseValue::Point(p) => Ok(Erase::Key(p)),
+            EraseValue::Word(w) if w == "toggle" => Ok(Erase::Toggle),
+            EraseValue::Word(w) => Err(format!(
+                "erase must be [x, y] (the erase key) or \"toggle\" (tap the digit again), not {w:?}"
+            )),
+        }
+    }
+}
+
+impl From<Erase> for EraseValue {
+    fn from(e: Erase) -> EraseValue {
+        match e {
+            Erase::Key(p) => EraseValue::Point(p),
+            Erase::Toggle => EraseValue::Word("toggle".into()),
+        }
+    }
+}
+
+/// `[input]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputSection {
+    /// Cell-first or digit-first.
+    pub mode: InputMode,
+}
+
+/// How the app takes a digit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputMode {
+    /// Tap the cell, then the digit (most apps).
+    #[default]
+    CellFirst,
+    /// Tap the digit, then the cell(s).
+    DigitFirst,
+}
+
+/// `[navigation]`: how to open level N.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Navigation {
+    /// A shell command with `{level}` replaced by the 1-based level number.
+    AmStart {
+        /// E.g. `am start -n org.autoplay.sudoku/.GameActivity --ei level {level}`.
+        command: String,
+    },
+    /// A fixed tap sequence (e.g. "new game", "easy").
+    Taps {
+        /// Points tapped in order.
+        taps: Vec<[u32; 2]>,
+    },
+    /// A grid of level buttons, possibly over several pages.
+    LevelGrid {
+        /// Taps that open the level list.
+        #[serde(default)]
+        open: Vec<[u32; 2]>,
+        /// Centre of level 1's button.
+        first: [u32; 2],
+        /// Distance between neighbouring buttons `[dx, dy]`.
+        step: [u32; 2],
+        /// Buttons per row and rows per page.
+        columns: u32,
+        rows: u32,
+        /// The "next page" button, if levels span pages.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_page: Option<[u32; 2]>,
+    },
+}
+
+/// `[[templates]]`: one harvested digit glyph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceTemplate {
+    /// 1..=9.
+    pub digit: u8,
+    /// `keypad` or `board`.
+    pub source: String,
+    /// Base64 of 32x32 grey levels, row-major.
+    pub data: String,
+}
+
+/// Why a calibration could not be loaded or made.
+#[derive(Debug, thiserror::Error)]
+pub enum CalibrationError {
+    /// Reading the file failed.
+    #[error("cannot read calibration {file}: {source}")]
+    Io {
+        /// The file.
+        file: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Bad TOML or a bad value, with its position.
+    #[error(
+        "{file}:{line}:{column}: {message} (fix that line, or make a new calibration with \
+         `autoplay calibrate`)"
+    )]
+    Parse {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line and column.
+        line: usize,
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Values that do not fit together.
+    #[error(
+        "{file}: {message} (fix the file, or make a new calibration with `autoplay calibrate`)"
+    )]
+    Invalid {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The board was not found.
+    #[error(transparent)]
+    Vision(#[from] VisionError),
+    /// The number pad was not found.
+    #[error("{0}")]
+    Keypad(String),
+}
+
+impl Calibration {
+    /// Reads the board in a frame with this calibration's geometry (after checking the frame
+    /// size) and its device templates.
+    pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
+        self.check_frame(img.width(), img.height())
+            .map_err(vision::VisionError::Calibration)?;
+        Ok(vision::read_with(
+            img,
+            self.geometry(),
+            self.template_bank().as_ref(),
+        ))
+    }
+
+    /// Reads the board if it is where this calibration says; `None` when something covers it
+    /// or the screen shows something else.
+    pub fn read_if_visible(&self, frame: &image::RgbaImage) -> Result<Option<Board>, VisionError> {
+        self.check_frame(frame.width(), frame.height())
+            .map_err(VisionError::Calibration)?;
+        let Ok(found) = vision::detect_board(frame) else {
+            return Ok(None);
+        };
+        let [x0, y0, x1, y1] = self.board.rect;
+        let tol = (x1.saturating_sub(x0) / 20).max(4) as i64;
+        let near = |a: u32, b: u32| (a as i64 - b as i64).abs() <= tol;
+        if !found
+            .rect()
+            .iter()
+            .zip([x0, y0, x1, y1])
+            .all(|(&a, b)| near(a, b))
+        {
+            return Ok(None);
+        }
+        Ok(Some(self.read(frame)?.board))
+    }
+
+    /// Checks that this calibration was made for a `width x height` frame.
+    pub fn check_frame(&self, width: u32, height: u32) -> Result<(), String> {
+        let (w, h) = (self.device.width, self.device.height);
+        if (w, h) != (width, height) {
+            return Err(format!(
+                "this calibration is for a {w}x{h} screen{}, but the frame is {width}x{height}: \
+                 recalibrate on this device (`autoplay calibrate --screenshot FILE`)",
+                self.device
+                    .model
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The board geometry.
+    pub fn geometry(&self) -> BoardGeometry {
+        BoardGeometry {
+            cols: self.board.cols.0,
+            rows: self.board.rows.0,
+            line_width: self.board.line_width,
+        }
+    }
+
+    /// The device templates as a bank (`None` when there are none).
+    pub fn template_bank(&self) -> Option<TemplateBank> {
+        let templates: Vec<Template> = self
+            .templates
+            .iter()
+            .filter_map(|t| {
+                Some(Template {
+                    digit: t.digit,
+                    source: t.source.clone(),
+                    glyph: decode_glyph(&t.data)?,
+                })
+            })
+            .collect();
+        (!templates.is_empty()).then_some(TemplateBank { templates })
+    }
+
+    /// Tap point of key `digit` (1..=9).
+    pub fn key(&self, digit: u8) -> Option<(u32, u32)> {
+        let p = self.keypad.digits.get((digit as usize).checked_sub(1)?)?;
+        Some((p[0], p[1]))
+    }
+}
+
+fn encode_glyph(g: &Glyph) -> String {
+    base64::engine::general_purpose::STANDARD.encode(g.to_bytes())
+}
+
+fn decode_glyph(data: &str) -> Option<Glyph> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .ok()?;
+    Glyph::from_bytes(&bytes)
+}

@@ -1,0 +1,82 @@
+//! What a level is played with ([`PlayConfig`]) and what it did ([`PlayReport`]).
+
+use crate::board::Board;
+use crate::calibration::lookup::SearchPath;
+use crate::device::input::InputBackend;
+use crate::play::ReplayReport;
+use crate::play::plan::Plan;
+use crate::play::stop::StopFlag;
+use crate::solver::{self, Strategy};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Settings of one play.
+#[derive(Debug, Clone)]
+pub struct PlayConfig {
+    /// Level to open first (needs `[navigation]` in the calibration); `None`: the open one.
+    pub level: Option<u32>,
+    pub strategy: Strategy,
+    /// A calibration file; `None`: look one up in `calibration_dirs` by model and screen size.
+    pub calibration: Option<PathBuf>,
+    /// Where calibrations are looked up (default: `calibration`; the command line passes the
+    /// user's directories).
+    pub calibration_dirs: SearchPath,
+    /// `None`: the fastest channel the device allows (raw, events, input).
+    pub input: Option<InputBackend>,
+    pub pace: Duration,
+    pub max_visible_steps: Option<u64>,
+    /// Show as many steps as fit in this time at the channel's measured rate, then fill the
+    /// rest directly (`None`: no limit).
+    pub budget: Option<Duration>,
+    pub max_steps: Option<u64>,
+    pub verify_taps: u64,
+    pub verify_interval: Duration,
+    /// How often to check that the board is still on the screen.
+    pub glance_interval: Duration,
+    /// How long to wait for a lost device to come back before giving up.
+    pub reconnect_timeout: Duration,
+    /// Where runs.csv and sessions/ go (default: `autoplay-data`; the command line passes the
+    /// user's data directory).
+    pub data_dir: PathBuf,
+    /// Raised by Ctrl-C / SIGTERM.
+    pub stop: StopFlag,
+}
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            level: None,
+            strategy: Strategy::RowMajor,
+            calibration: None,
+            calibration_dirs: SearchPath::from(PathBuf::from("calibration")),
+            input: None,
+            pace: Duration::from_millis(20),
+            max_visible_steps: None,
+            budget: None,
+            max_steps: None,
+            verify_taps: 2000,
+            verify_interval: Duration::from_secs(30),
+            glance_interval: Duration::from_secs(2),
+            reconnect_timeout: Duration::from_secs(30),
+            data_dir: PathBuf::from("autoplay-data"),
+            stop: StopFlag::default(),
+        }
+    }
+}
+
+/// What happened, for the summary line.
+#[derive(Debug, Clone)]
+pub struct PlayReport {
+    pub session_dir: PathBuf,
+    pub givens: Board,
+    pub solution: Board,
+    pub stats: solver::Stats,
+    pub replay: ReplayReport,
+    pub input: InputBackend,
+    pub taps_per_sec: f64,
+    pub capture: String,
+    /// The plan noted before replaying (`None` when resuming).
+    pub plan: Option<Plan>,
+    /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
+    pub warmup_taps: u64,
+}

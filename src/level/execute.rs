@@ -1,0 +1,120 @@
+//! Replaying a searched level into its session: the journal's start and end, the last frame,
+//! and the level's row in `runs.csv`.
+
+use super::config::{PlayConfig, PlayReport};
+use crate::board::Board;
+use crate::calibration::Calibration;
+use crate::device::Device;
+use crate::device::input::InputBackend;
+use crate::play::phone::PhoneTarget;
+use crate::play::setnum::Layout;
+use crate::play::stop::{RunFailed, stop_of};
+use crate::play::{ReplayError, ReplayOptions, Update, replay};
+use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
+use crate::solver::{self, Event};
+use std::time::{Instant, SystemTime};
+
+/// A searched level, ready to be replayed into a session.
+pub(super) struct Run<'a> {
+    pub(super) device: &'a Device,
+    pub(super) cfg: &'a PlayConfig,
+    pub(super) cal: &'a Calibration,
+    pub(super) givens: Board,
+    pub(super) events: &'a [Event],
+    pub(super) solution: Board,
+    pub(super) stats: solver::Stats,
+}
+
+impl Run<'_> {
+    /// Replays from event `start_at`, journals the end, and appends the level's row (summed
+    /// over every start of its journal) to `runs.csv`.
+    pub(super) fn execute(
+        &self,
+        session: &mut Session,
+        mut target: PhoneTarget<'_>,
+        start_at: usize,
+        on: &mut dyn FnMut(&Update),
+    ) -> anyhow::Result<PlayReport> {
+        let cfg = self.cfg;
+        session.journal.start(start_at as u64)?;
+        let ropts = ReplayOptions {
+            verify_taps: cfg.verify_taps,
+            verify_interval: cfg.verify_interval,
+            glance_interval: cfg.glance_interval,
+            max_visible_steps: cfg.max_visible_steps,
+            start_at,
+            check_first: target.may_reopen,
+            stop: cfg.stop.clone(),
+            ..ReplayOptions::default()
+        };
+        let started = Instant::now();
+        let outcome = replay(
+            &self.givens,
+            self.events,
+            &self.solution,
+            &Layout::of(self.cal),
+            &mut target,
+            &mut session.journal,
+            &ropts,
+            &mut |p| on(&Update::Progress(*p)),
+        );
+        let replay_ms = started.elapsed().as_secs_f64() * 1e3;
+        if let Some(frame) = &target.last_frame {
+            session.save_frame("last", frame)?;
+        }
+        let (report, error) = match outcome {
+            Ok(report) => (report, None),
+            Err(ReplayError { report, error }) => (report, Some(error)),
+        };
+        let (result_word, message) = match &error {
+            None => ("solved", String::new()),
+            Some(e) => (
+                stop_of(e).map_or("failed", |s| s.result()),
+                format!("{e:#}"),
+            ),
+        };
+        session.journal.end(result_word, &message)?;
+        let totals = Totals::of(&read_journal(&session.dir.join("journal.jsonl"))?.lines);
+        let s = &self.stats;
+        append_run(
+            &cfg.data_dir,
+            &RunRecord {
+                time: time::rfc3339(SystemTime::now()),
+                device: format!("{} {}", self.device.serial, session.meta.device.model),
+                level: cfg.level,
+                strategy: cfg.strategy.name().into(),
+                givens: self.givens.filled() as u32,
+                placements: s.placements,
+                undos: s.undos,
+                calls: s.calls(),
+                taps: totals.taps,
+                repairs: totals.repairs,
+                search_ms: s.elapsed.as_secs_f64() * 1e3,
+                replay_ms: totals.replay_ms.max(replay_ms),
+                result: result_word.into(),
+                reconnects: totals.reconnects,
+                interruptions: totals.interruptions,
+                version: runs::VERSION,
+            },
+        )?;
+        if let Some(error) = error {
+            return Err(RunFailed {
+                session_dir: session.dir.clone(),
+                error,
+            }
+            .into());
+        }
+        Ok(PlayReport {
+            session_dir: session.dir.clone(),
+            givens: self.givens,
+            solution: self.solution,
+            stats: self.stats,
+            replay: report,
+            input: target.link.input_mode().unwrap_or(InputBackend::Input),
+            taps_per_sec: target.link.taps_per_sec(),
+            capture: target.link.capture(),
+            plan: None,
+            warmup_taps: 0,
+        })
+    }
+}

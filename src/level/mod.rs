@@ -1,0 +1,19 @@
+//! One level, start to end: connect -> navigate -> capture -> OCR -> validate -> search ->
+//! replay every event as taps -> verify -> log (`runs.csv`) and record (session directory).
+//!
+//! This module sits above [`crate::play`] (taps, the phone, recovery) and
+//! [`crate::session`] (journal, frames, `runs.csv`), and ties them to the device, the vision and
+//! the solver: [`play`] starts a level (`start`), [`resume`] continues an interrupted session,
+//! and both replay through one `execute` step into the session. Every device call goes through
+//! a [`Link`](crate::play::link::Link) (recovery from a lost link), the replay's screen through
+//! a [`PhoneTarget`](crate::play::phone::PhoneTarget) (hazards: screen off, lock screen, app in
+//! the background).
+
+mod config;
+mod execute;
+mod resume;
+mod start;
+
+pub use config::{PlayConfig, PlayReport};
+pub use resume::resume;
+pub use start::play;

@@ -1,0 +1,228 @@
+//! Playing a level from its start: find the calibration, open the level, read and check the
+//! board, search it, measure the tap channel and plan, then replay into a new session.
+
+use super::config::{PlayConfig, PlayReport};
+use super::execute::Run;
+use crate::board::Board;
+use crate::calibration::lookup;
+use crate::device::Device;
+use crate::play::link::Link;
+use crate::play::navigate::{app_package, nav_package, navigate};
+use crate::play::phone::PhoneTarget;
+use crate::play::plan::Plan;
+use crate::play::setnum::Layout;
+use crate::play::{Note, Update};
+use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
+use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
+use anyhow::{Context, bail};
+use std::time::{Instant, SystemTime};
+
+/// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
+/// (before the replay starts), then where the replay stands.
+pub fn play(
+    device: &Device,
+    cfg: &PlayConfig,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<PlayReport> {
+    let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
+    let model = link
+        .call("reading the model", |d| d.getprop("ro.product.model"))
+        .unwrap_or_default();
+    let size = link.call("reading the screen size", |d| d.screen_size())?;
+    let found = match &cfg.calibration {
+        Some(p) => {
+            let found = lookup::file(p)?;
+            // A calibration for another screen would tap beside everything: say so before
+            // touching the phone.
+            found.candidates[0]
+                .calibration
+                .check_frame(size.0, size.1)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            found
+        }
+        None => lookup::find(&cfg.calibration_dirs, &model, size),
+    };
+    for e in &found.broken {
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
+    }
+    // A level is played under its number only if it can be opened.
+    let found = match cfg.level {
+        Some(level) => found.with_navigation(&format!("--level {level}"))?,
+        None => found.require()?,
+    };
+    let navigation = found.candidates[0].calibration.navigation.clone();
+    open_channel(&mut link, cfg, size, on)?;
+    if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
+        navigate(&mut link, nav, level)?;
+    }
+
+    let probed = link.settle(|link| link.probe_screen())?;
+    // The calibrations for one screen size differ in their keypads, not their boards: any one
+    // of them finds the board (waking the screen or bringing the app back if need be).
+    let board_cal = found.candidates[0].calibration.clone();
+    let mut setup = PhoneTarget::new(link, &board_cal);
+    setup.package = nav_package(navigation.as_ref());
+    let first = setup.board_frame(probed)?;
+    let mut link = setup.link;
+    let choice = found.pick(Some(&first));
+    if let Some(why) = &choice.why {
+        let (path, why) = (choice.path.clone(), why.clone());
+        tell(on, Note::Calibration { path, why });
+    }
+    let (cal_path, cal) = (choice.path, choice.calibration);
+    let givens = cal.read_if_visible(&first)?
+        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
+    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
+    let check = solver::fast::solutions(&givens, 2);
+    match check.count {
+        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
+        2 => bail!(
+            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
+        ),
+        _ => {}
+    }
+    let package = app_package(&mut link, navigation.as_ref());
+    let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
+
+    // Before replaying: measure the channel's rate, print the plan, fit the budget.
+    let taps_layout = Layout::of(&cal);
+    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
+    let plan = Plan::new(
+        &events,
+        &givens,
+        &taps_layout,
+        rate,
+        cfg.budget,
+        cfg.max_visible_steps,
+    );
+    let level = cfg.level;
+    tell(
+        on,
+        Note::Plan {
+            plan: plan.clone(),
+            level,
+        },
+    );
+    let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
+    let planned = PlayConfig {
+        max_visible_steps: visible,
+        ..cfg.clone()
+    };
+    let cfg = &planned;
+
+    let meta = SessionMeta {
+        version: SESSION_VERSION,
+        created: time::rfc3339(SystemTime::now()),
+        device: DeviceMeta {
+            serial: device.serial.clone(),
+            model,
+            width: size.0,
+            height: size.1,
+        },
+        calibration: cal_path.display().to_string(),
+        level: cfg.level,
+        strategy: cfg.strategy,
+        givens: givens.to_line(),
+        solution: solution.to_line(),
+        placements: stats.placements,
+        undos: stats.undos,
+        max_visible_steps: cfg.max_visible_steps,
+        app_package: package.clone(),
+    };
+    let mut session = Session::create(&cfg.data_dir, meta)?;
+    session.save_frame("first", &first)?;
+    let mut target = PhoneTarget::new(link, &cal);
+    target.package = package;
+    target.reopen = navigation.zip(cfg.level);
+    target.givens = Some(givens);
+    let run = Run {
+        device,
+        cfg,
+        cal: &cal,
+        givens,
+        events: &events,
+        solution,
+        stats,
+    };
+    let mut report = run.execute(&mut session, target, 0, on)?;
+    report.plan = Some(plan);
+    report.warmup_taps = warmup_taps;
+    Ok(report)
+}
+
+/// Measures the channel's rate with taps on a given cell (which change nothing): rounds of
+/// 1, 2, 4, ... 32 taps, each flushed, while the next round should still end within about a
+/// second and at most 63 taps in all; the rate is the last round's. A fast channel always gets
+/// all 63 (the same warm-up on every run), a slow one (`input tap`, a few per second) stops
+/// after a second's worth. Returns the rate and the taps spent.
+fn measure_rate(link: &mut Link, givens: &Board, layout: &Layout) -> anyhow::Result<(f64, u64)> {
+    let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
+        return Ok((1.0, 0));
+    };
+    let (x, y) = layout.cells[cell];
+    let start = Instant::now();
+    let (mut round, mut spent) = (1u64, 0u64);
+    let rate = loop {
+        let t = Instant::now();
+        for _ in 0..round {
+            link.tap(x, y)?;
+        }
+        link.flush()?;
+        let took = t.elapsed().as_secs_f64().max(1e-6);
+        spent += round;
+        let next_ends = start.elapsed().as_secs_f64() + 2.0 * took;
+        if spent + 2 * round > 63 || next_ends > 1.0 {
+            break round as f64 / took;
+        }
+        round *= 2;
+    };
+    link.restart_rate();
+    Ok((rate, spent))
+}
+
+/// Searches `givens` with `strategy`, recording every event.
+pub(super) fn search_events(
+    strategy: Strategy,
+    givens: &Board,
+    max_steps: Option<u64>,
+) -> anyhow::Result<(Vec<Event>, Board, solver::Stats)> {
+    let mut rec = Recorder::default();
+    let options = Options {
+        max_steps,
+        check_unique: false,
+    };
+    let result = solver::search(strategy, givens, &options, &mut rec);
+    match result.outcome {
+        Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
+        Outcome::BudgetExhausted => bail!(
+            "the {strategy} search stopped after {} placements (--max-steps) without a solution",
+            crate::text::thousands(result.stats.placements)
+        ),
+        Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
+    }
+}
+
+/// Gives `note` to the caller, and emits it as a `tracing` event.
+fn tell(on: &mut dyn FnMut(&Update), note: Note) {
+    note.trace();
+    on(&Update::Note(note));
+}
+
+/// Opens the tap channel the configuration asks for, and says which it is and why.
+pub(super) fn open_channel(
+    link: &mut Link,
+    cfg: &PlayConfig,
+    size: (u32, u32),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<()> {
+    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
+    tell(
+        on,
+        Note::TapChannel {
+            mode: channel.mode,
+            why: channel.why,
+        },
+    );
+    Ok(())
+}
