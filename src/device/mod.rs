@@ -412,32 +412,37 @@ mod tests {
         String::from_utf8_lossy(&got).into_owned()
     }
 
+    /// `call`, given a 300 ms timeout, fails with a timeout said as `WHAT timed out after 0.3 s
+    /// (...)`, after about that long.
+    pub(super) fn assert_times_out<T: std::fmt::Debug>(
+        what: &str,
+        call: impl FnOnce(Duration) -> Result<T, DeviceError>,
+    ) {
+        let timeout = Duration::from_millis(300);
+        let start = Instant::now();
+        let e = call(timeout).unwrap_err();
+        let took = start.elapsed();
+        assert!(matches!(e, DeviceError::Timeout { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{what} timed out after 0.3 s (is the device still connected? check `adb devices`)"
+            )
+        );
+        assert!(took >= timeout && took < Duration::from_secs(2), "{took:?}");
+    }
+
     #[test]
     fn a_server_that_never_answers_times_out_and_nothing_waits_on() {
         let (l, device) = silent_server();
-        let timeout = Duration::from_millis(300);
-        for (call, what) in [
-            (0, "`adb shell echo hi` on R58M"),
-            (1, "`adb exec-out screencap` on R58M"),
-        ] {
-            let start = Instant::now();
-            let e = match call {
-                0 => device.shell("echo hi", timeout).map(|_| ()),
-                _ => device.exec("screencap", timeout).map(|_| ()),
-            }
-            .unwrap_err();
-            let took = start.elapsed();
-            assert!(matches!(e, DeviceError::Timeout { .. }), "{e:?}");
-            assert_eq!(
-                e.to_string(),
-                format!(
-                    "{what} timed out after 0.3 s \
-                     (is the device still connected? check `adb devices`)"
-                )
-            );
-            assert!(took >= timeout && took < Duration::from_secs(2), "{took:?}");
-            assert_eq!(sent_then_closed(&l), "0013host:transport:R58M");
-        }
+        assert_times_out("`adb shell echo hi` on R58M", |t| {
+            device.shell("echo hi", t)
+        });
+        assert_eq!(sent_then_closed(&l), "0013host:transport:R58M");
+        assert_times_out("`adb exec-out screencap` on R58M", |t| {
+            device.exec("screencap", t)
+        });
+        assert_eq!(sent_then_closed(&l), "0013host:transport:R58M");
     }
 
     #[test]
