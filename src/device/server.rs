@@ -5,10 +5,12 @@
 //! length-prefixed message. A device's service is two requests on one socket:
 //! `host:transport:SERIAL`, then the service (`shell:...`, `exec:...`), after which the socket
 //! is the service's stream. This is small enough to speak directly, on sockets with timeouts;
-//! ARCHITECTURE.md says why `adb_client` is not used for it.
+//! ARCHITECTURE.md says why `adb_client` does not carry it. The server's device lists are read
+//! with `adb_client`'s own parser ([`parse_devices`]).
 
 use super::DeviceError;
 use super::transport::{self, Stream, Transport};
+use adb_client::server::DeviceLong;
 use std::io::{Read, Write};
 use std::net::{SocketAddrV4, TcpStream};
 use std::process::Command;
@@ -253,33 +255,56 @@ fn read_hex_block(s: &mut TcpStream) -> Result<String, DeviceError> {
     Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
-/// Parses `adb devices -l` lines: `SERIAL  STATE key:value ...`.
+/// Parses `adb devices -l` lines: `SERIAL  STATE [usb:PORT] product:P model:M device:D
+/// transport_id:N`, with `adb_client`'s parser. A line it does not take (a state it does not
+/// know, or adb's `no permissions (...)` with its spaces) keeps its serial and the words up to
+/// the first `key:value` as its state, so the user still sees what adb says.
 pub fn parse_devices(text: &str) -> Vec<DeviceEntry> {
     text.lines()
-        .filter_map(|line| {
-            let mut words = line.split_whitespace();
-            let serial = words.next()?.to_string();
-            let state = words.next()?.to_string();
-            let mut e = DeviceEntry {
-                serial,
-                state,
-                model: String::new(),
-                product: String::new(),
-                device: String::new(),
-                transport_id: None,
-            };
-            for w in words {
-                match w.split_once(':') {
-                    Some(("model", v)) => e.model = v.to_string(),
-                    Some(("product", v)) => e.product = v.to_string(),
-                    Some(("device", v)) => e.device = v.to_string(),
-                    Some(("transport_id", v)) => e.transport_id = v.parse().ok(),
-                    _ => {}
-                }
+        .filter(|line| !line.trim().is_empty())
+        .filter_map(|line| match DeviceLong::try_from(line.trim().as_bytes()) {
+            Ok(d) => {
+                let known = |v: String| if v == "Unk" { String::new() } else { v };
+                Some(DeviceEntry {
+                    serial: d.identifier,
+                    state: d.state.to_string(),
+                    model: known(d.model),
+                    product: known(d.product),
+                    device: known(d.device),
+                    transport_id: Some(d.transport_id),
+                })
             }
-            Some(e)
+            Err(_) => parse_words(line),
         })
         .collect()
+}
+
+/// A device line by its words (what `adb_client` does not parse).
+fn parse_words(line: &str) -> Option<DeviceEntry> {
+    let mut words = line.split_whitespace();
+    let serial = words.next()?.to_string();
+    let mut state = Vec::new();
+    let mut e = DeviceEntry {
+        serial,
+        state: String::new(),
+        model: String::new(),
+        product: String::new(),
+        device: String::new(),
+        transport_id: None,
+    };
+    for w in words {
+        match w.split_once(':') {
+            Some(("model", v)) => e.model = v.to_string(),
+            Some(("product", v)) => e.product = v.to_string(),
+            Some(("device", v)) => e.device = v.to_string(),
+            Some(("transport_id", v)) => e.transport_id = v.parse().ok(),
+            Some(_) => {}
+            None if e.transport_id.is_none() && e.model.is_empty() => state.push(w),
+            None => {}
+        }
+    }
+    e.state = state.join(" ");
+    (!e.state.is_empty()).then_some(e)
 }
 
 #[cfg(test)]
@@ -298,5 +323,28 @@ mod tests {
         assert!(d[0].is_ready());
         assert!(!d[1].is_ready());
         assert_eq!(d[2].state, "unauthorized");
+    }
+
+    #[test]
+    fn lines_the_crate_does_not_take_keep_their_words() {
+        let text = "0123ABCD       no permissions (missing udev rules? user is in the plugdev group); \
+                    see [http://developer.android.com/tools/device.html] usb:1-1 transport_id:1\n\
+                    emulator-5554 sideload product:sdk model:x device:generic transport_id:4\n\
+                    \n";
+        let d = parse_devices(text);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].serial, "0123ABCD");
+        assert!(
+            d[0].state
+                .starts_with("no permissions (missing udev rules?"),
+            "{:?}",
+            d[0].state
+        );
+        assert_eq!(d[0].transport_id, Some(1));
+        assert!(!d[0].is_ready());
+        assert_eq!(
+            (d[1].state.as_str(), d[1].model.as_str()),
+            ("sideload", "x")
+        );
     }
 }
