@@ -6,6 +6,7 @@
 //! found; components too small for a main digit (pencil marks) and slivers of grid lines along
 //! the border are left out.
 
+use super::label::Labeller;
 use image::RgbaImage;
 
 /// Least ink contrast (0..255) for anything to count as ink.
@@ -139,47 +140,23 @@ impl Ink {
     /// Labels 8-connected components of strong ink.
     fn label(&mut self) {
         let t = self.threshold();
-        let (w, h) = (self.w, self.h);
-        let mut stack = Vec::new();
-        // Seeds in scan order; stretches of 32 weak pixels are skipped at once.
-        let seeds = (0..w * h).step_by(32).flat_map(|i| {
-            let chunk = &self.strength[i..(i + 32).min(w * h)];
-            let any = chunk.iter().fold(0u8, |a, &s| a.max(s)) >= t;
-            (i..i + if any { chunk.len() } else { 0 }).filter(|&j| self.strength[j] >= t)
-        });
-        let seeds: Vec<usize> = seeds.collect();
-        for start in seeds {
-            if self.labels[start] != 0 {
-                continue;
+        let mut labeller = Labeller::default();
+        labeller.label(
+            &self.strength,
+            self.w,
+            [0, 0, self.w as u32, self.h as u32],
+            |s| s >= t,
+        );
+        for (i, blob) in labeller.blobs(|_, _| true).into_iter().enumerate() {
+            for &(y, x0, x1) in &blob.runs {
+                let row = y as usize * self.w;
+                self.labels[row + x0 as usize..row + x1 as usize].fill(i as u32 + 1);
             }
-            let label = self.components.len() as u32 + 1;
-            let mut c = Component {
-                bbox: [w, h, 0, 0],
-                area: 0,
-            };
-            self.labels[start] = label;
-            stack.push((start % w, start / w));
-            while let Some((x, y)) = stack.pop() {
-                c.area += 1;
-                c.bbox = [
-                    c.bbox[0].min(x),
-                    c.bbox[1].min(y),
-                    c.bbox[2].max(x),
-                    c.bbox[3].max(y),
-                ];
-                // The 8 neighbours (and the pixel itself, labelled already) inside the crop.
-                let (xa, xb) = (x.saturating_sub(1), (x + 1).min(w - 1));
-                for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                    for nx in xa..=xb {
-                        let j = ny * w + nx;
-                        if self.labels[j] == 0 && self.strength[j] >= t {
-                            self.labels[j] = label;
-                            stack.push((nx, ny));
-                        }
-                    }
-                }
-            }
-            self.components.push(c);
+            let [x0, y0, x1, y1] = blob.bbox.map(|v| v as usize);
+            self.components.push(Component {
+                bbox: [x0, y0, x1 - 1, y1 - 1],
+                area: blob.area as usize,
+            });
         }
     }
 

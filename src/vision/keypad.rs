@@ -1,7 +1,7 @@
 //! Finding the app's number pad: the digits 1..9 read by OCR around the board, fitted to a
 //! lattice of keys.
 //!
-//! Every shape near the board at every contrast ([`regions`](super::regions)) is read as a
+//! Every shape near the board at every contrast ([`super::regions`]) is read as a
 //! digit; shapes of one size that form rows of evenly spaced, increasing digits are the keypad:
 //! one row of 9, two rows (5+4, 6+3, 7+2 with other keys after the digits), a 3x3 grid, or
 //! the same turned on its side. Count labels on keys ("3" with a small "5") are smaller than

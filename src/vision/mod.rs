@@ -18,6 +18,7 @@ pub mod icons;
 pub mod ink;
 pub mod keypad;
 pub mod kinds;
+pub(crate) mod label;
 pub mod ocr;
 pub mod overlay;
 pub mod regions;

@@ -5,9 +5,11 @@ use super::detect::{AxisFit, Detection, Line};
 use super::geometry::BoardGeometry;
 use super::kinds::Kind;
 use super::{MIN_SCORE, Reading};
-use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
-use imageproc::drawing::{draw_filled_rect_mut, draw_hollow_circle_mut, draw_line_segment_mut};
+use imageproc::drawing::{
+    draw_filled_rect_mut, draw_hollow_circle_mut, draw_line_segment_mut, draw_text_mut, text_size,
+};
 use imageproc::rect::Rect as IRect;
 
 const GRID: Rgba<u8> = Rgba([255, 0, 255, 255]);
@@ -321,41 +323,13 @@ pub fn label_box(img: &mut RgbaImage, x: i32, y: i32, px: f32, colour: Rgba<u8>,
     let Ok(font) = FontRef::try_from_slice(super::templates::FONTS[1].1) else {
         return;
     };
-    let scaled = font.as_scaled(PxScale::from(px));
-    let width: f32 = text
-        .chars()
-        .map(|c| scaled.h_advance(font.glyph_id(c)))
-        .sum();
-    let (bw, bh) = (width.ceil() as u32 + 4, px.ceil() as u32 + 2);
+    let (width, _) = text_size(px, &font, text);
     draw_filled_rect_mut(
         img,
-        IRect::at(x - 2, y - 1).of_size(bw, bh),
+        IRect::at(x - 2, y - 1).of_size(width + 3, px.ceil() as u32 + 2),
         Rgba([255, 255, 255, 255]),
     );
-    let mut caret = x as f32;
-    for c in text.chars() {
-        let id = font.glyph_id(c);
-        let glyph = id.with_scale_and_position(
-            PxScale::from(px),
-            ab_glyph::point(caret, y as f32 + scaled.ascent()),
-        );
-        caret += scaled.h_advance(id);
-        let Some(outline) = font.outline_glyph(glyph) else {
-            continue;
-        };
-        let b = outline.px_bounds();
-        outline.draw(|gx, gy, cov| {
-            let (px_, py_) = (b.min.x as i32 + gx as i32, b.min.y as i32 + gy as i32);
-            if px_ < 0 || py_ < 0 || px_ >= img.width() as i32 || py_ >= img.height() as i32 {
-                return;
-            }
-            let p = img.get_pixel_mut(px_ as u32, py_ as u32);
-            let a = cov.clamp(0.0, 1.0);
-            for k in 0..3 {
-                p.0[k] = (p.0[k] as f32 * (1.0 - a) + colour.0[k] as f32 * a) as u8;
-            }
-        });
-    }
+    draw_text_mut(img, colour, x, y, px, &font, text);
 }
 
 const KEY: Rgba<u8> = Rgba([0, 160, 0, 255]);

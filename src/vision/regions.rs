@@ -9,6 +9,7 @@
 
 use super::glyph::Glyph;
 use super::gray::Gray;
+use super::label::Labeller;
 
 /// A shape found at one or more threshold levels.
 #[derive(Debug, Clone)]
@@ -155,6 +156,14 @@ pub struct Limits {
     pub min_area: u32,
 }
 
+impl Limits {
+    /// Whether a shape with this box `[x0, y0, x1, y1)` and area is within the limits.
+    fn admit(&self, [x0, y0, x1, y1]: [u32; 4], area: u32) -> bool {
+        let (w, h) = (x1 - x0, y1 - y0);
+        h >= self.min_h && h <= self.max_h && w <= self.max_w && area >= self.min_area
+    }
+}
+
 /// Distance between threshold levels.
 const STEP: usize = 12;
 
@@ -174,8 +183,8 @@ pub fn extract(gray: &Gray, rect: [u32; 4], limits: Limits) -> Vec<Region> {
         let t = level as u8;
         for dark in [true, false] {
             let inside = |v: u8| if dark { v < t } else { v >= t };
-            labeller.label(gray, [x0, y0, x1, y1], inside);
-            for c in labeller.components(limits) {
+            labeller.label(&gray.data, gray.width, [x0, y0, x1, y1], inside);
+            for c in labeller.blobs(|bbox, area| limits.admit(bbox, area)) {
                 found.push(Region {
                     bbox: c.bbox,
                     area: c.area,
@@ -223,133 +232,6 @@ fn merge_copies(mut found: Vec<Region>) -> Vec<Region> {
             mid
         })
         .collect()
-}
-
-/// A component being labelled.
-struct Component {
-    bbox: [u32; 4],
-    area: u32,
-    runs: Vec<(u32, u32, u32)>,
-}
-
-/// Run-based connected-component labelling (8-connected), with buffers reused across levels.
-#[derive(Default)]
-struct Labeller {
-    /// Runs `(y, x0, x1)` in image pixels, row by row.
-    runs: Vec<(u32, u32, u32)>,
-    /// Union-find parent per run.
-    parent: Vec<u32>,
-}
-
-impl Labeller {
-    fn find(&mut self, mut i: u32) -> u32 {
-        while self.parent[i as usize] != i {
-            let p = self.parent[i as usize];
-            self.parent[i as usize] = self.parent[p as usize];
-            i = p;
-        }
-        i
-    }
-
-    fn union(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            let (lo, hi) = (ra.min(rb), ra.max(rb));
-            self.parent[hi as usize] = lo;
-        }
-    }
-
-    /// Finds the runs of pixels where `inside` holds and joins touching runs.
-    fn label(&mut self, gray: &Gray, [x0, y0, x1, y1]: [u32; 4], inside: impl Fn(u8) -> bool) {
-        self.runs.clear();
-        self.parent.clear();
-        let mut prev = 0..0;
-        for y in y0..y1 {
-            let row = &gray.row(y as usize)[x0 as usize..x1 as usize];
-            let start = self.runs.len();
-            let mut x = 0;
-            while x < row.len() {
-                if !inside(row[x]) {
-                    x += 1;
-                    continue;
-                }
-                let a = x;
-                while x < row.len() && inside(row[x]) {
-                    x += 1;
-                }
-                self.runs.push((y, x0 + a as u32, x0 + x as u32));
-            }
-            let cur = start..self.runs.len();
-            for i in cur.clone() {
-                self.parent.push(i as u32);
-            }
-            // Join with the previous row's runs that touch (8-connected: one pixel of slack).
-            let mut j = prev.start;
-            for i in cur.clone() {
-                let (_, a0, a1) = self.runs[i];
-                while j < prev.end && self.runs[j].2 < a0 {
-                    j += 1;
-                }
-                let mut k = j;
-                while k < prev.end && self.runs[k].1 <= a1 {
-                    self.union(i as u32, k as u32);
-                    k += 1;
-                }
-            }
-            prev = cur;
-        }
-    }
-
-    /// The components within `limits`.
-    fn components(&mut self, limits: Limits) -> Vec<Component> {
-        let n = self.runs.len();
-        let mut stats: Vec<([u32; 4], u32)> = Vec::new();
-        let mut index = vec![u32::MAX; n];
-        for i in 0..n {
-            let root = self.find(i as u32) as usize;
-            if index[root] == u32::MAX {
-                index[root] = stats.len() as u32;
-                stats.push(([u32::MAX, u32::MAX, 0, 0], 0));
-            }
-            let (y, a, b) = self.runs[i];
-            let s = &mut stats[index[root] as usize];
-            s.0 = [
-                s.0[0].min(a),
-                s.0[1].min(y),
-                s.0[2].max(b),
-                s.0[3].max(y + 1),
-            ];
-            s.1 += b - a;
-            index[i] = index[root];
-        }
-        let keep: Vec<bool> = stats
-            .iter()
-            .map(|(b, area)| {
-                let (w, h) = (b[2] - b[0], b[3] - b[1]);
-                h >= limits.min_h
-                    && h <= limits.max_h
-                    && w <= limits.max_w
-                    && *area >= limits.min_area
-            })
-            .collect();
-        let mut out: Vec<Option<Component>> = stats
-            .iter()
-            .zip(&keep)
-            .map(|(&(bbox, area), &k)| {
-                k.then(|| Component {
-                    bbox,
-                    area,
-                    runs: Vec::new(),
-                })
-            })
-            .collect();
-        for i in 0..n {
-            if let Some(c) = out[index[i] as usize].as_mut() {
-                c.runs.push(self.runs[i]);
-            }
-        }
-        out.into_iter().flatten().collect()
-    }
 }
 
 #[cfg(test)]

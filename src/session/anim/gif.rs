@@ -8,8 +8,10 @@
 use super::{Caption, Snapshot, Timeline};
 use crate::board::CELLS;
 use crate::text::thousands;
-use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use anyhow::Context;
+use image::{GrayImage, Luma};
+use imageproc::drawing::{draw_text_mut, text_size};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
@@ -109,19 +111,14 @@ impl Painter {
     /// margin of [`ORIGIN`] / 2 on either side (and right-aligned text to start at or after its
     /// `from`). Returns where the text ends on the right.
     fn text(&mut self, text: &str, x: f32, y: f32, px: f32, ink: Rgb, align: Align) -> f32 {
-        let width_at = |px: f32| {
-            let scaled = self.font.as_scaled(PxScale::from(px));
-            text.chars()
-                .map(|c| scaled.h_advance(scaled.glyph_id(c)))
-                .sum::<f32>()
-        };
+        let width_at = |px: f32| text_size(PxScale::from(px), &self.font, text).0 as f32;
         let room = match align {
             Align::Left => WIDTH as f32 - ORIGIN as f32 / 2.0 - x,
             Align::Centre => 2.0 * x.min(WIDTH as f32 - x) - ORIGIN as f32,
             Align::Right { from } => x - from.max(ORIGIN as f32 / 2.0),
         };
         let natural = width_at(px);
-        if natural == 0.0 || room <= 0.0 {
+        if text.is_empty() || room <= 0.0 {
             return x;
         }
         let (px, width) = if natural > room {
@@ -129,40 +126,32 @@ impl Painter {
         } else {
             (px, natural)
         };
-        let scaled = self.font.as_scaled(PxScale::from(px));
-        let mut pen = match align {
+        let left = match align {
             Align::Left => x,
             Align::Centre => x - width / 2.0,
             Align::Right { .. } => x - width,
         };
-        for ch in text.chars() {
-            let id = scaled.glyph_id(ch);
-            let glyph = id.with_scale_and_position(PxScale::from(px), point(pen, y));
-            pen += scaled.h_advance(id);
-            let Some(outline) = self.font.outline_glyph(glyph) else {
+        // The text's coverage, then blended over the flat backgrounds beneath (glyphs do not
+        // overlap), at the palette's few levels.
+        let scale = PxScale::from(px);
+        let (w, h) = text_size(scale, &self.font, text);
+        let mut coverage = GrayImage::new(w, h);
+        draw_text_mut(&mut coverage, Luma([255]), 0, 0, scale, &self.font, text);
+        let top = (y - self.font.as_scaled(scale).ascent()).round() as i64;
+        for (cx, cy, &Luma([cov])) in coverage.enumerate_pixels() {
+            let (x, y) = (left.round() as i64 + cx as i64, top + cy as i64);
+            let level = (cov as u16 * LEVELS + 127) / 255;
+            if level == 0 || x < 0 || y < 0 || x >= WIDTH as i64 || y >= HEIGHT as i64 {
                 continue;
-            };
-            let b = outline.px_bounds();
-            let img = &mut self.img;
-            outline.draw(|gx, gy, cov| {
-                let (x, y) = (b.min.x as i32 + gx as i32, b.min.y as i32 + gy as i32);
-                if x < 0 || y < 0 || x >= WIDTH as i32 || y >= HEIGHT as i32 {
-                    return;
-                }
-                let level = (cov.clamp(0.0, 1.0) * LEVELS as f32).round() as u16;
-                if level == 0 {
-                    return;
-                }
-                let i = (y as u32 * WIDTH as u32 + x as u32) as usize;
-                // Blend over the flat background beneath (glyphs do not overlap).
-                let bg = BACKGROUNDS
-                    .into_iter()
-                    .find(|&c| c == img[i])
-                    .unwrap_or(WHITE);
-                img[i] = blend(ink, bg, level);
-            });
+            }
+            let i = (y as u32 * WIDTH as u32 + x as u32) as usize;
+            let bg = BACKGROUNDS
+                .into_iter()
+                .find(|&c| c == self.img[i])
+                .unwrap_or(WHITE);
+            self.img[i] = blend(ink, bg, level);
         }
-        pen
+        left + width
     }
 
     /// Draws one snapshot with its caption; returns the pixels, row by row.
