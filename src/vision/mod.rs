@@ -91,17 +91,35 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
         return Ok((best.geometry.clone(), None));
     }
     // Enough digits for a puzzle (a single box of a board's cells is no board), then fewest
-    // cells breaking a rule, then fewest doubtful cells, then the lines' score.
-    let reading = close
-        .iter()
-        .map(|c| read_with(img, c.geometry.clone(), None))
-        .min_by_key(|r| {
-            let digits = (0..81).filter(|&i| r.board.get(i) != 0).count();
-            let conflicts: usize = r.board.conflicts().iter().map(|c| c.cells.len()).sum();
-            let doubtful = r.doubts.iter().filter(|d| d.cell.is_some()).count();
-            (digits < kinds::MIN_GIVENS, conflicts, doubtful)
-        });
-    let reading = reading.expect("at least two close candidates");
+    // cells breaking a rule, then fewest doubtful cells, then the lines' score (the order of
+    // `close`). A reading that is perfect on the first three counts cannot be beaten by a later
+    // candidate, so the rest are not read.
+    let rank = |r: &Reading| {
+        let digits = (0..81).filter(|&i| r.board.get(i) != 0).count();
+        let conflicts: usize = r.board.conflicts().iter().map(|c| c.cells.len()).sum();
+        let doubtful = r.doubts.iter().filter(|d| d.cell.is_some()).count();
+        (digits < kinds::MIN_GIVENS, conflicts, doubtful)
+    };
+    let mut best: Option<(Reading, (bool, usize, usize))> = None;
+    for c in close {
+        let reading = read_with(img, c.geometry.clone(), None);
+        let r = rank(&reading);
+        tracing::debug!(
+            rect = ?c.geometry.rect(),
+            score = c.score,
+            too_few_digits = r.0,
+            conflicts = r.1,
+            doubtful = r.2,
+            "close call: candidate board read"
+        );
+        if best.as_ref().is_none_or(|(_, b)| r < *b) {
+            best = Some((reading, r));
+        }
+        if r == (false, 0, 0) {
+            break;
+        }
+    }
+    let (reading, _) = best.expect("at least two close candidates");
     Ok((reading.geometry.clone(), Some(reading)))
 }
 
