@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use image::ImageEncoder;
 use std::hint::black_box;
 use sudoku_autoplay::capture::{self, raw};
-use sudoku_autoplay::vision::{self, TemplateBank};
+use sudoku_autoplay::vision;
 
 #[path = "../tests/it/vision_support/mod.rs"]
 mod vision_support;
@@ -21,8 +21,8 @@ const SIZES: [(&str, u32, u32); 3] = [
 ];
 
 fn bench(c: &mut Criterion) {
-    // The default template bank is rendered once per process; do it outside the timings.
-    black_box(TemplateBank::default_bank());
+    // The font-rendered tables are built once per process; do it outside the timings.
+    vision::prepare();
     for (name, w, h) in SIZES {
         let img = render(&Style::light(w, h), &scene()).0;
         let reading = vision::read_board(&img).expect("synthetic board reads");
@@ -63,7 +63,7 @@ fn bench_real(c: &mut Criterion) {
         eprintln!("{} is absent: real-screen benches skipped", dir.display());
         return;
     }
-    black_box(TemplateBank::default_bank());
+    vision::prepare();
     for name in REAL {
         let Ok(bytes) = std::fs::read(dir.join(name)) else {
             eprintln!("{name} is absent: skipped");

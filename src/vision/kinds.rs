@@ -133,6 +133,11 @@ fn hex(c: [f32; 3]) -> String {
     )
 }
 
+/// Builds the table of [`shape_factors`].
+pub(super) fn prepare() {
+    shape_factors();
+}
+
 /// Per-digit stroke weight factors (1..=9 at indices 1..=9): a digit's stroke width over
 /// height relative to the mean of its font, averaged over the bundled fonts.
 fn shape_factors() -> &'static [f32; 10] {

@@ -169,6 +169,13 @@ impl Reading {
     }
 }
 
+/// Builds the tables every process renders once from the bundled fonts (the digit templates and
+/// the digits' stroke-weight factors) now, rather than during the first reading.
+pub fn prepare() {
+    TemplateBank::default_bank();
+    kinds::prepare();
+}
+
 /// Reads the board in a frame: the board is detected and read with the default template bank.
 /// (With a calibration, [`crate::calibration::Calibration::read`] uses its geometry and
 /// templates instead.)
