@@ -102,7 +102,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) -> 
             Ok(s) => s,
             Err(e) => {
                 // Transient (e.g. too many open files): keep listening.
-                eprintln!("sim: accept failed: {e}");
+                tracing::warn!("sim: accept failed: {e}");
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
@@ -182,7 +182,7 @@ pub fn spawn_on(addr: SocketAddr, config: SimConfig) -> anyhow::Result<SimHandle
                 tokio::select! {
                     r = accept_loop(listener, shared) => {
                         if let Err(e) = r {
-                            eprintln!("sim: {e:#}");
+                            tracing::error!("sim: {e:#}");
                         }
                     }
                     _ = stopped => {}

@@ -188,7 +188,7 @@ impl KeyStore {
                 .open(path)
                 .and_then(|mut f| writeln!(f, "{line}"));
             if let Err(e) = stored {
-                eprintln!("sim: could not store the key in {}: {e}", path.display());
+                tracing::warn!("sim: could not store the key in {}: {e}", path.display());
             }
         }
         self.keys.push(key);

@@ -65,7 +65,7 @@ pub async fn serve(socket: TcpStream, shared: Arc<Shared>) {
             Ok(p) => p,
             Err(ReadError::Closed) => break,
             Err(e) => {
-                eprintln!("sim: dropping connection: {e}");
+                tracing::warn!("sim: dropping connection: {e}");
                 break;
             }
         };
@@ -131,7 +131,7 @@ pub async fn serve(socket: TcpStream, shared: Arc<Shared>) {
             (Command::Wrte, State::Online) => {
                 let delivery = streams.deliver(packet.arg1, packet.payload);
                 if delivery == Delivery::Overflow {
-                    eprintln!("sim: dropping connection: host ignored flow control");
+                    tracing::warn!("sim: dropping connection: host ignored flow control");
                     break;
                 }
             }
