@@ -106,7 +106,11 @@ fn block_luma_2(raw: &[u8], stride: usize, w: usize, rows: &mut [u8], y0: usize)
     for (dy, out) in rows.chunks_exact_mut(w.max(1)).enumerate() {
         let top = &raw[((y0 + dy) * 2) * stride..][..w * 8];
         let bottom = &raw[((y0 + dy) * 2 + 1) * stride..][..w * 8];
-        for ((o, a), b) in out.iter_mut().zip(top.chunks_exact(8)).zip(bottom.chunks_exact(8)) {
+        for ((o, a), b) in out
+            .iter_mut()
+            .zip(top.chunks_exact(8))
+            .zip(bottom.chunks_exact(8))
+        {
             let (a, b) = (pair(a), pair(b));
             // Lanes: red, blue of the left pixels, then of the right ones; green, alpha likewise.
             let rb = (a & LOW) + (b & LOW);
