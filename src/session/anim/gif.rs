@@ -111,16 +111,15 @@ impl Painter {
     /// margin of [`ORIGIN`] / 2 on either side (and right-aligned text to start at or after its
     /// `from`). Returns where the text ends on the right.
     fn text(&mut self, text: &str, x: f32, y: f32, px: f32, ink: Rgb, align: Align) -> f32 {
-        let width_at = |px: f32| text_size(PxScale::from(px), &self.font, text).0 as f32;
         let room = match align {
             Align::Left => WIDTH as f32 - ORIGIN as f32 / 2.0 - x,
             Align::Centre => 2.0 * x.min(WIDTH as f32 - x) - ORIGIN as f32,
             Align::Right { from } => x - from.max(ORIGIN as f32 / 2.0),
         };
-        let natural = width_at(px);
         if text.is_empty() || room <= 0.0 {
             return x;
         }
+        let natural = text_size(PxScale::from(px), &self.font, text).0 as f32;
         let (px, width) = if natural > room {
             (px * room / natural, room)
         } else {
