@@ -5,8 +5,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use sudoku_autoplay::sim::app::{AppOptions, Phone};
-use sudoku_autoplay::sim::profile::profile;
+use autoplay_sim::app::{AppOptions, Phone};
+use autoplay_sim::profile::profile;
 
 fn render(c: &mut Criterion) {
     for name in ["budget", "pixel", "flagship"] {

@@ -5,8 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_autoplay::adb_packet::{Command, MAX_PAYLOAD, Packet};
-use sudoku_autoplay::sim::adb::service::Service;
-use sudoku_autoplay::sim::adb::shell_protocol::Decoder;
+use autoplay_sim::adb::service::Service;
+use autoplay_sim::adb::shell_protocol::Decoder;
 
 fuzz_target!(|data: &[u8]| {
     let mut pos = 0;

@@ -6,11 +6,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
-use sudoku_autoplay::sim::app::{AppOptions, Phone};
-use sudoku_autoplay::sim::profile;
-use sudoku_autoplay::sim::shell::dd::Dd;
-use sudoku_autoplay::sim::shell::evdev::{self, RECORD_32, RECORD_64};
-use sudoku_autoplay::sim::shell::{Device, Knobs};
+use autoplay_sim::app::{AppOptions, Phone};
+use autoplay_sim::profile;
+use autoplay_sim::shell::dd::Dd;
+use autoplay_sim::shell::evdev::{self, RECORD_32, RECORD_64};
+use autoplay_sim::shell::{Device, Knobs};
 
 fn device(userspace_64: bool) -> &'static Arc<Device> {
     static D64: OnceLock<Arc<Device>> = OnceLock::new();

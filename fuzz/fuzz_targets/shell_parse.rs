@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_autoplay::sim::shell::parse::parse;
+use autoplay_sim::shell::parse::parse;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(script) = std::str::from_utf8(data) else {

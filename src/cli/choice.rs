@@ -5,9 +5,9 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use sudoku_autoplay::calibration::InputMode;
 use sudoku_autoplay::device::input::InputBackend;
-use sudoku_autoplay::sim::app::hazards::LockScreen;
-use sudoku_autoplay::sim::app::{Keypad, Theme};
-use sudoku_autoplay::sim::timing::TimingMode;
+use autoplay_sim::app::hazards::LockScreen;
+use autoplay_sim::app::{Keypad, Theme};
+use autoplay_sim::timing::TimingMode;
 use sudoku_autoplay::solver::Strategy;
 
 /// A library enum as the command line offers it.

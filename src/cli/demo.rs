@@ -15,8 +15,8 @@ use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
 use sudoku_autoplay::level::play;
 use sudoku_autoplay::play::Update;
-use sudoku_autoplay::sim::timing::TimingMode;
-use sudoku_autoplay::sim::{SimConfig, profile};
+use autoplay_sim::timing::TimingMode;
+use autoplay_sim::{SimConfig, profile};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
@@ -34,7 +34,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub direct: bool,
     /// Level to play (the simulated app has 70).
-    #[arg(short, long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=sudoku_autoplay::sim::app::levels::LEVEL_COUNT as i64))]
+    #[arg(short, long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=autoplay_sim::app::levels::LEVEL_COUNT as i64))]
     pub level: u32,
     #[command(flatten)]
     pub adb: ServerArgs,
@@ -74,7 +74,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     })?;
     let mut config = SimConfig::new(profile.clone());
     config.timing = args.timing;
-    let sim = sudoku_autoplay::sim::spawn(config)?;
+    let sim = autoplay_sim::spawn(config)?;
     let target = sim.serial();
     eprintln!(
         "simulated phone ({}, {}x{}, {:?} timing) listening on {target}",

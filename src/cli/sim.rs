@@ -6,12 +6,12 @@ use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
-use sudoku_autoplay::sim::adb::auth::NewKeys;
-use sudoku_autoplay::sim::app::hazards::{HazardOptions, LockScreen};
-use sudoku_autoplay::sim::app::style::{STYLES, Style};
-use sudoku_autoplay::sim::app::{AppOptions, Keypad, Theme};
-use sudoku_autoplay::sim::timing::TimingMode;
-use sudoku_autoplay::sim::{AuthConfig, SimConfig, profile};
+use autoplay_sim::adb::auth::NewKeys;
+use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
+use autoplay_sim::app::style::{STYLES, Style};
+use autoplay_sim::app::{AppOptions, Keypad, Theme};
+use autoplay_sim::timing::TimingMode;
+use autoplay_sim::{AuthConfig, SimConfig, profile};
 
 /// Options of `autoplay sim`.
 #[derive(Debug, Args)]
@@ -238,7 +238,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         );
         println!("sim: connect with: adb connect {addr}");
         tokio::select! {
-            r = sudoku_autoplay::sim::serve(listener, config) => r?,
+            r = autoplay_sim::serve(listener, config) => r?,
             _ = tokio::signal::ctrl_c() => println!("sim: stopped"),
         }
         Ok(0)

@@ -8,7 +8,7 @@ use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::input::{InputBackend, Tapper, TapperOptions};
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
-use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 
 fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {
     let mut config = SimConfig::new(profile::profile(name).unwrap().clone());
@@ -271,7 +271,7 @@ fn pipelined(device: &Device, n: u32) -> Duration {
 #[test]
 #[ignore = "benchmark (about 7 minutes)"]
 fn bench_channels() {
-    use sudoku_autoplay::sim::timing::TimingMode;
+    use autoplay_sim::timing::TimingMode;
     let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
     let mut rows = Vec::new();
     for (level, budget) in [(70, "none"), (35, "1m")] {
@@ -330,7 +330,7 @@ fn bench_channels() {
 #[test]
 #[ignore = "benchmark"]
 fn bench_hold() {
-    use sudoku_autoplay::sim::timing::TimingMode;
+    use autoplay_sim::timing::TimingMode;
     for hold in [0, 5] {
         let (sim, _adb, server) = phone("pixel", |c| c.timing = TimingMode::Phone);
         let device = select(&server, None).unwrap();

@@ -8,6 +8,7 @@ mod bad_input;
 mod cli_solve;
 mod demo;
 mod device_adb;
+mod device_direct;
 mod play_e2e;
 mod real_screens;
 mod real_screens_calibrate;

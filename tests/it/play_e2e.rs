@@ -11,9 +11,9 @@ use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::Update;
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
-use sudoku_autoplay::sim::app::style::Style;
-use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
-use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
+use autoplay_sim::app::style::Style;
+use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Strategy, search};
 
 fn calibration_dir() -> PathBuf {
@@ -457,12 +457,12 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
 #[test]
 fn level_grid_navigation_pages_through_the_level_list() {
     use sudoku_autoplay::calibration::{Calibration, Navigation};
-    use sudoku_autoplay::sim::app::Phone;
+    use autoplay_sim::app::Phone;
     let data = tempfile::tempdir().unwrap();
     // A calibration whose [navigation] is the level list, measured on the app's home and list screens.
     let pixel = profile::profile("pixel").unwrap().clone();
     let layout = Phone::new(pixel, AppOptions::default()).layout().clone();
-    let c = |r: &sudoku_autoplay::sim::app::screens::layout::Rect| {
+    let c = |r: &autoplay_sim::app::screens::layout::Rect| {
         let (x, y) = r.center();
         [x as u32, y as u32]
     };

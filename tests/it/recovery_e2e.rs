@@ -16,8 +16,8 @@ use sudoku_autoplay::play::phone::PhoneTarget;
 use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 use sudoku_autoplay::play::{Seen, Target};
 use sudoku_autoplay::session::{JournalLine, RunRecord, Totals, read_journal, read_runs};
-use sudoku_autoplay::sim::app::hazards::LockScreen;
-use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn, spawn_on};
+use autoplay_sim::app::hazards::LockScreen;
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn, spawn_on};
 
 fn calibration_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")

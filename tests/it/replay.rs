@@ -10,7 +10,7 @@ use sudoku_autoplay::device::{Server, select};
 use sudoku_autoplay::level::{PlayConfig, play};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
 use sudoku_autoplay::session::replay::{Ending, check_session};
-use sudoku_autoplay::sim::{SimConfig, SimHandle, profile, spawn};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
 fn calibration_dir() -> PathBuf {

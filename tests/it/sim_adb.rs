@@ -9,9 +9,9 @@ use std::net::TcpStream;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::adb_packet::{self as packet, Command as Cmd, Packet};
-use sudoku_autoplay::sim::adb::auth::NewKeys;
-use sudoku_autoplay::sim::app::{ACTIVITY, PACKAGE};
-use sudoku_autoplay::sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
+use autoplay_sim::adb::auth::NewKeys;
+use autoplay_sim::app::{ACTIVITY, PACKAGE};
+use autoplay_sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
 
 fn config(name: &str) -> SimConfig {
     SimConfig::new(profile::profile(name).expect("profile").clone())

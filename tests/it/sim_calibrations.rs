@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
-use sudoku_autoplay::sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
-use sudoku_autoplay::sim::profile::PROFILES;
+use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
+use autoplay_sim::profile::PROFILES;
 
 fn calibrations() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::session::{SessionMeta, read_runs};
-use sudoku_autoplay::sim::{SimConfig, profile, spawn};
+use autoplay_sim::{SimConfig, profile, spawn};
 
 const SHOT: &str = "screenshots/sim/pixel-light-row.png";
 

@@ -38,7 +38,7 @@ fn png_and_crlf_mangled_png() {
     assert_eq!(f.format, FrameFormat::Png);
     assert_eq!(f.image, img);
     // What an old device's pty does to `screencap -p`: every \n becomes \r\n.
-    let mangled = sudoku_autoplay::sim::adb::pty::crlf(&bytes);
+    let mangled = autoplay_sim::adb::pty::crlf(&bytes);
     assert!(mangled.len() > bytes.len());
     let f = capture::decode_frame(&mangled).unwrap();
     assert_eq!(f.format, FrameFormat::PngCrlfRepaired);

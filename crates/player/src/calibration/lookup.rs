@@ -1,0 +1,508 @@
+//! Which calibration a device uses: the files in the directories of a [`SearchPath`] made for
+//! its screen size, ranked, with the reason for the choice and the files that could not be read.
+//!
+//! Ranking, best first: the keypad is where the device's screen shows one (when a frame is
+//! given and a keypad is found on it), the calibration names the device's model, it has
+//! `[navigation]`, then the order of the search path, then the file name. With `--level`, only calibrations with `[navigation]`
+//! take part: a level that cannot be opened is never played under its number.
+//!
+//! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
+
+use super::{Calibration, CalibrationError};
+use crate::vision;
+use image::RgbaImage;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The directories calibrations are looked up in, in order (the order breaks ranking ties).
+/// Which directories a user's calibrations live in is the command line's business: the
+/// library only reads the ones it is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchPath(Vec<PathBuf>);
+
+impl SearchPath {
+    /// `dirs` in order; a directory met again (by its canonical path) is left out.
+    pub fn new(dirs: impl IntoIterator<Item = PathBuf>) -> SearchPath {
+        let mut seen = Vec::new();
+        let mut kept = Vec::new();
+        for dir in dirs {
+            let key = std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
+            if !seen.contains(&key) {
+                seen.push(key);
+                kept.push(dir);
+            }
+        }
+        SearchPath(kept)
+    }
+
+    /// The directories, in order.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.0
+    }
+}
+
+impl From<&Path> for SearchPath {
+    fn from(dir: &Path) -> SearchPath {
+        SearchPath(vec![dir.to_path_buf()])
+    }
+}
+
+impl From<PathBuf> for SearchPath {
+    fn from(dir: PathBuf) -> SearchPath {
+        SearchPath(vec![dir])
+    }
+}
+
+/// `calibration`, `calibration and /home/u/.config/sudoku-autoplay/calibration`.
+impl std::fmt::Display for SearchPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.0.iter().map(|d| d.display().to_string()).collect();
+        match names.as_slice() {
+            [] => f.write_str("no directory"),
+            [one] => f.write_str(one),
+            [init @ .., last] => write!(f, "{} and {last}", init.join(", ")),
+        }
+    }
+}
+
+/// The calibrations found for a device.
+#[derive(Debug)]
+pub struct Found {
+    /// What was looked for, for messages: "Pixel_7 at 1080x2400 in calibration and /home/u/...".
+    pub wanted: String,
+    /// Calibrations for the device's screen, in file-name order.
+    pub candidates: Vec<Candidate>,
+    /// Files that could not be read or parsed (the error names file, line and column).
+    pub broken: Vec<CalibrationError>,
+    /// Calibrations for the screen that were left out, each with why (no `[navigation]` for `--level`).
+    pub left_out: Vec<(PathBuf, String)>,
+    /// Calibrations for other screen sizes.
+    pub other_screens: Vec<(PathBuf, (u32, u32))>,
+    /// Directories of the search path that do not exist.
+    pub missing: Vec<PathBuf>,
+}
+
+/// One usable calibration.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub path: PathBuf,
+    pub calibration: Calibration,
+    /// Its `[device] model` is the device's.
+    pub model_match: bool,
+    /// Which directory of the search path it is in (0: the first).
+    pub dir: usize,
+}
+
+/// The calibration picked, and why.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    pub path: PathBuf,
+    pub calibration: Calibration,
+    /// Why this one, when there was a choice (`None`: it was the only one).
+    pub why: Option<String>,
+}
+
+/// Model names as `getprop` (`Pixel 7`) and `adb devices -l` (`Pixel_7`) give them compare equal.
+fn same_model(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.trim().replace(' ', "_").to_lowercase();
+    !a.trim().is_empty() && norm(a) == norm(b)
+}
+
+/// The `*.toml` calibrations in the directories of `search` for a device with `model` and a
+/// `size` screen.
+pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
+    let mut found = Found {
+        wanted: format!(
+            "{} at {}x{} in {}",
+            if model.is_empty() {
+                "this device"
+            } else {
+                model
+            },
+            size.0,
+            size.1,
+            search
+        ),
+        candidates: Vec::new(),
+        broken: Vec::new(),
+        left_out: Vec::new(),
+        other_screens: Vec::new(),
+        missing: Vec::new(),
+    };
+    for (i, dir) in search.dirs().iter().enumerate() {
+        let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(entries) => entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect(),
+            Err(_) => {
+                found.missing.push(dir.clone());
+                continue;
+            }
+        };
+        paths.sort();
+        for path in paths {
+            match Calibration::load(&path) {
+                Err(e) => found.broken.push(e),
+                Ok(cal) if (cal.device.width, cal.device.height) != size => {
+                    found
+                        .other_screens
+                        .push((path, (cal.device.width, cal.device.height)));
+                }
+                Ok(cal) => found.candidates.push(Candidate {
+                    model_match: same_model(cal.device.model.as_deref().unwrap_or(""), model),
+                    path,
+                    calibration: cal,
+                    dir: i,
+                }),
+            }
+        }
+    }
+    found
+}
+
+/// A calibration file given by name: the only candidate.
+pub fn file(path: &Path) -> Result<Found, CalibrationError> {
+    let calibration = Calibration::load(path)?;
+    Ok(Found {
+        wanted: path.display().to_string(),
+        candidates: vec![Candidate {
+            path: path.to_path_buf(),
+            calibration,
+            model_match: true,
+            dir: 0,
+        }],
+        broken: Vec::new(),
+        left_out: Vec::new(),
+        other_screens: Vec::new(),
+        missing: Vec::new(),
+    })
+}
+
+/// Why no calibration can be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    #[error("{0}")]
+    NoCalibration(String),
+    #[error("{0}")]
+    NoNavigation(String),
+}
+
+impl Found {
+    /// At least one candidate, or an error saying what was found instead and how to make one.
+    pub fn require(self) -> Result<Found, LookupError> {
+        if !self.candidates.is_empty() {
+            return Ok(self);
+        }
+        let mut msg = format!(
+            "no calibration for {}: open the Sudoku app's game screen on the phone and run \
+             `autoplay calibrate -s SERIAL` (or pass --calibration FILE)",
+            self.wanted
+        );
+        self.describe_others(&mut msg);
+        Err(LookupError::NoCalibration(msg))
+    }
+
+    /// Keeps the candidates that can open a level (`[navigation]`); without any, an error
+    /// that says how to add navigation, or to play the open level instead.
+    pub fn with_navigation(self, what: &str) -> Result<Found, LookupError> {
+        let mut found = self.require()?;
+        let (keep, drop): (Vec<Candidate>, Vec<Candidate>) = found
+            .candidates
+            .into_iter()
+            .partition(|c| c.calibration.navigation.is_some());
+        found.candidates = keep;
+        let names: Vec<String> = drop.iter().map(|c| c.path.display().to_string()).collect();
+        for c in drop {
+            let why = format!("no [navigation], which {what} needs");
+            found.left_out.push((c.path, why));
+        }
+        if !found.candidates.is_empty() {
+            return Ok(found);
+        }
+        Err(LookupError::NoNavigation(format!(
+            "{what} needs a [navigation] section to open the level, and {} {} none. {}",
+            names.join(" and "),
+            if names.len() == 1 { "has" } else { "have" },
+            NAVIGATION_HELP
+        )))
+    }
+
+    /// Picks the best candidate (see the module documentation); `frame` is the device's screen.
+    /// Panics if there is none: call [`Found::require`] first.
+    pub fn pick(mut self, frame: Option<&RgbaImage>) -> Choice {
+        let keys = frame.and_then(|f| {
+            let geometry = vision::detect_board(f).ok()?;
+            vision::keypad::find_keypad(f, &geometry)
+                .ok()
+                .map(|k| k.keys)
+        });
+        let alone = self.candidates.len() == 1 && self.left_out.is_empty();
+        // Mean distance per key between the keys seen and the calibration's, in pixels.
+        let off = |cal: &Calibration| {
+            keys.as_ref().map(|keys| {
+                let sum: u64 = keys
+                    .iter()
+                    .map(|k| {
+                        let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
+                        (x as i64 - k.center.0 as i64).unsigned_abs()
+                            + (y as i64 - k.center.1 as i64).unsigned_abs()
+                    })
+                    .sum();
+                sum / keys.len().max(1) as u64
+            })
+        };
+        // Keys within a quarter cell of where the calibration has them fit.
+        let fits = |cal: &Calibration| {
+            let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
+            off(cal).map(|d| d <= cell / 4)
+        };
+        let rank = |c: &Candidate| {
+            (
+                fits(&c.calibration) != Some(true),
+                !c.model_match,
+                c.calibration.navigation.is_none(),
+            )
+        };
+        // `sort_by_key` is stable: the search path's order, then file-name order, breaks ties.
+        self.candidates.sort_by_key(rank);
+        let mut ranked = self.candidates.into_iter();
+        let best = ranked.next().expect("Found::pick needs a candidate");
+        let why = (!alone).then(|| {
+            let reason = match fits(&best.calibration) {
+                Some(true) => "its keypad is where the screen shows one".to_string(),
+                Some(false) => "no calibration's keypad is where the screen shows one".to_string(),
+                None if frame.is_some() => {
+                    "the screen shows no keypad to compare with (is the game screen open?)"
+                        .to_string()
+                }
+                None => "the screen was not compared".to_string(),
+            };
+            let mut reasons = vec![reason];
+            if best.model_match {
+                reasons.push("it names the model".into());
+            }
+            if best.calibration.navigation.is_some() {
+                reasons.push("it has [navigation]".into());
+            }
+            let mut text = format!(
+                "{} picked for {}: {}",
+                best.path.display(),
+                self.wanted,
+                reasons.join(", ")
+            );
+            let others: Vec<String> = ranked
+                .map(|c| {
+                    let mut why = Vec::new();
+                    match (fits(&c.calibration), off(&c.calibration)) {
+                        (Some(false), Some(d)) => why.push(format!("keypad {d} px off")),
+                        _ if rank(&c) != rank(&best) => {}
+                        _ if c.dir > best.dir => why.push("later in the search path".into()),
+                        _ => why.push("ranked by file name".into()),
+                    }
+                    if !c.model_match && best.model_match {
+                        why.push("another model".into());
+                    }
+                    if c.calibration.navigation.is_none() && best.calibration.navigation.is_some() {
+                        why.push("no [navigation]".into());
+                    }
+                    format!("{} ({})", c.path.display(), why.join(", "))
+                })
+                .chain(
+                    self.left_out
+                        .iter()
+                        .map(|(p, why)| format!("{} ({why})", p.display())),
+                )
+                .collect();
+            if !others.is_empty() {
+                let _ = write!(text, "; not {}", others.join(", "));
+            }
+            text
+        });
+        tracing::debug!(
+            path = %best.path.display(),
+            keypad_fits = ?fits(&best.calibration),
+            keypad_off_px = ?off(&best.calibration),
+            model_match = best.model_match,
+            navigation = best.calibration.navigation.is_some(),
+            why = why.as_deref().unwrap_or("the only calibration for the screen"),
+            "calibration chosen"
+        );
+        Choice {
+            path: best.path,
+            calibration: best.calibration,
+            why,
+        }
+    }
+
+    /// Appends what else the directories held: unreadable files, calibrations for other
+    /// screens; and the directories that do not exist.
+    fn describe_others(&self, msg: &mut String) {
+        for d in &self.missing {
+            let _ = write!(msg, "\n  no such directory: {}", d.display());
+        }
+        for e in &self.broken {
+            let _ = write!(msg, "\n  skipped, unreadable: {e}");
+        }
+        for (p, (w, h)) in &self.other_screens {
+            let _ = write!(msg, "\n  not used: {} (for a {w}x{h} screen)", p.display());
+        }
+    }
+}
+
+/// How to give a calibration `[navigation]`, for error messages.
+pub const NAVIGATION_HELP: &str = "Add one: make the calibration again with \
+    `autoplay calibrate --am-start 'am start -n PACKAGE/ACTIVITY --ei level {level}'` (if the app opens \
+    a level from an intent), or add a `[navigation]` section of kind \"taps\" or \"level-grid\" to the \
+    file (README: \"Opening levels\"). Or drop --level to play the level that is open on the phone \
+    (recorded as level unknown).";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/sim-pixel.toml");
+
+    fn dir_with(files: &[(&str, String)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        dir
+    }
+
+    fn sim_text() -> String {
+        std::fs::read_to_string(SIM).unwrap()
+    }
+
+    /// The shipped calibration without its [navigation] section.
+    fn without_navigation() -> String {
+        let text = sim_text();
+        let start = text.find("# How the player opens level N.").unwrap();
+        let end = start + text[start..].find("[[templates]]").unwrap();
+        format!("{}{}", &text[..start], &text[end..])
+    }
+
+    #[test]
+    fn broken_files_are_reported_and_the_valid_ones_used() {
+        let dir = dir_with(&[
+            (
+                "a-broken.toml",
+                sim_text().replacen("width = 1080", "width = 10 80", 1),
+            ),
+            ("b.toml", sim_text()),
+            (
+                "other.toml",
+                std::fs::read_to_string(SIM.replace("pixel", "budget")).unwrap(),
+            ),
+        ]);
+        let found = find(&dir.path().into(), "Pixel 7", (1080, 2400))
+            .require()
+            .unwrap();
+        assert_eq!(found.candidates.len(), 1);
+        assert!(found.candidates[0].model_match, "Pixel 7 is Pixel_7");
+        assert_eq!(found.broken.len(), 1);
+        let e = found.broken[0].to_string();
+        assert!(e.contains("a-broken.toml:9:"), "{e}");
+        assert_eq!(found.other_screens[0].1, (720, 1520));
+    }
+
+    #[test]
+    fn nothing_usable_says_what_was_there() {
+        let dir = dir_with(&[("x.toml", "version = 1\n[device\n".into())]);
+        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+            .require()
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("no calibration for Pixel_7 at 1080x2400"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("skipped, unreadable") && msg.contains("x.toml:2:"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn two_directories_are_searched_in_order_and_named() {
+        let (local, user) = (dir_with(&[]), dir_with(&[]));
+        std::fs::write(local.path().join("z-sim.toml"), sim_text()).unwrap();
+        std::fs::write(user.path().join("a-mine.toml"), sim_text()).unwrap();
+        let search = SearchPath::new([
+            local.path().to_path_buf(),
+            user.path().to_path_buf(),
+            // The same directory again is searched once.
+            local.path().join("."),
+        ]);
+        assert_eq!(search.dirs().len(), 2);
+        let found = find(&search, "Pixel_7", (1080, 2400));
+        assert_eq!(found.candidates.len(), 2);
+        assert!(
+            found.wanted.ends_with(&format!(
+                "in {} and {}",
+                local.path().display(),
+                user.path().display()
+            )),
+            "{}",
+            found.wanted
+        );
+        // A tie goes to the first directory, whatever the file names.
+        let choice = found.pick(None);
+        assert!(choice.path.ends_with("z-sim.toml"), "{:?}", choice.path);
+        let why = choice.why.unwrap();
+        assert!(
+            why.contains("a-mine.toml (later in the search path)"),
+            "{why}"
+        );
+
+        // Nothing for the screen: the message names both directories, and one that is missing.
+        let gone = local.path().join("gone");
+        let e = find(
+            &SearchPath::new([gone.clone(), user.path().to_path_buf()]),
+            "Pixel_7",
+            (720, 1520),
+        )
+        .require()
+        .unwrap_err()
+        .to_string();
+        let both = format!("in {} and {}", gone.display(), user.path().display());
+        assert!(e.contains(&both), "{e}");
+        assert!(
+            e.contains(&format!("no such directory: {}", gone.display())),
+            "{e}"
+        );
+        assert!(e.contains("a-mine.toml (for a 1080x2400 screen)"), "{e}");
+    }
+
+    #[test]
+    fn level_needs_navigation_and_the_pick_says_why() {
+        let dir = dir_with(&[("Pixel_7.toml", without_navigation())]);
+        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+            .with_navigation("--level 5")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--level 5 needs a [navigation] section"), "{e}");
+        assert!(e.contains("Pixel_7.toml has none"), "{e}");
+        assert!(e.contains("autoplay calibrate --am-start"), "{e}");
+        assert!(e.contains("drop --level"), "{e}");
+
+        // Beside the shipped one, a calibration without navigation never wins, and is named.
+        std::fs::write(dir.path().join("sim-pixel.toml"), sim_text()).unwrap();
+        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+            .with_navigation("--level 5")
+            .unwrap()
+            .pick(None);
+        assert!(choice.path.ends_with("sim-pixel.toml"));
+        let why = choice.why.unwrap();
+        assert!(
+            why.contains("Pixel_7.toml (no [navigation], which --level 5 needs)"),
+            "{why}"
+        );
+        // Without --level, it has [navigation] breaks the tie.
+        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400)).pick(None);
+        assert!(choice.path.ends_with("sim-pixel.toml"), "{:?}", choice.path);
+        assert!(choice.why.unwrap().contains("it has [navigation]"));
+    }
+}

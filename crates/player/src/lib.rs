@@ -1,0 +1,47 @@
+//! sudoku-autoplay: plays Sudoku on an Android phone over ADB, and replays every placement and
+//! undo of a backtracking search as real taps, so the search itself shows on the screen.
+//!
+//! The crate follows the data's path from the phone and back to it:
+//!
+//! 1. [`device`]: the phone over ADB. [`device::Server`] speaks to the adb server,
+//!    [`device::Device`] runs a device's services (shell, exec, screenshots), and
+//!    [`device::input::Tapper`] is the tap channel (`raw` touch records, `sendevent` or
+//!    `input tap` lines, pipelined and acknowledged).
+//! 2. [`capture`]: the bytes of a screenshot (PNG, JPEG, raw `screencap`) become an image.
+//! 3. [`vision`]: the board is found and its digits read ([`vision::read_board`] gives a
+//!    [`vision::Reading`]: the board, where each cell is, givens vs entries, and doubts);
+//!    [`calibration`] stores where an app on a device draws its board and keys, found from a
+//!    frame ([`calibration::Calibration`], a versioned TOML file).
+//! 4. [`board`] and [`solver`]: the 9x9 [`board::Board`] and the searches
+//!    ([`solver::search`] with a [`solver::Strategy`]) that report every placement and undo to
+//!    an [`solver::Observer`].
+//! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), replayed with
+//!    verification, recovering from lost links and from what real phones do mid-run.
+//! 6. [`session`]: what a run did, recorded ([`session::Session`]: a journal, frames; and
+//!    `runs.csv`), re-checked and watched offline.
+//! 7. [`level`], above them all: one whole level on a device ([`level::play`],
+//!    [`level::resume`]) finds the calibration, reads and searches the board, replays it
+//!    through [`play`] and records it through [`session`].
+//!
+//! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
+//! transport protocol, which the real `adb` can connect to; [`sim::spawn`] starts one); it
+//! shares nothing with the player but public types. [`adb_packet`] is the transport's wire
+//! format, which the simulated phone and the player's direct route share, and [`text`] writes
+//! numbers and terminal frames for people.
+//!
+//! The `autoplay` command line lives in the binary (`src/main.rs`, `src/cli/`): the library
+//! takes values and returns values, never prints (a run's notes reach the caller as
+//! [`play::Update`]s), and emits `tracing` events that the binary shows with `-v`.
+
+pub mod adb_packet;
+pub mod board;
+pub mod calibration;
+pub mod capture;
+pub mod device;
+pub mod level;
+pub mod play;
+pub mod session;
+
+pub mod solver;
+pub mod text;
+pub mod vision;

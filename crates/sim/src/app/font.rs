@@ -1,0 +1,186 @@
+//! Text: the bundled DejaVu Sans fonts, rasterised once per (face, character, pixel size) and
+//! blended from the cache afterwards.
+
+use super::canvas::Canvas;
+use super::palette::Rgb;
+use super::screens::layout::Rect;
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// DejaVu Sans (Bitstream Vera licence, see `assets/fonts/LICENSE-DejaVu.txt`).
+const REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
+const BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// A typeface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Face {
+    Regular,
+    Bold,
+}
+
+fn font(face: Face) -> &'static FontRef<'static> {
+    static FONTS: OnceLock<[FontRef<'static>; 2]> = OnceLock::new();
+    let fonts = FONTS.get_or_init(|| {
+        // Bundled at compile time and exercised by every test that renders.
+        let parse = |data| FontRef::try_from_slice(data).expect("bundled DejaVu font parses");
+        [parse(REGULAR), parse(BOLD)]
+    });
+    match face {
+        Face::Regular => &fonts[0],
+        Face::Bold => &fonts[1],
+    }
+}
+
+/// One rasterised glyph: coverage and its offset from the pen position on the baseline.
+#[derive(Debug, Clone)]
+struct Mask {
+    left: i32,
+    top: i32,
+    w: u32,
+    h: u32,
+    coverage: Vec<u8>,
+    advance: f32,
+}
+
+/// The glyph cache.
+#[derive(Debug, Default)]
+pub struct Text {
+    cache: HashMap<(Face, char, u32), Mask>,
+}
+
+impl Text {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn mask(&mut self, face: Face, ch: char, px: u32) -> &Mask {
+        self.cache.entry((face, ch, px)).or_insert_with(|| {
+            let f = font(face);
+            let scale = PxScale::from(px as f32);
+            let id = f.glyph_id(ch);
+            let advance = f.as_scaled(scale).h_advance(id);
+            let glyph = id.with_scale_and_position(scale, point(0.0, 0.0));
+            match f.outline_glyph(glyph) {
+                Some(outlined) => {
+                    let b = outlined.px_bounds();
+                    let (w, h) = (b.width() as u32, b.height() as u32);
+                    let mut coverage = vec![0u8; (w * h) as usize];
+                    outlined.draw(|x, y, c| {
+                        if let Some(v) = coverage.get_mut((y * w + x) as usize) {
+                            *v = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+                        }
+                    });
+                    Mask {
+                        left: b.min.x as i32,
+                        top: b.min.y as i32,
+                        w,
+                        h,
+                        coverage,
+                        advance,
+                    }
+                }
+                None => Mask {
+                    left: 0,
+                    top: 0,
+                    w: 0,
+                    h: 0,
+                    coverage: Vec::new(),
+                    advance,
+                },
+            }
+        })
+    }
+
+    /// Whether the font has a glyph for `ch`.
+    #[cfg(test)]
+    pub fn has_glyph(face: Face, ch: char) -> bool {
+        font(face).glyph_id(ch).0 != 0
+    }
+
+    /// Width of `text` in pixels.
+    pub fn width(&mut self, face: Face, px: u32, text: &str) -> i32 {
+        text.chars()
+            .map(|ch| self.mask(face, ch, px).advance)
+            .sum::<f32>()
+            .round() as i32
+    }
+
+    /// Draws `text` with its pen starting at `(x, baseline)`.
+    pub fn draw(
+        &mut self,
+        canvas: &mut Canvas,
+        face: Face,
+        px: u32,
+        text: &str,
+        (x, baseline): (i32, i32),
+        c: Rgb,
+    ) {
+        let mut pen = x as f32;
+        for ch in text.chars() {
+            let m = self.mask(face, ch, px);
+            let gx = pen.round() as i32 + m.left;
+            canvas.mask(gx, baseline + m.top, m.w, &m.coverage, c);
+            pen += m.advance;
+        }
+    }
+
+    /// Draws one line of `text` centred in `r` (capital letters centred vertically).
+    pub fn centered(
+        &mut self,
+        canvas: &mut Canvas,
+        face: Face,
+        px: u32,
+        text: &str,
+        r: Rect,
+        c: Rgb,
+    ) {
+        let w = self.width(face, px, text);
+        let (cx, cy) = r.center();
+        let baseline = self.baseline(face, px, cy);
+        self.draw(canvas, face, px, text, (cx - w / 2, baseline), c);
+    }
+
+    /// The baseline that centres capital letters vertically on `cy`.
+    pub fn baseline(&mut self, face: Face, px: u32, cy: i32) -> i32 {
+        cy + self.ink_height(face, px, 'H') as i32 / 2
+    }
+
+    /// Draws one character with its ink box centred in `r` (board and keypad digits).
+    pub fn glyph_centered(
+        &mut self,
+        canvas: &mut Canvas,
+        face: Face,
+        px: u32,
+        ch: char,
+        r: Rect,
+        c: Rgb,
+    ) {
+        let m = self.mask(face, ch, px);
+        let x = r.x + (r.w - m.w as i32) / 2;
+        let y = r.y + (r.h - m.h as i32) / 2;
+        canvas.mask(x, y, m.w, &m.coverage, c);
+    }
+
+    /// The ink height of `ch` at `px` (to size digits to a fraction of the cell).
+    pub fn ink_height(&mut self, face: Face, px: u32, ch: char) -> u32 {
+        self.mask(face, ch, px).h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fonts_have_the_glyphs_the_app_uses() {
+        for ch in "0123456789Level complete←⌫★◁○□‹›".chars() {
+            for face in [Face::Regular, Face::Bold] {
+                assert!(Text::has_glyph(face, ch) || ch == ' ', "{face:?} {ch:?}");
+            }
+        }
+        let mut t = Text::new();
+        let h = t.ink_height(Face::Regular, 100, '8');
+        assert!((60..=70).contains(&h), "digit height {h}");
+    }
+}

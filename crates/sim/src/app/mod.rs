@@ -1,0 +1,422 @@
+//! The Sudoku app running on the simulated phone: screens, game rules, rendering.
+//!
+//! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
+//!
+//! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
+//! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
+//! `font` with colours from `palette`), [`levels`] (the bundled levels) and [`corpus`]
+//! (screenshots with ground truth for the vision code).
+
+pub(crate) mod a11y;
+mod canvas;
+pub mod corpus;
+mod font;
+pub mod hazards;
+pub mod levels;
+pub(crate) mod model;
+pub(crate) mod palette;
+mod render;
+pub mod screens;
+pub mod style;
+#[cfg(test)]
+mod tests;
+
+use super::profile::Profile;
+use hazards::{HazardOptions, Shown, System};
+use image::RgbaImage;
+use model::Model;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use render::{Clock, Renderer};
+use screens::layout::Layout;
+
+/// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
+pub const PACKAGE: &str = "org.autoplay.sudoku";
+pub const ACTIVITY: &str = ".GameActivity";
+
+/// Colour theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Light,
+    Dark,
+}
+
+/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
+/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Keypad {
+    #[default]
+    Row,
+    TwoRows,
+    Grid,
+}
+
+/// Hardware keys for `input keyevent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Back,
+    Home,
+    /// KEYCODE_WAKEUP (224): turns the display on, never off.
+    Wakeup,
+    /// KEYCODE_SLEEP (223): turns the display off.
+    Sleep,
+    /// KEYCODE_POWER (26): toggles the display.
+    Power,
+}
+
+/// App settings and realism knobs (all off by default).
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    pub theme: Theme,
+    /// The keypad layout, unless the style has its own.
+    pub keypad: Keypad,
+    /// How the app looks (`--style`): givens, grid, keys, erase.
+    pub style: style::Style,
+    /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
+    pub seed: u64,
+    /// Show digits that break a rule in red.
+    pub show_conflicts: bool,
+    /// Probability that a tap is silently lost (seeded by `seed`).
+    pub drop_taps: f64,
+    /// After this many taps a "Rate this app" dialog appears and swallows taps until BACK.
+    pub popup_after: Option<u64>,
+    /// The game ends ("Game over", the board gone) after this many wrong digits.
+    pub mistake_limit: Option<u32>,
+    /// The phone around the app: background, screen off, lock screen.
+    pub hazards: HazardOptions,
+}
+
+impl AppOptions {
+    /// The keypad layout shown: the style's, else `keypad`.
+    pub fn keypad(&self) -> Keypad {
+        self.style.keypad.unwrap_or(self.keypad)
+    }
+}
+
+impl Theme {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+impl Keypad {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keypad::Row => "row",
+            Keypad::TwoRows => "two-rows",
+            Keypad::Grid => "grid",
+        }
+    }
+}
+
+/// Swipes shorter than this (dp) are taps, like Android's touch slop.
+const TOUCH_SLOP_DP: f32 = 8.0;
+/// Horizontal swipes longer than this (dp) turn level-list pages.
+const PAGE_SWIPE_DP: f32 = 48.0;
+/// The status-bar clock advances one minute per this many taps.
+const TAPS_PER_MINUTE: u64 = 1000;
+
+/// The phone's app state. Coordinates are display pixels.
+pub struct Phone {
+    profile: Profile,
+    options: AppOptions,
+    layout: Layout,
+    model: Model,
+    system: System,
+    renderer: Renderer,
+    rng: ChaCha8Rng,
+    /// Minutes after midnight at tap 0, and the battery level, from the seed.
+    clock_start: u32,
+    battery: u8,
+    /// The last frame (its buffer is reused) and the clock it shows; `None` once the state
+    /// changed.
+    frame: RgbaImage,
+    frame_clock: Option<Clock>,
+    swipes: u64,
+    screenshots: u64,
+}
+
+/// SplitMix64: spreads a seed into well-mixed bits.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Phone {
+    /// A phone showing the app's home screen.
+    pub fn new(profile: Profile, options: AppOptions) -> Self {
+        let layout = Layout::new(&profile, options.keypad(), &options.style);
+        let mix = splitmix(options.seed);
+        Phone {
+            renderer: Renderer::new(&layout),
+            layout,
+            model: Model::new(options.popup_after, options.mistake_limit),
+            system: System::new(options.hazards),
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            clock_start: (mix % (24 * 60)) as u32,
+            battery: 30 + ((mix >> 32) % 71) as u8,
+            frame: RgbaImage::new(0, 0),
+            frame_clock: None,
+            swipes: 0,
+            screenshots: 0,
+            profile,
+            options,
+        }
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    pub fn options(&self) -> &AppOptions {
+        &self.options
+    }
+
+    /// The geometry of the screens. For tests only: the player must find the board and keypad
+    /// from screenshots.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The app's state (read-only), for tests.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The system around the app (display, lock screen, launcher), for tests.
+    pub fn system(&self) -> &System {
+        &self.system
+    }
+
+    /// A tap at display pixel (x, y). With `drop_taps` = p, a tap is lost with probability p.
+    /// Taps on a dark screen or the lock screen do nothing; on the launcher, only the app's icon
+    /// does something.
+    pub fn tap(&mut self, x: i32, y: i32) {
+        let p = self.options.drop_taps;
+        let dropped = p > 0.0 && self.rng.random::<f64>() < p;
+        self.model.count_tap(dropped);
+        let mut changed = self.system.tick();
+        match self.system.shown() {
+            Shown::App => {
+                if !dropped {
+                    changed |= match self.layout.hit(self.model.screen, self.model.popup, x, y) {
+                        Some(screens::Target::NavHome) => self.system.go_home(),
+                        target => {
+                            let target =
+                                self.options.style.target(target, self.model.game.as_ref());
+                            self.model.tap(target)
+                        }
+                    };
+                }
+                changed |= self.model.maybe_popup();
+                changed |= self.system.after_app_tap(self.model.taps);
+            }
+            Shown::Launcher if !dropped => changed |= self.system.launcher_tap(&self.layout, x, y),
+            _ => self.system.ignored_taps += 1,
+        }
+        self.system.input();
+        if changed {
+            self.frame_clock = None;
+        }
+    }
+
+    /// A swipe; short swipes act as taps, long horizontal ones turn level-list pages.
+    pub fn swipe(&mut self, x1: i32, y1: i32, x2: i32, y2: i32, _duration_ms: u32) {
+        let (dx, dy) = ((x2 - x1) as f32, (y2 - y1) as f32);
+        let dp = self.layout.dp;
+        if dx.hypot(dy) < TOUCH_SLOP_DP * dp {
+            return self.tap(x1, y1);
+        }
+        self.swipes += 1;
+        let mut changed = self.system.tick();
+        match self.system.shown() {
+            Shown::App => {}
+            Shown::Keyguard { .. } => {
+                changed |= self.system.keyguard_swipe(y2 - y1, self.layout.height)
+            }
+            _ => {}
+        }
+        self.system.input();
+        if changed {
+            self.frame_clock = None;
+        }
+        if self.system.shown() != Shown::App {
+            return;
+        }
+        let page_turn = dx.abs() > dy.abs() && dx.abs() > PAGE_SWIPE_DP * dp;
+        if page_turn && !self.model.popup && self.model.screen == screens::Screen::Levels {
+            let target = if dx < 0.0 {
+                screens::Target::NextPage
+            } else {
+                screens::Target::PrevPage
+            };
+            if self.model.tap(Some(target)) {
+                self.frame_clock = None;
+            }
+        }
+    }
+
+    /// A hardware key: BACK is the app's (when it is in front), the others the system's.
+    pub fn key(&mut self, key: Key) {
+        let mut changed = self.system.tick();
+        changed |= match self.system.key(key) {
+            Some(c) => c,
+            None => self.system.shown() == Shown::App && self.model.key(key),
+        };
+        self.system.input();
+        if changed {
+            self.frame_clock = None;
+        }
+    }
+
+    /// `am start ... --ei level N`: opens the game screen on level N (1-based), in front.
+    pub fn start_level(&mut self, level: u32) -> Result<(), String> {
+        self.model.start_level(level)?;
+        self.system.bring_to_front();
+        self.frame_clock = None;
+        Ok(())
+    }
+
+    /// `am start -n PACKAGE/ACTIVITY` without a level, `monkey -p PACKAGE 1`, or the launcher
+    /// icon: the app's task comes to the front as it was.
+    pub fn bring_to_front(&mut self) {
+        if self.system.bring_to_front() {
+            self.frame_clock = None;
+        }
+    }
+
+    /// `uiautomator dump`: the window in front as XML; `None` when the display is off.
+    pub fn ui_dump(&mut self) -> Option<String> {
+        self.tick();
+        let clock = self.clock();
+        let clock = format!("{:02}:{:02}", clock.hour, clock.minute);
+        a11y::dump(&self.model, &self.layout, self.system.shown(), &clock)
+    }
+
+    /// Lets time pass (the display may turn off).
+    pub fn tick(&mut self) {
+        if self.system.tick() {
+            self.frame_clock = None;
+        }
+    }
+
+    /// The window with input focus, as `dumpsys window` names it: `PACKAGE/ACTIVITY`, or
+    /// `NotificationShade` for the lock screen.
+    pub fn focus(&mut self) -> String {
+        self.tick();
+        if self.system.keyguard_showing() {
+            "NotificationShade".into()
+        } else if !self.system.foreground() {
+            format!(
+                "{}/{}",
+                hazards::LAUNCHER_PACKAGE,
+                hazards::LAUNCHER_ACTIVITY
+            )
+        } else {
+            format!("{PACKAGE}/{PACKAGE}{ACTIVITY}")
+        }
+    }
+
+    /// The status bar's clock now.
+    fn clock(&self) -> Clock {
+        let minutes = (self.clock_start as u64 + self.model.taps / TAPS_PER_MINUTE) % (24 * 60);
+        Clock {
+            hour: (minutes / 60) as u8,
+            minute: (minutes % 60) as u8,
+            battery: self.battery,
+        }
+    }
+
+    /// The current screen, `width x height` RGBA (rendered only when something changed).
+    pub fn screenshot(&mut self) -> RgbaImage {
+        self.frame().clone()
+    }
+
+    /// Like [`Phone::screenshot`] without the copy: a view of the current frame.
+    pub fn frame(&mut self) -> &RgbaImage {
+        self.screenshots += 1;
+        self.tick();
+        let clock = self.clock();
+        if self.frame_clock != Some(clock) {
+            self.renderer.render(
+                &mut self.frame,
+                &self.model,
+                &self.layout,
+                &self.options,
+                clock,
+            );
+            let text = format!("{:02}:{:02}", clock.hour, clock.minute);
+            self.system.paint(&mut self.frame, &self.layout, &text);
+            self.frame_clock = Some(clock);
+        }
+        &self.frame
+    }
+
+    /// `dumpsys sudoku`: the app's state as JSON.
+    pub fn dumpsys(&self) -> serde_json::Value {
+        let m = &self.model;
+        let game = m.game.as_ref();
+        let line = |b: Option<&sudoku_autoplay::board::Board>| b.map(|b| b.to_line());
+        let screen = if m.popup { "popup" } else { m.screen.name() };
+        let completed: Vec<usize> = (0..m.completed.len())
+            .filter(|&i| m.completed[i])
+            .map(|i| i + 1)
+            .collect();
+        let conflicts: Vec<usize> = game
+            .map(|g| {
+                let bad = g.conflicts();
+                (0..bad.len()).filter(|&c| bad[c]).collect()
+            })
+            .unwrap_or_default();
+        let clock = self.clock();
+        serde_json::json!({
+            "package": PACKAGE,
+            "screen": screen,
+            "under_popup": m.popup.then(|| m.screen.name()),
+            "level": game.map(|g| g.level),
+            "levels": levels::LEVEL_COUNT,
+            "board": line(game.map(|g| &g.board)),
+            "givens": line(game.map(|g| &g.givens)),
+            "selected": game.and_then(|g| g.selected),
+            "solved": game.is_some_and(|g| g.is_solved()),
+            "conflicts": conflicts,
+            "completed": completed,
+            "page": m.page + 1,
+            "pages": Model::pages(),
+            "taps": m.taps,
+            "dropped_taps": m.dropped_taps,
+            "swallowed_taps": m.swallowed_taps,
+            "swipes": self.swipes,
+            "digits_entered": m.digits_entered,
+            "erasures": m.erasures,
+            "screenshots": self.screenshots,
+            "theme": self.options.theme.name(),
+            "keypad": self.options.keypad().name(),
+            "style": self.options.style.name,
+            "show_conflicts": self.options.show_conflicts,
+            "drop_taps": self.options.drop_taps,
+            "popup_after": self.options.popup_after,
+            "mistakes": game.map(|g| g.mistakes),
+            "mistake_limit": self.options.mistake_limit,
+            "foreground": self.system.foreground(),
+            "display": if self.system.awake() { "on" } else { "off" },
+            "keyguard": self.system.keyguard_showing(),
+            "lock_screen": self.system.options().lock_screen.name(),
+            "ignored_taps": self.system.ignored_taps,
+            "screen_offs": self.system.screen_offs,
+            "backgrounds": self.system.backgrounds,
+            "profile": self.profile.name,
+            "width": self.profile.width,
+            "height": self.profile.height,
+            "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
+        })
+    }
+}

@@ -1,0 +1,479 @@
+//! Draws the current screen: status bar, app bar, the screen's content, dialogs, navigation bar.
+
+use super::AppOptions;
+use super::canvas::Canvas;
+use super::font::{Face, Text};
+use super::levels::LEVEL_COUNT;
+use super::model::{Game, Highlight, Model};
+use super::palette::Palette;
+use super::screens::layout::{Layout, Rect};
+use super::screens::{LEVELS_PER_PAGE, Screen};
+use super::style::{self, EraseKey, Givens, Style};
+use sudoku_autoplay::board::CELLS;
+use image::RgbaImage;
+
+/// The clock shown in the status bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub hour: u8,
+    pub minute: u8,
+    /// Battery level in percent.
+    pub battery: u8,
+}
+
+/// Draws frames; keeps the glyph cache between frames.
+#[derive(Debug)]
+pub struct Renderer {
+    text: Text,
+    /// Font size (px) that makes a board digit's ink about 64% of the cell height.
+    cell_digit_px: u32,
+    /// Font size for keypad digits (about 45% of the key height).
+    key_digit_px: u32,
+}
+
+impl Renderer {
+    pub fn new(layout: &Layout) -> Self {
+        let mut text = Text::new();
+        let ink = text.ink_height(Face::Regular, 100, '8').max(1) as f32;
+        let size_for = |target: f32| ((target * 100.0 / ink).round() as u32).max(4);
+        let cell_h = layout.cell(0).h.min(layout.cell(0).w) as f32;
+        Renderer {
+            cell_digit_px: size_for(cell_h * 0.64),
+            key_digit_px: size_for(layout.keys[0].h.min(layout.keys[0].w) as f32 * 0.45),
+            text,
+        }
+    }
+
+    /// Draws the screen for `model` into `img` (reused between frames, so no new memory is
+    /// touched; resized if it is not `layout.width x layout.height`).
+    pub fn render(
+        &mut self,
+        img: &mut RgbaImage,
+        model: &Model,
+        layout: &Layout,
+        options: &AppOptions,
+        clock: Clock,
+    ) {
+        let pal = Palette::of(options.theme);
+        let (w, h) = (layout.width.max(0) as u32, layout.height.max(0) as u32);
+        if img.dimensions() != (w, h) {
+            *img = RgbaImage::new(w, h);
+        }
+        let mut cv = Canvas::new(img, w, h);
+        let content = Rect::new(
+            0,
+            layout.app_bar.y,
+            layout.width,
+            layout.nav_bar.y - layout.app_bar.y,
+        );
+        cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
+        match (model.screen, &model.game) {
+            (Screen::Home, _) | (Screen::Game | Screen::Complete | Screen::GameOver, None) => {
+                self.app_bar(&mut cv, layout, pal, "Sudoku", false);
+                self.home(&mut cv, layout, pal, model);
+            }
+            (Screen::Levels, _) => {
+                self.app_bar(&mut cv, layout, pal, "Levels", true);
+                self.levels(&mut cv, layout, pal, model);
+            }
+            (Screen::Game | Screen::Complete, Some(game)) => {
+                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
+                self.game(&mut cv, layout, pal, game, options);
+                if model.screen == Screen::Complete {
+                    cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                    self.complete(&mut cv, layout, pal, game.level);
+                }
+            }
+            (Screen::GameOver, Some(game)) => {
+                // The board is gone: the app bar, an empty page and the dialog.
+                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
+                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                self.game_over(&mut cv, layout, pal, game.mistakes);
+            }
+        }
+        if model.popup {
+            cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+            self.popup(&mut cv, layout, pal);
+        }
+        self.status_bar(&mut cv, layout, pal, clock);
+        self.nav_bar(&mut cv, layout, pal);
+    }
+
+    fn sp(layout: &Layout, sp: f32) -> u32 {
+        layout.px(sp).max(4) as u32
+    }
+
+    fn status_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, clock: Clock) {
+        let bar = l.status_bar;
+        cv.fill(bar, pal.status_bar);
+        let fg = pal.on_status_bar;
+        let size = Self::sp(l, 14.0);
+        let time = format!("{:02}:{:02}", clock.hour, clock.minute);
+        let baseline = self.text.baseline(Face::Bold, size, bar.center().1);
+        self.text
+            .draw(cv, Face::Bold, size, &time, (l.px(16.0), baseline), fg);
+        // Battery: outline, charge, nub.
+        let (bw, bh) = (l.px(22.0), l.px(11.0));
+        let bx = l.width - l.px(16.0) - bw;
+        let by = bar.center().1 - bh / 2;
+        let t = l.px(1.5).max(1);
+        cv.fill(Rect::new(bx, by, bw, bh), fg);
+        cv.fill(
+            Rect::new(bx + t, by + t, bw - 2 * t, bh - 2 * t),
+            pal.status_bar,
+        );
+        let charge = (bw - 4 * t) * clock.battery.min(100) as i32 / 100;
+        cv.fill(Rect::new(bx + 2 * t, by + 2 * t, charge, bh - 4 * t), fg);
+        cv.fill(Rect::new(bx + bw, by + bh / 4, t + 1, bh / 2), fg);
+        // Signal: four bars.
+        let step = l.px(4.0);
+        let base = by + bh;
+        for i in 0..4 {
+            let hgt = bh * (i + 1) / 4;
+            let x = bx - l.px(10.0) - (4 - i) * step;
+            cv.fill(Rect::new(x, base - hgt, step - l.px(1.0).max(1), hgt), fg);
+        }
+        if let Some((cx, cy, r)) = l.cutout {
+            cv.disc(cx as f32, cy as f32, r as f32, [0, 0, 0]);
+        }
+    }
+
+    fn nav_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+        cv.fill(l.nav_bar, pal.nav_bar);
+        let size = Self::sp(l, 20.0);
+        for (r, ch) in [(l.nav_back, '◁'), (l.nav_home, '○'), (l.nav_recents, '□')] {
+            self.text
+                .glyph_centered(cv, Face::Regular, size, ch, r, pal.on_nav_bar);
+        }
+    }
+
+    fn app_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, title: &str, back: bool) {
+        cv.fill(l.app_bar, pal.app_bar);
+        let size = Self::sp(l, 20.0);
+        let baseline = self.text.baseline(Face::Bold, size, l.app_bar.center().1);
+        let x = if back {
+            self.text.glyph_centered(
+                cv,
+                Face::Bold,
+                Self::sp(l, 24.0),
+                '←',
+                l.back,
+                pal.on_app_bar,
+            );
+            l.px(72.0)
+        } else {
+            l.px(16.0)
+        };
+        self.text
+            .draw(cv, Face::Bold, size, title, (x, baseline), pal.on_app_bar);
+    }
+
+    fn button(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        r: Rect,
+        label: &str,
+        primary: bool,
+        pal: &Palette,
+    ) {
+        let radius = r.h / 2;
+        let size = Self::sp(l, 18.0);
+        if primary {
+            cv.round_rect(r, radius, pal.primary);
+            self.text
+                .centered(cv, Face::Bold, size, label, r, pal.on_primary);
+        } else {
+            let border = l.px(1.5).max(1);
+            cv.outlined_round_rect(r, radius, border, pal.outline, pal.surface);
+            self.text
+                .centered(cv, Face::Bold, size, label, r, pal.primary);
+        }
+    }
+
+    fn home(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, model: &Model) {
+        let t = l.home_title;
+        self.text
+            .centered(cv, Face::Bold, Self::sp(l, 44.0), "Sudoku", t, pal.text);
+        let sub = Rect::new(t.x, t.bottom(), t.w, l.px(32.0));
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 16.0),
+            &format!("{LEVEL_COUNT} classic puzzles"),
+            sub,
+            pal.muted,
+        );
+        let resume = model.game.as_ref().filter(|g| !g.is_solved());
+        let label = match resume {
+            Some(g) => format!("Continue {}", g.level),
+            None => "Play".to_string(),
+        };
+        self.button(cv, l, l.play, &label, true, pal);
+        self.button(cv, l, l.level_list, "Levels", false, pal);
+    }
+
+    fn levels(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, model: &Model) {
+        let size = Self::sp(l, 22.0);
+        let radius = l.px(12.0);
+        for (slot, r) in l.slots.iter().enumerate() {
+            let n = model.page * LEVELS_PER_PAGE + slot + 1;
+            if n > LEVEL_COUNT {
+                break;
+            }
+            let done = model.completed.get(n - 1).copied().unwrap_or(false);
+            cv.round_rect(*r, radius, if done { pal.done } else { pal.key });
+            self.text
+                .centered(cv, Face::Bold, size, &n.to_string(), *r, pal.on_key);
+        }
+        let pages = Model::pages();
+        let small = Self::sp(l, 16.0);
+        for (r, label, enabled) in [
+            (l.prev_page, "‹ Prev", model.page > 0),
+            (l.next_page, "Next ›", model.page + 1 < pages),
+        ] {
+            let border = l.px(1.5).max(1);
+            cv.outlined_round_rect(r, r.h / 2, border, pal.outline, pal.surface);
+            let c = if enabled { pal.primary } else { pal.outline };
+            self.text.centered(cv, Face::Bold, small, label, r, c);
+        }
+        let label = format!("Page {} / {pages}", model.page + 1);
+        self.text
+            .centered(cv, Face::Regular, small, &label, l.page_label, pal.muted);
+    }
+
+    fn game(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        pal: &Palette,
+        game: &Game,
+        options: &AppOptions,
+    ) {
+        let style = &options.style;
+        let b = l.board;
+        cv.fill(b, pal.surface);
+        for cell in 0..CELLS {
+            let tint = match game.highlight(cell) {
+                Highlight::None => None,
+                Highlight::Peer => Some(pal.peer),
+                Highlight::SameDigit => Some(pal.same_digit),
+                Highlight::Selected => Some(pal.selected),
+            };
+            // Without cell lines nothing separates the cells: a tint spans from line to line.
+            let area = if style.cell_lines {
+                l.cell(cell)
+            } else {
+                l.cell_pitch(cell)
+            };
+            if let Some(tint) = tint {
+                cv.fill(area, tint);
+            }
+            // Tinted givens stay tinted under a highlight.
+            if style.givens == Givens::Tint && game.is_given(cell) {
+                cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
+            }
+        }
+        // Thin lines first, thick box lines over them.
+        for thick in [false, true] {
+            for i in 0..=9usize {
+                let outer = i == 0 || i == 9;
+                if i.is_multiple_of(3) != thick
+                    || (!thick && !style.cell_lines)
+                    || (outer && !style.border)
+                {
+                    continue;
+                }
+                let colour = if thick { pal.line_thick } else { pal.line_thin };
+                let (start, w) = l.line_span(i);
+                cv.fill(Rect::new(b.x + start, b.y, w, b.h), colour);
+                cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
+            }
+        }
+        let bad = if options.show_conflicts {
+            game.conflicts()
+        } else {
+            [false; CELLS]
+        };
+        for (cell, &is_bad) in bad.iter().enumerate() {
+            let d = game.board.get(cell);
+            if d == 0 {
+                continue;
+            }
+            let given = game.is_given(cell);
+            let r = l.cell(cell);
+            if given && style.givens == Givens::Disc {
+                let (cx, cy) = r.center();
+                let radius = r.w.min(r.h) as f32 * 0.44;
+                let disc = style::mix(pal.surface, pal.given, style::DISC_MIX);
+                cv.disc(cx as f32 + 0.5, cy as f32 + 0.5, radius, disc);
+            }
+            let colour = if is_bad && !given {
+                pal.conflict
+            } else if given || style.givens != Givens::Colour {
+                pal.given
+            } else {
+                pal.user
+            };
+            let face = if given && style.givens == Givens::Weight {
+                Face::Bold
+            } else {
+                Face::Regular
+            };
+            let ch = char::from(b'0' + d);
+            self.text
+                .glyph_centered(cv, face, self.cell_digit_px, ch, r, colour);
+        }
+        self.keypad(cv, l, pal, game, style);
+    }
+
+    /// The digit keys (with counts, hidden when complete, on a panel) and the erase key.
+    fn keypad(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, style: &Style) {
+        let on_panel = l.panel.w > 0;
+        let (key, on_key, radius) = if on_panel {
+            cv.round_rect(l.panel, l.px(8.0), style::PANEL);
+            (style::PANEL_KEY, style::ON_PANEL_KEY, l.px(4.0))
+        } else {
+            (pal.key, pal.on_key, l.px(10.0))
+        };
+        let count_px = Self::sp(l, 11.0);
+        for (i, r) in l.keys.iter().enumerate() {
+            let digit = i as u8 + 1;
+            if style.hidden(game, digit) {
+                continue;
+            }
+            cv.round_rect(*r, radius, key);
+            let ch = char::from(b'0' + digit);
+            if style.counts {
+                // The digit in the upper part, the count left under it.
+                let upper = Rect::new(r.x, r.y, r.w, r.h * 7 / 10);
+                let lower = Rect::new(r.x, r.y + r.h * 13 / 20, r.w, r.h * 3 / 10);
+                self.text
+                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, upper, on_key);
+                let left = style::remaining(game, digit).to_string();
+                self.text
+                    .centered(cv, Face::Regular, count_px, &left, lower, pal.muted);
+            } else {
+                self.text
+                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, *r, on_key);
+            }
+        }
+        let e = l.erase;
+        let label_px = Self::sp(l, 18.0);
+        match style.erase {
+            EraseKey::None => {}
+            EraseKey::Backspace => {
+                cv.round_rect(e, radius, pal.key);
+                let label = if e.w > l.px(100.0) {
+                    "⌫  Erase"
+                } else {
+                    "⌫"
+                };
+                self.text
+                    .centered(cv, Face::Bold, label_px, label, e, pal.on_key);
+            }
+            EraseKey::Trash => {
+                cv.round_rect(e, radius, pal.key);
+                style::draw_trash(cv, e, l.px(22.0), pal.on_key, pal.key);
+            }
+            EraseKey::LetterC => {
+                cv.round_rect(e, radius, pal.key);
+                self.text
+                    .glyph_centered(cv, Face::Bold, self.key_digit_px, 'C', e, pal.on_key);
+            }
+        }
+    }
+
+    fn card(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+        cv.round_rect(l.dialog, l.px(24.0), pal.surface);
+    }
+
+    fn complete(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, level: u32) {
+        let next = ((level as usize) < LEVEL_COUNT).then_some("Next level");
+        let title = format!("Level {level} complete");
+        self.dialog(cv, l, pal, &title, "Well done!", next);
+    }
+
+    fn game_over(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, mistakes: u32) {
+        let sub = format!("You made {mistakes} mistakes");
+        self.dialog(cv, l, pal, "Game over", &sub, Some("Try again"));
+    }
+
+    /// A dialog card: a title, a line under it, Home and an optional primary button.
+    fn dialog(
+        &mut self,
+        cv: &mut Canvas,
+        l: &Layout,
+        pal: &Palette,
+        title_text: &str,
+        sub_text: &str,
+        primary: Option<&str>,
+    ) {
+        self.card(cv, l, pal);
+        let d = l.dialog;
+        let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
+        self.text.centered(
+            cv,
+            Face::Bold,
+            Self::sp(l, 22.0),
+            title_text,
+            title,
+            pal.text,
+        );
+        let sub = Rect::new(d.x, title.bottom() + l.px(4.0), d.w, l.px(28.0));
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 16.0),
+            sub_text,
+            sub,
+            pal.muted,
+        );
+        self.button(cv, l, l.dialog_home, "Home", false, pal);
+        if let Some(label) = primary {
+            self.button(cv, l, l.dialog_next, label, true, pal);
+        }
+    }
+
+    fn popup(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+        self.card(cv, l, pal);
+        let d = l.dialog;
+        let row = |i: i32, h: f32| Rect::new(d.x, d.y + l.px(20.0) + i, d.w, l.px(h));
+        let title = row(0, 36.0);
+        self.text.centered(
+            cv,
+            Face::Bold,
+            Self::sp(l, 22.0),
+            "Rate this app",
+            title,
+            pal.text,
+        );
+        let text = row(l.px(40.0), 28.0);
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 16.0),
+            "Enjoying Sudoku? Tell us!",
+            text,
+            pal.muted,
+        );
+        let stars = row(l.px(76.0), 48.0);
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 36.0),
+            "★★★★★",
+            stars,
+            pal.star,
+        );
+        let hint = row(l.px(132.0), 28.0);
+        self.text.centered(
+            cv,
+            Face::Regular,
+            Self::sp(l, 13.0),
+            "Press back to close",
+            hint,
+            pal.muted,
+        );
+    }
+}

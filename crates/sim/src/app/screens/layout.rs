@@ -1,0 +1,455 @@
+//! Where everything is, in display pixels, for one profile and keypad layout; and hit testing.
+//!
+//! Sizes are in dp (`density / 160` pixels) like an Android layout. The player never sees this:
+//! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
+
+use super::super::Keypad;
+use super::super::style::{EraseKey, Style};
+use super::{LEVEL_COLUMNS, LEVELS_PER_PAGE, Screen, Target};
+use sudoku_autoplay::board::CELLS;
+use crate::profile::Profile;
+
+/// The 3x3 keypad: key size, gap between keys and panel padding (dp).
+const GRID_KEY_DP: f32 = 56.0;
+const GRID_GAP_DP: f32 = 4.0;
+const GRID_PAD_DP: f32 = 6.0;
+
+/// An axis-aligned rectangle in display pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rect {
+    pub x: i32,
+    pub y: i32,
+    pub w: i32,
+    pub h: i32,
+}
+
+impl Rect {
+    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Self {
+        Rect { x, y, w, h }
+    }
+
+    /// True if the pixel (px, py) lies inside.
+    pub fn contains(&self, px: i32, py: i32) -> bool {
+        px >= self.x && py >= self.y && px < self.x + self.w && py < self.y + self.h
+    }
+
+    /// The centre pixel.
+    pub fn center(&self) -> (i32, i32) {
+        (self.x + self.w / 2, self.y + self.h / 2)
+    }
+
+    pub fn right(&self) -> i32 {
+        self.x + self.w
+    }
+
+    pub fn bottom(&self) -> i32 {
+        self.y + self.h
+    }
+}
+
+/// The geometry of every screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub width: i32,
+    pub height: i32,
+    /// Pixels per dp.
+    pub dp: f32,
+    pub status_bar: Rect,
+    /// The punch-hole camera: centre and radius.
+    pub cutout: Option<(i32, i32, i32)>,
+    pub app_bar: Rect,
+    /// The app bar's back arrow (levels and game screens).
+    pub back: Rect,
+    pub nav_bar: Rect,
+    pub nav_back: Rect,
+    pub nav_home: Rect,
+    pub nav_recents: Rect,
+    /// Home: where the title is centred, and the two buttons.
+    pub home_title: Rect,
+    pub play: Rect,
+    pub level_list: Rect,
+    /// Level list: the button slots of one page, and the paging row.
+    pub slots: [Rect; LEVELS_PER_PAGE],
+    pub prev_page: Rect,
+    pub next_page: Rect,
+    pub page_label: Rect,
+    /// Game: the board's outer square (including its border).
+    pub board: Rect,
+    /// Grid line offsets from the board's left/top edge: line i is at `lines[i]` (0..=9).
+    pub lines: [i32; 10],
+    /// Thin (cell) and thick (box) line widths.
+    pub thin: i32,
+    pub thick: i32,
+    /// Keypad digits 1..9 (index d-1) and the erase key (empty when the style has none).
+    pub keys: [Rect; 9],
+    pub erase: Rect,
+    /// The panel behind a 3x3 keypad (empty for other layouts).
+    pub panel: Rect,
+    /// Dialogs (completion and popup share the card).
+    pub dialog: Rect,
+    pub dialog_next: Rect,
+    pub dialog_home: Rect,
+}
+
+impl Layout {
+    /// Lays out every screen for `profile`, `keypad` and `style`.
+    pub fn new(profile: &Profile, keypad: Keypad, style: &Style) -> Self {
+        let width = profile.width as i32;
+        let height = profile.height as i32;
+        let dp = profile.density as f32 / 160.0;
+        let px = |v: f32| (v * dp).round() as i32;
+
+        let status_h = if profile.cutout { px(40.0) } else { px(24.0) };
+        let status_bar = Rect::new(0, 0, width, status_h);
+        let cutout = profile.cutout.then(|| (width / 2, status_h / 2, px(11.0)));
+        let app_bar = Rect::new(0, status_h, width, px(56.0));
+        let back = Rect::new(0, app_bar.y, px(56.0), app_bar.h);
+        let nav_h = px(48.0);
+        let nav_bar = Rect::new(0, height - nav_h, width, nav_h);
+        let nav_w = px(80.0);
+        let nav_button = |cx: i32| Rect::new(cx - nav_w / 2, nav_bar.y, nav_w, nav_h);
+        let nav_back = nav_button(width / 2 - px(110.0));
+        let nav_home = nav_button(width / 2);
+        let nav_recents = nav_button(width / 2 + px(110.0));
+
+        // The content column: full width on phones, at most 600dp on tablets.
+        let column = (width - 2 * px(8.0)).min(px(600.0));
+        let left = (width - column) / 2;
+        let content_top = app_bar.bottom();
+        let content_h = nav_bar.y - content_top;
+
+        // Home.
+        let home_title = Rect::new(0, content_top + content_h / 4 - px(40.0), width, px(80.0));
+        let button_w = px(240.0).min(column);
+        let play = Rect::new(
+            (width - button_w) / 2,
+            content_top + content_h / 2,
+            button_w,
+            px(64.0),
+        );
+        let level_list = Rect::new(play.x, play.bottom() + px(20.0), button_w, px(56.0));
+
+        // Level list.
+        let gap = px(12.0);
+        let rows = LEVELS_PER_PAGE / LEVEL_COLUMNS;
+        let slot_w = (column - gap * (LEVEL_COLUMNS as i32 - 1)) / LEVEL_COLUMNS as i32;
+        // On a short screen the rows shrink so the paging row stays above the navigation bar.
+        let rows_h = content_h - px(24.0 + 16.0 + 48.0 + 8.0);
+        let slot_h = slot_w.min(px(72.0)).min(rows_h / rows as i32 - gap);
+        let grid_top = content_top + px(24.0);
+        let mut slots = [Rect::default(); LEVELS_PER_PAGE];
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let (r, c) = ((i / LEVEL_COLUMNS) as i32, (i % LEVEL_COLUMNS) as i32);
+            *slot = Rect::new(
+                left + c * (slot_w + gap),
+                grid_top + r * (slot_h + gap),
+                slot_w,
+                slot_h,
+            );
+        }
+        let paging_top = grid_top + rows as i32 * (slot_h + gap) + px(16.0);
+        let paging_w = px(112.0);
+        let prev_page = Rect::new(left, paging_top, paging_w, px(48.0));
+        let next_page = Rect::new(left + column - paging_w, paging_top, paging_w, px(48.0));
+        let page_label = Rect::new(
+            prev_page.right(),
+            paging_top,
+            next_page.x - prev_page.right(),
+            px(48.0),
+        );
+
+        // Game: the board, then the keypad. On a short screen the keypad shrinks (to 60%) to
+        // leave the board the full width, then the board gives way.
+        let key_dp = match keypad {
+            Keypad::Row => 56.0 + 16.0 + 48.0,
+            Keypad::TwoRows => 128.0,
+            Keypad::Grid => 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP,
+        };
+        let full = if style.edge_to_edge { width } else { column };
+        let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
+        let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
+        let kpx = |v: f32| (v * dp * ks).round() as i32;
+        let size = full.min(content_h - px(16.0 + 24.0 + 8.0) - kpx(key_dp));
+        let left = (width - size) / 2;
+        let board = Rect::new(left, content_top + px(16.0), size, size);
+        let mut lines = [0; 10];
+        for (i, l) in lines.iter_mut().enumerate() {
+            *l = (i as f32 * size as f32 / 9.0).round() as i32;
+        }
+        let thin = px(1.0).max(1);
+        let thick = px(2.5).max(2);
+        let key_top = board.bottom() + px(24.0);
+        // The keypad spans the content column, also under a smaller board.
+        let (kleft, kspan) = ((width - column) / 2, column);
+        let mut keys = [Rect::default(); 9];
+        let mut erase;
+        let mut panel = Rect::default();
+        match keypad {
+            Keypad::Row => {
+                let kgap = kpx(4.0);
+                let kw = (kspan - 8 * kgap) / 9;
+                let kh = kpx(56.0);
+                for (i, k) in keys.iter_mut().enumerate() {
+                    *k = Rect::new(kleft + i as i32 * (kw + kgap), key_top, kw, kh);
+                }
+                let ew = kpx(136.0);
+                erase = Rect::new(
+                    kleft + (kspan - ew) / 2,
+                    key_top + kh + kpx(16.0),
+                    ew,
+                    kpx(48.0),
+                );
+            }
+            Keypad::TwoRows => {
+                let kgap = kpx(8.0);
+                let kw = (kspan - 4 * kgap) / 5;
+                let kh = kpx(60.0);
+                let at = |i: i32| {
+                    Rect::new(
+                        kleft + (i % 5) * (kw + kgap),
+                        key_top + (i / 5) * (kh + kgap),
+                        kw,
+                        kh,
+                    )
+                };
+                for (i, k) in keys.iter_mut().enumerate() {
+                    *k = at(i as i32);
+                }
+                erase = at(9);
+            }
+            Keypad::Grid => {
+                let (kw, kgap, pad) = (kpx(GRID_KEY_DP), kpx(GRID_GAP_DP), kpx(GRID_PAD_DP));
+                let pw = 3 * kw + 2 * kgap + 2 * pad;
+                let ew = kpx(88.0);
+                let spread = if style.erase == EraseKey::None {
+                    pw
+                } else {
+                    pw + kpx(24.0) + ew
+                };
+                let px0 = (width - spread) / 2;
+                panel = Rect::new(px0, key_top, pw, pw);
+                for (i, k) in keys.iter_mut().enumerate() {
+                    let (r, c) = (i as i32 / 3, i as i32 % 3);
+                    *k = Rect::new(
+                        px0 + pad + c * (kw + kgap),
+                        key_top + pad + r * (kw + kgap),
+                        kw,
+                        kw,
+                    );
+                }
+                erase = Rect::new(px0 + pw + kpx(24.0), key_top + pad, ew, kw);
+            }
+        }
+        if style.erase == EraseKey::None {
+            erase = Rect::default();
+        }
+
+        // Dialog card, centred.
+        let dw = (width - px(48.0)).min(px(340.0));
+        let dh = px(200.0);
+        let dialog = Rect::new((width - dw) / 2, (height - dh) / 2, dw, dh);
+        let bw = (dw - px(16.0) * 3) / 2;
+        let by = dialog.bottom() - px(16.0) - px(48.0);
+        let dialog_home = Rect::new(dialog.x + px(16.0), by, bw, px(48.0));
+        let dialog_next = Rect::new(dialog_home.right() + px(16.0), by, bw, px(48.0));
+
+        Layout {
+            width,
+            height,
+            dp,
+            status_bar,
+            cutout,
+            app_bar,
+            back,
+            nav_bar,
+            nav_back,
+            nav_home,
+            nav_recents,
+            home_title,
+            play,
+            level_list,
+            slots,
+            prev_page,
+            next_page,
+            page_label,
+            board,
+            lines,
+            thin,
+            thick,
+            keys,
+            erase,
+            panel,
+            dialog,
+            dialog_next,
+            dialog_home,
+        }
+    }
+
+    /// Converts dp to pixels.
+    pub fn px(&self, dp: f32) -> i32 {
+        (dp * self.dp).round() as i32
+    }
+
+    /// The inside of a cell, between its grid lines.
+    pub fn cell(&self, cell: usize) -> Rect {
+        let (r, c) = ((cell / 9) % 9, cell % 9);
+        let span = |i: usize| {
+            let (s0, w0) = self.line_span(i);
+            let (s1, _) = self.line_span(i + 1);
+            (s0 + w0, s1 - (s0 + w0))
+        };
+        let (x, w) = span(c);
+        let (y, h) = span(r);
+        Rect::new(self.board.x + x, self.board.y + y, w, h)
+    }
+
+    /// A cell from grid line to grid line (the lines' centres), for apps that draw no cell lines.
+    pub fn cell_pitch(&self, cell: usize) -> Rect {
+        let (r, c) = ((cell / 9) % 9, cell % 9);
+        let (x, y) = (self.lines[c], self.lines[r]);
+        Rect::new(
+            self.board.x + x,
+            self.board.y + y,
+            self.lines[c + 1] - x,
+            self.lines[r + 1] - y,
+        )
+    }
+
+    /// Width of grid line `i` (0..=9).
+    pub fn line_width(&self, i: usize) -> i32 {
+        if i.is_multiple_of(3) {
+            self.thick
+        } else {
+            self.thin
+        }
+    }
+
+    /// The pixel span `[start, start + width)` of grid line `i`, relative to the board edge,
+    /// kept inside the board.
+    pub fn line_span(&self, i: usize) -> (i32, i32) {
+        let w = self.line_width(i);
+        let start = (self.lines[i] - w / 2).clamp(0, self.board.w - w);
+        (start, w)
+    }
+
+    /// What a tap at (x, y) hits on `screen` (with the popup showing, only the navigation bar).
+    pub fn hit(&self, screen: Screen, popup: bool, x: i32, y: i32) -> Option<Target> {
+        if self.nav_bar.contains(x, y) {
+            return [
+                (self.nav_back, Target::NavBack),
+                (self.nav_home, Target::NavHome),
+                (self.nav_recents, Target::NavRecents),
+            ]
+            .into_iter()
+            .find(|(r, _)| r.contains(x, y))
+            .map(|(_, t)| t);
+        }
+        if popup {
+            return None;
+        }
+        let first = |items: &[(Rect, Target)]| {
+            items
+                .iter()
+                .find(|(r, _)| r.contains(x, y))
+                .map(|&(_, t)| t)
+        };
+        match screen {
+            Screen::Home => first(&[
+                (self.play, Target::Play),
+                (self.level_list, Target::LevelList),
+            ]),
+            Screen::Levels => {
+                if let Some(slot) = self.slots.iter().position(|r| r.contains(x, y)) {
+                    return Some(Target::LevelSlot(slot));
+                }
+                first(&[
+                    (self.back, Target::Back),
+                    (self.prev_page, Target::PrevPage),
+                    (self.next_page, Target::NextPage),
+                ])
+            }
+            Screen::Game => {
+                if self.board.contains(x, y) {
+                    let c = ((x - self.board.x) * 9 / self.board.w).clamp(0, 8);
+                    let r = ((y - self.board.y) * 9 / self.board.h).clamp(0, 8);
+                    return Some(Target::Cell((r * 9 + c) as usize));
+                }
+                if let Some(i) = self.keys.iter().position(|r| r.contains(x, y)) {
+                    return Some(Target::Digit(i as u8 + 1));
+                }
+                first(&[(self.erase, Target::Erase), (self.back, Target::Back)])
+            }
+            Screen::Complete => first(&[
+                (self.dialog_next, Target::DialogNext),
+                (self.dialog_home, Target::DialogHome),
+            ]),
+            Screen::GameOver => first(&[
+                (self.dialog_next, Target::DialogRetry),
+                (self.dialog_home, Target::DialogHome),
+            ]),
+        }
+    }
+
+    /// The centre of a board cell, for tests that tap it.
+    pub fn cell_center(&self, cell: usize) -> (i32, i32) {
+        self.cell(cell % CELLS).center()
+    }
+
+    /// The centre of keypad digit `d` (1..=9), for tests.
+    pub fn key_center(&self, d: u8) -> (i32, i32) {
+        self.keys[(d.clamp(1, 9) - 1) as usize].center()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::PROFILES;
+
+    #[test]
+    fn everything_fits_and_hits_itself() {
+        for p in PROFILES {
+            for (keypad, style) in [
+                (Keypad::Row, Style::default()),
+                (Keypad::TwoRows, Style::default()),
+                (Keypad::Grid, Style::default()),
+                (Keypad::Grid, Style::by_name("disc").unwrap()),
+                (Keypad::TwoRows, Style::by_name("tinted").unwrap()),
+            ] {
+                let l = Layout::new(p, keypad, &style);
+                let inside = |r: &Rect| {
+                    r.x >= 0
+                        && r.y >= l.app_bar.bottom()
+                        && r.right() <= l.width
+                        && r.bottom() <= l.nav_bar.y
+                };
+                let erase = (style.erase != EraseKey::None).then_some(&l.erase);
+                for r in l.keys.iter().chain(erase).chain([&l.board, &l.next_page]) {
+                    assert!(inside(r), "{} {keypad:?}: {r:?}", p.name);
+                }
+                assert!(
+                    l.board.w >= l.width / 2,
+                    "{} {keypad:?}: board {:?}",
+                    p.name,
+                    l.board
+                );
+                for cell in 0..CELLS {
+                    let (x, y) = l.cell_center(cell);
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Cell(cell)));
+                    assert!(l.cell(cell).w > 10 && l.cell(cell).h > 10);
+                }
+                for d in 1..=9 {
+                    let (x, y) = l.key_center(d);
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Digit(d)));
+                    assert_eq!(l.hit(Screen::Game, true, x, y), None);
+                }
+                let (x, y) = l.erase.center();
+                if style.erase != EraseKey::None {
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                }
+                let (x, y) = l.nav_back.center();
+                assert_eq!(l.hit(Screen::Game, true, x, y), Some(Target::NavBack));
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The phone as the shell sees it: the app, its input queue, the touchscreen decoder, the
+//! timing model and the realism knobs, shared by every connection and stream.
+
+use super::evdev::InputEvent;
+use super::touch::{Gesture, TouchDecoder};
+use crate::app::Phone;
+use crate::profile::Profile;
+use crate::timing::{Action, Costs, Dispatcher, TimingMode};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Realism knobs of the device (not of the app).
+#[derive(Debug, Clone, Default)]
+pub struct Knobs {
+    /// How long one `input` command takes.
+    pub input_latency: Duration,
+    /// Drop the TCP connection after this many shell commands (once).
+    pub disconnect_after: Option<u64>,
+    /// Whether commands, screenshots and the app's UI time cost real time.
+    pub timing: TimingMode,
+}
+
+/// Shared device state.
+pub struct Device {
+    profile: Profile,
+    phone: Mutex<Phone>,
+    /// Touches waiting for the app (locked after `phone` when both are held).
+    dispatcher: Mutex<Dispatcher>,
+    touch: Mutex<TouchDecoder>,
+    costs: Costs,
+    /// xorshift state for where in a measured range a cost falls.
+    rng: AtomicU64,
+    knobs: Knobs,
+    commands: AtomicU64,
+    dropped: AtomicBool,
+    /// The next process id, and the I/O counters of the live shell processes (`/proc/PID/io`).
+    next_pid: AtomicU32,
+    processes: Mutex<HashMap<u32, Io>>,
+}
+
+/// A process's I/O counters, as `/proc/PID/io` shows them (the kernel counts every byte a
+/// process reads and writes, whatever the file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Io {
+    pub rchar: u64,
+    pub wchar: u64,
+    pub syscr: u64,
+    pub syscw: u64,
+}
+
+impl Device {
+    /// A device running `phone`.
+    pub fn new(phone: Phone, knobs: Knobs) -> Device {
+        Device {
+            profile: phone.profile().clone(),
+            costs: Costs {
+                mode: knobs.timing,
+                phone: phone.profile().timing,
+            },
+            phone: Mutex::new(phone),
+            dispatcher: Mutex::new(Dispatcher::default()),
+            touch: Mutex::new(TouchDecoder::default()),
+            rng: AtomicU64::new(0x9E37_79B9_7F4A_7C15),
+            knobs,
+            commands: AtomicU64::new(0),
+            dropped: AtomicBool::new(false),
+            next_pid: AtomicU32::new(4000),
+            processes: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The device profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The knobs.
+    pub fn knobs(&self) -> &Knobs {
+        &self.knobs
+    }
+
+    /// What the phone's work costs.
+    pub fn costs(&self) -> &Costs {
+        &self.costs
+    }
+
+    /// A number in [0, 1) (where in a measured range one cost falls).
+    pub fn unit_random(&self) -> f64 {
+        let mut x = self.rng.load(Ordering::Relaxed);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.rng.store(x, Ordering::Relaxed);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Locks the app (never held across an await), after it has handled every touch that is
+    /// due by now.
+    pub fn phone(&self) -> MutexGuard<'_, Phone> {
+        let mut phone = self.phone.lock().unwrap_or_else(|e| e.into_inner());
+        self.queue().settle(&mut phone, Instant::now());
+        phone
+    }
+
+    fn queue(&self) -> MutexGuard<'_, Dispatcher> {
+        self.dispatcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues an action for the app; returns when the app will have handled it.
+    pub fn inject(&self, action: Action) -> Instant {
+        self.queue()
+            .push(action, self.costs.app_tap(), Instant::now())
+    }
+
+    /// The input dispatcher's backlog now: each action not yet handled, and whether the app is
+    /// busy with it (its UI time has started).
+    pub fn input_backlog(&self) -> Vec<(Action, bool)> {
+        let _settled = self.phone();
+        let now = Instant::now();
+        let ui = self.costs.app_tap();
+        self.queue()
+            .pending()
+            .map(|&(due, a)| (a, due.checked_sub(ui).is_none_or(|start| start <= now)))
+            .collect()
+    }
+
+    /// Feeds one `sendevent` to the touchscreen.
+    pub fn touch_event(&self, kind: u16, code: u16, value: i32) {
+        self.panel_events(&[InputEvent { kind, code, value }]);
+    }
+
+    /// Events written to the touch panel: decoded (protocol B), and the gestures they complete
+    /// queued for the app.
+    pub fn panel_events(&self, events: &[InputEvent]) {
+        if events.is_empty() {
+            return;
+        }
+        let mut gestures = Vec::new();
+        {
+            let mut touch = self.touch.lock().unwrap_or_else(|e| e.into_inner());
+            for e in events {
+                gestures.extend(touch.event(&self.profile, e.kind, e.code, e.value));
+            }
+        }
+        for g in gestures {
+            self.inject(match g {
+                Gesture::Tap(x, y) => Action::Tap(x, y),
+                Gesture::Swipe { from, to, ms } => Action::Swipe { from, to, ms },
+            });
+        }
+    }
+
+    /// Counts one executed shell command; returns true exactly once, when the
+    /// `--disconnect-after` budget is reached and the connection should be dropped.
+    pub fn count_command(&self) -> bool {
+        let n = self.commands.fetch_add(1, Ordering::SeqCst) + 1;
+        match self.knobs.disconnect_after {
+            Some(limit) if n >= limit => !self.dropped.swap(true, Ordering::SeqCst),
+            _ => false,
+        }
+    }
+
+    /// Starts a process: its id.
+    pub fn spawn(&self) -> u32 {
+        let pid = self.next_pid.fetch_add(1, Ordering::Relaxed);
+        self.procs().insert(pid, Io::default());
+        pid
+    }
+
+    /// A live process's I/O counters so far.
+    pub fn io(&self, pid: u32) -> Option<Io> {
+        self.procs().get(&pid).copied()
+    }
+
+    /// Updates a live process's I/O counters.
+    pub fn set_io(&self, pid: u32, io: Io) {
+        if let Some(slot) = self.procs().get_mut(&pid) {
+            *slot = io;
+        }
+    }
+
+    /// The process ended.
+    pub fn exit(&self, pid: u32) {
+        self.procs().remove(&pid);
+    }
+
+    fn procs(&self) -> MutexGuard<'_, HashMap<u32, Io>> {
+        self.processes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Shell commands executed so far (all connections).
+    pub fn commands_run(&self) -> u64 {
+        self.commands.load(Ordering::SeqCst)
+    }
+}

@@ -1,0 +1,240 @@
+//! `input`, `sendevent` and `getevent`.
+
+use super::touch::{self, OTHER_DEVICES, TOUCH_DEVICE};
+use super::{Device, Output};
+use crate::app::Key;
+use crate::timing::Action;
+use std::time::Instant;
+
+const INPUT_USAGE: &str = "Usage: input [<source>] <command> [<arg>...]\n\n\
+The commands and default sources are:\n\
+      text <string> (Default: touchscreen)\n\
+      keyevent [--longpress] <key code number or name> ... (Default: keyboard)\n\
+      tap <x> <y> (Default: touchscreen)\n\
+      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n";
+
+const SOURCES: [&str; 8] = [
+    "touchscreen",
+    "touchpad",
+    "keyboard",
+    "mouse",
+    "dpad",
+    "gamepad",
+    "stylus",
+    "trackball",
+];
+
+/// Key names `input keyevent` knows besides those the phone handles (they do nothing).
+const OTHER_KEYS: [(&str, u32); 10] = [
+    ("MENU", 82),
+    ("ENTER", 66),
+    ("DEL", 67),
+    ("TAB", 61),
+    ("SPACE", 62),
+    ("ESCAPE", 111),
+    ("VOLUME_UP", 24),
+    ("VOLUME_DOWN", 25),
+    ("APP_SWITCH", 187),
+    ("DPAD_CENTER", 23),
+];
+
+/// A coordinate: Android's `input` accepts floats.
+fn coord(s: &str) -> Option<i32> {
+    let v: f64 = s.parse().ok()?;
+    (v.is_finite() && v.abs() < 1e9).then(|| v.round() as i32)
+}
+
+/// `input [source] tap|swipe|keyevent|text ...`: the exit status, and when the app will have
+/// handled the injected events (the command waits for that).
+pub fn input(device: &Device, args: &[String], out: &mut Output) -> (i32, Option<Instant>) {
+    let mut done = None;
+    let status = run(device, args, out, &mut done);
+    (status, done)
+}
+
+fn run(device: &Device, args: &[String], out: &mut Output, done: &mut Option<Instant>) -> i32 {
+    let args = match args.first() {
+        Some(s) if SOURCES.contains(&s.as_str()) => &args[1..],
+        _ => args,
+    };
+    let Some(cmd) = args.first() else {
+        out.err(INPUT_USAGE);
+        return 1;
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "tap" => {
+            let xy: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
+            match xy.as_deref() {
+                Some([x, y]) => {
+                    *done = Some(device.inject(Action::Tap(*x, *y)));
+                    0
+                }
+                _ => bad_args(out, "tap", rest),
+            }
+        }
+        "swipe" => {
+            let v: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
+            match v.as_deref() {
+                Some([x1, y1, x2, y2]) => {
+                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, 300)));
+                    0
+                }
+                Some([x1, y1, x2, y2, ms]) if *ms >= 0 => {
+                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, *ms as u32)));
+                    0
+                }
+                _ => bad_args(out, "swipe", rest),
+            }
+        }
+        "keyevent" => {
+            let codes: Vec<&String> = rest.iter().filter(|a| !a.starts_with("--")).collect();
+            if codes.is_empty() {
+                return bad_args(out, "keyevent", rest);
+            }
+            let mut keys = Vec::new();
+            for c in codes {
+                match keycode(c) {
+                    Some(k) => keys.push(k),
+                    None => {
+                        out.err(format!("Error: Unknown keycode: {c}\n"));
+                        return 1;
+                    }
+                }
+            }
+            for key in keys.into_iter().flatten() {
+                *done = Some(device.inject(Action::Key(key)));
+            }
+            0
+        }
+        "text" => {
+            if rest.is_empty() {
+                return bad_args(out, "text", rest);
+            }
+            // Nothing in the app takes text input.
+            0
+        }
+        other => {
+            out.err(format!("Error: Unknown command: {other}\n{INPUT_USAGE}"));
+            1
+        }
+    }
+}
+
+fn swipe(x1: i32, y1: i32, x2: i32, y2: i32, ms: u32) -> Action {
+    Action::Swipe {
+        from: (x1, y1),
+        to: (x2, y2),
+        ms,
+    }
+}
+
+fn bad_args(out: &mut Output, cmd: &str, rest: &[String]) -> i32 {
+    out.err(format!(
+        "Error: Invalid arguments for command: {cmd}: {}\n{INPUT_USAGE}",
+        rest.join(" ")
+    ));
+    1
+}
+
+/// Parses a key code (number, `BACK`, `KEYCODE_BACK`): `Some(Some(key))` for keys the app
+/// handles, `Some(None)` for known keys it ignores, `None` for unknown ones.
+fn keycode(s: &str) -> Option<Option<Key>> {
+    if let Ok(n) = s.parse::<u32>() {
+        return match n {
+            4 => Some(Some(Key::Back)),
+            3 => Some(Some(Key::Home)),
+            26 => Some(Some(Key::Power)),
+            223 => Some(Some(Key::Sleep)),
+            224 => Some(Some(Key::Wakeup)),
+            1..=316 => Some(None),
+            _ => None,
+        };
+    }
+    let name = s.strip_prefix("KEYCODE_").unwrap_or(s);
+    match name {
+        "BACK" => Some(Some(Key::Back)),
+        "HOME" => Some(Some(Key::Home)),
+        "POWER" => Some(Some(Key::Power)),
+        "SLEEP" => Some(Some(Key::Sleep)),
+        "WAKEUP" => Some(Some(Key::Wakeup)),
+        _ if OTHER_KEYS.iter().any(|(n, _)| *n == name) => Some(None),
+        _ => None,
+    }
+}
+
+/// `sendevent DEVICE TYPE CODE VALUE` (decimal, like the real tool's atoi).
+pub fn sendevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let [dev, kind, code, value] = args else {
+        out.err("use: sendevent device type code value\n");
+        return 1;
+    };
+    let known = dev == TOUCH_DEVICE || OTHER_DEVICES.iter().any(|(p, _)| p == dev);
+    if !known {
+        out.err(format!("could not open {dev}, No such file or directory\n"));
+        return 1;
+    }
+    if !device.profile().panel_writable {
+        out.err(format!("sendevent: {dev}: Permission denied\n"));
+        return 1;
+    }
+    let num = |s: &str| -> i64 { s.parse::<i64>().unwrap_or(0) };
+    // The kernel takes u16 type/code and an i32 value (4294967295 is -1).
+    let (kind, code, value) = (num(kind) as u16, num(code) as u16, num(value) as i32);
+    if dev == TOUCH_DEVICE {
+        device.touch_event(kind, code, value);
+    }
+    0
+}
+
+/// `getevent -p` / `-lp` (optionally for one device). Streaming events is not simulated.
+pub fn getevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut describe = false;
+    let mut labels = false;
+    let mut only: Option<&str> = None;
+    for a in args {
+        if let Some(flags) = a.strip_prefix('-') {
+            for f in flags.chars() {
+                match f {
+                    'p' => describe = true,
+                    'l' => labels = true,
+                    'i' | 'q' | 'n' | 't' => {}
+                    _ => {
+                        out.err(format!("getevent: invalid option -- {f}\n"));
+                        return 1;
+                    }
+                }
+            }
+        } else {
+            only = Some(a);
+        }
+    }
+    if !describe {
+        out.err(
+            "getevent: streaming live events is not supported by this simulated phone; \
+             use getevent -p or getevent -lp\n",
+        );
+        return 1;
+    }
+    let text = touch::describe(device.profile(), labels);
+    match only {
+        None => out.out(text),
+        Some(path) => {
+            let needle = format!(": {path}\n");
+            let blocks: Vec<&str> = text
+                .split("add device ")
+                .filter(|b| b.contains(&needle))
+                .collect();
+            if blocks.is_empty() {
+                out.err(format!(
+                    "could not open {path}, No such file or directory\n"
+                ));
+                return 1;
+            }
+            for b in blocks {
+                out.out(format!("add device {b}"));
+            }
+        }
+    }
+    0
+}

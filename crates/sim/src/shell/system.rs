@@ -1,0 +1,440 @@
+//! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
+
+use super::{Device, Output};
+use crate::app::{ACTIVITY, PACKAGE};
+use crate::timing::Action;
+
+/// The device's system properties.
+pub fn properties(device: &Device) -> Vec<(&'static str, String)> {
+    let p = device.profile();
+    vec![
+        (
+            "ro.boot.serialno",
+            format!("SIM{}", p.device.to_uppercase()),
+        ),
+        ("ro.build.characteristics", "default".into()),
+        ("ro.build.type", "user".into()),
+        ("ro.build.version.release", p.release.into()),
+        ("ro.build.version.sdk", p.sdk.to_string()),
+        ("ro.product.brand", "autoplay".into()),
+        ("ro.product.cpu.abi", p.abi.into()),
+        ("ro.product.cpu.abilist", abilist(p.abi).into()),
+        ("ro.product.device", p.device.into()),
+        ("ro.product.manufacturer", "autoplay".into()),
+        ("ro.product.model", p.model.into()),
+        ("ro.product.name", p.product.into()),
+        ("ro.sf.lcd_density", p.density.to_string()),
+        ("sys.boot_completed", "1".into()),
+    ]
+}
+
+/// `ro.product.cpu.abilist` for a primary ABI.
+fn abilist(abi: &str) -> &'static str {
+    match abi {
+        "arm64-v8a" => "arm64-v8a,armeabi-v7a,armeabi",
+        "x86_64" => "x86_64,x86",
+        "x86" => "x86",
+        _ => "armeabi-v7a,armeabi",
+    }
+}
+
+/// `getprop [KEY [DEFAULT]]`
+pub fn getprop(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let props = properties(device);
+    match args {
+        [] => {
+            for (k, v) in props {
+                out.out(format!("[{k}]: [{v}]\n"));
+            }
+        }
+        [key, rest @ ..] => {
+            let value = props
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+                .or_else(|| rest.first().cloned())
+                .unwrap_or_default();
+            out.out(format!("{value}\n"));
+        }
+    }
+    0
+}
+
+/// `wm size` / `wm density`.
+pub fn wm(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let p = device.profile();
+    match args.first().map(String::as_str) {
+        Some("size") if args.len() == 1 => {
+            out.out(format!("Physical size: {}x{}\n", p.width, p.height));
+            0
+        }
+        Some("density") if args.len() == 1 => {
+            out.out(format!("Physical density: {}\n", p.density));
+            0
+        }
+        Some("size" | "density") => {
+            out.err("Error: changing the display is not allowed on this simulated phone\n");
+            255
+        }
+        Some(other) => {
+            out.err(format!("Unknown command: {other}\n"));
+            255
+        }
+        None => {
+            out.err("Window manager (window) commands:\n  size\n  density\n");
+            255
+        }
+    }
+}
+
+/// `dumpsys window [policy]` / `dumpsys power` / `dumpsys sudoku`.
+pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let p = device.profile();
+    match args.first().map(String::as_str) {
+        Some("window") if args.get(1).map(String::as_str) == Some("policy") => {
+            // Like PhoneWindowManager's dump: the keyguard delegate's state.
+            let phone = device.phone();
+            let s = phone.system();
+            out.out(format!(
+                "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    \
+                 mLastFocusNeedsMenu=false\n    \
+                 KeyguardServiceDelegate\n      \
+                 showing={}\n      \
+                 showingAndNotOccluded={}\n      \
+                 inputRestricted={}\n      \
+                 occluded=false\n      \
+                 secure={}\n      \
+                 dreaming=false\n      \
+                 systemIsReady=true\n      \
+                 deviceHasKeyguard={}\n      \
+                 enabled=true\n      \
+                 interactiveState={}\n",
+                s.keyguard_showing(),
+                s.keyguard_showing(),
+                s.keyguard_showing(),
+                s.keyguard_secure(),
+                s.options().lock_screen != crate::app::hazards::LockScreen::None,
+                if s.awake() {
+                    "INTERACTIVE_STATE_AWAKE"
+                } else {
+                    "INTERACTIVE_STATE_SLEEP"
+                },
+            ));
+            0
+        }
+        Some("window") => {
+            let mut phone = device.phone();
+            let focus = phone.focus();
+            let app = match focus.split_once('/') {
+                Some((pkg, activity)) => format!(
+                    "\n  mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
+                    activity.strip_prefix(pkg).unwrap_or(activity)
+                ),
+                None => String::new(),
+            };
+            out.out(format!(
+                "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+                 Display: mDisplayId=0\n    \
+                 init={w}x{h} {d}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}\n    \
+                 mCurrentRotation=ROTATION_0\n  \
+                 mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
+                w = p.width,
+                h = p.height,
+                d = p.density,
+            ));
+            0
+        }
+        Some("power") => {
+            let mut phone = device.phone();
+            phone.tick();
+            let awake = phone.system().awake();
+            out.out(format!(
+                "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  \
+                 mWakefulness={}\n  \
+                 mWakefulnessChanging=false\n  \
+                 mIsPowered=true\n  \
+                 mStayOn=false\n\nDisplay Power: state={}\n",
+                if awake { "Awake" } else { "Asleep" },
+                if awake { "ON" } else { "OFF" },
+            ));
+            0
+        }
+        Some("input") => {
+            out.out(input_dump(device));
+            0
+        }
+        Some("sudoku") => {
+            let state = device.phone().dumpsys();
+            out.out(format!("{state}\n"));
+            0
+        }
+        Some("-l") | None => {
+            out.out("Currently running services:\n  input\n  power\n  sudoku\n  window\n");
+            0
+        }
+        Some(other) => {
+            out.err(format!("Can't find service: {other}\n"));
+            1
+        }
+    }
+}
+
+/// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
+/// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
+/// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
+pub fn cat(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut status = 0;
+    for file in args {
+        let io = file
+            .strip_prefix("/proc/")
+            .and_then(|rest| rest.strip_suffix("/io"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+            .and_then(|pid| device.io(pid));
+        match io {
+            Some(io) => out.out(format!(
+                "rchar: {}\nwchar: {}\nsyscr: {}\nsyscw: {}\nread_bytes: 0\nwrite_bytes: 0\ncancelled_write_bytes: 0\n",
+                io.rchar, io.wchar, io.syscr, io.syscw
+            )),
+            None => {
+                out.err(format!("cat: {file}: No such file or directory\n"));
+                status = 1;
+            }
+        }
+    }
+    status
+}
+
+pub fn am(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("start" | "start-activity") => am_start(device, &args[1..], out),
+        Some(other) => {
+            out.err(format!("Unknown command: {other}\n"));
+            255
+        }
+        None => {
+            out.err("Activity manager (activity) commands:\n  start [-W] [-S] -n <COMPONENT> [--ei <KEY> <INT>]\n");
+            255
+        }
+    }
+}
+
+fn am_start(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut component: Option<&str> = None;
+    let mut level: Option<u32> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-W" | "-S" | "-R" | "--activity-clear-task" => {}
+            "-n" => match it.next() {
+                Some(c) => component = Some(c),
+                None => return am_error(out, "Argument expected after \"-n\""),
+            },
+            "-a" | "-c" | "--user" => {
+                if it.next().is_none() {
+                    return am_error(out, &format!("Argument expected after \"{a}\""));
+                }
+            }
+            "--ei" => {
+                let (Some(key), Some(value)) = (it.next(), it.next()) else {
+                    return am_error(out, "Argument expected after \"--ei\"");
+                };
+                let Ok(v) = value.parse::<i32>() else {
+                    out.err(format!(
+                        "Exception occurred while executing 'start':\n\
+                         java.lang.NumberFormatException: For input string: \"{value}\"\n"
+                    ));
+                    return 255;
+                };
+                if key == "level" {
+                    match u32::try_from(v) {
+                        Ok(l) if l > 0 => level = Some(l),
+                        _ => {
+                            out.err(format!("Error: level {v} does not exist\n"));
+                            return 255;
+                        }
+                    }
+                }
+            }
+            other if other.starts_with('-') => {
+                return am_error(out, &format!("Unknown option: {other}"));
+            }
+            other => component = Some(other),
+        }
+    }
+    let Some(component) = component else {
+        return am_error(
+            out,
+            "Intent does not match any activities: no -n <COMPONENT> given",
+        );
+    };
+    let Some((package, activity)) = component.split_once('/') else {
+        out.err(format!("Error: Bad component name: {component}\n"));
+        return 255;
+    };
+    let full = if activity.starts_with('.') {
+        format!("{package}{activity}")
+    } else {
+        activity.to_string()
+    };
+    let extras = if level.is_some() { " (has extras)" } else { "" };
+    out.out(format!(
+        "Starting: Intent {{ cmp={package}/{activity}{extras} }}\n"
+    ));
+    if package != PACKAGE || full != format!("{PACKAGE}{ACTIVITY}") {
+        out.err(format!(
+            "Error type 3\nError: Activity class {{{package}/{full}}} does not exist.\n"
+        ));
+        return 255;
+    }
+    // Without a level the app's task comes to the front as it was (a launcher intent).
+    let Some(level) = level else {
+        device.phone().bring_to_front();
+        return 0;
+    };
+    match device.phone().start_level(level) {
+        Ok(()) => 0,
+        Err(e) => {
+            out.err(format!("Error: {e}\n"));
+            255
+        }
+    }
+}
+
+/// `monkey -p PACKAGE [-c CATEGORY] [-v] COUNT`: with a count of 1, what scripts use to launch
+/// an app by package (its launcher activity comes to the front).
+pub fn monkey(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let mut package = None;
+    let mut count = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-p" | "-c" | "--throttle" | "-s" => {
+                let Some(v) = it.next() else {
+                    out.err(format!("** Error: Missing argument for {a}\n"));
+                    return 1;
+                };
+                if a == "-p" {
+                    package = Some(v.clone());
+                }
+            }
+            "-v" => {}
+            n => count = n.parse::<u64>().ok(),
+        }
+    }
+    let Some(count) = count else {
+        out.err("** Error: Count not specified\n");
+        return 1;
+    };
+    if package.as_deref() != Some(PACKAGE) {
+        out.err("** No activities found to run, monkey aborted.\n");
+        return 251;
+    }
+    // Only the launch is simulated, not the random events that would follow it.
+    device.phone().bring_to_front();
+    out.out(format!(
+        "  bash arg: -p\n  bash arg: {PACKAGE}\n  bash arg: {count}\nargs: [-p, {PACKAGE}, {count}]\n \
+         arg: \"-p\"\n arg: \"{PACKAGE}\"\n arg: \"{count}\"\ndata=\"{PACKAGE}\"\nEvents injected: {count}\n\
+         ## Network stats: elapsed time=11ms (0ms mobile, 0ms wifi, 11ms not connected)\n"
+    ));
+    0
+}
+
+/// `uiautomator dump [FILE]`: the window in front as XML. Only `/dev/tty` (or `/dev/stdout`)
+/// prints it; this phone has no file system to keep other files on.
+pub fn uiautomator(device: &Device, args: &[String], out: &mut Output) -> i32 {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (file, known) = match words.as_slice() {
+        ["dump", rest @ ..] => {
+            let file = rest.iter().find(|a| !a.starts_with("--")).copied();
+            (file.unwrap_or("/sdcard/window_dump.xml"), true)
+        }
+        _ => ("", false),
+    };
+    if !known {
+        out.err("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\ndump: creates an XML dump of current UI hierarchy\n");
+        return 1;
+    }
+    let Some(xml) = device.phone().ui_dump() else {
+        out.err("ERROR: null root node returned by UiTestAutomationBridge.\n");
+        return 1;
+    };
+    if file == "/dev/tty" || file == "/dev/stdout" {
+        out.out(xml);
+    }
+    out.out(format!("UI hierchary dumped to: {file}\n"));
+    0
+}
+
+fn am_error(out: &mut Output, msg: &str) -> i32 {
+    out.err(format!("Error: {msg}\n"));
+    255
+}
+
+/// `dumpsys input`'s dispatcher section, in Android's format: touches the app has not handled
+/// yet are in the `InboundQueue`, the one it is handling in its connection's `WaitQueue`
+/// (each as its DOWN and UP motion events, a key as its DOWN and UP key events).
+fn input_dump(device: &Device) -> String {
+    let p = device.profile();
+    let backlog = device.input_backlog();
+    let entries = |busy: bool| -> Vec<String> {
+        backlog
+            .iter()
+            .filter(|(_, b)| *b == busy)
+            .flat_map(|(a, _)| match *a {
+                Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
+                Action::Swipe { from, to, .. } => {
+                    vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
+                }
+                Action::Key(k) => {
+                    let code = match k {
+                        crate::app::Key::Back => "KEYCODE_BACK",
+                        crate::app::Key::Home => "KEYCODE_HOME",
+                        crate::app::Key::Wakeup => "KEYCODE_WAKEUP",
+                        crate::app::Key::Sleep => "KEYCODE_SLEEP",
+                        crate::app::Key::Power => "KEYCODE_POWER",
+                    };
+                    ["DOWN", "UP"]
+                        .iter()
+                        .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
+                        .collect()
+                }
+            })
+            .collect()
+    };
+    let queue = |name: &str, items: Vec<String>, indent: &str| -> String {
+        if items.is_empty() {
+            format!("{indent}{name}: <empty>\n")
+        } else {
+            let mut s = format!("{indent}{name}: length={}\n", items.len());
+            for i in items {
+                s.push_str(&format!("{indent}  {i}\n"));
+            }
+            s
+        }
+    };
+    let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
+    format!(
+        "INPUT MANAGER (dumpsys input)\n\n\
+         Input Manager State:\n  Interactive: true\n\n\
+         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n    3: sim_touchscreen\n      \
+         Path: /dev/input/event2\n      Classes: TOUCH | TOUCH_MT\n\n\
+         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
+         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
+         PendingEvent: <none>\n{inbound}  Connections:\n    \
+         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
+         {outbound}{wait}  Display: {w}x{h}\n",
+        inbound = queue("InboundQueue", entries(false), "  "),
+        outbound = queue("OutboundQueue", Vec::new(), "      "),
+        wait = queue("WaitQueue", entries(true), "      "),
+        w = p.width,
+        h = p.height,
+    )
+}
+
+fn motion(action: &str, x: i32, y: i32) -> String {
+    format!(
+        "MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action={action}, actionButton=0x00000000, \
+         flags=0x00000000, metaState=0x00000000, buttonState=0x00000000, classification=NONE, \
+         edgeFlags=0x00000000, xPrecision=1.0, yPrecision=1.0, pointers=[0: ({x}.0, {y}.0)]), policyFlags=0x62000000"
+    )
+}

@@ -1,0 +1,410 @@
+use super::*;
+use crate::app::{AppOptions, Phone};
+use crate::profile;
+
+fn device(name: &str, knobs: Knobs) -> Arc<Device> {
+    let p = profile::profile(name).unwrap().clone();
+    Arc::new(Device::new(Phone::new(p, AppOptions::default()), knobs))
+}
+
+async fn run(shell: &mut Shell, script: &str) -> (String, String, Flow) {
+    let mut out = Output::default();
+    let flow = shell.run(script, &mut out, false).await.unwrap();
+    let text = |fd| {
+        String::from_utf8(
+            out.chunks
+                .iter()
+                .filter(|(f, _)| *f == fd)
+                .flat_map(|(_, b)| b.clone())
+                .collect(),
+        )
+        .unwrap()
+    };
+    (text(Fd::Stdout), text(Fd::Stderr), flow)
+}
+
+#[tokio::test]
+async fn status_and_lists() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    assert_eq!(run(&mut sh, "echo hi").await.0, "hi\n");
+    let (out, err, _) = run(&mut sh, "nosuch a b; echo rc=$?").await;
+    assert_eq!(out, "rc=127\n");
+    assert_eq!(err, "/system/bin/sh: nosuch: inaccessible or not found\n");
+    assert_eq!(
+        run(&mut sh, "false && echo no || echo yes").await.0,
+        "yes\n"
+    );
+    assert_eq!(
+        run(&mut sh, "true && echo -n a; echo \"b $?\"").await.0,
+        "ab 0\n"
+    );
+    assert_eq!(
+        run(&mut sh, "echo a; exit 3; echo b").await,
+        ("a\n".into(), "".into(), Flow::Exit(3))
+    );
+    assert_eq!(sh.status(), 3);
+    let (_, err, _) = run(&mut sh, "echo 'open").await;
+    assert!(err.contains("unterminated"), "{err}");
+    let mut out = Output::default();
+    assert_eq!(
+        sh.run("echo 'open", &mut out, true).await,
+        Err(Incomplete::OpenQuote)
+    );
+}
+
+#[tokio::test]
+async fn system_commands() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    assert_eq!(
+        run(&mut sh, "wm size").await.0,
+        "Physical size: 1080x2400\n"
+    );
+    assert_eq!(
+        run(&mut sh, "wm density").await.0,
+        "Physical density: 420\n"
+    );
+    assert_eq!(
+        run(&mut sh, "getprop ro.product.model").await.0,
+        "Pixel_7\n"
+    );
+    assert_eq!(run(&mut sh, "getprop no.such.prop").await.0, "\n");
+    assert!(
+        run(&mut sh, "getprop")
+            .await
+            .0
+            .contains("[ro.build.version.sdk]: [34]\n")
+    );
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(win.contains("init=1080x2400 420dpi") && win.contains("mCurrentRotation=ROTATION_0"));
+    let (_, err, _) = run(&mut sh, "dumpsys nothing; echo $?").await;
+    assert!(err.contains("Can't find service: nothing"));
+    let (out, err, _) = run(&mut sh, "am start -n com.other/.Main; echo rc=$?").await;
+    assert!(out.ends_with("rc=255\n"), "{out}");
+    assert!(
+        err.contains("Activity class {com.other/com.other.Main} does not exist."),
+        "{err}"
+    );
+    let (_, err, _) = run(&mut sh, "am start -n x --ei level 1").await;
+    assert!(err.contains("Bad component name: x"));
+    let (_, err, _) = run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level abc",
+    )
+    .await;
+    assert!(err.contains("NumberFormatException"));
+}
+
+#[tokio::test]
+async fn hazard_commands_wake_unlock_and_bring_the_app_back() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    let focus = |w: &str| {
+        w.lines()
+            .find_map(|l| l.trim().strip_prefix("mCurrentFocus="))
+            .unwrap_or("")
+            .to_string()
+    };
+    run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level 4",
+    )
+    .await;
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("org.autoplay.sudoku/"));
+    run(&mut sh, "input keyevent KEYCODE_HOME").await;
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("com.android.launcher3/"));
+    let (out, _, _) = run(
+        &mut sh,
+        "monkey -p org.autoplay.sudoku -c android.intent.category.LAUNCHER 1",
+    )
+    .await;
+    assert!(out.contains("Events injected: 1"), "{out}");
+    assert!(focus(&run(&mut sh, "dumpsys window").await.0).contains("org.autoplay.sudoku/"));
+    let (_, err, _) = run(&mut sh, "monkey -p com.other 1; echo $?").await;
+    assert!(err.contains("No activities found"), "{err}");
+    // The level is still open after the round trip: `am start` without a level only brings it forward.
+    run(
+        &mut sh,
+        "input keyevent 3; am start -n org.autoplay.sudoku/.GameActivity",
+    )
+    .await;
+    let (xml, _, _) = run(&mut sh, "uiautomator dump /dev/tty").await;
+    assert!(
+        xml.contains("text=\"Level 4\"") && xml.ends_with("UI hierchary dumped to: /dev/tty\n"),
+        "{xml}"
+    );
+
+    run(&mut sh, "input keyevent KEYCODE_POWER").await;
+    assert!(
+        run(&mut sh, "dumpsys power")
+            .await
+            .0
+            .contains("mWakefulness=Asleep")
+    );
+    let (_, err, _) = run(&mut sh, "uiautomator dump /dev/tty").await;
+    assert!(err.contains("null root node"), "{err}");
+    run(&mut sh, "input keyevent KEYCODE_WAKEUP").await;
+    assert!(
+        run(&mut sh, "dumpsys power")
+            .await
+            .0
+            .contains("mWakefulness=Awake")
+    );
+    let policy = run(&mut sh, "dumpsys window policy").await.0;
+    assert!(
+        policy.contains("showing=true") && policy.contains("secure=false"),
+        "{policy}"
+    );
+    assert_eq!(
+        focus(&run(&mut sh, "dumpsys window").await.0),
+        "Window{5a1c0de u0 NotificationShade}"
+    );
+    run(&mut sh, "input swipe 540 2000 540 600").await;
+    assert!(
+        run(&mut sh, "dumpsys window policy")
+            .await
+            .0
+            .contains("showing=false")
+    );
+}
+
+#[tokio::test]
+async fn input_commands_reach_the_app() {
+    let dev = device("budget", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let taps = |d: &Device| d.phone().dumpsys()["taps"].as_u64().unwrap();
+    let before = taps(&dev);
+    assert_eq!(
+        run(
+            &mut sh,
+            "input tap 100 200; input touchscreen tap 1.5 2; echo $?"
+        )
+        .await
+        .0,
+        "0\n"
+    );
+    assert_eq!(taps(&dev), before + 2);
+    let (_, err, _) = run(&mut sh, "input tap 1; echo $?").await;
+    assert!(err.contains("Invalid arguments for command: tap"));
+    assert_eq!(
+        run(&mut sh, "input keyevent KEYCODE_BACK 3 BACK; echo $?")
+            .await
+            .0,
+        "0\n"
+    );
+    assert_eq!(run(&mut sh, "input keyevent NOPE; echo $?").await.0, "1\n");
+    // Protocol B tap through sendevent on a profile that allows it.
+    let script = "sendevent /dev/input/event2 3 57 1; sendevent /dev/input/event2 3 53 2048; \
+                  sendevent /dev/input/event2 3 54 2048; sendevent /dev/input/event2 0 0 0; \
+                  sendevent /dev/input/event2 3 57 4294967295; sendevent /dev/input/event2 0 0 0";
+    let (_, err, _) = run(&mut sh, script).await;
+    assert_eq!(err, "");
+    assert_eq!(taps(&dev), before + 3);
+    let gp = run(&mut sh, "getevent -lp").await.0;
+    assert!(
+        gp.contains("ABS_MT_POSITION_X     : value 0, min 0, max 4095"),
+        "{gp}"
+    );
+    assert!(
+        run(&mut sh, "getevent -p /dev/input/event2")
+            .await
+            .0
+            .starts_with("add device 3: /dev/input/event2\n")
+    );
+}
+
+#[tokio::test]
+async fn the_panel_is_not_writable_on_the_flagship() {
+    let mut sh = Shell::new(device("flagship", Knobs::default()));
+    let (_, err, _) = run(&mut sh, "dd of=/dev/input/event2 bs=24; echo $?").await;
+    assert_eq!(err, "dd: /dev/input/event2: Permission denied\n");
+    let (_, err, _) = run(&mut sh, "sendevent /dev/input/event2 0 0 0; echo $?").await;
+    assert_eq!(err, "sendevent: /dev/input/event2: Permission denied\n");
+    assert_eq!(
+        run(&mut sh, "sendevent /dev/input/event2 0 0 0; echo $?")
+            .await
+            .0,
+        "1\n"
+    );
+}
+
+#[tokio::test]
+async fn screencap_raw_header() {
+    let mut sh = Shell::new(device("budget", Knobs::default()));
+    let mut out = Output::default();
+    sh.run("screencap", &mut out, false).await.unwrap();
+    let bytes = out.stdout();
+    let word = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
+    assert_eq!((word(0), word(1), word(2)), (720, 1520, 1));
+    assert_eq!(bytes.len(), 16 + 720 * 1520 * 4);
+    let mut out = Output::default();
+    sh.run("screencap -p", &mut out, false).await.unwrap();
+    let png = image::load_from_memory(&out.stdout()).unwrap();
+    assert_eq!((png.width(), png.height()), (720, 1520));
+}
+
+#[tokio::test]
+async fn disconnect_after_fires_once() {
+    let knobs = Knobs {
+        disconnect_after: Some(3),
+        ..Knobs::default()
+    };
+    let mut sh = Shell::new(device("pixel", knobs));
+    assert_eq!(run(&mut sh, "echo 1; echo 2").await.2, Flow::Continue);
+    let (out, _, flow) = run(&mut sh, "echo 3; echo 4").await;
+    assert_eq!((out.as_str(), flow), ("3\n", Flow::Hangup));
+    assert_eq!(run(&mut sh, "echo 5; echo 6").await.2, Flow::Continue);
+}
+
+#[tokio::test]
+async fn input_latency_delays_each_input_command() {
+    let knobs = Knobs {
+        input_latency: std::time::Duration::from_millis(40),
+        ..Knobs::default()
+    };
+    let mut sh = Shell::new(device("pixel", knobs));
+    let t = std::time::Instant::now();
+    run(&mut sh, "input tap 1 1; echo x; input keyevent BACK").await;
+    // A lower bound only (sleeps never end early); no upper bound is asserted.
+    assert!(t.elapsed() >= std::time::Duration::from_millis(80));
+}
+
+#[tokio::test]
+async fn dd_into_the_panel_takes_records_of_the_writers_size() {
+    use super::dd::Dd;
+    use super::evdev::{self, InputEvent};
+    use super::touch::{ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID, EV_ABS};
+    let ev = |kind, code, value| InputEvent { kind, code, value };
+    let tap = [
+        ev(EV_ABS, ABS_MT_TRACKING_ID, 5),
+        ev(EV_ABS, ABS_MT_POSITION_X, 100),
+        ev(EV_ABS, ABS_MT_POSITION_Y, 100),
+        ev(0, 0, 0),
+        ev(EV_ABS, ABS_MT_TRACKING_ID, -1),
+        ev(0, 0, 0),
+    ];
+    for (name, size) in [("pixel", 24), ("budget", 16)] {
+        let dev = device(name, Knobs::default());
+        let args: Vec<String> = vec!["of=/dev/input/event2".into(), format!("bs={size}")];
+        let mut dd = Dd::start(&dev, &args).unwrap();
+        let bytes = evdev::encode(&tap, size);
+        // Split across reads at record boundaries: whole records each time.
+        dd.feed(&dev, &bytes[..2 * size]).unwrap();
+        dd.feed(&dev, &bytes[2 * size..]).unwrap();
+        assert_eq!(dev.phone().dumpsys()["taps"], 1, "{name}");
+        // A read that ends mid-record makes a short write, whose retry fails (EINVAL).
+        let e = dd.feed(&dev, &bytes[..size + 3]).unwrap_err();
+        assert_eq!(
+            e,
+            super::dd::Stop::Failed("dd: write error: Invalid argument".into())
+        );
+        // The other size is refused the same way on the first record.
+        let other = if size == 24 { 16 } else { 24 };
+        let mut dd = Dd::start(&dev, &args).unwrap();
+        let r = dd.feed(&dev, &evdev::encode(&tap[..1], other));
+        assert!(r.is_err(), "{name}: {other}-byte records must not pass");
+    }
+}
+
+#[tokio::test]
+async fn dd_count_and_summary() {
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    // From a script, dd's stdin is empty.
+    let (_, err, _) = run(&mut sh, "dd of=/dev/null bs=24; echo $?").await;
+    assert_eq!(err, "0+0 records in\n0+0 records out\n0 bytes copied\n");
+    let (_, err, _) = run(&mut sh, "dd of=/sdcard/x; dd if=/dev/zero of=/dev/null").await;
+    assert!(
+        err.contains("/sdcard/x: No such file") && err.contains("only copies from stdin"),
+        "{err}"
+    );
+    let args = vec![
+        "of=/dev/input/event2".to_string(),
+        "bs=24".into(),
+        "count=1".into(),
+    ];
+    let mut dd = super::dd::Dd::start(&dev, &args).unwrap();
+    assert_eq!(dd.feed(&dev, &[0u8; 48]), Err(super::dd::Stop::Done));
+    let mut out = Output::default();
+    assert_eq!(super::dd::end(&dd, Err(super::dd::Stop::Done), &mut out), 0);
+    assert!(
+        String::from_utf8_lossy(&out.merged()).starts_with("1+0 records in\n1+0 records out\n")
+    );
+}
+
+#[tokio::test]
+async fn abi_properties_and_input_dump() {
+    let mut sh = Shell::new(device("budget", Knobs::default()));
+    assert_eq!(
+        run(&mut sh, "getprop ro.product.cpu.abi").await.0,
+        "armeabi-v7a\n"
+    );
+    let dump = run(&mut sh, "dumpsys input").await.0;
+    assert!(dump.contains("  InboundQueue: <empty>\n"), "{dump}");
+    assert!(dump.contains("      WaitQueue: <empty>\n"), "{dump}");
+}
+
+#[tokio::test]
+async fn phone_timing_makes_taps_wait_for_the_app() {
+    let knobs = Knobs {
+        timing: crate::timing::TimingMode::Phone,
+        ..Knobs::default()
+    };
+    let dev = device("pixel", knobs);
+    let mut sh = Shell::new(dev.clone());
+    let ui = std::time::Duration::from_millis(dev.profile().timing.app_tap_ms.into());
+    // Queue taps straight into the dispatcher (as a raw stream does): they wait for the app.
+    for _ in 0..20 {
+        dev.inject(crate::timing::Action::Tap(1, 1));
+    }
+    let dump = run(&mut sh, "dumpsys input").await.0;
+    assert!(dump.contains("InboundQueue: length="), "{dump}");
+    let t = std::time::Instant::now();
+    // `input tap` starts a Java process, then waits until the app handled its tap, behind the 20.
+    run(&mut sh, "input tap 1 1").await;
+    // Lower bounds only (sleeps never end early).
+    let input = std::time::Duration::from_millis(dev.profile().timing.input_ms.into());
+    assert!(t.elapsed() >= input, "{:?}", t.elapsed());
+    assert_eq!(dev.phone().dumpsys()["taps"], 21);
+    assert!(t.elapsed() >= ui);
+}
+
+#[tokio::test]
+async fn proc_io_counts_a_processs_bytes_and_exec_replaces_the_shell() {
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let (out, _, _) = run(&mut sh, "echo pid:$$; cat /proc/$$/io").await;
+    let pid = sh.pid();
+    assert!(
+        out.starts_with(&format!("pid:{pid}\nrchar: 0\nwchar: 0\n")),
+        "{out}"
+    );
+    // A copying process's counters, as the kernel keeps them.
+    let counters = super::Io {
+        rchar: 48,
+        wchar: 24,
+        syscr: 2,
+        syscw: 1,
+    };
+    dev.set_io(pid, counters);
+    let (out, _, _) = run(&mut sh, "cat /proc/$$/io").await;
+    assert!(
+        out.contains("rchar: 48\nwchar: 24\nsyscr: 2\nsyscw: 1\n"),
+        "{out}"
+    );
+    // No such process (or it ended): no such file.
+    let (out, err, _) = run(&mut sh, "cat /proc/1/io /proc/self/status").await;
+    assert_eq!((out.as_str(), sh.status()), ("", 1));
+    assert!(
+        err.contains("/proc/1/io: No such file") && err.contains("/proc/self/status"),
+        "{err}"
+    );
+    drop(sh);
+    assert_eq!(dev.io(pid), None, "the process ended with its shell");
+
+    let mut sh = Shell::new(dev.clone());
+    let mut out = Output::default();
+    let flow = sh
+        .run("exec echo hi; echo not reached", &mut out, false)
+        .await;
+    assert_eq!(flow, Ok(Flow::Exit(0)));
+    assert_eq!(String::from_utf8_lossy(&out.stdout()), "hi\n");
+}
