@@ -24,6 +24,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # --api 15 (smali's default, spelled out): dex format 035, which every Android version loads.
 (cd "$here/smali" && smali assemble -j 1 --api 15 -o "$tmp/out.dex" .)
+# dexdump (Debian: dexdump), when installed, checks the file's structure and checksum.
+if command -v dexdump >/dev/null 2>&1 && ! dexdump -c "$tmp/out.dex" >/dev/null 2>&1; then
+  echo "build.sh: dexdump rejects the assembled dex:" >&2
+  dexdump -c "$tmp/out.dex" >&2 || true
+  exit 1
+fi
 
 if [ "$check" = 1 ]; then
   if [ ! -f "$dex" ]; then

@@ -6,11 +6,11 @@
 //! `host:transport:SERIAL`, then the service (`shell:...`, `exec:...`), after which the socket
 //! is the service's stream. This is small enough to speak directly, on sockets with timeouts;
 //! ARCHITECTURE.md says why `adb_client` does not carry it. The server's device lists are read
-//! with `adb_client`'s own parser ([`parse_devices`]).
+//! word by word ([`parse_devices`]; `tests/it/device_adb.rs` checks it against `adb_client`'s
+//! parser, which the library does not link: that crate always brings RSA and TLS).
 
 use super::DeviceError;
 use super::transport::{self, Stream, Transport};
-use adb_client::server::DeviceLong;
 use std::io::{Read, Write};
 use std::net::{SocketAddrV4, TcpStream};
 use std::process::Command;
@@ -256,30 +256,13 @@ fn read_hex_block(s: &mut TcpStream) -> Result<String, DeviceError> {
 }
 
 /// Parses `adb devices -l` lines: `SERIAL  STATE [usb:PORT] product:P model:M device:D
-/// transport_id:N`, with `adb_client`'s parser. A line it does not take (a state it does not
-/// know, or adb's `no permissions (...)` with its spaces) keeps its serial and the words up to
-/// the first `key:value` as its state, so the user still sees what adb says.
+/// transport_id:N`. The state is every word up to the first `key:value`, so a state with spaces
+/// (adb's `no permissions (...)`) reaches the user as adb says it.
 pub fn parse_devices(text: &str) -> Vec<DeviceEntry> {
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .filter_map(|line| match DeviceLong::try_from(line.trim().as_bytes()) {
-            Ok(d) => {
-                let known = |v: String| if v == "Unk" { String::new() } else { v };
-                Some(DeviceEntry {
-                    serial: d.identifier,
-                    state: d.state.to_string(),
-                    model: known(d.model),
-                    product: known(d.product),
-                    device: known(d.device),
-                    transport_id: Some(d.transport_id),
-                })
-            }
-            Err(_) => parse_words(line),
-        })
-        .collect()
+    text.lines().filter_map(parse_words).collect()
 }
 
-/// A device line by its words (what `adb_client` does not parse).
+/// One device line, by its words.
 fn parse_words(line: &str) -> Option<DeviceEntry> {
     let mut words = line.split_whitespace();
     let serial = words.next()?.to_string();
@@ -326,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn lines_the_crate_does_not_take_keep_their_words() {
+    fn states_with_spaces_keep_their_words() {
         let text = "0123ABCD       no permissions (missing udev rules? user is in the plugdev group); \
                     see [http://developer.android.com/tools/device.html] usb:1-1 transport_id:1\n\
                     emulator-5554 sideload product:sdk model:x device:generic transport_id:4\n\
