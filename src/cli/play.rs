@@ -6,7 +6,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
-use sudoku_autoplay::device::input::InputBackend;
+use sudoku_autoplay::device::tap::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
 use sudoku_autoplay::calibration::Calibration;
-use sudoku_autoplay::device::input::InputBackend;
+use sudoku_autoplay::device::tap::InputBackend;
 use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::play::link::Link;
 use sudoku_autoplay::play::navigate::navigate;

@@ -91,7 +91,7 @@ fn demo_with_v_logs_the_tap_channel_choice() {
     // --quiet, the "tap channel:" line itself is not printed).
     assert!(
         logs.iter().any(|l| l
-            .contains(" DEBUG sudoku_autoplay::device::channel: tap channel chosen")
+            .contains(" DEBUG sudoku_autoplay::device::tap::choose: tap channel chosen")
             && l.contains("mode=Raw")
             && l.contains("why=raw: ")),
         "{}",

@@ -4,9 +4,9 @@
 
 use autoplay_sim::{AuthConfig, SimConfig, SimHandle, adb::auth::NewKeys, profile};
 use std::time::Duration;
-use sudoku_autoplay::device::channel::Channel;
 use sudoku_autoplay::device::direct::Direct;
-use sudoku_autoplay::device::input::{Tapper, TapperOptions};
+use sudoku_autoplay::device::tap::Channel;
+use sudoku_autoplay::device::tap::{Tapper, TapperOptions};
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device};
 
 fn phone(config: impl FnOnce(&mut SimConfig)) -> (SimHandle, Device) {
@@ -31,14 +31,15 @@ fn shell_exec_and_the_tap_channel_over_the_direct_route() {
         Tapper::open(&d, Channel::input("test"), size, TapperOptions::default()).unwrap();
     tapper.tap(10, 10).unwrap();
     tapper.flush().unwrap();
-    assert_eq!(tapper.taps_done, 1);
+    assert_eq!(tapper.taps_done(), 1);
     assert_eq!(sim.dumpsys()["taps"], 1);
 }
 
 #[test]
 fn reconnects_after_the_connection_drops() {
-    // The phone drops the TCP connection after its first command.
-    let (sim, d) = phone(|c| c.disconnect_after = Some(1));
+    // The phone drops the TCP connection in the second call (each is two commands: `CMD; echo
+    // rc=$?`).
+    let (sim, d) = phone(|c| c.disconnect_after = Some(3));
     d.shell("true", CALL_TIMEOUT).unwrap();
     // The reader thread notices; the next stream opens a new connection.
     let deadline = std::time::Instant::now() + Duration::from_secs(5);

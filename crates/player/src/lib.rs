@@ -5,7 +5,7 @@
 //!
 //! 1. [`device`]: the phone over ADB. [`device::Server`] speaks to the adb server,
 //!    [`device::Device`] runs a device's services (shell, exec, screenshots), and
-//!    [`device::input::Tapper`] is the tap channel (`raw` touch records, `sendevent` or
+//!    [`device::tap::Tapper`] is the tap channel (`raw` touch records, `sendevent` or
 //!    `input tap` lines, pipelined and acknowledged).
 //! 2. [`capture`]: the bytes of a screenshot (PNG, JPEG, raw `screencap`) become an image.
 //! 3. [`vision`]: the board is found and its digits read ([`vision::read_board`] gives a

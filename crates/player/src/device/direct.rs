@@ -137,10 +137,6 @@ impl Transport for Direct {
     fn open(&self, _serial: &str, service: &str, timeout: Duration) -> Result<Stream, DeviceError> {
         self.open_stream(service, timeout)
     }
-
-    fn why_unreachable(&self) -> String {
-        format!("is the phone at {} still running?", self.addr)
-    }
 }
 
 /// Where a stream's incoming packets go. Dropping it (on `CLSE` or a lost connection) is what
@@ -335,7 +331,10 @@ mod tests {
     /// closes the socket; the commands it saw, and how the socket ended.
     fn fake_device(
         reply: impl Fn(&Packet) -> Option<Packet> + Send + 'static,
-    ) -> (SocketAddr, std::thread::JoinHandle<(Vec<Command>, std::io::ErrorKind)>) {
+    ) -> (
+        SocketAddr,
+        std::thread::JoinHandle<(Vec<Command>, std::io::ErrorKind)>,
+    ) {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = l.local_addr().unwrap();
         let fake = std::thread::spawn(move || {

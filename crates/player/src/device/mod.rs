@@ -13,12 +13,10 @@
 //!   lines, or [`raw`] touch records streamed into the touch panel).
 //! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
-pub mod channel;
 pub mod direct;
-pub mod input;
-pub mod raw;
 pub mod screen;
 mod server;
+pub mod tap;
 mod transport;
 
 pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};
@@ -234,11 +232,6 @@ impl Device {
     /// wherever the server died (a refused connection, a stream cut mid-frame).
     pub(crate) fn explain(&self, e: DeviceError) -> DeviceError {
         self.route.transport().explain(e)
-    }
-
-    /// Why the device may have gone away, for an error message.
-    pub(crate) fn why_unreachable(&self) -> String {
-        self.route.transport().why_unreachable()
     }
 
     /// `getprop KEY`, trimmed.

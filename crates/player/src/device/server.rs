@@ -213,13 +213,6 @@ impl Transport for Server {
             e => e,
         }
     }
-
-    fn why_unreachable(&self) -> String {
-        match self.version() {
-            Err(_) => self.gone().to_string(),
-            Ok(_) => "is it still plugged in? check `adb devices`".to_string(),
-        }
-    }
 }
 
 /// Sends one request and reads the server's `OKAY`, or its `FAIL` and message as an error.

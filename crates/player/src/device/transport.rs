@@ -27,9 +27,6 @@ pub(crate) trait Transport: std::fmt::Debug + Send + Sync {
     fn explain(&self, e: DeviceError) -> DeviceError {
         e
     }
-
-    /// Why the device may have gone away, for an error message.
-    fn why_unreachable(&self) -> String;
 }
 
 /// The incoming half of a [`Stream`].

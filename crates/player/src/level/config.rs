@@ -2,7 +2,7 @@
 
 use crate::board::Board;
 use crate::calibration::lookup::SearchPath;
-use crate::device::input::InputBackend;
+use crate::device::tap::InputBackend;
 use crate::play::ReplayReport;
 use crate::play::plan::Plan;
 use crate::play::stop::StopFlag;

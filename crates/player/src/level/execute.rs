@@ -5,7 +5,7 @@ use super::config::{PlayConfig, PlayReport};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
-use crate::device::input::InputBackend;
+use crate::device::tap::InputBackend;
 use crate::play::phone::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};

@@ -11,9 +11,9 @@
 
 use super::perform::{Incident, IncidentKind};
 use super::stop::{Restored, Stop, StopFlag};
-use crate::device::channel::{self, Channel};
-use crate::device::input::{InputBackend, Tapper, TapperOptions};
 use crate::device::screen::Screen;
+use crate::device::tap::{self, Channel};
+use crate::device::tap::{InputBackend, Tapper, TapperOptions};
 use crate::device::{CALL_TIMEOUT, Device, DeviceError, Route, ShellOutput};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
@@ -148,13 +148,12 @@ impl Link {
         size: (u32, u32),
         pace: Duration,
     ) -> anyhow::Result<Channel> {
-        let chosen = self.call("choosing the tap channel", |d| channel::choose(d, input))?;
+        let chosen = self.call("choosing the tap channel", |d| tap::choose(d, input))?;
         self.channel = Some(Opened {
             chosen: chosen.clone(),
             size,
             options: TapperOptions {
                 pace,
-                reconnect_for: Duration::ZERO,
                 ..TapperOptions::default()
             },
         });

@@ -4,7 +4,7 @@
 
 use super::perform::Progress;
 use super::plan::Plan;
-use crate::device::input::InputBackend;
+use crate::device::tap::InputBackend;
 use std::fmt;
 use std::path::PathBuf;
 

@@ -11,37 +11,14 @@
 //! `SYN_REPORT` (an empty packet, which the input core drops) written by `dd ... count=1`,
 //! whose summary says whether the record went in.
 
-use super::input::TouchPanel;
-use super::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
+use super::panel::{EV_SYN, RECORD_32, RECORD_64, TouchPanel, guess_record, push, release};
+use crate::device::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
-const EV_SYN: u16 = 0;
-const EV_KEY: u16 = 1;
-const EV_ABS: u16 = 3;
-const BTN_TOUCH: u16 = 0x14a;
-const ABS_MT_SLOT: u16 = 0x2f;
-const ABS_MT_POSITION_X: u16 = 0x35;
-const ABS_MT_POSITION_Y: u16 = 0x36;
-const ABS_MT_TRACKING_ID: u16 = 0x39;
-
-/// Record sizes: a 64-bit and a 32-bit writer's `struct input_event`.
-pub const RECORD_64: usize = 24;
-pub const RECORD_32: usize = 16;
-
-/// The record size the ABI properties suggest (`ro.product.cpu.abi`: the shell's binaries are
-/// built for the primary ABI).
-pub fn guess_record(abi: &str) -> usize {
-    if abi.contains("64") {
-        RECORD_64
-    } else {
-        RECORD_32
-    }
-}
-
 /// The `dd` command that copies its stdin into the panel, in records of `record` bytes.
-pub fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> String {
+pub(super) fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> String {
     match count {
         Some(n) => format!("dd of={} bs={record} count={n}", panel.device),
         None => format!("dd of={} bs={record}", panel.device),
@@ -52,59 +29,17 @@ pub fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> St
 /// shell's), so the host can read `/proc/PID/io`, whose `wchar` counts the bytes `dd` has
 /// written into the panel: the proof that records sent on this stream arrived, which no ack on
 /// another stream can give.
-pub fn stream_command(panel: &TouchPanel, record: usize) -> String {
+pub(super) fn stream_command(panel: &TouchPanel, record: usize) -> String {
     format!("echo pid:$$; exec {}", copy_command(panel, record, None))
-}
-
-/// Appends one event as a record of `record` bytes (zero timestamp: the kernel ignores it).
-fn push(out: &mut Vec<u8>, record: usize, kind: u16, code: u16, value: i32) {
-    out.resize(out.len() + record - 8, 0);
-    out.extend_from_slice(&kind.to_le_bytes());
-    out.extend_from_slice(&code.to_le_bytes());
-    out.extend_from_slice(&value.to_le_bytes());
-}
-
-/// A protocol B tap at panel coordinates (x, y) with tracking id `id` on slot 0: slot, id,
-/// position, touch down, sync; then id -1, touch up, sync.
-pub fn tap(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
-    touch_down(out, record, (x, y), id);
-    release(out, record);
-}
-
-/// The first half of [`tap`]: the contact goes down.
-pub fn touch_down(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
-    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
-    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, id);
-    push(out, record, EV_ABS, ABS_MT_POSITION_X, x as i32);
-    push(out, record, EV_ABS, ABS_MT_POSITION_Y, y as i32);
-    push(out, record, EV_KEY, BTN_TOUCH, 1);
-    push(out, record, EV_SYN, 0, 0);
-}
-
-/// Lifts slot 0's contact (a no-op if none is down): written first on a new stream, so a tap
-/// cut in half by a dropped link cannot leave a finger on the screen.
-pub fn release(out: &mut Vec<u8>, record: usize) {
-    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
-    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, -1);
-    push(out, record, EV_KEY, BTN_TOUCH, 0);
-    push(out, record, EV_SYN, 0, 0);
-}
-
-/// Display pixel -> panel axis value (the panel's range may differ from the display's).
-pub fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
-    let (w, h) = screen;
-    let px = (x as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
-    let py = (y as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);
-    (px as u32, py as u32)
 }
 
 /// Why the panel cannot take raw records, in words for the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotWritable(pub String);
+pub(super) struct NotWritable(pub String);
 
 /// Finds the record size the panel takes from this device's `dd`: the ABI's guess first, then
 /// the other size, each checked by writing one empty `SYN_REPORT`.
-pub fn probe(
+pub(super) fn probe(
     device: &Device,
     panel: &TouchPanel,
 ) -> Result<Result<usize, NotWritable>, DeviceError> {
@@ -190,14 +125,14 @@ impl Drop for OutputSink {
 }
 
 /// A long-lived `exec:` stream fed from a channel (the raw tap channel's `dd` into the panel).
-pub struct RawStream {
+struct RawStream {
     tx: mpsc::Sender<Vec<u8>>,
     output: Arc<Output>,
 }
 
 impl RawStream {
     /// Opens `exec:command` on a thread of its own; writes are queued until it is open.
-    pub fn open(device: &Device, command: &str) -> RawStream {
+    fn open(device: &Device, command: &str) -> RawStream {
         let (tx, rx) = mpsc::channel();
         let output = Arc::new(Output::default());
         let sink = OutputSink(output.clone());
@@ -222,12 +157,12 @@ impl RawStream {
     }
 
     /// Queues bytes for the stream; false once it has ended.
-    pub fn send(&self, bytes: Vec<u8>) -> bool {
+    fn send(&self, bytes: Vec<u8>) -> bool {
         !self.ended() && self.tx.send(bytes).is_ok()
     }
 
     /// Whether the device closed the stream (the command ended or the link dropped).
-    pub fn ended(&self) -> bool {
+    fn ended(&self) -> bool {
         self.output
             .state
             .lock()
@@ -237,7 +172,7 @@ impl RawStream {
 
     /// Waits for the `pid:N` line of [`stream_command`] (`None` if the stream ends first or at
     /// the deadline).
-    pub fn pid(&self, deadline: Instant) -> Option<u32> {
+    fn pid(&self, deadline: Instant) -> Option<u32> {
         let parse = |out: &[u8]| {
             let text = String::from_utf8_lossy(out);
             let (line, _) = text.split_once('\n')?;
@@ -254,7 +189,7 @@ impl RawStream {
     }
 
     /// What the command printed so far.
-    pub fn output(&self) -> String {
+    fn output(&self) -> String {
         let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
         String::from_utf8_lossy(&st.0).trim().to_string()
     }
@@ -272,36 +207,60 @@ impl RawStream {
     }
 }
 
+/// The `raw` channel's open `dd` stream into the panel.
+pub(super) struct Copier {
+    stream: RawStream,
+    /// Its process id, for `/proc/PID/io`.
+    pub(super) pid: u32,
+    /// Bytes sent into it so far.
+    sent: u64,
+}
+
+impl Copier {
+    /// Starts the `dd`, learns its pid (by `deadline`), and lifts any half-written tap first
+    /// (`None`: the stream did not start).
+    pub(super) fn open(
+        device: &Device,
+        panel: &TouchPanel,
+        record: usize,
+        deadline: Instant,
+    ) -> Option<Copier> {
+        let stream = RawStream::open(device, &stream_command(panel, record));
+        let pid = stream.pid(deadline)?;
+        let mut lift = Vec::new();
+        release(&mut lift, record);
+        let sent = lift.len() as u64;
+        stream.send(lift).then_some(Copier { stream, pid, sent })
+    }
+
+    /// Sends records; returns where they end in the stream (`None`: the stream is gone).
+    pub(super) fn send(&mut self, bytes: Vec<u8>) -> Option<u64> {
+        self.sent += bytes.len() as u64;
+        self.stream.send(bytes).then_some(self.sent)
+    }
+
+    /// Whether the `dd` ended (it failed, or the link dropped).
+    pub(super) fn ended(&self) -> bool {
+        self.stream.ended()
+    }
+
+    /// What the `dd` printed.
+    pub(super) fn said(&self) -> String {
+        self.stream.output()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn records_of_a_tap() {
-        let mut b = Vec::new();
-        tap(&mut b, RECORD_64, (100, 2000), 7);
-        assert_eq!(b.len(), 10 * RECORD_64);
-        // The second record: ABS_MT_TRACKING_ID 7 after a zero timeval.
-        let r = &b[RECORD_64..2 * RECORD_64];
-        assert_eq!(&r[..16], &[0u8; 16]);
-        assert_eq!(&r[16..], &[3, 0, 0x39, 0, 7, 0, 0, 0]);
-        let mut b = Vec::new();
-        release(&mut b, RECORD_32);
-        assert_eq!(b.len(), 4 * RECORD_32);
-        assert_eq!(&b[RECORD_32 + 12..2 * RECORD_32], &(-1i32).to_le_bytes());
-    }
-
-    #[test]
-    fn guesses_and_panel_mapping() {
-        assert_eq!(guess_record("arm64-v8a"), 24);
-        assert_eq!(guess_record("x86_64"), 24);
-        assert_eq!(guess_record("armeabi-v7a"), 16);
+    fn commands() {
         let p = TouchPanel {
             device: "/dev/input/event2".into(),
             max_x: 4095,
             max_y: 4095,
         };
-        assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4093));
         assert_eq!(
             copy_command(&p, 16, Some(1)),
             "dd of=/dev/input/event2 bs=16 count=1"

@@ -7,9 +7,10 @@
 //! may write; `raw` also needs the record size the panel takes from `dd`, found by a probe.
 //! Asking for a channel the device cannot do falls back to the next one and says why.
 
-use super::input::{InputBackend, TouchPanel, parse_getevent};
+use super::InputBackend;
+use super::panel::{TouchPanel, parse_getevent};
 use super::raw;
-use super::{CALL_TIMEOUT, Device, DeviceError};
+use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// A chosen channel and what it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]

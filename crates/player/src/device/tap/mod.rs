@@ -1,0 +1,439 @@
+//! The tap path: how one tap of the player reaches the phone, with one owner per concern.
+//!
+//! - [`choose`] picks the channel a phone allows (`raw`, `events`, `input`: the fastest that
+//!   works, with the reason for the user).
+//! - Each channel's writer turns a tap into what the phone takes: [`lines`] (`input tap` and
+//!   `sendevent` lines), [`raw`] (binary `input_event` records streamed into the panel by one
+//!   `dd`), both in the panel's language ([`panel`]).
+//! - [`shell`] is the control shell every channel has: one long-lived interactive shell that
+//!   runs the lines and answers each batch with an ack.
+//! - [`proof`] decides which taps are proven carried out (acks, the `dd`'s bytes written, the
+//!   input dispatcher's queues).
+//! - [`pace`] keeps taps `--pace` apart and measures the channel's rate.
+//! - [`Tapper`] (here) batches taps, bounds how far the host runs ahead of the phone
+//!   (`window`), and flushes. It does not recover: when the shell or the `dd` stream ends, its
+//!   call fails and the run's one recovery layer (`play::link::Link`) waits for the device,
+//!   reopens a new `Tapper`, and has the screen looked at before the next tap (taps in flight may
+//!   be lost; resending them blindly could toggle what they set on apps where a second tap
+//!   undoes the first).
+//!
+//! Spawning `adb shell input tap` per tap costs a process, a connection and a shell each time; a
+//! persistent shell (like scrcpy's persistent control channel) pays that once. A flush waits
+//! until every batch is proven and, for `raw`, until the dispatcher's queue is empty in two polls
+//! in a row (events the kernel took may not have reached the dispatcher at the first); `events`
+//! flushes wait for the same empty queue once.
+
+pub mod choose;
+mod lines;
+mod pace;
+pub mod panel;
+mod proof;
+mod raw;
+mod shell;
+
+pub use choose::{Channel, choose};
+pub use panel::TouchPanel;
+
+use super::{Device, DeviceError};
+use pace::{Pace, Rate};
+use proof::{Batch, Ledger, poll_pause, taps_queued};
+use raw::Copier;
+use shell::{AckState, ControlShell};
+use std::time::{Duration, Instant};
+
+/// How taps reach the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputBackend {
+    /// `input tap X Y` lines in one persistent shell (works everywhere).
+    Input,
+    /// `sendevent` lines to the touch panel (needs a writable panel).
+    Events,
+    /// Binary touch records streamed into the touch panel by one `dd` (needs a writable panel).
+    Raw,
+}
+
+/// Settings of a [`Tapper`].
+#[derive(Debug, Clone)]
+pub struct TapperOptions {
+    /// Minimum time between two taps (0: as fast as the device takes them).
+    pub pace: Duration,
+    /// Taps written per batch when not pacing.
+    pub batch: usize,
+    /// Most taps sent but not yet proven carried out.
+    pub window: usize,
+    /// How long one batch may take before the channel is considered stuck.
+    pub ack_timeout: Duration,
+    /// `raw`: how long a tap stays down before it is lifted (0: both in one write).
+    pub hold: Duration,
+}
+
+impl Default for TapperOptions {
+    fn default() -> Self {
+        TapperOptions {
+            pace: Duration::ZERO,
+            batch: 8,
+            window: 32,
+            ack_timeout: Duration::from_secs(30),
+            hold: Duration::ZERO,
+        }
+    }
+}
+
+/// Sends taps through the control shell (and, for `raw`, a `dd` stream); see the module docs.
+pub struct Tapper {
+    device: Device,
+    channel: Channel,
+    screen: (u32, u32),
+    options: TapperOptions,
+    shell: ControlShell,
+    /// `raw`: the `dd` stream into the panel (opened at the first tap).
+    copier: Option<Copier>,
+    /// `raw`: the copied bytes last seen, and since when (a `dd` that stops copying is stuck).
+    copied: (u64, Instant),
+    /// Lines and records of taps not yet written.
+    pending: String,
+    pending_raw: Vec<u8>,
+    pending_taps: usize,
+    ledger: Ledger,
+    /// `raw` tracking ids.
+    touch_id: i32,
+    pace: Pace,
+    rate: Rate,
+}
+
+impl Tapper {
+    /// Opens the tap channel chosen by [`choose`]; `screen` is the display size.
+    pub fn open(
+        device: &Device,
+        channel: Channel,
+        screen: (u32, u32),
+        options: TapperOptions,
+    ) -> Result<Self, DeviceError> {
+        let needs_panel = matches!(channel.mode, InputBackend::Events | InputBackend::Raw);
+        if needs_panel && channel.panel.is_none()
+            || channel.mode == InputBackend::Raw && channel.record.is_none()
+        {
+            return Err(DeviceError::Adb(format!(
+                "--input {:?} needs a writable touch panel; this device has none (use --input input)",
+                channel.mode
+            )));
+        }
+        let mut t = Tapper {
+            device: device.clone(),
+            channel,
+            screen,
+            pace: Pace::new(options.pace),
+            options,
+            shell: ControlShell::open(device),
+            copier: None,
+            copied: (0, Instant::now()),
+            pending: String::new(),
+            pending_raw: Vec::new(),
+            pending_taps: 0,
+            ledger: Ledger::default(),
+            touch_id: 0,
+            rate: Rate::default(),
+        };
+        // Make sure the shell answers before anything depends on it.
+        t.command("echo ready")?;
+        t.flush()?;
+        t.restart_rate();
+        Ok(t)
+    }
+
+    pub fn mode(&self) -> InputBackend {
+        self.channel.mode
+    }
+
+    /// The channel and why it was chosen.
+    pub fn channel(&self) -> &Channel {
+        &self.channel
+    }
+
+    /// Taps the device has carried out.
+    pub fn taps_done(&self) -> u64 {
+        self.ledger.done
+    }
+
+    /// Queues a tap at display pixel (x, y); writes a batch when it is full (or at once when pacing).
+    pub fn tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
+        self.pace.wait();
+        self.rate.busy();
+        self.add_tap(x, y)?;
+        self.pending_taps += 1;
+        if self.pending_taps >= self.pace.batch(self.options.batch) {
+            self.send_pending()?;
+        }
+        Ok(())
+    }
+
+    /// A raw shell line (e.g. `input keyevent 4`) in the same stream, after the queued taps.
+    pub fn command(&mut self, line: &str) -> Result<(), DeviceError> {
+        self.pending.push_str(line.trim_end());
+        self.pending.push('\n');
+        self.send_pending()
+    }
+
+    /// Writes what is queued and waits until the device has carried all of it out.
+    pub fn flush(&mut self) -> Result<(), DeviceError> {
+        self.send_pending()?;
+        self.wait_until(|t| t.ledger.unacked.is_empty())?;
+        let polls_needed = match self.channel.mode {
+            InputBackend::Input => {
+                self.rate.idle();
+                return Ok(());
+            }
+            InputBackend::Events => 1,
+            InputBackend::Raw => 2,
+        };
+        // The input dispatcher must have handed every tap to the app.
+        let mut empty_polls = 0;
+        while empty_polls < polls_needed {
+            let backlog = self.poll_dispatcher()?;
+            if backlog == 0 {
+                empty_polls += 1;
+            } else {
+                empty_polls = 0;
+                std::thread::sleep(poll_pause(backlog));
+            }
+        }
+        self.ledger.done = self.ledger.written;
+        self.rate.idle();
+        Ok(())
+    }
+
+    /// Taps per second carried out (since [`Tapper::restart_rate`]), over the time taps were
+    /// in flight: from a tap on an idle channel until the flush that saw the phone done.
+    pub fn taps_per_sec(&self) -> f64 {
+        let (done, busy) = self.rate_sample();
+        if done == 0 {
+            return 0.0;
+        }
+        done as f64 / busy.as_secs_f64().max(1e-6)
+    }
+
+    /// The taps behind [`Tapper::taps_per_sec`] and the working time they took.
+    pub fn rate_sample(&self) -> (u64, Duration) {
+        self.rate.sample(self.ledger.done)
+    }
+
+    /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
+    pub fn restart_rate(&mut self) {
+        self.rate.restart(self.ledger.done);
+    }
+
+    fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
+        let Some(panel) = self.channel.panel.as_ref() else {
+            self.pending.push_str(&lines::input_tap(x, y));
+            return Ok(());
+        };
+        match self.channel.mode {
+            InputBackend::Raw => {
+                let record = self.channel.record.unwrap_or(panel::RECORD_64);
+                let at = panel::to_panel(panel, self.screen, x, y);
+                self.touch_id = self.touch_id % 60000 + 1;
+                if self.options.hold.is_zero() {
+                    panel::tap_records(&mut self.pending_raw, record, at, self.touch_id);
+                } else {
+                    // Down now, up after the hold: two writes.
+                    panel::touch_down(&mut self.pending_raw, record, at, self.touch_id);
+                    let bytes = std::mem::take(&mut self.pending_raw);
+                    if self.send_raw(bytes).is_none() {
+                        return Err(self.closed());
+                    }
+                    std::thread::sleep(self.options.hold);
+                    panel::release(&mut self.pending_raw, record);
+                }
+            }
+            InputBackend::Events => {
+                let id = self.ledger.seq % 60000 + 1;
+                let line = lines::sendevent_tap(panel, self.screen, x, y, id);
+                self.pending.push_str(&line);
+            }
+            InputBackend::Input => self.pending.push_str(&lines::input_tap(x, y)),
+        }
+        Ok(())
+    }
+
+    /// `raw`: sends records into the `dd` stream, opening it first if needed; returns where
+    /// they end in the stream (`None`: the stream is gone or would not start).
+    fn send_raw(&mut self, bytes: Vec<u8>) -> Option<u64> {
+        if self.copier.is_none() {
+            let record = self.channel.record.unwrap_or(panel::RECORD_64);
+            let panel = self.channel.panel.as_ref()?;
+            let deadline = Instant::now() + self.options.ack_timeout;
+            self.copier = Some(Copier::open(&self.device, panel, record, deadline)?);
+        }
+        self.copier.as_mut()?.send(bytes)
+    }
+
+    fn send_pending(&mut self) -> Result<(), DeviceError> {
+        if self.pending.is_empty() && self.pending_raw.is_empty() && self.pending_taps == 0 {
+            return Ok(());
+        }
+        self.throttle()?;
+        self.write_batch(self.channel.mode == InputBackend::Raw)
+    }
+
+    /// Writes what is queued as one batch (followed by `dumpsys input` if `dispatcher`),
+    /// without waiting for room in the window.
+    fn write_batch(&mut self, dispatcher: bool) -> Result<(), DeviceError> {
+        let taps = std::mem::take(&mut self.pending_taps);
+        self.ledger.written += taps as u64;
+        let mut batch = Batch {
+            seq: 0,
+            body: std::mem::take(&mut self.pending),
+            dispatcher,
+            raw: std::mem::take(&mut self.pending_raw),
+            raw_end: 0,
+            written: self.ledger.written,
+        };
+        self.ledger.number(&mut batch);
+        if !batch.raw.is_empty() {
+            match self.send_raw(std::mem::take(&mut batch.raw)) {
+                Some(end) => batch.raw_end = end,
+                None => return Err(self.closed()),
+            }
+        }
+        let io = self.copier.as_ref().map(|c| c.pid);
+        let sent = self.shell.tx.send(batch.text(io).into_bytes()).is_ok();
+        self.ledger.unacked.push_back(batch);
+        if sent { Ok(()) } else { Err(self.closed()) }
+    }
+
+    /// Waits until the taps written but not carried out, with those being queued, fit the window.
+    fn throttle(&mut self) -> Result<(), DeviceError> {
+        let window = self.options.window.max(1) as u64;
+        loop {
+            self.collect_acks()?;
+            let in_flight = self.ledger.in_flight();
+            if in_flight + self.pending_taps as u64 <= window || in_flight == 0 {
+                return Ok(());
+            }
+            if self.ledger.unacked.is_empty() {
+                // Everything is written; ask the dispatcher how far the app got.
+                let backlog = self.poll_dispatcher()?;
+                if backlog > 0 {
+                    std::thread::sleep(poll_pause(backlog));
+                }
+            } else {
+                let front = self.ledger.unacked.front().map_or(0, |b| b.seq);
+                self.wait_until(|t| t.ledger.unacked.front().is_none_or(|b| b.seq > front))?;
+            }
+        }
+    }
+
+    /// Runs `dumpsys input` and returns the taps still waiting for the app.
+    fn poll_dispatcher(&mut self) -> Result<u64, DeviceError> {
+        self.write_batch(true)?;
+        self.wait_until(|t| t.ledger.unacked.is_empty())?;
+        Ok(taps_queued(self.ack_state(|s| s.backlog)))
+    }
+
+    fn ack_state<T>(&self, f: impl FnOnce(&AckState) -> T) -> T {
+        f(&self
+            .shell
+            .acks
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Waits for acks until `done(self)`; fails if the shell ends or stalls.
+    fn wait_until(&mut self, done: impl Fn(&Self) -> bool) -> Result<(), DeviceError> {
+        loop {
+            self.collect_acks()?;
+            if done(self) {
+                return Ok(());
+            }
+            let acks = self.shell.acks.clone();
+            let st = acks.state.lock().unwrap_or_else(|p| p.into_inner());
+            let front = self.ledger.unacked.front().map(|b| b.seq).unwrap_or(0);
+            let back = self.ledger.unacked.back().map(|b| b.seq).unwrap_or(0);
+            let mut target = front;
+            if st.acked >= front {
+                // The front batch ran, but its records are not all copied into the panel yet.
+                if st.acked >= back {
+                    let copied = st.wchar.unwrap_or(0);
+                    drop(st);
+                    self.ask_copier(copied)?;
+                    continue;
+                }
+                target = back;
+            }
+            if st.closed {
+                drop(st);
+                return Err(self.closed());
+            }
+            let (st, res) = acks
+                .cv
+                .wait_timeout_while(st, self.options.ack_timeout, |s| {
+                    s.acked < target && !s.closed
+                })
+                .unwrap_or_else(|p| p.into_inner());
+            if res.timed_out() && st.acked < target {
+                drop(st);
+                return Err(DeviceError::Timeout {
+                    what: format!("a batch of taps on {}", self.device.serial),
+                    secs: self.options.ack_timeout.as_secs_f64(),
+                });
+            }
+        }
+    }
+
+    /// The touch panel's device node, for messages.
+    fn panel_name(&self) -> &str {
+        self.channel
+            .panel
+            .as_ref()
+            .map_or("the touch panel", |p| p.device.as_str())
+    }
+
+    /// `raw`: asks the `dd` again how much it copied (it had `copied` bytes), after a pause;
+    /// a `dd` that copies nothing for the ack timeout is stuck.
+    fn ask_copier(&mut self, copied: u64) -> Result<(), DeviceError> {
+        if copied != self.copied.0 {
+            self.copied = (copied, Instant::now());
+        } else if self.copied.1.elapsed() > self.options.ack_timeout {
+            return Err(DeviceError::Timeout {
+                what: format!(
+                    "the raw tap stream into {} (dd copied nothing more)",
+                    self.panel_name()
+                ),
+                secs: self.options.ack_timeout.as_secs_f64(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        self.write_batch(true)
+    }
+
+    /// Takes the acks that arrived: batches acknowledged (and, for `raw`, copied into the
+    /// panel), and taps carried out. Fails if the `dd` ended.
+    fn collect_acks(&mut self) -> Result<(), DeviceError> {
+        if self.copier.as_ref().is_some_and(Copier::ended) {
+            return Err(self.closed());
+        }
+        let (acked, backlog, copied) = self.ack_state(|s| (s.acked, s.backlog, s.wchar));
+        let queue_counts = self.channel.mode == InputBackend::Raw;
+        self.ledger.settle(acked, copied, backlog, queue_counts);
+        Ok(())
+    }
+
+    /// The error of a channel whose shell or `dd` stream ended: the caller recovers.
+    fn closed(&self) -> DeviceError {
+        let dd = self
+            .copier
+            .as_ref()
+            .map(Copier::said)
+            .filter(|s| !s.is_empty())
+            .map_or(String::new(), |s| {
+                format!(" (the raw stream's dd said: {s})")
+            });
+        tracing::debug!(serial = %self.device.serial, unproven = self.ledger.unacked.len(), %dd, "the tap channel closed");
+        DeviceError::Adb(format!(
+            "the tap channel to {} closed{dd}",
+            self.device.serial
+        ))
+    }
+}

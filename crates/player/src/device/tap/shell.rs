@@ -1,0 +1,186 @@
+//! The tap channel's control shell: one long-lived interactive shell (`shell,raw:`) that runs
+//! the channel's lines (`input tap`, `sendevent`, `cat /proc/PID/io`, `dumpsys input`) and
+//! answers each batch with `echo ack:N`. Its output is parsed here into what the delivery proof
+//! ([`super::proof`]) needs: the highest ack, the input dispatcher's queue lengths and the raw
+//! `dd`'s bytes written.
+
+use crate::device::{ChannelReader, Device};
+use std::io::Write;
+use std::sync::{Arc, Condvar, Mutex, mpsc};
+
+/// What the session's output said so far.
+#[derive(Default)]
+pub(super) struct AckState {
+    /// The highest ack seen.
+    pub(super) acked: u64,
+    /// Input events waiting in the dispatcher per the last `dumpsys input` before that ack.
+    pub(super) backlog: Option<u64>,
+    /// `raw`: the bytes the `dd` had written per the latest `/proc/PID/io` before an ack.
+    pub(super) wchar: Option<u64>,
+    /// The session ended.
+    pub(super) closed: bool,
+}
+
+/// Acknowledgements seen in the session's output.
+#[derive(Default)]
+pub(super) struct Acks {
+    pub(super) state: Mutex<AckState>,
+    pub(super) cv: Condvar,
+}
+
+/// Parses the session's output into acks (and `dumpsys input` queue lengths); marks the session
+/// closed when dropped.
+struct AckSink {
+    acks: Arc<Acks>,
+    line: Vec<u8>,
+    /// Queued input events counted since the last ack (`None`: no `dumpsys input` seen).
+    queued: Option<u64>,
+    /// `wchar` of a `/proc/PID/io` since the last ack.
+    wchar: Option<u64>,
+}
+
+impl Write for AckSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                let line = String::from_utf8_lossy(&self.line);
+                let line = line.trim();
+                if let Some(n) = line
+                    .strip_prefix("ack:")
+                    .and_then(|n| n.parse::<u64>().ok())
+                {
+                    let mut st = self.acks.state.lock().unwrap_or_else(|p| p.into_inner());
+                    if n > st.acked {
+                        st.acked = n;
+                        st.backlog = self.queued;
+                        st.wchar = st.wchar.max(self.wchar);
+                    }
+                    self.queued = None;
+                    self.wchar = None;
+                    self.acks.cv.notify_all();
+                } else if let Some(n) = queued_events(line) {
+                    *self.queued.get_or_insert(0) += n;
+                } else if let Some(n) = line
+                    .strip_prefix("wchar:")
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                {
+                    self.wchar = Some(n);
+                }
+                self.line.clear();
+            } else if self.line.len() < 4096 {
+                self.line.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for AckSink {
+    fn drop(&mut self) {
+        let mut st = self.acks.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.closed = true;
+        self.acks.cv.notify_all();
+    }
+}
+
+/// Input events a `dumpsys input` line reports as not yet handled: the dispatcher's
+/// `PendingEvent` and the `length=N` of its inbound queue and each connection's outbound and
+/// wait queues (`Some(0)` for an empty one).
+fn queued_events(line: &str) -> Option<u64> {
+    if let Some(rest) = line.strip_prefix("PendingEvent:") {
+        return Some(u64::from(rest.trim() != "<none>"));
+    }
+    let (name, rest) = line.split_once(':')?;
+    if !matches!(name, "InboundQueue" | "OutboundQueue" | "WaitQueue") {
+        return None;
+    }
+    let rest = rest.trim();
+    if rest == "<empty>" {
+        return Some(0);
+    }
+    rest.strip_prefix("length=")?.trim().parse().ok()
+}
+
+/// One open control shell.
+pub(super) struct ControlShell {
+    pub(super) tx: mpsc::Sender<Vec<u8>>,
+    pub(super) acks: Arc<Acks>,
+}
+
+impl ControlShell {
+    pub(super) fn open(device: &Device) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let acks = Arc::new(Acks::default());
+        let sink = AckSink {
+            acks: acks.clone(),
+            line: Vec::new(),
+            queued: None,
+            wchar: None,
+        };
+        let device = device.clone();
+        let closed = acks.clone();
+        let _ = std::thread::Builder::new()
+            .name("tap-shell".into())
+            .spawn(move || {
+                let mut reader = ChannelReader::new(rx);
+                // If the session cannot even start, the sink is dropped here and the session reads as closed.
+                if device
+                    .interactive_shell(&mut reader, Box::new(sink))
+                    .is_err()
+                {
+                    let mut st = closed.state.lock().unwrap_or_else(|p| p.into_inner());
+                    st.closed = true;
+                    closed.cv.notify_all();
+                }
+            });
+        ControlShell { tx, acks }
+    }
+}
+
+impl Drop for ControlShell {
+    fn drop(&mut self) {
+        let _ = self.tx.send(b"exit\n".to_vec());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ack_sink_parses_acks_and_closes() {
+        let acks = Arc::new(Acks::default());
+        {
+            let mut sink = AckSink {
+                acks: acks.clone(),
+                line: Vec::new(),
+                queued: None,
+                wchar: None,
+            };
+            sink.write_all(b"$ echo ack:1\r\nack:1\r\nack:").unwrap();
+            sink.write_all(b"3\n").unwrap();
+            assert_eq!(acks.state.lock().unwrap().acked, 3);
+            assert_eq!(acks.state.lock().unwrap().backlog, None);
+            assert!(!acks.state.lock().unwrap().closed);
+            sink.write_all(b"Input Dispatcher State:\n  PendingEvent: <none>\n  InboundQueue: length=6\n    MotionEvent(...)\n  Connections:\n      OutboundQueue: <empty>\n      WaitQueue: length=2\nack:4\n").unwrap();
+            assert_eq!(acks.state.lock().unwrap().backlog, Some(8));
+            sink.write_all(b"ack:5\n").unwrap();
+            assert_eq!(acks.state.lock().unwrap().backlog, None);
+            assert_eq!(acks.state.lock().unwrap().wchar, None);
+            sink.write_all(b"rchar: 480\nwchar: 240\nsyscr: 1\nack:6\nack:7\n")
+                .unwrap();
+            assert_eq!(
+                acks.state.lock().unwrap().wchar,
+                Some(240),
+                "kept until the next"
+            );
+        }
+        assert!(
+            acks.state.lock().unwrap().closed,
+            "dropping the sink marks the session closed"
+        );
+    }
+}
