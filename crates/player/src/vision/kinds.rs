@@ -56,8 +56,6 @@ pub struct DigitInk {
     pub digit: u8,
     /// Mean colour of the strongest ink.
     pub colour: [u8; 3],
-    /// Contrast against the cell background.
-    pub contrast: u8,
     /// Stroke width relative to the glyph height.
     pub weight: f32,
     /// The colour right around the digit (a disc or tint behind it).
@@ -728,7 +726,6 @@ mod tests {
             cell,
             digit,
             colour,
-            contrast: 200,
             weight,
             surround: PLAIN_BG,
             background: PLAIN_BG,

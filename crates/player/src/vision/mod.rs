@@ -11,20 +11,20 @@
 //! ```
 
 pub mod detect;
-pub mod geometry;
+pub(crate) mod geometry;
 pub mod glyph;
-pub mod gray;
-pub mod icons;
-pub mod ink;
-pub mod keypad;
-pub mod kinds;
+mod gray;
+mod icons;
+mod ink;
+pub(crate) mod keypad;
+mod kinds;
 pub(crate) mod label;
-pub mod ocr;
+mod ocr;
 pub mod overlay;
-pub mod regions;
+mod regions;
 pub mod survey;
-pub mod templates;
-pub mod tools;
+pub(crate) mod templates;
+mod tools;
 
 pub use geometry::{BoardGeometry, Rect};
 pub use kinds::Kind;
@@ -207,7 +207,6 @@ pub fn read_with(
                 cell: i,
                 digit: c.digit,
                 colour: c.ink_colour,
-                contrast: c.contrast,
                 weight: c.weight,
                 surround: c.surround,
                 background: c.cell_background,

@@ -53,7 +53,8 @@ impl Region {
     }
 
     /// The shape as a coverage map over its box (1 inside, 0 outside), row-major.
-    pub fn mask(&self) -> Vec<f32> {
+    #[cfg(test)]
+    fn mask(&self) -> Vec<f32> {
         let (w, h) = self.size();
         let mut m = vec![0f32; (w * h) as usize];
         for &(y, x0, x1) in &self.runs {

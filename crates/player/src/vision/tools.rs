@@ -566,14 +566,6 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
         scores = ?&scores[..scores.len().min(4)],
         "label shape"
     );
-    // A picture of each label's glyph, for developers (`VCAL_DEBUG=1`, into /tmp/vcal/glyphs).
-    if std::env::var_os("VCAL_DEBUG").is_some() {
-        let bytes = g.to_bytes();
-        let img =
-            image::GrayImage::from_fn(32, 32, |x, y| image::Luma([bytes[(y * 32 + x) as usize]]));
-        let img = image::imageops::resize(&img, 128, 128, image::imageops::FilterType::Nearest);
-        let _ = img.save(format!("/tmp/vcal/glyphs/{}_{}.png", center.0, center.1));
-    }
     let Some(&(tool, name, score)) = scores.first() else {
         return unknown("no icons".into());
     };
