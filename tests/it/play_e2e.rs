@@ -2,6 +2,9 @@
 //! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
 
 use crate::common::{AdbServer, run_with_timeout};
+use autoplay_sim::app::style::Style;
+use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -11,9 +14,6 @@ use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::Update;
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
-use autoplay_sim::app::style::Style;
-use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Strategy, search};
 
 fn calibration_dir() -> PathBuf {
@@ -456,8 +456,8 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
 
 #[test]
 fn level_grid_navigation_pages_through_the_level_list() {
-    use sudoku_autoplay::calibration::{Calibration, Navigation};
     use autoplay_sim::app::Phone;
+    use sudoku_autoplay::calibration::{Calibration, Navigation};
     let data = tempfile::tempdir().unwrap();
     // A calibration whose [navigation] is the level list, measured on the app's home and list screens.
     let pixel = profile::profile("pixel").unwrap().clone();

@@ -4,6 +4,8 @@
 //! agree with what the player says.
 
 use crate::common::{AdbServer, run_with_timeout, wait_or_kill};
+use autoplay_sim::app::hazards::LockScreen;
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn, spawn_on};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -16,8 +18,6 @@ use sudoku_autoplay::play::phone::PhoneTarget;
 use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 use sudoku_autoplay::play::{Seen, Target};
 use sudoku_autoplay::session::{JournalLine, RunRecord, Totals, read_journal, read_runs};
-use autoplay_sim::app::hazards::LockScreen;
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn, spawn_on};
 
 fn calibration_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")

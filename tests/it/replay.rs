@@ -2,6 +2,7 @@
 //! private adb server), verified and deliberately corrupted; GIFs decoded back; `stats --plot`.
 
 use crate::common::{AdbServer, run_with_timeout};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -10,7 +11,6 @@ use sudoku_autoplay::device::{Server, select};
 use sudoku_autoplay::level::{PlayConfig, play};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
 use sudoku_autoplay::session::replay::{Ending, check_session};
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
 fn calibration_dir() -> PathBuf {
