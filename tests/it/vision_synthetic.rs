@@ -88,3 +88,17 @@ fn faint_lines_with_related_cells_highlighted() {
     st.selected = Some(50);
     check("faint_light_720x1600", &st);
 }
+
+#[test]
+fn the_sims_other_presets_read_in_both_themes() {
+    // What `autoplay sim --style actions|held-out --theme light|dark` shows, at an odd size.
+    for name in ["actions", "held-out"] {
+        for theme in [Theme::Light, Theme::Dark] {
+            let mut st = Style::light(900, 1900);
+            *st.app() = autoplay_sim::app::style::Style::by_name(name).unwrap();
+            st.options.theme = theme;
+            st.selected = Some(60);
+            check(&format!("{name}_{}_900x1900", theme.name()), &st);
+        }
+    }
+}

@@ -480,4 +480,40 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn more_styles_fit_and_their_erase_keys_hit() {
+        for p in PROFILES {
+            for style in crate::app::style::MORE_STYLES {
+                let l = Layout::new(p, style.keypad.unwrap(), style);
+                let inside = |r: &Rect| {
+                    r.x >= 0
+                        && r.y >= l.app_bar.bottom()
+                        && r.right() <= l.width
+                        && r.bottom() <= l.nav_bar.y
+                };
+                for r in l.keys.iter().chain([&l.board, &l.erase]) {
+                    assert!(inside(r), "{} {}: {r:?}", p.name, style.name);
+                }
+                for d in 1..=9 {
+                    let (x, y) = l.key_center(d);
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Digit(d)));
+                }
+                let (x, y) = l.erase.center();
+                assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                if style.erase == EraseKey::Actions {
+                    assert_eq!(l.erase, l.actions[1]);
+                    assert!(l.actions[0].bottom() <= l.keys[0].y);
+                    assert!(l.actions[0].y >= l.board.bottom());
+                    let (x, y) = l.actions[0].center();
+                    assert_eq!(l.hit(Screen::Game, false, x, y), None, "Undo does nothing");
+                } else {
+                    assert_eq!(l.actions, [Rect::default(); 4]);
+                }
+                if style.thin_boxes {
+                    assert_eq!(l.thick, l.thin);
+                }
+            }
+        }
+    }
 }
