@@ -182,7 +182,7 @@ pub const MORE_STYLES: &[Style] = &[
     Style {
         name: "actions",
         about: "digits in Roboto, smaller; a selection tints its row only; an action row (Undo, \
-                Erase, Notes, Hint: words under icons) over one row of keys, no erase key",
+                Erase, Notes, Hint: words under icons) between the board and one row of keys",
         keypad: Some(Keypad::Row),
         erase: EraseKey::Actions,
         faces: Some(Faces {
