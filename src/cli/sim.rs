@@ -4,7 +4,7 @@ use super::choice::choice;
 use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
-use autoplay_sim::app::style::{STYLES, Style};
+use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, Keypad, Theme};
 use autoplay_sim::timing::TimingMode;
 use autoplay_sim::{AuthConfig, SimConfig, profile};
@@ -123,8 +123,7 @@ fn profile_help() -> String {
 
 /// "App style: classic (...), bold (...), ..." from the presets.
 fn style_help() -> String {
-    let list: Vec<String> = STYLES
-        .iter()
+    let list: Vec<String> = Style::all()
         .map(|s| format!("{} ({})", s.name, s.about))
         .collect();
     format!(
@@ -175,6 +174,7 @@ impl SimArgs {
                 screen_off_after: self.screen_off_after,
                 lock_screen: self.lock_screen,
             },
+            palette: None,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;

@@ -176,6 +176,50 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
 }
 
 #[test]
+fn plays_the_vision_tests_presets_after_calibrating_on_the_phone() {
+    // The looks the vision tests draw (`--style actions`: the word "Erase" in an action row;
+    // `--style held-out`: fonts the OCR bank has never seen, a ✕ key), played like a user would.
+    let data = tempfile::tempdir().unwrap();
+    let cases = [
+        ("actions", "flagship", Theme::Dark, 4),
+        ("held-out", "budget", Theme::Light, 5),
+    ];
+    for (style, name, theme, level) in cases {
+        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
+        c.app = AppOptions {
+            theme,
+            style: Style::by_name(style).unwrap(),
+            seed: 5,
+            ..AppOptions::default()
+        };
+        let sim = spawn(c).unwrap();
+        let (adb, device) = connect(&sim);
+        let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+        adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+        let out_file = data.path().join(format!("{style}.toml"));
+        let mut cmd = crate::common::autoplay_command();
+        cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+            .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+            .arg(&out_file);
+        let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+        assert_eq!(out.code(), 0, "{style}: {}\n{}", out.text(), out.stderr);
+        let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
+        assert!(
+            !cal.keypad.erase_guessed
+                && cal.keypad.erase != sudoku_autoplay::calibration::Erase::Toggle,
+            "{style}: erase {:?}",
+            cal.keypad.erase
+        );
+        let mut cfg = config(data.path(), level, Strategy::RowMajor);
+        cfg.calibration = Some(out_file);
+        let report = play(&device, &cfg, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{style} on {name} level {level}: {e:#}"));
+        check(&sim, &report, Strategy::RowMajor);
+        assert!(report.stats.undos > 0, "{style}: some digits were erased");
+    }
+}
+
+#[test]
 fn dropped_taps_are_repaired_and_counted() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, Keypad::Row, 0.05);

@@ -146,12 +146,10 @@ fn non_sudoku_images_say_no_board() {
     );
     // A settings list: text rows and full-width dividers.
     let mut img = RgbaImage::from_pixel(w, h, image::Rgba([250, 250, 250, 255]));
-    let f = font(ROBOTO);
     for i in 0..14 {
         let y = 200.0 + i as f32 * 150.0;
         text_at(
             &mut img,
-            &f,
             48.0,
             60.0,
             y + 80.0,
@@ -193,7 +191,6 @@ fn non_sudoku_images_say_no_board() {
     for i in 0..8 {
         text_centered(
             &mut img,
-            &f,
             80.0,
             120.0 + (i * cell) as f32,
             660.0 + (i * cell) as f32,

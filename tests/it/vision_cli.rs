@@ -137,9 +137,8 @@ fn home_screen() -> image::RgbaImage {
         let t = y as f32 / h as f32;
         image::Rgba([(40.0 + 60.0 * t) as u8, (70.0 + 30.0 * t) as u8, 120, 255])
     });
-    let f = font(ROBOTO);
     fill(&mut img, 0, 0, w as i64, 80, [20, 20, 30]);
-    text_at(&mut img, &f, 40.0, 40.0, 58.0, [240, 240, 240], "12:45");
+    text_at(&mut img, 40.0, 40.0, 58.0, [240, 240, 240], "12:45");
     let colours = [[220, 60, 60], [60, 160, 80], [240, 200, 40], [70, 110, 230]];
     for r in 0..5i64 {
         for c in 0..4i64 {
@@ -155,7 +154,6 @@ fn home_screen() -> image::RgbaImage {
             fill(&mut img, x + 45, y + 45, x + 105, y + 105, [250, 250, 250]);
             text_at(
                 &mut img,
-                &f,
                 34.0,
                 x as f32 + 10.0,
                 y as f32 + 200.0,

@@ -2,11 +2,13 @@
 //! "other app" screens in fonts the template bank has never seen, at unusual resolutions.
 
 use crate::vision_support::*;
+use autoplay_sim::app::Theme;
 use sudoku_autoplay::vision::{self, Reading};
 
 fn check(name: &str, style: &Style) -> Reading {
     let sc = scene();
-    let (img, rect) = render(style, &sc);
+    let drawn = render_full(style, &sc);
+    let (img, rect) = (drawn.image, drawn.rect);
     if let Ok(dir) = std::env::var("VISION_DUMP") {
         let _ = img.save(format!("{dir}/{name}.png"));
     }
@@ -15,7 +17,7 @@ fn check(name: &str, style: &Style) -> Reading {
     let got = reading.geometry.rect();
     for k in 0..4 {
         assert!(
-            got[k].abs_diff(rect[k]) <= 3 + style.thick_w,
+            got[k].abs_diff(rect[k]) <= 3 + drawn.thick,
             "{name}: board rect {got:?}, drawn at {rect:?}"
         );
     }
@@ -51,11 +53,15 @@ fn held_out_other_app_at_unusual_resolutions() {
 #[test]
 fn held_out_other_app_dark_light_font() {
     let mut st = Style::dark(999, 2111);
-    st.given_font = HELD_LIGHT;
-    st.entered_font = HELD_MONO;
-    st.outer_border = false;
-    st.thick_w = st.thin_w;
-    st.radius = 40;
+    let app = st.app();
+    app.faces = Some(Faces {
+        given: Font::RobotoLight,
+        entered: Font::Mono,
+        keys: Font::Roboto,
+    });
+    app.border = false;
+    app.thin_boxes = true;
+    app.card_radius = 16;
     check("other_dark_999x2111", &st);
 }
 
@@ -64,17 +70,35 @@ fn faint_lines_with_related_cells_highlighted() {
     // Dark theme with thin lines barely above the background and the selected cell's row,
     // column and box tinted.
     let mut st = Style::dark(1080, 2340);
-    st.thin = [48, 48, 52];
-    st.highlight = [44, 50, 62];
-    st.highlight_related = true;
-    st.highlight_row = None;
+    st.options.palette = Some(Palette {
+        line_thin: [48, 48, 52],
+        peer: [44, 50, 62],
+        ..*Palette::of(Theme::Dark)
+    });
+    st.app().highlight = Highlights::Peers;
     st.selected = Some(30);
     check("faint_dark_1080x2340", &st);
     let mut st = Style::light(720, 1600);
-    st.thin = [228, 228, 228];
-    st.highlight = [232, 238, 246];
-    st.highlight_related = true;
-    st.highlight_row = None;
+    st.options.palette = Some(Palette {
+        line_thin: [228, 228, 228],
+        peer: [232, 238, 246],
+        ..*Palette::of(Theme::Light)
+    });
+    st.app().highlight = Highlights::Peers;
     st.selected = Some(50);
     check("faint_light_720x1600", &st);
+}
+
+#[test]
+fn the_sims_other_presets_read_in_both_themes() {
+    // What `autoplay sim --style actions|held-out --theme light|dark` shows, at an odd size.
+    for name in ["actions", "held-out"] {
+        for theme in [Theme::Light, Theme::Dark] {
+            let mut st = Style::light(900, 1900);
+            *st.app() = autoplay_sim::app::style::Style::by_name(name).unwrap();
+            st.options.theme = theme;
+            st.selected = Some(60);
+            check(&format!("{name}_{}_900x1900", theme.name()), &st);
+        }
+    }
 }

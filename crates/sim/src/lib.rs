@@ -7,8 +7,8 @@
 //!
 //! In-process use (e.g. `autoplay demo`, tests):
 //! ```no_run
-//! use sudoku_autoplay::sim::{SimConfig, spawn};
-//! let sim = spawn(SimConfig::new(sudoku_autoplay::sim::profile::profile("pixel").unwrap().clone()))?;
+//! use autoplay_sim::{SimConfig, spawn};
+//! let sim = spawn(SimConfig::new(autoplay_sim::profile::profile("pixel").unwrap().clone()))?;
 //! println!("adb connect {}", sim.addr());
 //! # Ok::<(), anyhow::Error>(())
 //! ```

@@ -157,6 +157,30 @@ pub const PROFILES: &[Profile] = &[
     },
 ];
 
+impl Profile {
+    /// A phone of `width x height` pixels: the profile of that size if there is one, else a
+    /// "custom" phone (the pixel's identity and timing, no cutout) about 411 dp wide, like most
+    /// phones.
+    pub fn sized(width: u32, height: u32) -> Profile {
+        if let Some(p) = PROFILES
+            .iter()
+            .find(|p| (p.width, p.height) == (width, height))
+        {
+            return p.clone();
+        }
+        let pixel = &PROFILES[1];
+        Profile {
+            name: "custom",
+            width,
+            height,
+            density: ((width * 160 + 205) / 411).max(80),
+            touch_max: (width.max(1) - 1, height.max(1) - 1),
+            cutout: false,
+            ..pixel.clone()
+        }
+    }
+}
+
 /// Looks a profile up by name.
 pub fn profile(name: &str) -> Option<&'static Profile> {
     PROFILES.iter().find(|p| p.name == name)

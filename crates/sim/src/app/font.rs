@@ -1,5 +1,6 @@
-//! Text: the bundled DejaVu Sans fonts, rasterised once per (face, character, pixel size) and
-//! blended from the cache afterwards.
+//! Text: the bundled fonts, rasterised once per (face, character, pixel size) and blended from
+//! the cache afterwards. The app draws in DejaVu Sans; app styles may draw their digits in
+//! Roboto (a font of the OCR template bank) or in held-out fonts the bank has never seen.
 
 use super::canvas::Canvas;
 use super::palette::Rgb;
@@ -11,25 +12,46 @@ use std::sync::OnceLock;
 /// DejaVu Sans (Bitstream Vera licence, see `assets/fonts/LICENSE-DejaVu.txt`).
 const REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 const BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
+/// Roboto (Apache-2.0, see `assets/fonts/ocr/README.md`).
+const ROBOTO: &[u8] = include_bytes!("../../../../assets/fonts/ocr/Roboto-Regular.ttf");
+/// Fonts not in the OCR template bank (see `assets/fonts/held-out/README.md`).
+const ROBOTO_LIGHT: &[u8] = include_bytes!("../../../../assets/fonts/held-out/Roboto-Light.ttf");
+const MONO: &[u8] = include_bytes!("../../../../assets/fonts/held-out/LiberationMono-Regular.ttf");
+const MONO_BOLD: &[u8] =
+    include_bytes!("../../../../assets/fonts/held-out/DejaVuSansMono-Bold.ttf");
 
 /// A typeface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Face {
+    /// DejaVu Sans, the app's own font.
     Regular,
+    /// DejaVu Sans Bold.
     Bold,
+    /// Roboto Regular (in the OCR template bank).
+    Roboto,
+    /// Roboto Light (held out: not in the OCR template bank).
+    RobotoLight,
+    /// Liberation Mono (held out).
+    Mono,
+    /// DejaVu Sans Mono Bold (held out).
+    MonoBold,
 }
 
 fn font(face: Face) -> &'static FontRef<'static> {
-    static FONTS: OnceLock<[FontRef<'static>; 2]> = OnceLock::new();
+    static FONTS: OnceLock<[FontRef<'static>; 6]> = OnceLock::new();
     let fonts = FONTS.get_or_init(|| {
-        // Bundled at compile time and exercised by every test that renders.
-        let parse = |data| FontRef::try_from_slice(data).expect("bundled DejaVu font parses");
-        [parse(REGULAR), parse(BOLD)]
+        // Bundled at compile time and exercised by the tests that render each face.
+        let parse = |data| FontRef::try_from_slice(data).expect("bundled font parses");
+        [
+            parse(REGULAR),
+            parse(BOLD),
+            parse(ROBOTO),
+            parse(ROBOTO_LIGHT),
+            parse(MONO),
+            parse(MONO_BOLD),
+        ]
     });
-    match face {
-        Face::Regular => &fonts[0],
-        Face::Bold => &fonts[1],
-    }
+    &fonts[face as usize]
 }
 
 /// One rasterised glyph: coverage and its offset from the pen position on the baseline.
@@ -93,7 +115,6 @@ impl Text {
     }
 
     /// Whether the font has a glyph for `ch`.
-    #[cfg(test)]
     pub fn has_glyph(face: Face, ch: char) -> bool {
         font(face).glyph_id(ch).0 != 0
     }
@@ -146,6 +167,12 @@ impl Text {
         cy + self.ink_height(face, px, 'H') as i32 / 2
     }
 
+    /// The font size (px) at which `ch`'s ink is `ink` pixels tall (at least 4).
+    pub fn px_for_ink(&mut self, face: Face, ch: char, ink: f32) -> u32 {
+        let at100 = self.ink_height(face, 100, ch).max(1) as f32;
+        ((ink * 100.0 / at100).round() as u32).max(4)
+    }
+
     /// Draws one character with its ink box centred in `r` (board and keypad digits).
     pub fn glyph_centered(
         &mut self,
@@ -182,5 +209,18 @@ mod tests {
         let mut t = Text::new();
         let h = t.ink_height(Face::Regular, 100, '8');
         assert!((60..=70).contains(&h), "digit height {h}");
+    }
+
+    #[test]
+    fn digit_faces_have_digits_and_words_and_size_to_an_ink_height() {
+        let mut t = Text::new();
+        for face in [Face::Roboto, Face::RobotoLight, Face::Mono, Face::MonoBold] {
+            for ch in "0123456789UndoEraseNotesHint".chars() {
+                assert!(Text::has_glyph(face, ch), "{face:?} {ch:?}");
+            }
+            let px = t.px_for_ink(face, '8', 50.0);
+            assert!(t.ink_height(face, px, '8').abs_diff(50) <= 2, "{face:?}");
+        }
+        assert!(Text::has_glyph(Face::Regular, '✕'));
     }
 }

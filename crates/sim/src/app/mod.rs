@@ -4,18 +4,23 @@
 //!
 //! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
 //! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
-//! `font` with colours from `palette`), [`levels`] (the bundled levels) and [`corpus`]
-//! (screenshots with ground truth for the vision code).
+//! `font` with colours from `palette`), [`levels`] (the bundled levels), [`corpus`]
+//! (screenshots with ground truth for the vision code) and [`scene`] (a game screen drawn from a
+//! given position without playing to it: the vision tests' synthetic screenshots).
+//!
+//! There is one renderer: the vision tests and benches draw their screens with it, through
+//! [`scene::draw`] and the raster primitives of [`canvas`] and [`font`].
 
 pub(crate) mod a11y;
-mod canvas;
+pub mod canvas;
 pub mod corpus;
-mod font;
+pub mod font;
 pub mod hazards;
 pub mod levels;
 pub(crate) mod model;
-pub(crate) mod palette;
+pub mod palette;
 mod render;
+pub mod scene;
 pub mod screens;
 pub mod style;
 #[cfg(test)]
@@ -85,12 +90,23 @@ pub struct AppOptions {
     pub mistake_limit: Option<u32>,
     /// The phone around the app: background, screen off, lock screen.
     pub hazards: HazardOptions,
+    /// Colours instead of the style's or the theme's (tests: faint lines).
+    pub palette: Option<palette::Palette>,
 }
 
 impl AppOptions {
     /// The keypad layout shown: the style's, else `keypad`.
     pub fn keypad(&self) -> Keypad {
         self.style.keypad.unwrap_or(self.keypad)
+    }
+
+    /// The colours drawn with: `palette`, else the style's for the theme, else the theme's.
+    pub fn palette(&self) -> &palette::Palette {
+        match (&self.palette, self.style.palettes) {
+            (Some(p), _) => p,
+            (None, Some(p)) => &p[(self.theme == Theme::Dark) as usize],
+            (None, None) => palette::Palette::of(self.theme),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use super::Key;
 use super::levels;
 use super::screens::{LEVELS_PER_PAGE, Screen, Target};
+use super::style::Highlights;
 use sudoku_autoplay::board::{Board, CELLS, box_of, col_of, row_of};
 
 /// One level being played.
@@ -22,6 +23,9 @@ pub struct Game {
     pub mistakes: u32,
     /// The app ended this game (`--mistake-limit`): it cannot be continued.
     pub over: bool,
+    /// Pencil marks: bit `d` of `notes[cell]` marks digit `d` (1..=9) in an empty cell. Taps
+    /// never write them; a scene drawn for a test may (`super::scene`).
+    pub notes: [u16; CELLS],
 }
 
 /// How a cell relates to the selection, for tinting.
@@ -47,7 +51,24 @@ impl Game {
             solution: sudoku_autoplay::solver::fast::solve(&givens)?,
             mistakes: 0,
             over: false,
+            notes: [0; CELLS],
         })
+    }
+
+    /// A game of `givens` that has reached `board` (which holds the givens), not one of the
+    /// bundled levels; `level` is only its title. Mistakes count against a solution of the
+    /// givens, or against `board` when they have none.
+    pub fn custom(level: u32, givens: Board, board: Board) -> Game {
+        Game {
+            level,
+            givens,
+            board,
+            selected: None,
+            solution: sudoku_autoplay::solver::fast::solve(&givens).unwrap_or(board),
+            mistakes: 0,
+            over: false,
+            notes: [0; CELLS],
+        }
     }
 
     /// True if `cell` holds a given.
@@ -95,13 +116,24 @@ impl Game {
 
     /// How `cell` is tinted given the selection.
     pub fn highlight(&self, cell: usize) -> Highlight {
+        self.highlight_in(cell, Highlights::Related)
+    }
+
+    /// How `cell` is tinted given the selection, in an app that tints `which` cells.
+    pub fn highlight_in(&self, cell: usize, which: Highlights) -> Highlight {
         let Some(sel) = self.selected else {
             return Highlight::None;
         };
         let digit = self.board.get(sel);
         if cell == sel {
             Highlight::Selected
-        } else if digit != 0 && self.board.get(cell) == digit {
+        } else if which == Highlights::Row {
+            if row_of(cell) == row_of(sel) {
+                Highlight::Peer
+            } else {
+                Highlight::None
+            }
+        } else if which == Highlights::Related && digit != 0 && self.board.get(cell) == digit {
             Highlight::SameDigit
         } else if row_of(cell) == row_of(sel)
             || col_of(cell) == col_of(sel)

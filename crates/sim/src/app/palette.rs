@@ -1,4 +1,4 @@
-//! The colours of the light and dark themes (Material-like).
+//! The colours of the light and dark themes (Material-like), and of app styles with their own.
 
 use super::Theme;
 
@@ -106,3 +106,43 @@ const DARK: Palette = Palette {
     scrim_alpha: 0xA0,
     star: [0xF5, 0xB0, 0x14],
 };
+
+/// The `held-out` app style's colours (light, dark): a cream board card on a grey page, teal
+/// bars and keys, one colour for every grid line, orange entries.
+pub const HELD_OUT: [Palette; 2] = [
+    Palette {
+        background: [236, 239, 241],
+        surface: [255, 253, 245],
+        app_bar: [0, 121, 107],
+        status_bar: [0, 96, 84],
+        primary: [0, 121, 107],
+        line_thin: [150, 140, 120],
+        line_thick: [150, 140, 120],
+        given: [60, 50, 40],
+        user: [230, 110, 0],
+        muted: [140, 130, 110],
+        selected: [255, 213, 79],
+        peer: [255, 236, 179],
+        same_digit: [255, 224, 130],
+        key: [0, 121, 107],
+        on_key: [255, 255, 255],
+        ..LIGHT
+    },
+    Palette {
+        background: [24, 26, 27],
+        surface: [38, 36, 32],
+        app_bar: [0, 77, 64],
+        primary: [77, 182, 172],
+        line_thin: [110, 102, 88],
+        line_thick: [110, 102, 88],
+        given: [236, 228, 214],
+        user: [255, 167, 38],
+        muted: [150, 140, 122],
+        selected: [110, 84, 20],
+        peer: [58, 50, 34],
+        same_digit: [84, 68, 30],
+        key: [0, 105, 92],
+        on_key: [255, 255, 255],
+        ..DARK
+    },
+];

@@ -54,7 +54,7 @@ impl Renderer {
         options: &AppOptions,
         clock: Clock,
     ) {
-        let pal = Palette::of(options.theme);
+        let pal = options.palette();
         let (w, h) = (layout.width.max(0) as u32, layout.height.max(0) as u32);
         if img.dimensions() != (w, h) {
             *img = RgbaImage::new(w, h);
@@ -252,9 +252,13 @@ impl Renderer {
     ) {
         let style = &options.style;
         let b = l.board;
-        cv.fill(b, pal.surface);
+        if style.card_radius > 0 {
+            cv.round_rect(b, l.px(style.card_radius as f32), pal.surface);
+        } else {
+            cv.fill(b, pal.surface);
+        }
         for cell in 0..CELLS {
-            let tint = match game.highlight(cell) {
+            let tint = match game.highlight_in(cell, style.highlight) {
                 Highlight::None => None,
                 Highlight::Peer => Some(pal.peer),
                 Highlight::SameDigit => Some(pal.same_digit),
@@ -290,6 +294,34 @@ impl Renderer {
                 cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
             }
         }
+        // The digits' font sizes: the app's own (DejaVu, sized once), or the style's faces.
+        let cell = l.cell(0);
+        let ink = cell.h.min(cell.w) as f32 * style.digit_ink as f32 / 100.0;
+        let (given_face, entered_face, given_px, entered_px) = match style.faces {
+            None if style.digit_ink == 64 => {
+                let given = if style.givens == Givens::Weight {
+                    Face::Bold
+                } else {
+                    Face::Regular
+                };
+                (given, Face::Regular, self.cell_digit_px, self.cell_digit_px)
+            }
+            None => {
+                let px = self.text.px_for_ink(Face::Regular, '8', ink);
+                let given = if style.givens == Givens::Weight {
+                    Face::Bold
+                } else {
+                    Face::Regular
+                };
+                (given, Face::Regular, px, px)
+            }
+            Some(f) => (
+                f.given,
+                f.entered,
+                self.text.px_for_ink(f.given, '8', ink),
+                self.text.px_for_ink(f.entered, '8', ink),
+            ),
+        };
         let bad = if options.show_conflicts {
             game.conflicts()
         } else {
@@ -315,16 +347,60 @@ impl Renderer {
             } else {
                 pal.user
             };
-            let face = if given && style.givens == Givens::Weight {
-                Face::Bold
+            let (face, px) = if given {
+                (given_face, given_px)
             } else {
-                Face::Regular
+                (entered_face, entered_px)
             };
             let ch = char::from(b'0' + d);
-            self.text
-                .glyph_centered(cv, face, self.cell_digit_px, ch, r, colour);
+            self.text.glyph_centered(cv, face, px, ch, r, colour);
+        }
+        self.notes(cv, l, pal, game, entered_face);
+        if style.erase == EraseKey::Actions {
+            self.actions(cv, l, pal, style);
         }
         self.keypad(cv, l, pal, game, style);
+    }
+
+    /// Pencil marks: digit d small in the d-th ninth of its empty cell.
+    fn notes(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, face: Face) {
+        let mut px = None;
+        for (cell, &marks) in game.notes.iter().enumerate() {
+            if marks == 0 || game.board.get(cell) != 0 {
+                continue;
+            }
+            let r = l.cell(cell);
+            let px = *px.get_or_insert_with(|| {
+                let ink = r.h.min(r.w) as f32 * 0.2;
+                self.text.px_for_ink(face, '8', ink)
+            });
+            for d in 1..=9u8 {
+                if marks & (1 << d) == 0 {
+                    continue;
+                }
+                let (i, j) = ((d as i32 - 1) / 3, (d as i32 - 1) % 3);
+                let (x0, x1) = (r.x + j * r.w / 3, r.x + (j + 1) * r.w / 3);
+                let (y0, y1) = (r.y + i * r.h / 3, r.y + (i + 1) * r.h / 3);
+                let at = Rect::new(x0, y0, x1 - x0, y1 - y0);
+                let ch = char::from(b'0' + d);
+                self.text.glyph_centered(cv, face, px, ch, at, pal.muted);
+            }
+        }
+    }
+
+    /// The action row: an icon over each word (Undo, Erase, Notes, Hint).
+    fn actions(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, style: &Style) {
+        let face = style.faces.map_or(Face::Regular, |f| f.keys);
+        let words = ["Undo", "Erase", "Notes", "Hint"];
+        for (r, word) in l.actions.iter().zip(words) {
+            let icon = r.h * 2 / 5;
+            let (cx, _) = r.center();
+            let square = Rect::new(cx - icon / 2, r.y + r.h / 10, icon, icon);
+            cv.round_rect(square, icon / 6, pal.muted);
+            let label = Rect::new(r.x, square.bottom(), r.w, r.bottom() - square.bottom());
+            let px = Self::sp(l, 13.0);
+            self.text.centered(cv, face, px, word, label, pal.muted);
+        }
     }
 
     /// The digit keys (with counts, hidden when complete, on a panel) and the erase key.
@@ -337,6 +413,16 @@ impl Renderer {
             (pal.key, pal.on_key, l.px(10.0))
         };
         let count_px = Self::sp(l, 11.0);
+        let (key_face, key_px) = match style.faces {
+            None => (Face::Regular, self.key_digit_px),
+            Some(f) => {
+                let k = l.keys[0];
+                let px = self
+                    .text
+                    .px_for_ink(f.keys, '8', k.h.min(k.w) as f32 * 0.45);
+                (f.keys, px)
+            }
+        };
         for (i, r) in l.keys.iter().enumerate() {
             let digit = i as u8 + 1;
             if style.hidden(game, digit) {
@@ -349,19 +435,27 @@ impl Renderer {
                 let upper = Rect::new(r.x, r.y, r.w, r.h * 7 / 10);
                 let lower = Rect::new(r.x, r.y + r.h * 13 / 20, r.w, r.h * 3 / 10);
                 self.text
-                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, upper, on_key);
+                    .glyph_centered(cv, key_face, key_px, ch, upper, on_key);
                 let left = style::remaining(game, digit).to_string();
                 self.text
                     .centered(cv, Face::Regular, count_px, &left, lower, pal.muted);
             } else {
                 self.text
-                    .glyph_centered(cv, Face::Regular, self.key_digit_px, ch, *r, on_key);
+                    .glyph_centered(cv, key_face, key_px, ch, *r, on_key);
             }
         }
         let e = l.erase;
         let label_px = Self::sp(l, 18.0);
         match style.erase {
-            EraseKey::None => {}
+            EraseKey::None | EraseKey::Actions => {}
+            EraseKey::Cross => {
+                cv.round_rect(e, radius, key);
+                let px = self
+                    .text
+                    .px_for_ink(Face::Regular, '✕', e.h.min(e.w) as f32 * 0.3);
+                self.text
+                    .glyph_centered(cv, Face::Regular, px, '✕', e, on_key);
+            }
             EraseKey::Backspace => {
                 cv.round_rect(e, radius, pal.key);
                 let label = if e.w > l.px(100.0) {

@@ -3,15 +3,19 @@
 //! the digit; draw only the box lines, or no outer border, or the board from edge to edge;
 //! lay their keypad out in a row, two rows or a 3x3 grid of light keys on a dark panel, with
 //! the count of each digit still to place, hiding a digit's key once all nine are on the board;
-//! and erase with a ⌫ key, a trash can, a "C" key, or by tapping the cell's digit again.
+//! and erase with a ⌫ key, a trash can, a "C" key, a ✕ key, the word "Erase" in an action row,
+//! or by tapping the cell's digit again. Some draw their digits in other fonts and sizes, round
+//! the board's card, draw box lines no thicker than cell lines, highlight only the selected
+//! cell's row, or use their own colours.
 //!
 //! Everything a style changes is here, or a `match` on these fields in the layout and the
 //! renderer; the game rules and the screens are the same for every style.
 
 use super::Keypad;
 use super::canvas::Canvas;
+use super::font::Face;
 use super::model::Game;
-use super::palette::Rgb;
+use super::palette::{self, Palette, Rgb};
 use super::screens::Target;
 use super::screens::layout::Rect;
 
@@ -39,6 +43,31 @@ pub enum EraseKey {
     LetterC,
     /// No erase key: tapping the digit a cell holds clears it.
     None,
+    /// A "✕" key (the tenth key of two rows, or where the layout puts its erase key).
+    Cross,
+    /// The word "Erase" under an icon in an action row (Undo, Erase, Notes, Hint) between the
+    /// board and the keypad; the other actions do nothing.
+    Actions,
+}
+
+/// The typefaces of the digits (`Style::faces`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Faces {
+    pub given: Face,
+    pub entered: Face,
+    /// Keypad digits and the action row's words.
+    pub keys: Face,
+}
+
+/// Which cells a selection tints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Highlights {
+    /// The selected cell's row, column and box, and the cells holding its digit.
+    Related,
+    /// The selected cell's row, column and box.
+    Peers,
+    /// The selected cell's row.
+    Row,
 }
 
 /// One app's look.
@@ -62,6 +91,17 @@ pub struct Style {
     /// A key disappears while all nine of its digit are on the board.
     pub hide_completed: bool,
     pub erase: EraseKey,
+    /// The digits' typefaces (`None`: DejaVu Sans, givens bold under `Givens::Weight`).
+    pub faces: Option<Faces>,
+    /// A board digit's ink height, in percent of the cell.
+    pub digit_ink: u8,
+    /// Box lines as thin as cell lines.
+    pub thin_boxes: bool,
+    /// Corner radius of the board's card, dp (0: square).
+    pub card_radius: u8,
+    pub highlight: Highlights,
+    /// The style's own colours for the light and dark themes (`None`: the theme's).
+    pub palettes: Option<&'static [Palette; 2]>,
 }
 
 impl Default for Style {
@@ -70,20 +110,29 @@ impl Default for Style {
     }
 }
 
-/// The presets.
+/// The classic look, the default.
+const CLASSIC: Style = Style {
+    name: "classic",
+    about: "givens dark and entries blue, full grid, keypad of --keypad, ⌫ erase key",
+    givens: Givens::Colour,
+    cell_lines: true,
+    border: true,
+    edge_to_edge: false,
+    keypad: None,
+    counts: false,
+    hide_completed: false,
+    erase: EraseKey::Backspace,
+    faces: None,
+    digit_ink: 64,
+    thin_boxes: false,
+    card_radius: 0,
+    highlight: Highlights::Related,
+    palettes: None,
+};
+
+/// The presets of the screenshot corpus (`screenshots/sim`), the first the default.
 pub const STYLES: &[Style] = &[
-    Style {
-        name: "classic",
-        about: "givens dark and entries blue, full grid, keypad of --keypad, ⌫ erase key",
-        givens: Givens::Colour,
-        cell_lines: true,
-        border: true,
-        edge_to_edge: false,
-        keypad: None,
-        counts: false,
-        hide_completed: false,
-        erase: EraseKey::Backspace,
-    },
+    CLASSIC,
     Style {
         name: "bold",
         about: "givens bold, entries regular in one colour; only the box lines; one row of keys \
@@ -96,6 +145,7 @@ pub const STYLES: &[Style] = &[
         counts: true,
         hide_completed: false,
         erase: EraseKey::Trash,
+        ..CLASSIC
     },
     Style {
         name: "tinted",
@@ -109,6 +159,7 @@ pub const STYLES: &[Style] = &[
         counts: false,
         hide_completed: true,
         erase: EraseKey::LetterC,
+        ..CLASSIC
     },
     Style {
         name: "disc",
@@ -122,18 +173,63 @@ pub const STYLES: &[Style] = &[
         counts: false,
         hide_completed: false,
         erase: EraseKey::None,
+        ..CLASSIC
+    },
+];
+
+/// More presets, drawn by the vision tests (`tests/it/vision_*.rs`) and not in the corpus.
+pub const MORE_STYLES: &[Style] = &[
+    Style {
+        name: "actions",
+        about: "digits in Roboto, smaller; a selection tints its row only; an action row (Undo, \
+                Erase, Notes, Hint: words under icons) between the board and one row of keys",
+        keypad: Some(Keypad::Row),
+        erase: EraseKey::Actions,
+        faces: Some(Faces {
+            given: Face::Roboto,
+            entered: Face::Roboto,
+            keys: Face::Roboto,
+        }),
+        digit_ink: 52,
+        highlight: Highlights::Row,
+        ..CLASSIC
+    },
+    Style {
+        name: "held-out",
+        about: "digits in fonts the OCR bank has never seen (monospace, light keys), small; a \
+                rounded cream card without an outer border, box lines as thin as cell lines; \
+                orange entries; two rows of teal keys with a ✕ erase key",
+        border: false,
+        keypad: Some(Keypad::TwoRows),
+        erase: EraseKey::Cross,
+        faces: Some(Faces {
+            given: Face::MonoBold,
+            entered: Face::Mono,
+            keys: Face::RobotoLight,
+        }),
+        digit_ink: 45,
+        thin_boxes: true,
+        card_radius: 12,
+        highlight: Highlights::Row,
+        palettes: Some(&palette::HELD_OUT),
+        ..CLASSIC
     },
 ];
 
 impl Style {
+    /// Every preset: the corpus's, then the others.
+    pub fn all() -> impl Iterator<Item = &'static Style> {
+        STYLES.iter().chain(MORE_STYLES)
+    }
+
     /// A preset by name.
     pub fn by_name(name: &str) -> Option<Style> {
-        STYLES.iter().find(|s| s.name == name).copied()
+        Self::all().find(|s| s.name == name).copied()
     }
 
     /// The preset names.
     pub fn names() -> Vec<&'static str> {
-        STYLES.iter().map(|s| s.name).collect()
+        Self::all().map(|s| s.name).collect()
     }
 
     /// What a tap on `target` does in this style: a hidden key is not there, and without an

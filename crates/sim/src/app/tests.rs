@@ -582,3 +582,22 @@ fn every_profile_and_layout_renders() {
         }
     }
 }
+
+#[test]
+fn the_action_rows_erase_and_the_cross_key_clear_a_cell() {
+    for name in ["actions", "held-out"] {
+        let mut p = phone(AppOptions {
+            style: style::Style::by_name(name).unwrap(),
+            ..AppOptions::default()
+        });
+        p.start_level(1).unwrap();
+        let before = p.screenshot();
+        let cell = first_empty(&p);
+        tap_cell(&mut p, cell);
+        tap_digit(&mut p, 5);
+        assert_eq!(board(&p).get(cell), 5, "{name}");
+        assert!(p.screenshot() != before);
+        tap_erase(&mut p);
+        assert_eq!(board(&p).get(cell), 0, "{name}");
+    }
+}

@@ -13,6 +13,9 @@ use sudoku_autoplay::board::CELLS;
 const GRID_KEY_DP: f32 = 56.0;
 const GRID_GAP_DP: f32 = 4.0;
 const GRID_PAD_DP: f32 = 6.0;
+/// The action row (`EraseKey::Actions`): its height and the gap under it (dp).
+const ACTIONS_DP: f32 = 56.0;
+const ACTIONS_GAP_DP: f32 = 8.0;
 
 /// An axis-aligned rectangle in display pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -83,6 +86,9 @@ pub struct Layout {
     /// Keypad digits 1..9 (index d-1) and the erase key (empty when the style has none).
     pub keys: [Rect; 9],
     pub erase: Rect,
+    /// The action row's Undo, Erase, Notes and Hint (empty unless the style has one; `erase`
+    /// is then the second).
+    pub actions: [Rect; 4],
     /// The panel behind a 3x3 keypad (empty for other layouts).
     pub panel: Rect,
     /// Dialogs (completion and popup share the card).
@@ -160,10 +166,17 @@ impl Layout {
 
         // Game: the board, then the keypad. On a short screen the keypad shrinks (to 60%) to
         // leave the board the full width, then the board gives way.
+        let actions_dp = if style.erase == EraseKey::Actions {
+            ACTIONS_DP + ACTIONS_GAP_DP
+        } else {
+            0.0
+        };
         let key_dp = match keypad {
+            // With an action row, the row of keys has no erase key under it.
+            Keypad::Row if actions_dp > 0.0 => 56.0 + actions_dp,
             Keypad::Row => 56.0 + 16.0 + 48.0,
-            Keypad::TwoRows => 128.0,
-            Keypad::Grid => 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP,
+            Keypad::TwoRows => 128.0 + actions_dp,
+            Keypad::Grid => 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP + actions_dp,
         };
         let full = if style.edge_to_edge { width } else { column };
         let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
@@ -177,10 +190,22 @@ impl Layout {
             *l = (i as f32 * size as f32 / 9.0).round() as i32;
         }
         let thin = px(1.0).max(1);
-        let thick = px(2.5).max(2);
-        let key_top = board.bottom() + px(24.0);
+        let thick = if style.thin_boxes {
+            thin
+        } else {
+            px(2.5).max(2)
+        };
         // The keypad spans the content column, also under a smaller board.
         let (kleft, kspan) = ((width - column) / 2, column);
+        let mut actions = [Rect::default(); 4];
+        if actions_dp > 0.0 {
+            let top = board.bottom() + px(24.0);
+            for (i, a) in actions.iter_mut().enumerate() {
+                let (x0, x1) = (i as i32 * kspan / 4, (i as i32 + 1) * kspan / 4);
+                *a = Rect::new(kleft + x0, top, x1 - x0, kpx(ACTIONS_DP));
+            }
+        }
+        let key_top = board.bottom() + px(24.0) + kpx(actions_dp);
         let mut keys = [Rect::default(); 9];
         let mut erase;
         let mut panel = Rect::default();
@@ -221,7 +246,7 @@ impl Layout {
                 let (kw, kgap, pad) = (kpx(GRID_KEY_DP), kpx(GRID_GAP_DP), kpx(GRID_PAD_DP));
                 let pw = 3 * kw + 2 * kgap + 2 * pad;
                 let ew = kpx(88.0);
-                let spread = if style.erase == EraseKey::None {
+                let spread = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
                     pw
                 } else {
                     pw + kpx(24.0) + ew
@@ -240,8 +265,10 @@ impl Layout {
                 erase = Rect::new(px0 + pw + kpx(24.0), key_top + pad, ew, kw);
             }
         }
-        if style.erase == EraseKey::None {
-            erase = Rect::default();
+        match style.erase {
+            EraseKey::None => erase = Rect::default(),
+            EraseKey::Actions => erase = actions[1],
+            _ => {}
         }
 
         // Dialog card, centred.
@@ -278,6 +305,7 @@ impl Layout {
             thick,
             keys,
             erase,
+            actions,
             panel,
             dialog,
             dialog_next,
@@ -449,6 +477,42 @@ mod tests {
                 }
                 let (x, y) = l.nav_back.center();
                 assert_eq!(l.hit(Screen::Game, true, x, y), Some(Target::NavBack));
+            }
+        }
+    }
+
+    #[test]
+    fn more_styles_fit_and_their_erase_keys_hit() {
+        for p in PROFILES {
+            for style in crate::app::style::MORE_STYLES {
+                let l = Layout::new(p, style.keypad.unwrap(), style);
+                let inside = |r: &Rect| {
+                    r.x >= 0
+                        && r.y >= l.app_bar.bottom()
+                        && r.right() <= l.width
+                        && r.bottom() <= l.nav_bar.y
+                };
+                for r in l.keys.iter().chain([&l.board, &l.erase]) {
+                    assert!(inside(r), "{} {}: {r:?}", p.name, style.name);
+                }
+                for d in 1..=9 {
+                    let (x, y) = l.key_center(d);
+                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Digit(d)));
+                }
+                let (x, y) = l.erase.center();
+                assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                if style.erase == EraseKey::Actions {
+                    assert_eq!(l.erase, l.actions[1]);
+                    assert!(l.actions[0].bottom() <= l.keys[0].y);
+                    assert!(l.actions[0].y >= l.board.bottom());
+                    let (x, y) = l.actions[0].center();
+                    assert_eq!(l.hit(Screen::Game, false, x, y), None, "Undo does nothing");
+                } else {
+                    assert_eq!(l.actions, [Rect::default(); 4]);
+                }
+                if style.thin_boxes {
+                    assert_eq!(l.thick, l.thin);
+                }
             }
         }
     }
