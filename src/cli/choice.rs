@@ -3,7 +3,7 @@
 //! [`choice`] turns the list into a clap value parser.
 
 use autoplay_sim::app::hazards::LockScreen;
-use autoplay_sim::app::{Keypad, Theme};
+use autoplay_sim::app::{KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use sudoku_autoplay::calibration::InputMode;
@@ -118,16 +118,16 @@ impl Choice for Theme {
     ];
 }
 
-impl Choice for Keypad {
+impl Choice for KeypadStyle {
     const ALL: &'static [(Self, &'static str, &'static str)] = &[
-        (Keypad::Row, "row", "One row of 1..9 with erase below"),
+        (KeypadStyle::Row, "row", "One row of 1..9 with erase below"),
         (
-            Keypad::TwoRows,
+            KeypadStyle::TwoRows,
             "two-rows",
             "Two rows of five with erase (like OpenSudoku)",
         ),
         (
-            Keypad::Grid,
+            KeypadStyle::Grid,
             "grid",
             "A 3x3 grid on a panel with erase beside it",
         ),
@@ -170,7 +170,10 @@ mod tests {
             parse::<InputMode>("digit-first").unwrap(),
             InputMode::DigitFirst
         );
-        assert_eq!(parse::<Keypad>("two-rows").unwrap(), Keypad::TwoRows);
+        assert_eq!(
+            parse::<KeypadStyle>("two-rows").unwrap(),
+            KeypadStyle::TwoRows
+        );
         assert!(parse::<Strategy>("RowMajor").is_err());
         assert_eq!(name(InputBackend::Raw), "raw");
         // Every value is listed once.
@@ -184,7 +187,7 @@ mod tests {
         distinct::<InputMode>();
         distinct::<TimingMode>();
         distinct::<Theme>();
-        distinct::<Keypad>();
+        distinct::<KeypadStyle>();
         distinct::<LockScreen>();
         assert_eq!(Strategy::ALL.len(), <Strategy as Choice>::ALL.len());
     }

@@ -5,7 +5,7 @@ use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
 use autoplay_sim::app::style::Style;
-use autoplay_sim::app::{AppOptions, Keypad, Theme};
+use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
 use autoplay_sim::{AuthConfig, SimConfig, profile};
 use clap::Args;
@@ -40,8 +40,8 @@ pub struct SimArgs {
     #[arg(long, value_parser = choice::<Theme>(), default_value = "light")]
     theme: Theme,
     /// Keypad layout (default: row; a --style may bring its own).
-    #[arg(long, value_parser = choice::<Keypad>())]
-    keypad: Option<Keypad>,
+    #[arg(long, value_parser = choice::<KeypadStyle>())]
+    keypad: Option<KeypadStyle>,
     #[arg(long, default_value = "classic", value_parser = parse_style, help = style_help())]
     style: Style,
     /// Show digits that break a rule in red.
@@ -290,7 +290,10 @@ mod tests {
         .unwrap();
         let c = a.config();
         assert_eq!(c.profile.name, "budget");
-        assert_eq!((c.app.theme, c.app.keypad), (Theme::Dark, Keypad::TwoRows));
+        assert_eq!(
+            (c.app.theme, c.app.keypad),
+            (Theme::Dark, KeypadStyle::TwoRows)
+        );
         assert!(c.app.show_conflicts);
         assert_eq!(
             (c.app.seed, c.app.drop_taps, c.app.popup_after),
@@ -307,7 +310,7 @@ mod tests {
         );
         let s = parse(&["--style", "disc"]).unwrap().config();
         assert_eq!(s.app.style.name, "disc");
-        assert_eq!(s.app.keypad(), Keypad::Grid);
+        assert_eq!(s.app.keypad(), KeypadStyle::Grid);
         let d = parse(&[]).unwrap();
         assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
         let c = d.config();

@@ -3,7 +3,7 @@
 
 use crate::common::{AdbServer, run_with_timeout};
 use autoplay_sim::app::style::Style;
-use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
+use autoplay_sim::app::{ACTIVITY, AppOptions, KeypadStyle, PACKAGE, Theme};
 use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,7 +20,7 @@ fn calibration_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")
 }
 
-fn sim(name: &str, theme: Theme, keypad: Keypad, drop_taps: f64) -> SimHandle {
+fn sim(name: &str, theme: Theme, keypad: KeypadStyle, drop_taps: f64) -> SimHandle {
     let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
     c.app = AppOptions {
         theme,
@@ -100,11 +100,35 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
 fn plays_levels_on_two_profiles_both_themes_and_keypads() {
     let data = tempfile::tempdir().unwrap();
     let cases = [
-        ("pixel", Theme::Light, Keypad::Row, 1, Strategy::RowMajor),
-        ("pixel", Theme::Dark, Keypad::TwoRows, 5, Strategy::Static),
-        ("budget", Theme::Dark, Keypad::TwoRows, 2, Strategy::Mrv),
-        ("budget", Theme::Light, Keypad::Row, 4, Strategy::RowMajor),
-        ("flagship", Theme::Light, Keypad::Row, 3, Strategy::Mrv),
+        (
+            "pixel",
+            Theme::Light,
+            KeypadStyle::Row,
+            1,
+            Strategy::RowMajor,
+        ),
+        (
+            "pixel",
+            Theme::Dark,
+            KeypadStyle::TwoRows,
+            5,
+            Strategy::Static,
+        ),
+        (
+            "budget",
+            Theme::Dark,
+            KeypadStyle::TwoRows,
+            2,
+            Strategy::Mrv,
+        ),
+        (
+            "budget",
+            Theme::Light,
+            KeypadStyle::Row,
+            4,
+            Strategy::RowMajor,
+        ),
+        ("flagship", Theme::Light, KeypadStyle::Row, 3, Strategy::Mrv),
     ];
     for (name, theme, keypad, level, strategy) in cases {
         let sim = sim(name, theme, keypad, 0.0);
@@ -222,7 +246,7 @@ fn plays_the_vision_tests_presets_after_calibrating_on_the_phone() {
 #[test]
 fn dropped_taps_are_repaired_and_counted() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.05);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.05);
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 9, Strategy::RowMajor);
     cfg.verify_taps = 150;
@@ -238,7 +262,7 @@ fn dropped_taps_are_repaired_and_counted() {
 #[test]
 fn the_binary_plays_and_logs() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
     let mut cmd = crate::common::autoplay_command();
     cmd.args(["--level", "3", "--pace", "0", "--quiet", "-P"])
@@ -291,7 +315,7 @@ fn the_binary_plays_and_logs() {
 #[test]
 fn a_device_disconnected_mid_run_is_connected_again() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, device) = connect(&sim);
     // Unplug (adb disconnect: the server forgets it) after 150 steps.
     let report = play(
@@ -319,8 +343,8 @@ fn a_device_disconnected_mid_run_is_connected_again() {
 #[test]
 fn all_devices_play_at_once() {
     let data = tempfile::tempdir().unwrap();
-    let a = sim("pixel", Theme::Light, Keypad::Row, 0.0);
-    let b = sim("tablet", Theme::Dark, Keypad::Row, 0.0);
+    let a = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
+    let b = sim("tablet", Theme::Dark, KeypadStyle::Row, 0.0);
     let adb = AdbServer::start();
     adb.connect(&a.serial());
     adb.connect(&b.serial());
@@ -356,7 +380,7 @@ fn all_devices_play_at_once() {
 #[test]
 fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
     let mut child = crate::common::autoplay_command()
         .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
@@ -419,7 +443,7 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
 #[test]
 fn the_adb_server_killed_mid_run_is_started_again() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, device) = connect(&sim);
     let report = play(
         &device,
@@ -440,7 +464,7 @@ fn the_adb_server_killed_mid_run_is_started_again() {
 #[test]
 fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
     let serial = sim.serial();
     let mut child = crate::common::autoplay_command()
@@ -533,7 +557,7 @@ fn level_grid_navigation_pages_through_the_level_list() {
     let path = data.path().join("grid.toml");
     std::fs::write(&path, cal.to_toml()).unwrap();
 
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (_adb, device) = connect(&sim);
     let level = columns * rows + 3; // on the second page
     let mut cfg = config(data.path(), level, Strategy::Mrv);
@@ -574,7 +598,7 @@ fn slow_input_loses_no_taps() {
 fn configuration_mistakes_are_explained_through_the_cli() {
     let data = tempfile::tempdir().unwrap();
     let cals = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
     let shipped = std::fs::read_to_string(calibration_dir().join("sim-pixel.toml")).unwrap();
     let nav = shipped.find("[navigation]").unwrap();
@@ -634,7 +658,7 @@ fn configuration_mistakes_are_explained_through_the_cli() {
 #[test]
 fn the_budget_shows_what_fits_then_fills_the_rest() {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (_adb, device) = connect(&sim);
     // Level 30: 5,124 row-major placements, about 16,500 taps: far more than 50 ms' worth,
     // even at the tens of thousands of taps/s the raw channel measures on the instant sim.

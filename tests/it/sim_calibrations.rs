@@ -2,7 +2,7 @@
 //! `autoplay calibrate` makes from the phone's own game screen, so they cannot go stale.
 //! Regenerate with `cargo test --test it -- --ignored sim_calibrations::`.
 
-use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
+use autoplay_sim::app::{ACTIVITY, AppOptions, KeypadStyle, PACKAGE, Phone};
 use autoplay_sim::profile::PROFILES;
 use std::path::PathBuf;
 use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
@@ -10,7 +10,7 @@ use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigat
 fn calibrations() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for profile in PROFILES {
-        for keypad in [Keypad::Row, Keypad::TwoRows] {
+        for keypad in [KeypadStyle::Row, KeypadStyle::TwoRows] {
             let mut phone = Phone::new(
                 profile.clone(),
                 AppOptions {
@@ -32,7 +32,7 @@ fn calibrations() -> Vec<(PathBuf, String)> {
             let cal = Calibration::from_frame(&phone.screenshot(), &options)
                 .unwrap_or_else(|e| panic!("{}: {e}", profile.name))
                 .calibration;
-            let name = if keypad == Keypad::Row {
+            let name = if keypad == KeypadStyle::Row {
                 format!("sim-{}.toml", profile.name)
             } else {
                 format!("sim-{}-{}.toml", profile.name, keypad.name())
@@ -43,7 +43,7 @@ fn calibrations() -> Vec<(PathBuf, String)> {
                 profile.name,
                 profile.width,
                 profile.height,
-                if keypad == Keypad::Row {
+                if keypad == KeypadStyle::Row {
                     "one-row"
                 } else {
                     "two-row"

@@ -23,7 +23,7 @@ use adb::auth::{KeyStore, NewKeys};
 use adb::session::{self, Shared};
 use app::{AppOptions, Phone};
 use profile::Profile;
-use shell::{Device, Knobs};
+use shell::{Handset, Knobs};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -82,7 +82,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         disconnect_after: config.disconnect_after,
         timing: config.timing,
     };
-    let device = Arc::new(Device::new(Phone::new(config.profile, config.app), knobs));
+    let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {
         device,
         keys,

@@ -15,11 +15,11 @@ pub struct BoardGeometry {
 }
 
 /// A rectangle `[x0, y0, x1, y1)` in pixels.
-pub type Rect = [u32; 4];
+pub type Bounds = [u32; 4];
 
 impl BoardGeometry {
     /// The outer rectangle `[x0, y0, x1, y1]` (outer line centres).
-    pub fn rect(&self) -> Rect {
+    pub fn rect(&self) -> Bounds {
         [self.cols[0], self.rows[0], self.cols[9], self.rows[9]]
     }
 
@@ -46,7 +46,7 @@ impl BoardGeometry {
     }
 
     /// The inside of cell `cell` with the grid lines and a small margin left out.
-    pub fn cell_inner(&self, cell: usize) -> Rect {
+    pub fn cell_inner(&self, cell: usize) -> Bounds {
         let (r, c) = (cell / 9 % 9, cell % 9);
         let inset = |a: u32, b: u32| {
             let size = b.saturating_sub(a);

@@ -26,7 +26,7 @@ pub mod survey;
 pub(crate) mod templates;
 mod tools;
 
-pub use geometry::{BoardGeometry, Rect};
+pub use geometry::{BoardGeometry, Bounds};
 pub use kinds::Kind;
 pub use templates::TemplateBank;
 

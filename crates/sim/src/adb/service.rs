@@ -4,7 +4,7 @@ use super::pty::{self, LineEditor};
 use super::shell_protocol as v2;
 use super::stream::{StreamReader, StreamWriter};
 use crate::shell::dd::{self, Dd};
-use crate::shell::{Device, Fd, Flow, Incomplete, Output, Shell, parse, screencap, spend};
+use crate::shell::{Fd, Flow, Handset, Incomplete, Output, Shell, parse, screencap, spend};
 use std::sync::Arc;
 use tokio::sync::Notify;
 
@@ -54,7 +54,7 @@ impl Service {
 /// Everything a service needs besides its stream.
 #[derive(Clone)]
 pub struct Context {
-    pub device: Arc<Device>,
+    pub device: Arc<Handset>,
     /// Notified when the connection must be dropped (`--disconnect-after`).
     pub hangup: Arc<Notify>,
 }
@@ -222,7 +222,7 @@ fn framed(out: &Output) -> Vec<u8> {
 /// pipeline thousands of commands into one session. With a pty it also echoes and prompts.
 /// Returns true if the connection must drop.
 async fn interactive(
-    device: Arc<Device>,
+    device: Arc<Handset>,
     v2: bool,
     pty: bool,
     mut reader: StreamReader,

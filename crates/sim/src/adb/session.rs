@@ -4,7 +4,7 @@ use super::auth::{self, KeyStore, TOKEN_LEN};
 use super::connection::{PacketReader, PacketWriter, ReadError};
 use super::service::{self, Context, Service};
 use super::stream::{Delivery, StreamTable};
-use crate::shell::Device;
+use crate::shell::Handset;
 use std::sync::{Arc, Mutex};
 use sudoku_autoplay::adb_packet::{
     AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Command, MAX_PAYLOAD, Packet, VERSION,
@@ -17,7 +17,7 @@ const MIN_PAYLOAD: u32 = 4096;
 
 /// What every connection shares.
 pub struct Shared {
-    pub device: Arc<Device>,
+    pub device: Arc<Handset>,
     /// Trusted keys when `--auth` is on.
     pub keys: Option<Mutex<KeyStore>>,
     /// TCP connections accepted so far.
@@ -151,7 +151,7 @@ fn lock(keys: &Mutex<KeyStore>) -> std::sync::MutexGuard<'_, KeyStore> {
 }
 
 /// The device's CNXN: negotiated version and payload size, and the banner.
-fn cnxn(device: &Device, host_version: u32, max_payload: u32) -> Packet {
+fn cnxn(device: &Handset, host_version: u32, max_payload: u32) -> Packet {
     let p = device.profile();
     let banner = format!(
         "device::ro.product.name={};ro.product.model={};ro.product.device={};features=shell_v2,cmd",

@@ -6,7 +6,7 @@ use super::PACKAGE;
 use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
 use super::model::Model;
-use super::screens::Screen;
+use super::screens::AppScreen;
 use super::screens::layout::{Layout, Rect};
 
 /// One node of the tree.
@@ -100,19 +100,19 @@ fn app_nodes(model: &Model, l: &Layout) -> Vec<Node> {
     }
     let level = model.game.as_ref().map_or(0, |g| g.level);
     match (model.screen, &model.game) {
-        (Screen::Complete, Some(_)) => vec![
+        (AppScreen::Complete, Some(_)) => vec![
             text(format!("Level {level} complete"), d),
             text("Well done!", d),
             button("Home", l.dialog_home),
             button("Next level", l.dialog_next),
         ],
-        (Screen::GameOver, Some(g)) => vec![
+        (AppScreen::GameOver, Some(g)) => vec![
             text("Game over", d),
             text(format!("You made {} mistakes", g.mistakes), d),
             button("Home", l.dialog_home),
             button("Try again", l.dialog_next),
         ],
-        (Screen::Game, Some(_)) => {
+        (AppScreen::Game, Some(_)) => {
             let mut n = vec![
                 text(format!("Level {level}"), l.app_bar),
                 Node {
@@ -132,7 +132,7 @@ fn app_nodes(model: &Model, l: &Layout) -> Vec<Node> {
             n.push(button("Erase", l.erase));
             n
         }
-        (Screen::Levels, _) => {
+        (AppScreen::Levels, _) => {
             let mut n = vec![text("Levels", l.app_bar)];
             for (slot, r) in l.slots.iter().enumerate() {
                 let k = model.page * super::screens::LEVELS_PER_PAGE + slot + 1;

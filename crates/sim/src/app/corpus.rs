@@ -8,7 +8,7 @@
 //! test checks the committed files still match.
 
 use super::style::{EraseKey, STYLES, Style};
-use super::{AppOptions, Keypad, Phone, Theme, model::Game};
+use super::{AppOptions, KeypadStyle, Phone, Theme, model::Game};
 use crate::profile::PROFILES;
 use image::RgbaImage;
 use rand::seq::SliceRandom;
@@ -114,7 +114,7 @@ pub fn shots() -> Result<Vec<Shot>, String> {
     let mut index = 0;
     for profile in PROFILES {
         for theme in [Theme::Light, Theme::Dark] {
-            for keypad in [Keypad::Row, Keypad::TwoRows] {
+            for keypad in [KeypadStyle::Row, KeypadStyle::TwoRows] {
                 let options = AppOptions {
                     theme,
                     keypad,

@@ -50,7 +50,7 @@ pub enum Theme {
 /// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
 /// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Keypad {
+pub enum KeypadStyle {
     #[default]
     Row,
     TwoRows,
@@ -75,7 +75,7 @@ pub enum Key {
 pub struct AppOptions {
     pub theme: Theme,
     /// The keypad layout, unless the style has its own.
-    pub keypad: Keypad,
+    pub keypad: KeypadStyle,
     /// How the app looks (`--style`): givens, grid, keys, erase.
     pub style: style::Style,
     /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
@@ -96,7 +96,7 @@ pub struct AppOptions {
 
 impl AppOptions {
     /// The keypad layout shown: the style's, else `keypad`.
-    pub fn keypad(&self) -> Keypad {
+    pub fn keypad(&self) -> KeypadStyle {
         self.style.keypad.unwrap_or(self.keypad)
     }
 
@@ -120,13 +120,13 @@ impl Theme {
     }
 }
 
-impl Keypad {
+impl KeypadStyle {
     /// The name `dumpsys` reports.
     pub fn name(self) -> &'static str {
         match self {
-            Keypad::Row => "row",
-            Keypad::TwoRows => "two-rows",
-            Keypad::Grid => "grid",
+            KeypadStyle::Row => "row",
+            KeypadStyle::TwoRows => "two-rows",
+            KeypadStyle::Grid => "grid",
         }
     }
 }
@@ -224,7 +224,7 @@ impl Phone {
             Shown::App => {
                 if !dropped {
                     changed |= match self.layout.hit(self.model.screen, self.model.popup, x, y) {
-                        Some(screens::Target::NavHome) => self.system.go_home(),
+                        Some(screens::Hit::NavHome) => self.system.go_home(),
                         target => {
                             let target =
                                 self.options.style.target(target, self.model.game.as_ref());
@@ -268,11 +268,11 @@ impl Phone {
             return;
         }
         let page_turn = dx.abs() > dy.abs() && dx.abs() > PAGE_SWIPE_DP * dp;
-        if page_turn && !self.model.popup && self.model.screen == screens::Screen::Levels {
+        if page_turn && !self.model.popup && self.model.screen == screens::AppScreen::Levels {
             let target = if dx < 0.0 {
-                screens::Target::NextPage
+                screens::Hit::NextPage
             } else {
-                screens::Target::PrevPage
+                screens::Hit::PrevPage
             };
             if self.model.tap(Some(target)) {
                 self.frame_clock = None;

@@ -2,7 +2,7 @@
 
 use super::Key;
 use super::levels;
-use super::screens::{LEVELS_PER_PAGE, Screen, Target};
+use super::screens::{AppScreen, Hit, LEVELS_PER_PAGE};
 use super::style::Highlights;
 use sudoku_autoplay::board::{Board, CELLS, box_of, col_of, row_of};
 
@@ -149,7 +149,7 @@ impl Game {
 /// Everything the app remembers.
 #[derive(Debug, Clone)]
 pub struct Model {
-    pub screen: Screen,
+    pub screen: AppScreen,
     /// Level list page, 0-based.
     pub page: usize,
     pub game: Option<Game>,
@@ -173,7 +173,7 @@ impl Model {
     /// The app at its home screen.
     pub fn new(popup_after: Option<u64>, mistake_limit: Option<u32>) -> Self {
         Model {
-            screen: Screen::Home,
+            screen: AppScreen::Home,
             page: 0,
             game: None,
             popup: false,
@@ -215,10 +215,10 @@ impl Model {
     }
 
     /// Applies a tap that hit `target` (or nothing). True if anything visible changed.
-    pub fn tap(&mut self, target: Option<Target>) -> bool {
+    pub fn tap(&mut self, target: Option<Hit>) -> bool {
         match target {
-            Some(Target::NavBack) => return self.key(Key::Back),
-            Some(Target::NavHome) => return false,
+            Some(Hit::NavBack) => return self.key(Key::Back),
+            Some(Hit::NavHome) => return false,
             _ => {}
         }
         if self.popup {
@@ -229,43 +229,43 @@ impl Model {
             return false;
         };
         match (self.screen, target) {
-            (Screen::Home, Target::Play) => {
+            (AppScreen::Home, Hit::Play) => {
                 if self
                     .game
                     .as_ref()
                     .is_some_and(|g| !g.is_solved() && !g.over)
                 {
-                    self.screen = Screen::Game;
+                    self.screen = AppScreen::Game;
                     true
                 } else {
                     self.open(self.next_unsolved())
                 }
             }
-            (Screen::Home, Target::LevelList) => {
+            (AppScreen::Home, Hit::LevelList) => {
                 self.show_levels();
                 true
             }
-            (Screen::Levels, Target::LevelSlot(slot)) => {
+            (AppScreen::Levels, Hit::LevelSlot(slot)) => {
                 let n = self.page * LEVELS_PER_PAGE + slot + 1;
                 self.open(n as u32)
             }
-            (Screen::Levels, Target::PrevPage) if self.page > 0 => {
+            (AppScreen::Levels, Hit::PrevPage) if self.page > 0 => {
                 self.page -= 1;
                 true
             }
-            (Screen::Levels, Target::NextPage) if self.page + 1 < Self::pages() => {
+            (AppScreen::Levels, Hit::NextPage) if self.page + 1 < Self::pages() => {
                 self.page += 1;
                 true
             }
-            (Screen::Levels | Screen::Game, Target::Back) => self.key(Key::Back),
-            (Screen::Game, Target::Cell(cell)) => match &mut self.game {
+            (AppScreen::Levels | AppScreen::Game, Hit::Back) => self.key(Key::Back),
+            (AppScreen::Game, Hit::Cell(cell)) => match &mut self.game {
                 Some(g) if g.selected != Some(cell) => {
                     g.selected = Some(cell);
                     true
                 }
                 _ => false,
             },
-            (Screen::Game, Target::Digit(d)) => {
+            (AppScreen::Game, Hit::Digit(d)) => {
                 let Some(g) = &mut self.game else {
                     return false;
                 };
@@ -279,7 +279,7 @@ impl Model {
                     if self.mistake_limit.is_some_and(|n| g.mistakes >= n) {
                         g.over = true;
                         g.selected = None;
-                        self.screen = Screen::GameOver;
+                        self.screen = AppScreen::GameOver;
                         return true;
                     }
                 }
@@ -288,26 +288,26 @@ impl Model {
                     if let Some(done) = self.completed.get_mut(level - 1) {
                         *done = true;
                     }
-                    self.screen = Screen::Complete;
+                    self.screen = AppScreen::Complete;
                 }
                 true
             }
-            (Screen::Game, Target::Erase) => {
+            (AppScreen::Game, Hit::Erase) => {
                 let erased = self.game.as_mut().is_some_and(|g| g.erase());
                 if erased {
                     self.erasures += 1;
                 }
                 erased
             }
-            (Screen::Complete, Target::DialogNext) => {
+            (AppScreen::Complete, Hit::DialogNext) => {
                 let next = self.game.as_ref().map_or(1, |g| g.level + 1);
                 self.open(next)
             }
-            (Screen::Complete | Screen::GameOver, Target::DialogHome) => {
-                self.screen = Screen::Home;
+            (AppScreen::Complete | AppScreen::GameOver, Hit::DialogHome) => {
+                self.screen = AppScreen::Home;
                 true
             }
-            (Screen::GameOver, Target::DialogRetry) => {
+            (AppScreen::GameOver, Hit::DialogRetry) => {
                 let level = self.game.as_ref().map_or(1, |g| g.level);
                 self.open(level)
             }
@@ -323,12 +323,12 @@ impl Model {
                 true
             }
             Key::Back => match self.screen {
-                Screen::Home => false,
-                Screen::Levels => {
-                    self.screen = Screen::Home;
+                AppScreen::Home => false,
+                AppScreen::Levels => {
+                    self.screen = AppScreen::Home;
                     true
                 }
-                Screen::Game | Screen::Complete | Screen::GameOver => {
+                AppScreen::Game | AppScreen::Complete | AppScreen::GameOver => {
                     self.show_levels();
                     true
                 }
@@ -355,7 +355,7 @@ impl Model {
         match Game::new(n) {
             Some(g) => {
                 self.game = Some(g);
-                self.screen = Screen::Game;
+                self.screen = AppScreen::Game;
                 true
             }
             None => false,
@@ -367,7 +367,7 @@ impl Model {
         if let Some(g) = &self.game {
             self.page = (g.level as usize - 1) / LEVELS_PER_PAGE;
         }
-        self.screen = Screen::Levels;
+        self.screen = AppScreen::Levels;
     }
 
     /// The first level not yet solved (level 1 if all are).

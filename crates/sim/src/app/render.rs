@@ -7,7 +7,7 @@ use super::levels::LEVEL_COUNT;
 use super::model::{Game, Highlight, Model};
 use super::palette::Palette;
 use super::screens::layout::{Layout, Rect};
-use super::screens::{LEVELS_PER_PAGE, Screen};
+use super::screens::{AppScreen, LEVELS_PER_PAGE};
 use super::style::{self, EraseKey, Givens, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
@@ -68,23 +68,24 @@ impl Renderer {
         );
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
         match (model.screen, &model.game) {
-            (Screen::Home, _) | (Screen::Game | Screen::Complete | Screen::GameOver, None) => {
+            (AppScreen::Home, _)
+            | (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, None) => {
                 self.app_bar(&mut cv, layout, pal, "Sudoku", false);
                 self.home(&mut cv, layout, pal, model);
             }
-            (Screen::Levels, _) => {
+            (AppScreen::Levels, _) => {
                 self.app_bar(&mut cv, layout, pal, "Levels", true);
                 self.levels(&mut cv, layout, pal, model);
             }
-            (Screen::Game | Screen::Complete, Some(game)) => {
+            (AppScreen::Game | AppScreen::Complete, Some(game)) => {
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
                 self.game(&mut cv, layout, pal, game, options);
-                if model.screen == Screen::Complete {
+                if model.screen == AppScreen::Complete {
                     cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                     self.complete(&mut cv, layout, pal, game.level);
                 }
             }
-            (Screen::GameOver, Some(game)) => {
+            (AppScreen::GameOver, Some(game)) => {
                 // The board is gone: the app bar, an empty page and the dialog.
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
                 cv.blend(content, [0, 0, 0], pal.scrim_alpha);

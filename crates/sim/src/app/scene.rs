@@ -13,7 +13,7 @@
 use super::AppOptions;
 use super::model::{Game, Model};
 use super::render::{Clock, Renderer};
-use super::screens::Screen;
+use super::screens::AppScreen;
 use super::screens::layout::Layout;
 use crate::profile::Profile;
 use image::RgbaImage;
@@ -68,7 +68,7 @@ pub fn draw(profile: &Profile, options: &AppOptions, scene: &Scene) -> Drawn {
     game.notes = scene.notes;
     game.selected = scene.selected.filter(|&c| c < CELLS);
     let mut model = Model::new(None, None);
-    model.screen = Screen::Game;
+    model.screen = AppScreen::Game;
     model.game = Some(game);
     let mut image = RgbaImage::new(0, 0);
     let clock = Clock {

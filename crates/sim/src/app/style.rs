@@ -11,12 +11,12 @@
 //! Everything a style changes is here, or a `match` on these fields in the layout and the
 //! renderer; the game rules and the screens are the same for every style.
 
-use super::Keypad;
+use super::KeypadStyle;
 use super::canvas::Canvas;
 use super::font::Face;
 use super::model::Game;
 use super::palette::{self, Palette, Rgb};
-use super::screens::Target;
+use super::screens::Hit;
 use super::screens::layout::Rect;
 
 /// How givens differ from the player's digits.
@@ -85,7 +85,7 @@ pub struct Style {
     /// The board spans the whole screen width.
     pub edge_to_edge: bool,
     /// The keypad layout (`None`: the one of `--keypad`).
-    pub keypad: Option<Keypad>,
+    pub keypad: Option<KeypadStyle>,
     /// Each key shows how many of its digit are still to place.
     pub counts: bool,
     /// A key disappears while all nine of its digit are on the board.
@@ -141,7 +141,7 @@ pub const STYLES: &[Style] = &[
         cell_lines: false,
         border: true,
         edge_to_edge: false,
-        keypad: Some(Keypad::Row),
+        keypad: Some(KeypadStyle::Row),
         counts: true,
         hide_completed: false,
         erase: EraseKey::Trash,
@@ -155,7 +155,7 @@ pub const STYLES: &[Style] = &[
         cell_lines: true,
         border: false,
         edge_to_edge: false,
-        keypad: Some(Keypad::TwoRows),
+        keypad: Some(KeypadStyle::TwoRows),
         counts: false,
         hide_completed: true,
         erase: EraseKey::LetterC,
@@ -169,7 +169,7 @@ pub const STYLES: &[Style] = &[
         cell_lines: true,
         border: true,
         edge_to_edge: true,
-        keypad: Some(Keypad::Grid),
+        keypad: Some(KeypadStyle::Grid),
         counts: false,
         hide_completed: false,
         erase: EraseKey::None,
@@ -183,7 +183,7 @@ pub const MORE_STYLES: &[Style] = &[
         name: "actions",
         about: "digits in Roboto, smaller; a selection tints its row only; an action row (Undo, \
                 Erase, Notes, Hint: words under icons) between the board and one row of keys",
-        keypad: Some(Keypad::Row),
+        keypad: Some(KeypadStyle::Row),
         erase: EraseKey::Actions,
         faces: Some(Faces {
             given: Face::Roboto,
@@ -200,7 +200,7 @@ pub const MORE_STYLES: &[Style] = &[
                 rounded cream card without an outer border, box lines as thin as cell lines; \
                 orange entries; two rows of teal keys with a ✕ erase key",
         border: false,
-        keypad: Some(Keypad::TwoRows),
+        keypad: Some(KeypadStyle::TwoRows),
         erase: EraseKey::Cross,
         faces: Some(Faces {
             given: Face::MonoBold,
@@ -234,9 +234,9 @@ impl Style {
 
     /// What a tap on `target` does in this style: a hidden key is not there, and without an
     /// erase key a tap on the digit the selected cell holds clears it.
-    pub fn target(&self, target: Option<Target>, game: Option<&Game>) -> Option<Target> {
+    pub fn target(&self, target: Option<Hit>, game: Option<&Game>) -> Option<Hit> {
         match (target, game) {
-            (Some(Target::Digit(d)), Some(g)) => {
+            (Some(Hit::Digit(d)), Some(g)) => {
                 if self.hidden(g, d) {
                     return None;
                 }
@@ -244,12 +244,12 @@ impl Style {
                     .selected
                     .is_some_and(|c| !g.is_given(c) && g.board.get(c) == d);
                 if self.erase == EraseKey::None && again {
-                    Some(Target::Erase)
+                    Some(Hit::Erase)
                 } else {
                     target
                 }
             }
-            (Some(Target::Erase), _) if self.erase == EraseKey::None => None,
+            (Some(Hit::Erase), _) if self.erase == EraseKey::None => None,
             _ => target,
         }
     }
@@ -318,20 +318,20 @@ mod tests {
         g.selected = Some(cell);
         let disc = Style::by_name("disc").unwrap();
         assert_eq!(
-            disc.target(Some(Target::Digit(4)), Some(&g)),
-            Some(Target::Digit(4))
+            disc.target(Some(Hit::Digit(4)), Some(&g)),
+            Some(Hit::Digit(4))
         );
         g.board.set(cell, 4);
         assert_eq!(
-            disc.target(Some(Target::Digit(4)), Some(&g)),
-            Some(Target::Erase),
+            disc.target(Some(Hit::Digit(4)), Some(&g)),
+            Some(Hit::Erase),
             "the same digit again clears"
         );
-        assert_eq!(disc.target(Some(Target::Erase), Some(&g)), None);
+        assert_eq!(disc.target(Some(Hit::Erase), Some(&g)), None);
         let classic = Style::default();
         assert_eq!(
-            classic.target(Some(Target::Digit(4)), Some(&g)),
-            Some(Target::Digit(4))
+            classic.target(Some(Hit::Digit(4)), Some(&g)),
+            Some(Hit::Digit(4))
         );
         // Nine 4s on the board: the tinted style hides the key.
         let tinted = Style::by_name("tinted").unwrap();
@@ -343,10 +343,10 @@ mod tests {
             }
         }
         assert_eq!(remaining(&g, 4), 0);
-        assert_eq!(tinted.target(Some(Target::Digit(4)), Some(&g)), None);
+        assert_eq!(tinted.target(Some(Hit::Digit(4)), Some(&g)), None);
         assert_eq!(
-            classic.target(Some(Target::Digit(4)), Some(&g)),
-            Some(Target::Digit(4))
+            classic.target(Some(Hit::Digit(4)), Some(&g)),
+            Some(Hit::Digit(4))
         );
     }
 }

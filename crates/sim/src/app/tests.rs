@@ -1,7 +1,7 @@
 //! Behaviour of the app through its public API: taps at display pixels, keys, screenshots.
 
 use super::palette::Palette;
-use super::screens::Screen;
+use super::screens::AppScreen;
 use super::*;
 use crate::profile::profile;
 use sudoku_autoplay::board::Board;
@@ -470,7 +470,7 @@ fn given_user_and_conflict_digits_have_their_colours() {
     for show_conflicts in [false, true] {
         let mut p = phone(AppOptions {
             show_conflicts,
-            keypad: Keypad::TwoRows,
+            keypad: KeypadStyle::TwoRows,
             ..AppOptions::default()
         });
         p.start_level(1).unwrap();
@@ -554,7 +554,7 @@ fn dumpsys_reports_the_contract_fields() {
     }
     assert_eq!(d["board"].as_str().unwrap().len(), 81);
     assert_eq!(d["keypad"], "row");
-    assert_eq!(p.model().screen, Screen::Game);
+    assert_eq!(p.model().screen, AppScreen::Game);
 }
 
 #[test]
@@ -566,7 +566,7 @@ fn phone_can_move_between_threads() {
 #[test]
 fn every_profile_and_layout_renders() {
     for prof in crate::profile::PROFILES {
-        for keypad in [Keypad::Row, Keypad::TwoRows] {
+        for keypad in [KeypadStyle::Row, KeypadStyle::TwoRows] {
             let mut p = Phone::new(
                 prof.clone(),
                 AppOptions {

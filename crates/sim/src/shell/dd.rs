@@ -9,7 +9,7 @@
 
 use super::evdev::{self, InputEvent};
 use super::touch::{OTHER_DEVICES, TOUCH_DEVICE};
-use super::{Device, Io, Output};
+use super::{Handset, Io, Output};
 
 /// Largest block size accepted (toybox allows more; nothing here needs it).
 const MAX_BS: usize = 1 << 20;
@@ -43,7 +43,7 @@ pub struct Dd {
 
 /// Why a `dd` stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stop {
+pub enum DdEnd {
     /// `count` blocks copied.
     Done,
     /// An error: dd's message (already formatted), exit status 1.
@@ -52,7 +52,7 @@ pub enum Stop {
 
 impl Dd {
     /// Parses the operands and opens the output; an error is dd's message.
-    pub fn start(device: &Device, args: &[String]) -> Result<Dd, String> {
+    pub fn start(device: &Handset, args: &[String]) -> Result<Dd, String> {
         let mut of = None;
         let mut bs = 512usize;
         let mut count = None;
@@ -141,11 +141,11 @@ impl Dd {
 
     /// Copies one chunk of stdin (what one read of the stream returned); the panel's events go
     /// to `device`. Stops early when `count` is reached or a write fails.
-    pub fn feed(&mut self, device: &Device, mut chunk: &[u8]) -> Result<(), Stop> {
+    pub fn feed(&mut self, device: &Handset, mut chunk: &[u8]) -> Result<(), DdEnd> {
         let mut events = Vec::new();
         let result = loop {
             if self.done() {
-                break Err(Stop::Done);
+                break Err(DdEnd::Done);
             }
             if chunk.is_empty() {
                 break Ok(());
@@ -177,7 +177,7 @@ impl Dd {
     }
 
     /// Stdin ended: a partial block still waiting (`iflag=fullblock`) is written.
-    pub fn finish(&mut self, device: &Device) -> Result<(), Stop> {
+    pub fn finish(&mut self, device: &Handset) -> Result<(), DdEnd> {
         let mut events = Vec::new();
         let r = if self.block.is_empty() || self.done() {
             Ok(())
@@ -188,7 +188,7 @@ impl Dd {
         r
     }
 
-    fn write_block(&mut self, events: &mut Vec<InputEvent>) -> Result<(), Stop> {
+    fn write_block(&mut self, events: &mut Vec<InputEvent>) -> Result<(), DdEnd> {
         let block = std::mem::take(&mut self.block);
         let full = block.len() == self.bs;
         if full {
@@ -201,7 +201,7 @@ impl Dd {
             let taken = match self.sink {
                 Sink::Discard => rest.len(),
                 Sink::Panel => evdev::write(rest, self.record, events)
-                    .map_err(|e| Stop::Failed(format!("dd: write error: {e}")))?,
+                    .map_err(|e| DdEnd::Failed(format!("dd: write error: {e}")))?,
             };
             rest = &rest[taken..];
             self.bytes += taken as u64;
@@ -227,10 +227,10 @@ impl Dd {
 }
 
 /// Ends a dd: its error (if any) and summary, and its exit status.
-pub fn end(dd: &Dd, stop: Result<(), Stop>, out: &mut Output) -> i32 {
+pub fn end(dd: &Dd, stop: Result<(), DdEnd>, out: &mut Output) -> i32 {
     let status = match stop {
-        Ok(()) | Err(Stop::Done) => 0,
-        Err(Stop::Failed(msg)) => {
+        Ok(()) | Err(DdEnd::Done) => 0,
+        Err(DdEnd::Failed(msg)) => {
             out.err(format!("{msg}\n"));
             1
         }
@@ -240,7 +240,7 @@ pub fn end(dd: &Dd, stop: Result<(), Stop>, out: &mut Output) -> i32 {
 }
 
 /// `dd` run from a script: its stdin is empty (the stream's input belongs to the shell).
-pub fn dd(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn dd(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match Dd::start(device, args) {
         Ok(mut dd) => {
             let r = dd.finish(device);

@@ -23,7 +23,7 @@ pub struct Knobs {
 }
 
 /// Shared device state.
-pub struct Device {
+pub struct Handset {
     profile: Profile,
     phone: Mutex<Phone>,
     /// Touches waiting for the app (locked after `phone` when both are held).
@@ -50,10 +50,10 @@ pub struct Io {
     pub syscw: u64,
 }
 
-impl Device {
+impl Handset {
     /// A device running `phone`.
-    pub fn new(phone: Phone, knobs: Knobs) -> Device {
-        Device {
+    pub fn new(phone: Phone, knobs: Knobs) -> Handset {
+        Handset {
             profile: phone.profile().clone(),
             costs: Costs {
                 mode: knobs.timing,

@@ -1,7 +1,7 @@
 //! `input`, `sendevent` and `getevent`.
 
 use super::touch::{self, OTHER_DEVICES, TOUCH_DEVICE};
-use super::{Device, Output};
+use super::{Handset, Output};
 use crate::app::Key;
 use crate::timing::Action;
 use std::time::Instant;
@@ -46,13 +46,13 @@ fn coord(s: &str) -> Option<i32> {
 
 /// `input [source] tap|swipe|keyevent|text ...`: the exit status, and when the app will have
 /// handled the injected events (the command waits for that).
-pub fn input(device: &Device, args: &[String], out: &mut Output) -> (i32, Option<Instant>) {
+pub fn input(device: &Handset, args: &[String], out: &mut Output) -> (i32, Option<Instant>) {
     let mut done = None;
     let status = run(device, args, out, &mut done);
     (status, done)
 }
 
-fn run(device: &Device, args: &[String], out: &mut Output, done: &mut Option<Instant>) -> i32 {
+fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<Instant>) -> i32 {
     let args = match args.first() {
         Some(s) if SOURCES.contains(&s.as_str()) => &args[1..],
         _ => args,
@@ -164,7 +164,7 @@ fn keycode(s: &str) -> Option<Option<Key>> {
 }
 
 /// `sendevent DEVICE TYPE CODE VALUE` (decimal, like the real tool's atoi).
-pub fn sendevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn sendevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let [dev, kind, code, value] = args else {
         out.err("use: sendevent device type code value\n");
         return 1;
@@ -188,7 +188,7 @@ pub fn sendevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
 }
 
 /// `getevent -p` / `-lp` (optionally for one device). Streaming events is not simulated.
-pub fn getevent(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn getevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut describe = false;
     let mut labels = false;
     let mut only: Option<&str> = None;

@@ -1,5 +1,5 @@
 //! The phone's `/system/bin/sh`: parses a script (see [`parse`]) and runs its commands
-//! against the [`Device`]. Unknown commands fail with 127 like Android's mksh.
+//! against the [`Handset`]. Unknown commands fail with 127 like Android's mksh.
 
 pub mod dd;
 pub(crate) mod device;
@@ -10,7 +10,7 @@ pub(crate) mod screencap;
 mod system;
 pub(crate) mod touch;
 
-pub use device::{Device, Io, Knobs};
+pub use device::{Handset, Io, Knobs};
 
 use parse::{Join, ParseError};
 use std::sync::Arc;
@@ -88,7 +88,7 @@ pub enum Incomplete {
 
 /// One shell session (a process of its own): remembers `$?`.
 pub struct Shell {
-    device: Arc<Device>,
+    device: Arc<Handset>,
     status: i32,
     pid: u32,
 }
@@ -101,7 +101,7 @@ impl Drop for Shell {
 
 impl Shell {
     /// A new session on `device`.
-    pub fn new(device: Arc<Device>) -> Shell {
+    pub fn new(device: Arc<Handset>) -> Shell {
         let pid = device.spawn();
         Shell {
             device,

@@ -1,6 +1,6 @@
 //! `screencap` (raw and `-p` PNG) and the `framebuffer:` service's image format.
 
-use super::{Device, Output};
+use super::{Handset, Output};
 use image::RgbaImage;
 
 /// `PIXEL_FORMAT_RGBA_8888` in screencap's raw header.
@@ -10,7 +10,7 @@ pub const COLORSPACE_SRGB: u32 = 1;
 
 /// `screencap [-p] [-d ID]`: raw (16-byte header: width, height, format, colour space; then
 /// RGBA) or PNG to stdout. Writing to a file is not supported (the phone has no storage).
-pub fn screencap(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn screencap(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut png = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {

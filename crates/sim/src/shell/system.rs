@@ -1,11 +1,11 @@
 //! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
 
-use super::{Device, Output};
+use super::{Handset, Output};
 use crate::app::{ACTIVITY, PACKAGE};
 use crate::timing::Action;
 
 /// The device's system properties.
-pub fn properties(device: &Device) -> Vec<(&'static str, String)> {
+pub fn properties(device: &Handset) -> Vec<(&'static str, String)> {
     let p = device.profile();
     vec![
         (
@@ -39,7 +39,7 @@ fn abilist(abi: &str) -> &'static str {
 }
 
 /// `getprop [KEY [DEFAULT]]`
-pub fn getprop(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn getprop(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let props = properties(device);
     match args {
         [] => {
@@ -61,7 +61,7 @@ pub fn getprop(device: &Device, args: &[String], out: &mut Output) -> i32 {
 }
 
 /// `wm size` / `wm density`.
-pub fn wm(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn wm(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let p = device.profile();
     match args.first().map(String::as_str) {
         Some("size") if args.len() == 1 => {
@@ -88,7 +88,7 @@ pub fn wm(device: &Device, args: &[String], out: &mut Output) -> i32 {
 }
 
 /// `dumpsys window [policy]` / `dumpsys power` / `dumpsys sudoku`.
-pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let p = device.profile();
     match args.first().map(String::as_str) {
         Some("window") if args.get(1).map(String::as_str) == Some("policy") => {
@@ -182,7 +182,7 @@ pub fn dumpsys(device: &Device, args: &[String], out: &mut Output) -> i32 {
 /// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
 /// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
 /// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
-pub fn cat(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut status = 0;
     for file in args {
         let io = file
@@ -204,7 +204,7 @@ pub fn cat(device: &Device, args: &[String], out: &mut Output) -> i32 {
     status
 }
 
-pub fn am(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn am(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match args.first().map(String::as_str) {
         Some("start" | "start-activity") => am_start(device, &args[1..], out),
         Some(other) => {
@@ -218,7 +218,7 @@ pub fn am(device: &Device, args: &[String], out: &mut Output) -> i32 {
     }
 }
 
-fn am_start(device: &Device, args: &[String], out: &mut Output) -> i32 {
+fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut component: Option<&str> = None;
     let mut level: Option<u32> = None;
     let mut it = args.iter();
@@ -302,7 +302,7 @@ fn am_start(device: &Device, args: &[String], out: &mut Output) -> i32 {
 
 /// `monkey -p PACKAGE [-c CATEGORY] [-v] COUNT`: with a count of 1, what scripts use to launch
 /// an app by package (its launcher activity comes to the front).
-pub fn monkey(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut package = None;
     let mut count = None;
     let mut it = args.iter();
@@ -341,7 +341,7 @@ pub fn monkey(device: &Device, args: &[String], out: &mut Output) -> i32 {
 
 /// `uiautomator dump [FILE]`: the window in front as XML. Only `/dev/tty` (or `/dev/stdout`)
 /// prints it; this phone has no file system to keep other files on.
-pub fn uiautomator(device: &Device, args: &[String], out: &mut Output) -> i32 {
+pub fn uiautomator(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let (file, known) = match words.as_slice() {
         ["dump", rest @ ..] => {
@@ -373,7 +373,7 @@ fn am_error(out: &mut Output, msg: &str) -> i32 {
 /// `dumpsys input`'s dispatcher section, in Android's format: touches the app has not handled
 /// yet are in the `InboundQueue`, the one it is handling in its connection's `WaitQueue`
 /// (each as its DOWN and UP motion events, a key as its DOWN and UP key events).
-fn input_dump(device: &Device) -> String {
+fn input_dump(device: &Handset) -> String {
     let p = device.profile();
     let backlog = device.input_backlog();
     let entries = |busy: bool| -> Vec<String> {

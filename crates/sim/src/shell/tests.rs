@@ -2,9 +2,9 @@ use super::*;
 use crate::app::{AppOptions, Phone};
 use crate::profile;
 
-fn device(name: &str, knobs: Knobs) -> Arc<Device> {
+fn device(name: &str, knobs: Knobs) -> Arc<Handset> {
     let p = profile::profile(name).unwrap().clone();
-    Arc::new(Device::new(Phone::new(p, AppOptions::default()), knobs))
+    Arc::new(Handset::new(Phone::new(p, AppOptions::default()), knobs))
 }
 
 async fn run(shell: &mut Shell, script: &str) -> (String, String, Flow) {
@@ -170,7 +170,7 @@ async fn hazard_commands_wake_unlock_and_bring_the_app_back() {
 async fn input_commands_reach_the_app() {
     let dev = device("budget", Knobs::default());
     let mut sh = Shell::new(dev.clone());
-    let taps = |d: &Device| d.phone().dumpsys()["taps"].as_u64().unwrap();
+    let taps = |d: &Handset| d.phone().dumpsys()["taps"].as_u64().unwrap();
     let before = taps(&dev);
     assert_eq!(
         run(
@@ -294,7 +294,7 @@ async fn dd_into_the_panel_takes_records_of_the_writers_size() {
         let e = dd.feed(&dev, &bytes[..size + 3]).unwrap_err();
         assert_eq!(
             e,
-            super::dd::Stop::Failed("dd: write error: Invalid argument".into())
+            super::dd::DdEnd::Failed("dd: write error: Invalid argument".into())
         );
         // The other size is refused the same way on the first record.
         let other = if size == 24 { 16 } else { 24 };
@@ -322,9 +322,12 @@ async fn dd_count_and_summary() {
         "count=1".into(),
     ];
     let mut dd = super::dd::Dd::start(&dev, &args).unwrap();
-    assert_eq!(dd.feed(&dev, &[0u8; 48]), Err(super::dd::Stop::Done));
+    assert_eq!(dd.feed(&dev, &[0u8; 48]), Err(super::dd::DdEnd::Done));
     let mut out = Output::default();
-    assert_eq!(super::dd::end(&dd, Err(super::dd::Stop::Done), &mut out), 0);
+    assert_eq!(
+        super::dd::end(&dd, Err(super::dd::DdEnd::Done), &mut out),
+        0
+    );
     assert!(
         String::from_utf8_lossy(&out.merged()).starts_with("1+0 records in\n1+0 records out\n")
     );

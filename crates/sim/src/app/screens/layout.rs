@@ -3,9 +3,9 @@
 //! Sizes are in dp (`density / 160` pixels) like an Android layout. The player never sees this:
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
-use super::super::Keypad;
+use super::super::KeypadStyle;
 use super::super::style::{EraseKey, Style};
-use super::{LEVEL_COLUMNS, LEVELS_PER_PAGE, Screen, Target};
+use super::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
 use crate::profile::Profile;
 use sudoku_autoplay::board::CELLS;
 
@@ -99,7 +99,7 @@ pub struct Layout {
 
 impl Layout {
     /// Lays out every screen for `profile`, `keypad` and `style`.
-    pub fn new(profile: &Profile, keypad: Keypad, style: &Style) -> Self {
+    pub fn new(profile: &Profile, keypad: KeypadStyle, style: &Style) -> Self {
         let width = profile.width as i32;
         let height = profile.height as i32;
         let dp = profile.density as f32 / 160.0;
@@ -173,10 +173,12 @@ impl Layout {
         };
         let key_dp = match keypad {
             // With an action row, the row of keys has no erase key under it.
-            Keypad::Row if actions_dp > 0.0 => 56.0 + actions_dp,
-            Keypad::Row => 56.0 + 16.0 + 48.0,
-            Keypad::TwoRows => 128.0 + actions_dp,
-            Keypad::Grid => 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP + actions_dp,
+            KeypadStyle::Row if actions_dp > 0.0 => 56.0 + actions_dp,
+            KeypadStyle::Row => 56.0 + 16.0 + 48.0,
+            KeypadStyle::TwoRows => 128.0 + actions_dp,
+            KeypadStyle::Grid => {
+                3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP + actions_dp
+            }
         };
         let full = if style.edge_to_edge { width } else { column };
         let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
@@ -210,7 +212,7 @@ impl Layout {
         let mut erase;
         let mut panel = Rect::default();
         match keypad {
-            Keypad::Row => {
+            KeypadStyle::Row => {
                 let kgap = kpx(4.0);
                 let kw = (kspan - 8 * kgap) / 9;
                 let kh = kpx(56.0);
@@ -225,7 +227,7 @@ impl Layout {
                     kpx(48.0),
                 );
             }
-            Keypad::TwoRows => {
+            KeypadStyle::TwoRows => {
                 let kgap = kpx(8.0);
                 let kw = (kspan - 4 * kgap) / 5;
                 let kh = kpx(60.0);
@@ -242,7 +244,7 @@ impl Layout {
                 }
                 erase = at(9);
             }
-            Keypad::Grid => {
+            KeypadStyle::Grid => {
                 let (kw, kgap, pad) = (kpx(GRID_KEY_DP), kpx(GRID_GAP_DP), kpx(GRID_PAD_DP));
                 let pw = 3 * kw + 2 * kgap + 2 * pad;
                 let ew = kpx(88.0);
@@ -361,12 +363,12 @@ impl Layout {
     }
 
     /// What a tap at (x, y) hits on `screen` (with the popup showing, only the navigation bar).
-    pub fn hit(&self, screen: Screen, popup: bool, x: i32, y: i32) -> Option<Target> {
+    pub fn hit(&self, screen: AppScreen, popup: bool, x: i32, y: i32) -> Option<Hit> {
         if self.nav_bar.contains(x, y) {
             return [
-                (self.nav_back, Target::NavBack),
-                (self.nav_home, Target::NavHome),
-                (self.nav_recents, Target::NavRecents),
+                (self.nav_back, Hit::NavBack),
+                (self.nav_home, Hit::NavHome),
+                (self.nav_recents, Hit::NavRecents),
             ]
             .into_iter()
             .find(|(r, _)| r.contains(x, y))
@@ -375,45 +377,42 @@ impl Layout {
         if popup {
             return None;
         }
-        let first = |items: &[(Rect, Target)]| {
+        let first = |items: &[(Rect, Hit)]| {
             items
                 .iter()
                 .find(|(r, _)| r.contains(x, y))
                 .map(|&(_, t)| t)
         };
         match screen {
-            Screen::Home => first(&[
-                (self.play, Target::Play),
-                (self.level_list, Target::LevelList),
-            ]),
-            Screen::Levels => {
+            AppScreen::Home => first(&[(self.play, Hit::Play), (self.level_list, Hit::LevelList)]),
+            AppScreen::Levels => {
                 if let Some(slot) = self.slots.iter().position(|r| r.contains(x, y)) {
-                    return Some(Target::LevelSlot(slot));
+                    return Some(Hit::LevelSlot(slot));
                 }
                 first(&[
-                    (self.back, Target::Back),
-                    (self.prev_page, Target::PrevPage),
-                    (self.next_page, Target::NextPage),
+                    (self.back, Hit::Back),
+                    (self.prev_page, Hit::PrevPage),
+                    (self.next_page, Hit::NextPage),
                 ])
             }
-            Screen::Game => {
+            AppScreen::Game => {
                 if self.board.contains(x, y) {
                     let c = ((x - self.board.x) * 9 / self.board.w).clamp(0, 8);
                     let r = ((y - self.board.y) * 9 / self.board.h).clamp(0, 8);
-                    return Some(Target::Cell((r * 9 + c) as usize));
+                    return Some(Hit::Cell((r * 9 + c) as usize));
                 }
                 if let Some(i) = self.keys.iter().position(|r| r.contains(x, y)) {
-                    return Some(Target::Digit(i as u8 + 1));
+                    return Some(Hit::Digit(i as u8 + 1));
                 }
-                first(&[(self.erase, Target::Erase), (self.back, Target::Back)])
+                first(&[(self.erase, Hit::Erase), (self.back, Hit::Back)])
             }
-            Screen::Complete => first(&[
-                (self.dialog_next, Target::DialogNext),
-                (self.dialog_home, Target::DialogHome),
+            AppScreen::Complete => first(&[
+                (self.dialog_next, Hit::DialogNext),
+                (self.dialog_home, Hit::DialogHome),
             ]),
-            Screen::GameOver => first(&[
-                (self.dialog_next, Target::DialogRetry),
-                (self.dialog_home, Target::DialogHome),
+            AppScreen::GameOver => first(&[
+                (self.dialog_next, Hit::DialogRetry),
+                (self.dialog_home, Hit::DialogHome),
             ]),
         }
     }
@@ -438,11 +437,11 @@ mod tests {
     fn everything_fits_and_hits_itself() {
         for p in PROFILES {
             for (keypad, style) in [
-                (Keypad::Row, Style::default()),
-                (Keypad::TwoRows, Style::default()),
-                (Keypad::Grid, Style::default()),
-                (Keypad::Grid, Style::by_name("disc").unwrap()),
-                (Keypad::TwoRows, Style::by_name("tinted").unwrap()),
+                (KeypadStyle::Row, Style::default()),
+                (KeypadStyle::TwoRows, Style::default()),
+                (KeypadStyle::Grid, Style::default()),
+                (KeypadStyle::Grid, Style::by_name("disc").unwrap()),
+                (KeypadStyle::TwoRows, Style::by_name("tinted").unwrap()),
             ] {
                 let l = Layout::new(p, keypad, &style);
                 let inside = |r: &Rect| {
@@ -463,20 +462,20 @@ mod tests {
                 );
                 for cell in 0..CELLS {
                     let (x, y) = l.cell_center(cell);
-                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Cell(cell)));
+                    assert_eq!(l.hit(AppScreen::Game, false, x, y), Some(Hit::Cell(cell)));
                     assert!(l.cell(cell).w > 10 && l.cell(cell).h > 10);
                 }
                 for d in 1..=9 {
                     let (x, y) = l.key_center(d);
-                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Digit(d)));
-                    assert_eq!(l.hit(Screen::Game, true, x, y), None);
+                    assert_eq!(l.hit(AppScreen::Game, false, x, y), Some(Hit::Digit(d)));
+                    assert_eq!(l.hit(AppScreen::Game, true, x, y), None);
                 }
                 let (x, y) = l.erase.center();
                 if style.erase != EraseKey::None {
-                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                    assert_eq!(l.hit(AppScreen::Game, false, x, y), Some(Hit::Erase));
                 }
                 let (x, y) = l.nav_back.center();
-                assert_eq!(l.hit(Screen::Game, true, x, y), Some(Target::NavBack));
+                assert_eq!(l.hit(AppScreen::Game, true, x, y), Some(Hit::NavBack));
             }
         }
     }
@@ -497,16 +496,20 @@ mod tests {
                 }
                 for d in 1..=9 {
                     let (x, y) = l.key_center(d);
-                    assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Digit(d)));
+                    assert_eq!(l.hit(AppScreen::Game, false, x, y), Some(Hit::Digit(d)));
                 }
                 let (x, y) = l.erase.center();
-                assert_eq!(l.hit(Screen::Game, false, x, y), Some(Target::Erase));
+                assert_eq!(l.hit(AppScreen::Game, false, x, y), Some(Hit::Erase));
                 if style.erase == EraseKey::Actions {
                     assert_eq!(l.erase, l.actions[1]);
                     assert!(l.actions[0].bottom() <= l.keys[0].y);
                     assert!(l.actions[0].y >= l.board.bottom());
                     let (x, y) = l.actions[0].center();
-                    assert_eq!(l.hit(Screen::Game, false, x, y), None, "Undo does nothing");
+                    assert_eq!(
+                        l.hit(AppScreen::Game, false, x, y),
+                        None,
+                        "Undo does nothing"
+                    );
                 } else {
                     assert_eq!(l.actions, [Rect::default(); 4]);
                 }

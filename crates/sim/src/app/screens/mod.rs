@@ -4,7 +4,7 @@ pub mod layout;
 
 /// Which screen is showing (the "Rate this app" popup is an overlay, see `super::model::Model`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
+pub enum AppScreen {
     /// Title with Play and Levels buttons.
     Home,
     /// Numbered level buttons in pages.
@@ -17,22 +17,22 @@ pub enum Screen {
     GameOver,
 }
 
-impl Screen {
+impl AppScreen {
     /// The name `dumpsys` reports.
     pub fn name(self) -> &'static str {
         match self {
-            Screen::Home => "home",
-            Screen::Levels => "levels",
-            Screen::Game => "game",
-            Screen::Complete => "complete",
-            Screen::GameOver => "game_over",
+            AppScreen::Home => "home",
+            AppScreen::Levels => "levels",
+            AppScreen::Game => "game",
+            AppScreen::Complete => "complete",
+            AppScreen::GameOver => "game_over",
         }
     }
 }
 
 /// A tappable element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
+pub enum Hit {
     /// Home: Play (resume or next unsolved level).
     Play,
     /// Home: open the level list.
