@@ -3,10 +3,10 @@
 //! `fresh`: a full render after a state change (a tap moves the selection), the case the player
 //! hits every few hundred taps. `cached`: a screenshot with nothing changed (a copy of the frame).
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use std::hint::black_box;
 use autoplay_sim::app::{AppOptions, Phone};
 use autoplay_sim::profile::profile;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
 
 fn render(c: &mut Criterion) {
     for name in ["budget", "pixel", "flagship"] {

@@ -2,12 +2,12 @@
 //! clap: each is listed here once, with its name on the command line and its help, and
 //! [`choice`] turns the list into a clap value parser.
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use sudoku_autoplay::calibration::InputMode;
-use sudoku_autoplay::device::input::InputBackend;
 use autoplay_sim::app::hazards::LockScreen;
 use autoplay_sim::app::{Keypad, Theme};
 use autoplay_sim::timing::TimingMode;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use sudoku_autoplay::calibration::InputMode;
+use sudoku_autoplay::device::input::InputBackend;
 use sudoku_autoplay::solver::Strategy;
 
 /// A library enum as the command line offers it.

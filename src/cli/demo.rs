@@ -5,6 +5,8 @@
 
 use super::choice::choice;
 use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
+use autoplay_sim::timing::TimingMode;
+use autoplay_sim::{SimConfig, profile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,8 +17,6 @@ use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
 use sudoku_autoplay::level::play;
 use sudoku_autoplay::play::Update;
-use autoplay_sim::timing::TimingMode;
-use autoplay_sim::{SimConfig, profile};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
@@ -140,10 +140,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         sudoku_autoplay::text::thousands(s.placements),
         sudoku_autoplay::text::thousands(s.undos),
         sudoku_autoplay::text::thousands(s.calls()),
-        sudoku_autoplay::text::thousands(report.replay.taps),
+        sudoku_autoplay::text::thousands(report.performed.taps),
         sudoku_autoplay::play::plan::rate(report.taps_per_sec),
         super::choice::name(report.input),
-        sudoku_autoplay::text::thousands(report.replay.repairs)
+        sudoku_autoplay::text::thousands(report.performed.repairs)
     )?;
     outln!(
         "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",

@@ -27,7 +27,7 @@ mod watch;
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-/// Plays Sudoku on an Android phone over ADB, replaying every placement and undo of a
+/// Plays Sudoku on an Android phone over ADB, performing every placement and undo of a
 /// backtracking search as real taps.
 #[derive(Debug, Parser)]
 #[command(

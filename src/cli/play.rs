@@ -104,7 +104,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub max_visible_steps: Option<u64>,
     /// Time budget: show as many search steps as fit in DURATION at the tap channel's measured
-    /// rate, then fill the rest of the solution in directly (the plan printed before replaying
+    /// rate, then fill the rest of the solution in directly (the plan printed before playing
     /// says how many). `none` shows every step, however long it takes.
     #[arg(long, value_name = "DURATION", default_value = "30m")]
     pub budget: sudoku_autoplay::play::plan::Budget,
@@ -240,7 +240,7 @@ impl PlayArgs {
     }
 }
 
-/// A progress bar for a replay: events, taps/s, elapsed, ETA.
+/// A progress bar for a play: events, taps/s, elapsed, ETA.
 pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
@@ -286,21 +286,21 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     outln!(
         "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {}, \
          {} repairs{}, {} steps shown{}; capture: {}",
-        completion(&r.replay),
+        completion(&r.performed),
         sudoku_autoplay::text::thousands(s.placements),
         sudoku_autoplay::text::thousands(s.undos),
         sudoku_autoplay::text::thousands(s.calls()),
         s.elapsed.as_secs_f64() * 1e3,
-        sudoku_autoplay::text::thousands(r.replay.taps),
+        sudoku_autoplay::text::thousands(r.performed.taps),
         sudoku_autoplay::play::plan::rate(r.taps_per_sec),
         super::choice::name(r.input),
-        sudoku_autoplay::text::thousands(r.replay.repairs),
-        super::resume::incidents(&r.replay),
-        sudoku_autoplay::text::thousands(r.replay.events_shown),
-        if r.replay.events_hidden > 0 {
+        sudoku_autoplay::text::thousands(r.performed.repairs),
+        super::resume::incidents(&r.performed),
+        sudoku_autoplay::text::thousands(r.performed.events_shown),
+        if r.performed.events_hidden > 0 {
             format!(
                 " ({} computed on the host only)",
-                sudoku_autoplay::text::thousands(r.replay.events_hidden)
+                sudoku_autoplay::text::thousands(r.performed.events_hidden)
             )
         } else {
             String::new()
@@ -312,7 +312,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
 }
 
 /// How the solved board was seen, for the summary line.
-pub fn completion(r: &sudoku_autoplay::play::ReplayReport) -> &'static str {
+pub fn completion(r: &sudoku_autoplay::play::PerformReport) -> &'static str {
     match r.completion {
         Some(sudoku_autoplay::play::Completion::Screen) => "the app's completion screen",
         _ => "the solved board read back",
@@ -329,7 +329,7 @@ pub fn print_note(note: &Note, quiet: bool) {
 }
 
 /// The callback for [`play`] / `resume`: notes printed as they come (above `bar`), the
-/// replay's progress on `bar` ([`bar_progress`]).
+/// performance's progress on `bar` ([`bar_progress`]).
 pub fn updates(bar: &ProgressBar, quiet: bool) -> impl FnMut(&Update) + '_ {
     let mut progress = bar_progress(bar);
     move |update| match update {
@@ -338,7 +338,7 @@ pub fn updates(bar: &ProgressBar, quiet: bool) -> impl FnMut(&Update) + '_ {
     }
 }
 
-/// A progress callback for the replay that drives `bar`: steps, taps, the taps/s the
+/// A progress callback for the performance that drives `bar`: steps, taps, the taps/s the
 /// phone has carried out (the channel's measured rate: taps are acknowledged only once the
 /// phone is done with them), the ETA at that rate for the remaining steps' taps, and the
 /// repairs, reconnects and interruptions survived.
@@ -504,9 +504,9 @@ fn run_all(
                 "{serial}: solved and verified, {} placements, {} undos, {} taps, {} repairs{}",
                 sudoku_autoplay::text::thousands(r.stats.placements),
                 sudoku_autoplay::text::thousands(r.stats.undos),
-                sudoku_autoplay::text::thousands(r.replay.taps),
-                sudoku_autoplay::text::thousands(r.replay.repairs),
-                super::resume::incidents(&r.replay)
+                sudoku_autoplay::text::thousands(r.performed.taps),
+                sudoku_autoplay::text::thousands(r.performed.repairs),
+                super::resume::incidents(&r.performed)
             )?,
             Err(e) => {
                 outln!("{serial}: FAILED: {e:#}")?;

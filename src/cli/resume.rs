@@ -12,7 +12,7 @@ use sudoku_autoplay::session::{SessionMeta, read_journal};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "The events already in the journal are taken to be on the screen: the board is read and \
-    repaired where taps were lost, then the rest of the search is replayed. If the app restarted meanwhile \
+    repaired where taps were lost, then the rest of the search is played. If the app restarted meanwhile \
     (its home screen shows), the level is opened again and the journaled digits are entered again first. \
     The device is the session's own (by serial) unless -s says otherwise."
 )]
@@ -79,19 +79,19 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     };
     outln!("{}", r.solution)?;
     outln!(
-        "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s{}; session {}",
-        sudoku_autoplay::text::thousands(r.replay.events_shown),
-        sudoku_autoplay::text::thousands(r.replay.repairs),
-        sudoku_autoplay::text::thousands(r.replay.taps),
+        "resumed and verified: {} steps played now, {} repairs, {} taps in {:.1} s{}; session {}",
+        sudoku_autoplay::text::thousands(r.performed.events_shown),
+        sudoku_autoplay::text::thousands(r.performed.repairs),
+        sudoku_autoplay::text::thousands(r.performed.taps),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
-        incidents(&r.replay),
+        incidents(&r.performed),
         r.session_dir.display()
     )?;
     Ok(0)
 }
 
 /// `, 1 reconnect, 2 interruptions` (nothing when there were none).
-pub fn incidents(r: &sudoku_autoplay::play::ReplayReport) -> String {
+pub fn incidents(r: &sudoku_autoplay::play::PerformReport) -> String {
     let mut s = String::new();
     for (n, what) in [
         (r.reconnects, "reconnect"),

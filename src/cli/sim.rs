@@ -2,16 +2,16 @@
 
 use super::choice::choice;
 use anyhow::{Context, bail};
-use clap::Args;
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::time::Duration;
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
 use autoplay_sim::app::style::{STYLES, Style};
 use autoplay_sim::app::{AppOptions, Keypad, Theme};
 use autoplay_sim::timing::TimingMode;
 use autoplay_sim::{AuthConfig, SimConfig, profile};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// Options of `autoplay sim`.
 #[derive(Debug, Args)]

@@ -236,8 +236,8 @@ fn work(
                 device.serial,
                 thousands(r.stats.placements),
                 thousands(r.stats.undos),
-                thousands(r.replay.taps),
-                thousands(r.replay.repairs)
+                thousands(r.performed.taps),
+                thousands(r.performed.repairs)
             ),
             Err(e) => {
                 eprintln!(

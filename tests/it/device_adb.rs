@@ -2,13 +2,13 @@
 //! against the simulated phone through a private real adb server.
 
 use crate::common::AdbServer;
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::time::Duration;
 use sudoku_autoplay::device::channel::{self, Channel};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::input::{InputBackend, Tapper, TapperOptions};
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 
 fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {
     let mut config = SimConfig::new(profile::profile(name).unwrap().clone());

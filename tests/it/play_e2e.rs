@@ -2,6 +2,9 @@
 //! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
 
 use crate::common::{AdbServer, run_with_timeout};
+use autoplay_sim::app::style::Style;
+use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -11,9 +14,6 @@ use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::Update;
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
-use autoplay_sim::app::style::Style;
-use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Theme};
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use sudoku_autoplay::solver::{Options, Strategy, search};
 
 fn calibration_dir() -> PathBuf {
@@ -72,11 +72,11 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
         .sum();
     // ... besides the few taps on a given cell that measured the channel's rate for the plan.
     let received = state["taps"].as_u64().unwrap();
-    assert_eq!(received, report.replay.taps + report.warmup_taps);
-    let plan = report.plan.as_ref().expect("a plan before replaying");
-    assert_eq!(plan.steps, report.replay.events_shown);
+    assert_eq!(received, report.performed.taps + report.warmup_taps);
+    let plan = report.plan.as_ref().expect("a plan before playing");
+    assert_eq!(plan.steps, report.performed.events_shown);
     assert!(plan.rate > 0.0 && report.warmup_taps >= 3, "{plan:?}");
-    assert_eq!(journal_taps as u64, report.replay.taps);
+    assert_eq!(journal_taps as u64, report.performed.taps);
     assert!(
         matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
     );
@@ -90,7 +90,7 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
         (report.stats.placements, report.stats.undos)
     );
     assert_eq!(
-        report.replay.events_shown,
+        report.performed.events_shown,
         report.stats.placements + report.stats.undos,
         "every event was shown"
     );
@@ -186,9 +186,9 @@ fn dropped_taps_are_repaired_and_counted() {
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(state["dropped_taps"].as_u64().unwrap() > 0, "{state}");
-    assert!(report.replay.repairs > 0, "{:?}", report.replay);
+    assert!(report.performed.repairs > 0, "{:?}", report.performed);
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
-    assert_eq!(runs[0].repairs, report.replay.repairs);
+    assert_eq!(runs[0].repairs, report.performed.repairs);
 }
 
 #[test]
@@ -264,11 +264,11 @@ fn a_device_disconnected_mid_run_is_connected_again() {
     .unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
-    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
     assert_eq!(
         (runs[0].result.as_str(), runs[0].reconnects),
-        ("solved", report.replay.reconnects)
+        ("solved", report.performed.reconnects)
     );
 }
 
@@ -366,9 +366,9 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
         "the popup ate taps: {state}"
     );
     assert!(
-        report.replay.repairs > 0,
+        report.performed.repairs > 0,
         "the swallowed taps were repaired: {:?}",
-        report.replay
+        report.performed
     );
 }
 
@@ -390,7 +390,7 @@ fn the_adb_server_killed_mid_run_is_started_again() {
     )
     .unwrap();
     assert_eq!(sim.dumpsys()["solved"], true);
-    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
 }
 
 #[test]
@@ -456,8 +456,8 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
 
 #[test]
 fn level_grid_navigation_pages_through_the_level_list() {
-    use sudoku_autoplay::calibration::{Calibration, Navigation};
     use autoplay_sim::app::Phone;
+    use sudoku_autoplay::calibration::{Calibration, Navigation};
     let data = tempfile::tempdir().unwrap();
     // A calibration whose [navigation] is the level list, measured on the app's home and list screens.
     let pixel = profile::profile("pixel").unwrap().clone();
@@ -512,9 +512,9 @@ fn slow_input_loses_no_taps() {
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
     check(&sim, &report, Strategy::Mrv);
     assert_eq!(
-        report.replay.repairs, 0,
+        report.performed.repairs, 0,
         "nothing was lost: {:?}",
-        report.replay
+        report.performed
     );
     assert!(
         report.taps_per_sec < 6.0,
@@ -602,8 +602,11 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
         plan.cut_by_budget && plan.visible_steps < plan.steps,
         "{plan:?}"
     );
-    assert_eq!(report.replay.events_shown, plan.visible_steps);
-    assert_eq!(report.replay.events_hidden, plan.steps - plan.visible_steps);
+    assert_eq!(report.performed.events_shown, plan.visible_steps);
+    assert_eq!(
+        report.performed.events_hidden,
+        plan.steps - plan.visible_steps
+    );
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     // The session records what was shown, so `autoplay replay` checks the same thing.

@@ -4,14 +4,14 @@
 use crate::common::{AdbServer, TIMEOUT, run_with_timeout, with_timeout};
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
+use autoplay_sim::adb::auth::NewKeys;
+use autoplay_sim::app::{ACTIVITY, PACKAGE};
+use autoplay_sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::adb_packet::{self as packet, Command as Cmd, Packet};
-use autoplay_sim::adb::auth::NewKeys;
-use autoplay_sim::app::{ACTIVITY, PACKAGE};
-use autoplay_sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
 
 fn config(name: &str) -> SimConfig {
     SimConfig::new(profile::profile(name).expect("profile").clone())

@@ -2,10 +2,10 @@
 //! `autoplay calibrate` makes from the phone's own game screen, so they cannot go stale.
 //! Regenerate with `cargo test --test it -- --ignored sim_calibrations::`.
 
-use std::path::PathBuf;
-use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
 use autoplay_sim::app::{ACTIVITY, AppOptions, Keypad, PACKAGE, Phone};
 use autoplay_sim::profile::PROFILES;
+use std::path::PathBuf;
+use sudoku_autoplay::calibration::{CalibrateOptions, Calibration, Erase, Navigation};
 
 fn calibrations() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();

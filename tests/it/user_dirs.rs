@@ -4,11 +4,11 @@
 //! AUTOPLAY_DATA).
 
 use crate::common::{AdbServer, autoplay_in_home, run_with_timeout};
+use autoplay_sim::{SimConfig, profile, spawn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::session::{SessionMeta, read_runs};
-use autoplay_sim::{SimConfig, profile, spawn};
 
 const SHOT: &str = "screenshots/sim/pixel-light-row.png";
 

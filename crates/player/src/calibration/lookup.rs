@@ -362,7 +362,10 @@ pub const NAVIGATION_HELP: &str = "Add one: make the calibration again with \
 mod tests {
     use super::*;
 
-    const SIM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/sim-pixel.toml");
+    const SIM: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../calibration/sim-pixel.toml"
+    );
 
     fn dir_with(files: &[(&str, String)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

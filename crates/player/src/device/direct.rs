@@ -335,7 +335,10 @@ mod tests {
     /// closes the socket; the commands it saw, and how the socket ended.
     fn fake_device(
         reply: impl Fn(&Packet) -> Option<Packet> + Send + 'static,
-    ) -> (SocketAddr, std::thread::JoinHandle<(Vec<Command>, std::io::ErrorKind)>) {
+    ) -> (
+        SocketAddr,
+        std::thread::JoinHandle<(Vec<Command>, std::io::ErrorKind)>,
+    ) {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = l.local_addr().unwrap();
         let fake = std::thread::spawn(move || {

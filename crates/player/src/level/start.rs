@@ -1,5 +1,5 @@
 //! Playing a level from its start: find the calibration, open the level, read and check the
-//! board, search it, measure the tap channel and plan, then replay into a new session.
+//! board, search it, measure the tap channel and plan, then perform it into a new session.
 
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
@@ -18,7 +18,7 @@ use anyhow::{Context, bail};
 use std::time::{Instant, SystemTime};
 
 /// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
-/// (before the replay starts), then where the replay stands.
+/// (before the performance starts), then where the performance stands.
 pub fn play(
     device: &Device,
     cfg: &PlayConfig,
@@ -85,7 +85,7 @@ pub fn play(
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
-    // Before replaying: measure the channel's rate, print the plan, fit the budget.
+    // Before performing: measure the channel's rate, print the plan, fit the budget.
     let taps_layout = Layout::of(&cal);
     let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
     let plan = Plan::new(

@@ -1,5 +1,5 @@
 //! What a play tells its caller while it runs: notes on how the run is set up (said before the
-//! replay starts, as they happen), then where the replay stands. The library does not print:
+//! performance starts, as they happen), then where the performance stands. The library does not print:
 //! the command line shows these, and each note is also a `tracing` event.
 
 use super::perform::Progress;
@@ -11,9 +11,9 @@ use std::path::PathBuf;
 /// One update of a running play, for the caller's callback.
 #[derive(Debug, Clone)]
 pub enum Update {
-    /// How the run is set up (before the replay).
+    /// How the run is set up (before the performance).
     Note(Note),
-    /// Where the replay stands.
+    /// Where the performance stands.
     Progress(Progress),
 }
 
@@ -26,7 +26,7 @@ pub enum Note {
     TapChannel { mode: InputBackend, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
-    /// What the replay will show, and how long it should take.
+    /// What the performance will show, and how long it should take.
     Plan { plan: Plan, level: Option<u32> },
 }
 

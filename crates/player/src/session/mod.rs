@@ -3,7 +3,7 @@
 //! A session is `DATA/sessions/<time>-<serial>-L<level>/` with
 //! - `session.toml`: versioned metadata (device, calibration, level, strategy, givens, solution),
 //! - `first.png` / `last.png`: the frames before and after,
-//! - `journal.jsonl`: append-only, one JSON object per line, flushed line by line: every replayed
+//! - `journal.jsonl`: append-only, one JSON object per line, flushed line by line: every performed
 //!   event with the taps sent for it, every repair or fill write, and how the run ended.
 //!
 //! `runs.csv` gets one line per run with the execution counts.

@@ -4,11 +4,11 @@ use super::auth::{self, KeyStore, TOKEN_LEN};
 use super::connection::{PacketReader, PacketWriter, ReadError};
 use super::service::{self, Context, Service};
 use super::stream::{Delivery, StreamTable};
+use crate::shell::Device;
+use std::sync::{Arc, Mutex};
 use sudoku_autoplay::adb_packet::{
     AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Command, MAX_PAYLOAD, Packet, VERSION,
 };
-use crate::shell::Device;
-use std::sync::{Arc, Mutex};
 use tokio::net::TcpStream;
 use tokio::sync::{Notify, mpsc};
 

@@ -2,9 +2,9 @@
 //! pair a service uses. Flow control follows the classic protocol: one WRTE in flight per
 //! stream until the peer's OKAY; each WRTE received is acknowledged once the service took it.
 
-use sudoku_autoplay::adb_packet::{Command, Packet};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use sudoku_autoplay::adb_packet::{Command, Packet};
 use tokio::sync::{Semaphore, mpsc};
 
 /// How many unacknowledged WRTEs from the host a stream queues before the host is considered
