@@ -15,8 +15,8 @@ use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::play::link::Link;
 use sudoku_autoplay::play::navigate::navigate;
 use sudoku_autoplay::play::stop::{StopFlag, is_restored};
+use sudoku_autoplay::recheck::{OcrCheck, SessionCheck, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif, tui};
-use sudoku_autoplay::session::replay::{OcrCheck, SessionCheck, check_session};
 use sudoku_autoplay::text::thousands as t;
 
 /// Exit code when the session does not replay as recorded.

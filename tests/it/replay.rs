@@ -9,8 +9,8 @@ use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::{Server, select};
 use sudoku_autoplay::level::{PlayConfig, play};
+use sudoku_autoplay::recheck::{Ending, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
-use sudoku_autoplay::session::replay::{Ending, check_session};
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
 fn calibration_dir() -> PathBuf {

@@ -18,7 +18,9 @@
 //! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), performed with
 //!    verification, recovering from lost links and from what real phones do mid-run.
 //! 6. [`session`]: what a run did, recorded ([`session::Session`]: a journal, frames; and
-//!    `runs.csv`), re-checked and watched offline.
+//!    `runs.csv`), and drawn offline ([`session::anim`]). Above it, [`recheck`] checks a
+//!    recorded session again without a device ([`recheck::check_session`]: today's OCR and
+//!    search against what was recorded).
 //! 7. [`level`], above them all: one whole level on a device ([`level::play`],
 //!    [`level::resume`]) finds the calibration, reads and searches the board, performs it
 //!    through [`play`] and records it through [`session`].
@@ -40,6 +42,7 @@ pub mod capture;
 pub mod device;
 pub mod level;
 pub mod play;
+pub mod recheck;
 pub mod session;
 
 pub mod solver;

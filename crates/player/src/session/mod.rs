@@ -10,7 +10,6 @@
 
 pub mod anim;
 pub mod journal;
-pub mod replay;
 pub(crate) mod runs;
 pub(crate) mod time;
 
