@@ -7,13 +7,16 @@
 //! and both perform through one `execute` step into the session. Every device call goes through
 //! a [`Link`](crate::play::link::Link) (recovery from a lost link), the performance's screen through
 //! a [`PhoneTarget`](crate::play::phone::PhoneTarget) (hazards: screen off, lock screen, app in
-//! the background).
+//! the background). [`resend`] sends a recorded session's taps to a phone again (checked by
+//! [`crate::recheck`] first).
 
 mod config;
 mod execute;
+mod resend;
 mod resume;
 mod start;
 
 pub use config::{PlayConfig, PlayReport};
+pub use resend::{ResendOptions, ResendReport, Shown, resend};
 pub use resume::resume;
 pub use start::play;
