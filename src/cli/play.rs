@@ -257,7 +257,7 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 }
 
 pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
-    let stop = super::signals::install();
+    let stop = super::signals::install(super::signals::AFTER_THE_TAPS);
     if args.all_devices {
         return run_all(adb, &adb.server.running_server()?, args, stop);
     }

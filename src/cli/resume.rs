@@ -29,7 +29,7 @@ pub struct ResumeArgs {
 }
 
 pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
-    let stop = super::signals::install();
+    let stop = super::signals::install(super::signals::AFTER_THE_TAPS);
     // The session first: a finished or broken session needs no device.
     let meta = SessionMeta::load(&args.session)?;
     if read_journal(&args.session.join("journal.jsonl"))?.ended_solved() {

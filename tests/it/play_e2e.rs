@@ -349,6 +349,60 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// `autoplay watch --levels 1-70` on the simulated phone, until `runs.csv` has a row; then
+/// `signals` SIGTERMs (200 ms apart) and the exit status.
+fn watch_until_a_level_is_played_then_sigterm(
+    signals: usize,
+) -> (
+    std::process::ExitStatus,
+    Vec<sudoku_autoplay::session::RunRecord>,
+) {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, Keypad::Row, 0.0);
+    let (adb, _) = connect(&sim);
+    let mut child = crate::common::autoplay_command()
+        .args(["watch", "--levels", "1-70", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.addr().port().to_string())
+        .arg("--calibration-dir")
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let runs_path = data.path().join("runs.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while read_runs(&runs_path).map_or(0, |r| r.len()) < 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "watch did not play a level"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..signals {
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(60), "autoplay watch");
+    (status, read_runs(&runs_path).unwrap_or_default())
+}
+
+#[test]
+fn watch_stops_after_the_current_level_on_sigterm_and_at_once_on_the_second() {
+    // The first SIGTERM: the level under way is finished (solved), no other starts.
+    let (status, runs) = watch_until_a_level_is_played_then_sigterm(1);
+    assert_eq!(status.code(), Some(0));
+    assert!(runs.len() < 70, "{runs:?}");
+    assert!(runs.iter().all(|r| r.result == "solved"), "{runs:?}");
+    // The second: at once, with SIGTERM's exit code.
+    let (status, _) = watch_until_a_level_is_played_then_sigterm(2);
+    assert_eq!(status.code(), Some(143));
+}
+
 #[test]
 fn a_popup_over_the_board_is_dismissed_with_back() {
     let data = tempfile::tempdir().unwrap();

@@ -8,15 +8,18 @@
 //! a [`Link`](crate::play::link::Link) (recovery from a lost link), the performance's screen through
 //! a [`PhoneTarget`](crate::play::phone::PhoneTarget) (hazards: screen off, lock screen, app in
 //! the background). [`resend`] sends a recorded session's taps to a phone again (checked by
-//! [`crate::recheck`] first).
+//! [`crate::recheck`] first). [`next_levels`] and [`play_or_resume`] choose what to play next on
+//! a device (the `watch` daemon).
 
 mod config;
 mod execute;
+mod next;
 mod resend;
 mod resume;
 mod start;
 
 pub use config::{PlayConfig, PlayReport};
+pub use next::{check_navigation, next_levels, play_or_resume};
 pub use resend::{ResendOptions, ResendReport, Shown, resend};
 pub use resume::resume;
 pub use start::play;
