@@ -2,8 +2,8 @@
 //! device needed), and optionally show it again: as an animated GIF, in the terminal, or as the
 //! recorded taps sent to a phone.
 
+use super::args::AdbArgs;
 use super::choice::choice;
-use super::play::AdbArgs;
 use anyhow::Context;
 use std::io::IsTerminal;
 use std::path::PathBuf;

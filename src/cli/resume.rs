@@ -1,6 +1,8 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::play::{AdbArgs, RunArgs, explain_failure, progress_bar, updates};
+use super::args::{AdbArgs, RunArgs};
+use super::outcome::{explain_failure, incidents};
+use super::progress::{progress_bar, updates};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -88,18 +90,4 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
         r.session_dir.display()
     )?;
     Ok(0)
-}
-
-/// `, 1 reconnect, 2 interruptions` (nothing when there were none).
-pub fn incidents(r: &sudoku_autoplay::play::PerformReport) -> String {
-    let mut s = String::new();
-    for (n, what) in [
-        (r.reconnects, "reconnect"),
-        (r.interruptions, "interruption"),
-    ] {
-        if n > 0 {
-            s.push_str(&format!(", {n} {what}{}", if n == 1 { "" } else { "s" }));
-        }
-    }
-    s
 }

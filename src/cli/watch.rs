@@ -4,10 +4,9 @@
 //! ([`play_or_resume`]). Survives unplug/replug; Ctrl-C or SIGTERM stops after the current
 //! level (twice: at once).
 
+use super::args::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use super::error_text;
-use super::play::{
-    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, print_note, progress_bar, updates,
-};
+use super::progress::{print_note, progress_bar, updates};
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
