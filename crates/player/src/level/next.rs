@@ -5,7 +5,7 @@ use super::config::{PlayConfig, PlayReport};
 use super::{play, resume};
 use crate::calibration::lookup;
 use crate::device::Device;
-use crate::play::{Note, Update};
+use crate::play::{Note, Update, tell};
 use crate::session::{interrupted_session, solved_before};
 use std::path::Path;
 
@@ -34,11 +34,8 @@ pub fn play_or_resume(
     };
     match interrupted_session(&cfg.data_dir, &device.serial, level) {
         Some(dir) => {
-            let note = Note::Resuming {
-                session_dir: dir.clone(),
-            };
-            note.trace();
-            on(&Update::Note(note));
+            let session_dir = dir.clone();
+            tell(on, Note::Resuming { session_dir });
             resume(device, &dir, &cfg, on)
         }
         None => play(device, &cfg, on),
@@ -60,11 +57,8 @@ pub fn check_navigation(
         None => lookup::find(&cfg.calibration_dirs, model, size),
     };
     for e in &found.broken {
-        let note = Note::SkippedCalibration {
-            error: e.to_string(),
-        };
-        note.trace();
-        on(&Update::Note(note));
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
     }
     found.with_navigation(why)?;
     Ok(())

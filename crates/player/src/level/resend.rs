@@ -8,7 +8,7 @@ use crate::device::input::InputBackend;
 use crate::play::link::Link;
 use crate::play::navigate::navigate;
 use crate::play::stop::{StopFlag, is_restored};
-use crate::play::{Note, Update};
+use crate::play::{Note, Update, tell};
 use crate::recheck::SessionCheck;
 use std::path::Path;
 use std::time::Duration;
@@ -99,36 +99,29 @@ pub fn resend(
             size.1
         );
     }
-    let mut tell = |note: Note| {
-        note.trace();
-        on(&Update::Note(note));
-    };
     let mut link = Link::new(
         device.clone(),
         options.reconnect_timeout,
         options.stop.clone(),
     );
     let channel = link.open_channel(options.input, size, options.pace)?;
-    tell(Note::TapChannel {
-        mode: channel.mode,
-        why: channel.why,
-    });
+    let (mode, why) = (channel.mode, channel.why);
+    tell(on, Note::TapChannel { mode, why });
     let cal = Calibration::load(Path::new(&m.calibration)).ok();
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
-        _ => tell(Note::LevelNotOpened {
-            calibration: m.calibration.clone(),
-        }),
+        _ => {
+            let calibration = m.calibration.clone();
+            tell(on, Note::LevelNotOpened { calibration })
+        }
     }
     for (i, &(x, y)) in check.taps.iter().enumerate() {
         if let Err(e) = link.tap(x, y) {
             if !is_restored(&e) {
                 return Err(e);
             }
-            tell(Note::LinkRestored {
-                serial: device.serial.clone(),
-                at_tap: i,
-            });
+            let serial = device.serial.clone();
+            tell(on, Note::LinkRestored { serial, at_tap: i });
         }
     }
     if let Err(e) = link.flush()

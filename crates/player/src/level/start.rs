@@ -11,7 +11,7 @@ use crate::play::navigate::{app_package, nav_package, navigate};
 use crate::play::phone::PhoneTarget;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
-use crate::play::{Note, Update};
+use crate::play::{Note, Update, tell};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use anyhow::{Context, bail};
@@ -201,12 +201,6 @@ pub(super) fn search_events(
         ),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
-}
-
-/// Gives `note` to the caller, and emits it as a `tracing` event.
-fn tell(on: &mut dyn FnMut(&Update), note: Note) {
-    note.trace();
-    on(&Update::Note(note));
 }
 
 /// Opens the tap channel the configuration asks for, and says which it is and why.

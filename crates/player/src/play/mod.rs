@@ -16,6 +16,7 @@ pub mod plan;
 pub mod setnum;
 pub mod stop;
 
+pub(crate) use note::tell;
 pub use note::{Note, Update};
 pub use perform::{
     Completion, Incident, IncidentKind, Journal, PerformError, PerformOptions, PerformReport,

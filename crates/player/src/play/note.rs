@@ -40,6 +40,12 @@ pub enum Note {
     Resuming { session_dir: PathBuf },
 }
 
+/// Gives `note` to the caller as an [`Update`], and emits it as a `tracing` event.
+pub(crate) fn tell(on: &mut dyn FnMut(&Update), note: Note) {
+    note.trace();
+    on(&Update::Note(note));
+}
+
 impl Note {
     /// Emits the note as a `tracing` event (info: the user is told it anyway).
     pub(crate) fn trace(&self) {
