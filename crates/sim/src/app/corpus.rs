@@ -9,14 +9,14 @@
 
 use super::style::{EraseKey, STYLES, Style};
 use super::{AppOptions, Keypad, Phone, Theme, model::Game};
+use sudoku_autoplay::board::CELLS;
 use crate::profile::PROFILES;
+use sudoku_autoplay::solver::fast;
 use image::RgbaImage;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use sudoku_autoplay::board::CELLS;
-use sudoku_autoplay::solver::fast;
 
 /// Where the corpus lives, relative to the repository root.
 pub const DIR: &str = "screenshots/sim";
@@ -203,9 +203,7 @@ mod tests {
     use super::*;
 
     fn dir() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(DIR)
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DIR)
     }
 
     /// The committed corpus is what the generator produces now (truth and pixels).

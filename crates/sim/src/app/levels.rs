@@ -10,13 +10,13 @@
 //! givens happen to sit, so the hardest level (17 givens) takes it only ~100 placements while
 //! some middle levels take tens of thousands.
 
+use sudoku_autoplay::board::{Board, CELLS};
+use sudoku_autoplay::solver::{self, Options, Outcome, Strategy, fast};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
-use sudoku_autoplay::board::{Board, CELLS};
-use sudoku_autoplay::solver::{self, Options, Outcome, Strategy, fast};
 
 /// Number of levels shipped.
 pub const LEVEL_COUNT: usize = 70;
@@ -423,9 +423,8 @@ mod tests {
             .filter(|l| l.starts_with('|'))
             .map(|l| format!("{l}\n"))
             .collect();
-        let readme =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-                .expect("README.md");
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+            .expect("README.md");
         assert!(
             readme.contains(&table),
             "README.md's level table differs from docs/levels.md: copy it over"

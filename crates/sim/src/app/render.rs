@@ -9,8 +9,8 @@ use super::palette::Palette;
 use super::screens::layout::{Layout, Rect};
 use super::screens::{LEVELS_PER_PAGE, Screen};
 use super::style::{self, EraseKey, Givens, Style};
-use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
+use image::RgbaImage;
 
 /// The clock shown in the status bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

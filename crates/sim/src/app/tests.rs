@@ -3,8 +3,8 @@
 use super::palette::Palette;
 use super::screens::Screen;
 use super::*;
-use crate::profile::profile;
 use sudoku_autoplay::board::Board;
+use crate::profile::profile;
 use sudoku_autoplay::solver::fast;
 
 fn phone(options: AppOptions) -> Phone {

@@ -6,8 +6,8 @@
 use super::super::Keypad;
 use super::super::style::{EraseKey, Style};
 use super::{LEVEL_COLUMNS, LEVELS_PER_PAGE, Screen, Target};
-use crate::profile::Profile;
 use sudoku_autoplay::board::CELLS;
+use crate::profile::Profile;
 
 /// The 3x3 keypad: key size, gap between keys and panel padding (dp).
 const GRID_KEY_DP: f32 = 56.0;
