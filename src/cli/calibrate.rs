@@ -61,7 +61,7 @@ pub struct CalibrateArgs {
     am_start: Option<String>,
     /// Without --screenshot: the device whose screen is captured.
     #[command(flatten)]
-    adb: super::play::AdbArgs,
+    adb: super::args::AdbArgs,
 }
 
 /// Non-negative numbers separated by commas, semicolons or spaces.

@@ -3,8 +3,8 @@
 //! transport to it directly), plays a level visibly, and shows the phone's screen live (the board
 //! redrawn in the terminal and a PNG refreshed on disk).
 
+use super::args::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use super::choice::choice;
-use super::play::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use autoplay_sim::timing::TimingMode;
 use autoplay_sim::{SimConfig, profile};
 use std::io::IsTerminal;
@@ -121,7 +121,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let started = Instant::now();
     let quiet = args.run.quiet;
     let result = play(&device, &cfg, &mut |update| match update {
-        Update::Note(note) => super::play::print_note(note, quiet),
+        Update::Note(note) => super::progress::print_note(note, quiet),
         Update::Progress(p) => steps.store(
             p.done << 32 | p.total.min(u32::MAX as u64),
             Ordering::Relaxed,
@@ -140,10 +140,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         sudoku_autoplay::text::thousands(s.placements),
         sudoku_autoplay::text::thousands(s.undos),
         sudoku_autoplay::text::thousands(s.calls()),
-        sudoku_autoplay::text::thousands(report.replay.taps),
+        sudoku_autoplay::text::thousands(report.performed.taps),
         sudoku_autoplay::play::plan::rate(report.taps_per_sec),
         super::choice::name(report.input),
-        sudoku_autoplay::text::thousands(report.replay.repairs)
+        sudoku_autoplay::text::thousands(report.performed.repairs)
     )?;
     outln!(
         "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",

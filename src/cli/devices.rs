@@ -1,7 +1,7 @@
 //! `autoplay devices`: connected devices, their screens, and whether a calibration exists.
 
+use super::args::ServerArgs;
 use super::dirs::CalibrationDir;
-use super::play::ServerArgs;
 use sudoku_autoplay::calibration::lookup;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device};

@@ -8,13 +8,16 @@ macro_rules! outln {
         writeln!(std::io::stdout(), $($arg)*)
     }};
 }
+mod args;
 mod calibrate;
 mod choice;
 mod demo;
 mod devices;
 mod dirs;
 mod logging;
+mod outcome;
 mod play;
+mod progress;
 mod read;
 mod replay;
 mod resume;
@@ -27,7 +30,7 @@ mod watch;
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-/// Plays Sudoku on an Android phone over ADB, replaying every placement and undo of a
+/// Plays Sudoku on an Android phone over ADB, performing every placement and undo of a
 /// backtracking search as real taps.
 #[derive(Debug, Parser)]
 #[command(
@@ -45,7 +48,7 @@ pub struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     #[command(flatten)]
-    adb: play::AdbArgs,
+    adb: args::AdbArgs,
     #[command(flatten)]
     play: play::PlayArgs,
     #[command(subcommand)]

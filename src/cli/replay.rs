@@ -2,21 +2,18 @@
 //! device needed), and optionally show it again: as an animated GIF, in the terminal, or as the
 //! recorded taps sent to a phone.
 
+use super::args::AdbArgs;
 use super::choice::choice;
-use super::play::AdbArgs;
 use anyhow::Context;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
-use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::device::tap::InputBackend;
-use sudoku_autoplay::level::PlayConfig;
-use sudoku_autoplay::play::link::Link;
-use sudoku_autoplay::play::navigate::navigate;
-use sudoku_autoplay::play::stop::{StopFlag, is_restored};
+use sudoku_autoplay::level::{ResendOptions, Shown, resend};
+use sudoku_autoplay::play::Update;
+use sudoku_autoplay::recheck::{OcrCheck, SessionCheck, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif, tui};
-use sudoku_autoplay::session::replay::{OcrCheck, SessionCheck, check_session};
 use sudoku_autoplay::text::thousands as t;
 
 /// Exit code when the session does not replay as recorded.
@@ -172,72 +169,32 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Sends the journaled taps to a phone, paced, then reads its screen.
+/// Sends the journaled taps to a phone again ([`resend`]), printing its notes as they come and
+/// then what it did.
 fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Result<()> {
-    let m = &c.meta;
     let device = adb.device()?;
-    let size = device.screen_size()?;
-    if size != (m.device.width, m.device.height) {
-        anyhow::bail!(
-            "{} has a {}x{} screen but the session was recorded on {}x{}: its taps would land elsewhere",
-            device.serial,
-            size.0,
-            size.1,
-            m.device.width,
-            m.device.height
-        );
-    }
-    if let Some(&(x, y)) = c.taps.iter().find(|&&(x, y)| x >= size.0 || y >= size.1) {
-        anyhow::bail!(
-            "{}: a tap at ({x}, {y}) is off the {}x{} screen (the journal is corrupt)",
-            c.dir.join("journal.jsonl").display(),
-            size.0,
-            size.1
-        );
-    }
-    // The recorded taps are sent as they are (blind by design); a lost link is waited for and
-    // the taps go on, with a note, since what was in flight may be lost.
-    let cfg = PlayConfig::default();
-    let mut link = Link::new(device.clone(), cfg.reconnect_timeout, StopFlag::default());
-    let channel = link.open_channel(args.input, size, Duration::from_millis(args.pace))?;
-    eprintln!("tap channel: {}", channel.why);
-    let cal = Calibration::load(std::path::Path::new(&m.calibration)).ok();
-    match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
-        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
-        _ => eprintln!(
-            "note: not opening the level (no level or [navigation] in {}): the taps go to the screen that is open",
-            m.calibration
-        ),
-    }
-    for (i, &(x, y)) in c.taps.iter().enumerate() {
-        if let Err(e) = link.tap(x, y) {
-            if !is_restored(&e) {
-                return Err(e);
-            }
-            eprintln!(
-                "note: the link to {} dropped and came back at tap {i}: taps in flight may be lost",
-                device.serial
-            );
+    let options = ResendOptions {
+        input: args.input,
+        pace: Duration::from_millis(args.pace),
+        ..ResendOptions::default()
+    };
+    let r = resend(&device, c, &options, &mut |update| {
+        if let Update::Note(note) = update {
+            eprintln!("{note}");
         }
-    }
-    if let Err(e) = link.flush()
-        && !is_restored(&e)
-    {
-        return Err(e);
-    }
+    })?;
     outln!(
         "device:  sent {} recorded taps to {} ({:.0} taps/s via {})",
-        t(c.taps.len() as u64),
-        device.serial,
-        link.taps_per_sec(),
-        super::choice::name(link.input_mode().unwrap_or(InputBackend::Input))
+        t(r.taps),
+        r.serial,
+        r.taps_per_sec,
+        super::choice::name(r.input)
     )?;
-    if let Some(cal) = &cal {
-        let frame = link.settle(|link| link.grab())?;
-        let seen = match cal.read_if_visible(&frame)? {
-            None => "no board visible (the app's completion screen?)".to_string(),
-            Some(b) if b == c.final_board => "the board the journal ends in".to_string(),
-            Some(b) => format!("a different board: {}", b.to_line()),
+    if let Some(shown) = &r.shown {
+        let seen = match shown {
+            Shown::NoBoard => "no board visible (the app's completion screen?)".to_string(),
+            Shown::JournalsBoard => "the board the journal ends in".to_string(),
+            Shown::Other(b) => format!("a different board: {}", b.to_line()),
         };
         outln!("device:  the phone shows {seen}")?;
     }

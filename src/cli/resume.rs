@@ -1,6 +1,8 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::play::{AdbArgs, RunArgs, explain_failure, progress_bar, updates};
+use super::args::{AdbArgs, RunArgs};
+use super::outcome::{explain_failure, incidents};
+use super::progress::{progress_bar, updates};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -12,7 +14,7 @@ use sudoku_autoplay::session::{SessionMeta, read_journal};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "The events already in the journal are taken to be on the screen: the board is read and \
-    repaired where taps were lost, then the rest of the search is replayed. If the app restarted meanwhile \
+    repaired where taps were lost, then the rest of the search is played. If the app restarted meanwhile \
     (its home screen shows), the level is opened again and the journaled digits are entered again first. \
     The device is the session's own (by serial) unless -s says otherwise."
 )]
@@ -29,7 +31,7 @@ pub struct ResumeArgs {
 }
 
 pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
-    let stop = super::signals::install();
+    let stop = super::signals::install(super::signals::AFTER_THE_TAPS);
     // The session first: a finished or broken session needs no device.
     let meta = SessionMeta::load(&args.session)?;
     if read_journal(&args.session.join("journal.jsonl"))?.ended_solved() {
@@ -79,27 +81,13 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     };
     outln!("{}", r.solution)?;
     outln!(
-        "resumed and verified: {} steps replayed now, {} repairs, {} taps in {:.1} s{}; session {}",
-        sudoku_autoplay::text::thousands(r.replay.events_shown),
-        sudoku_autoplay::text::thousands(r.replay.repairs),
-        sudoku_autoplay::text::thousands(r.replay.taps),
+        "resumed and verified: {} steps played now, {} repairs, {} taps in {:.1} s{}; session {}",
+        sudoku_autoplay::text::thousands(r.performed.events_shown),
+        sudoku_autoplay::text::thousands(r.performed.repairs),
+        sudoku_autoplay::text::thousands(r.performed.taps),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
-        incidents(&r.replay),
+        incidents(&r.performed),
         r.session_dir.display()
     )?;
     Ok(0)
-}
-
-/// `, 1 reconnect, 2 interruptions` (nothing when there were none).
-pub fn incidents(r: &sudoku_autoplay::play::ReplayReport) -> String {
-    let mut s = String::new();
-    for (n, what) in [
-        (r.reconnects, "reconnect"),
-        (r.interruptions, "interruption"),
-    ] {
-        if n > 0 {
-            s.push_str(&format!(", {n} {what}{}", if n == 1 { "" } else { "s" }));
-        }
-    }
-    s
 }

@@ -1,13 +1,20 @@
-//! Ctrl-C and SIGTERM during a run: the first raises the run's [`StopFlag`] (the run sends the
-//! batch of taps under way, records its end and says how to resume), the second exits at once.
+//! Ctrl-C and SIGTERM, for every command that runs on a phone: the first raises a
+//! [`StopFlag`] (a play sends the batch of taps under way, records its end and says how to
+//! resume; `watch` stops after the levels being played), the second exits at once (130 for
+//! Ctrl-C, 143 for SIGTERM).
 
 use std::time::Duration;
 use sudoku_autoplay::play::stop::{StopFlag, exit};
 use tokio::signal::unix::{SignalKind, signal};
 
+/// What the first signal does during a play or a resume.
+pub const AFTER_THE_TAPS: &str = "stopping after the taps under way (the session is kept)";
+
 /// Installs the handlers (on a thread of their own; they are in place when this returns) and
-/// returns the flag they raise.
-pub fn install() -> StopFlag {
+/// returns the flag they raise. `first` says what the first signal does, e.g. "stopping after
+/// the current level".
+pub fn install(first: &str) -> StopFlag {
+    let first_says = first.to_string();
     let flag = StopFlag::default();
     let raised = flag.clone();
     let (ready, installed) = std::sync::mpsc::channel();
@@ -43,9 +50,7 @@ pub fn install() -> StopFlag {
                         });
                     }
                     first = false;
-                    eprintln!(
-                        "\n{name}: stopping after the taps under way (the session is kept; {name} again quits at once)"
-                    );
+                    eprintln!("\n{name}: {first_says}; {name} again quits at once");
                     raised.raise(signal);
                 }
             });

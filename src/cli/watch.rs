@@ -1,23 +1,20 @@
 //! `autoplay watch --levels 1-70`: the host daemon. Follows the adb server's device list
 //! (`host:track-devices`); whenever a calibrated device is ready it plays the device's next
-//! unplayed levels, resuming an interrupted session first. Survives unplug/replug; Ctrl-C stops
-//! after the current level (twice: at once).
+//! unplayed levels ([`next_levels`]), resuming an interrupted session first
+//! ([`play_or_resume`]). Survives unplug/replug; Ctrl-C or SIGTERM stops after the current
+//! level (twice: at once).
 
+use super::args::{CalibrationArgs, RunArgs, SearchArgs, ServerArgs};
 use super::error_text;
-use super::play::{
-    CalibrationArgs, RunArgs, SearchArgs, ServerArgs, play_with_bar, progress_bar, updates,
-};
+use super::progress::{print_note, progress_bar, updates};
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
-use sudoku_autoplay::calibration::lookup;
 use sudoku_autoplay::device::{Device, DeviceEntry};
-use sudoku_autoplay::level::{PlayConfig, resume};
-use sudoku_autoplay::session::{SessionMeta, read_journal, read_runs};
+use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
+use sudoku_autoplay::play::stop::StopFlag;
+use sudoku_autoplay::play::{Note, Update};
 use sudoku_autoplay::text::thousands;
 
 #[derive(Debug, clap::Args)]
@@ -89,8 +86,9 @@ pub fn parse_levels(s: &str) -> Result<Levels, String> {
 
 pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
     let server = args.adb.running_server()?;
-    let stop = Arc::new(AtomicBool::new(false));
-    install_ctrl_c(stop.clone());
+    // The levels under way are not interrupted: each runs with its own stop flag (the
+    // configuration's), which no signal raises.
+    let stop = super::signals::install("stopping after the current level");
 
     // Device lists from the adb server, on a thread of their own (the read blocks).
     let (tx, rx) = mpsc::channel::<Vec<DeviceEntry>>();
@@ -106,14 +104,14 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     eprintln!(
-        "watching for devices (levels {}); Ctrl-C stops after the current level",
+        "watching for devices (levels {}); Ctrl-C or SIGTERM stops after the current level",
         args.levels
     );
     let mut workers: HashMap<String, std::thread::JoinHandle<()>> = HashMap::new();
     // Devices already dealt with (nothing to play, not usable, or played): not announced again
     // until they disappear from the list.
     let mut settled: HashSet<String> = HashSet::new();
-    while !stop.load(Ordering::Relaxed) {
+    while !stopped(&stop) {
         let list = match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(list) => list,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
@@ -142,17 +140,16 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                 continue;
             };
             settled.insert(d.serial.clone());
-            if let Err(e) = usable_calibration(&cfg, &d.model, size) {
+            let usable = check_navigation(&cfg, &d.model, size, "watch", &mut |update| {
+                if let Update::Note(note) = update {
+                    print_note(note, args.run.quiet)
+                }
+            });
+            if let Err(e) = usable {
                 eprintln!("{}: not playing: {e}", d.serial);
                 continue;
             }
-            let levels: Vec<u32> = args
-                .levels
-                .0
-                .iter()
-                .copied()
-                .filter(|&l| !solved_before(&cfg.data_dir, &d.serial, l))
-                .collect();
+            let levels = next_levels(&cfg.data_dir, &d.serial, &args.levels.0);
             if levels.is_empty() {
                 eprintln!(
                     "{}: every level of {} is played (see `autoplay stats`); nothing to do",
@@ -189,17 +186,9 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The calibration play would use can open levels (watch always opens them).
-fn usable_calibration(cfg: &PlayConfig, model: &str, size: (u32, u32)) -> anyhow::Result<()> {
-    let found = match &cfg.calibration {
-        Some(p) => lookup::file(p)?,
-        None => lookup::find(&cfg.calibration_dirs, model, size),
-    };
-    for e in &found.broken {
-        eprintln!("warning: skipped {e}");
-    }
-    found.with_navigation("watch")?;
-    Ok(())
+/// Whether a signal asked watch to stop.
+fn stopped(stop: &StopFlag) -> bool {
+    stop.check().is_err()
 }
 
 /// Plays the device's unplayed `levels` (of `all`) in order until done, stopped, or the device fails.
@@ -208,97 +197,45 @@ fn work(
     cfg: &PlayConfig,
     levels: &[u32],
     all: &Levels,
-    stop: &AtomicBool,
+    stop: &StopFlag,
     multi: &MultiProgress,
     quiet: bool,
 ) {
+    let serial = &device.serial;
     for &level in levels {
-        if stop.load(Ordering::Relaxed) {
+        if stopped(stop) {
             return;
         }
-        if solved_before(&cfg.data_dir, &device.serial, level) {
+        // Played meanwhile (by another autoplay on the same data directory)?
+        if next_levels(&cfg.data_dir, serial, &[level]).is_empty() {
             continue;
         }
-        let bar = multi.add(progress_bar(quiet, &format!("{} L{level}", device.serial)));
-        let mut level_cfg = cfg.clone();
-        level_cfg.level = Some(level);
-        let result = match interrupted_session(&cfg.data_dir, &device.serial, level) {
-            Some(dir) => {
-                eprintln!("{}: resuming {}", device.serial, dir.display());
-                resume(device, &dir, &level_cfg, &mut updates(&bar, quiet))
+        let bar = multi.add(progress_bar(quiet, &format!("{serial} L{level}")));
+        let mut show = updates(&bar, quiet);
+        let result = play_or_resume(device, cfg, level, &mut |update| match update {
+            Update::Note(note @ Note::Resuming { .. }) => {
+                bar.suspend(|| eprintln!("{serial}: {note}"))
             }
-            None => play_with_bar(device, &level_cfg, &bar, quiet),
-        };
+            update => show(update),
+        });
         bar.finish_and_clear();
         match result {
             Ok(r) => eprintln!(
-                "{}: level {level} solved and verified: {} placements, {} undos, {} taps, {} repairs",
-                device.serial,
+                "{serial}: level {level} solved and verified: {} placements, {} undos, {} taps, {} repairs",
                 thousands(r.stats.placements),
                 thousands(r.stats.undos),
-                thousands(r.replay.taps),
-                thousands(r.replay.repairs)
+                thousands(r.performed.taps),
+                thousands(r.performed.repairs)
             ),
             Err(e) => {
-                eprintln!(
-                    "{}: level {level} stopped: {}",
-                    device.serial,
-                    error_text(&e)
-                );
+                eprintln!("{serial}: level {level} stopped: {}", error_text(&e));
                 return;
             }
         }
     }
-    if !stop.load(Ordering::Relaxed) {
-        eprintln!("{}: every level of {all} is played", device.serial);
+    if !stopped(stop) {
+        eprintln!("{serial}: every level of {all} is played");
     }
-}
-
-/// Whether runs.csv has a solved run of `level` on the device.
-fn solved_before(data_dir: &Path, serial: &str, level: u32) -> bool {
-    let prefix = format!("{serial} ");
-    read_runs(&data_dir.join("runs.csv")).is_ok_and(|runs| {
-        runs.iter().any(|r| {
-            r.level == Some(level) && r.result == "solved" && r.device.starts_with(&prefix)
-        })
-    })
-}
-
-/// The latest session of `level` on the device whose journal does not end solved.
-fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("sessions"))
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            SessionMeta::load(p).is_ok_and(|m| m.device.serial == serial && m.level == Some(level))
-        })
-        .collect();
-    dirs.sort();
-    let last = dirs.pop()?;
-    let journal = read_journal(&last.join("journal.jsonl")).ok()?;
-    (!journal.ended_solved()).then_some(last)
-}
-
-/// First Ctrl-C: stop after the current level. Second: exit now.
-fn install_ctrl_c(stop: Arc<AtomicBool>) {
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return;
-        };
-        rt.block_on(async {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("\nCtrl-C: stopping after the current level (Ctrl-C again to quit now)");
-                stop.store(true, Ordering::Relaxed);
-            }
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        });
-    });
 }
 
 #[cfg(test)]

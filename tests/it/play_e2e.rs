@@ -72,11 +72,11 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
         .sum();
     // ... besides the few taps on a given cell that measured the channel's rate for the plan.
     let received = state["taps"].as_u64().unwrap();
-    assert_eq!(received, report.replay.taps + report.warmup_taps);
-    let plan = report.plan.as_ref().expect("a plan before replaying");
-    assert_eq!(plan.steps, report.replay.events_shown);
+    assert_eq!(received, report.performed.taps + report.warmup_taps);
+    let plan = report.plan.as_ref().expect("a plan before playing");
+    assert_eq!(plan.steps, report.performed.events_shown);
     assert!(plan.rate > 0.0 && report.warmup_taps >= 3, "{plan:?}");
-    assert_eq!(journal_taps as u64, report.replay.taps);
+    assert_eq!(journal_taps as u64, report.performed.taps);
     assert!(
         matches!(journal.lines.last(), Some(JournalLine::End { result, .. }) if result == "solved")
     );
@@ -90,7 +90,7 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
         (report.stats.placements, report.stats.undos)
     );
     assert_eq!(
-        report.replay.events_shown,
+        report.performed.events_shown,
         report.stats.placements + report.stats.undos,
         "every event was shown"
     );
@@ -254,9 +254,9 @@ fn dropped_taps_are_repaired_and_counted() {
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(state["dropped_taps"].as_u64().unwrap() > 0, "{state}");
-    assert!(report.replay.repairs > 0, "{:?}", report.replay);
+    assert!(report.performed.repairs > 0, "{:?}", report.performed);
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
-    assert_eq!(runs[0].repairs, report.replay.repairs);
+    assert_eq!(runs[0].repairs, report.performed.repairs);
 }
 
 #[test]
@@ -332,11 +332,11 @@ fn a_device_disconnected_mid_run_is_connected_again() {
     .unwrap();
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
-    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
     assert_eq!(
         (runs[0].result.as_str(), runs[0].reconnects),
-        ("solved", report.replay.reconnects)
+        ("solved", report.performed.reconnects)
     );
 }
 
@@ -417,6 +417,60 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// `autoplay watch --levels 1-70` on the simulated phone, until `runs.csv` has a row; then
+/// `signals` SIGTERMs (200 ms apart) and the exit status.
+fn watch_until_a_level_is_played_then_sigterm(
+    signals: usize,
+) -> (
+    std::process::ExitStatus,
+    Vec<sudoku_autoplay::session::RunRecord>,
+) {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
+    let (adb, _) = connect(&sim);
+    let mut child = crate::common::autoplay_command()
+        .args(["watch", "--levels", "1-70", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.addr().port().to_string())
+        .arg("--calibration-dir")
+        .arg(calibration_dir())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let runs_path = data.path().join("runs.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while read_runs(&runs_path).map_or(0, |r| r.len()) < 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "watch did not play a level"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..signals {
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(60), "autoplay watch");
+    (status, read_runs(&runs_path).unwrap_or_default())
+}
+
+#[test]
+fn watch_stops_after_the_current_level_on_sigterm_and_at_once_on_the_second() {
+    // The first SIGTERM: the level under way is finished (solved), no other starts.
+    let (status, runs) = watch_until_a_level_is_played_then_sigterm(1);
+    assert_eq!(status.code(), Some(0));
+    assert!(runs.len() < 70, "{runs:?}");
+    assert!(runs.iter().all(|r| r.result == "solved"), "{runs:?}");
+    // The second: at once, with SIGTERM's exit code.
+    let (status, _) = watch_until_a_level_is_played_then_sigterm(2);
+    assert_eq!(status.code(), Some(143));
+}
+
 #[test]
 fn a_popup_over_the_board_is_dismissed_with_back() {
     let data = tempfile::tempdir().unwrap();
@@ -434,9 +488,9 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
         "the popup ate taps: {state}"
     );
     assert!(
-        report.replay.repairs > 0,
+        report.performed.repairs > 0,
         "the swallowed taps were repaired: {:?}",
-        report.replay
+        report.performed
     );
 }
 
@@ -458,7 +512,7 @@ fn the_adb_server_killed_mid_run_is_started_again() {
     )
     .unwrap();
     assert_eq!(sim.dumpsys()["solved"], true);
-    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
 }
 
 #[test]
@@ -580,9 +634,9 @@ fn slow_input_loses_no_taps() {
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
     check(&sim, &report, Strategy::Mrv);
     assert_eq!(
-        report.replay.repairs, 0,
+        report.performed.repairs, 0,
         "nothing was lost: {:?}",
-        report.replay
+        report.performed
     );
     assert!(
         report.taps_per_sec < 6.0,
@@ -670,8 +724,11 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
         plan.cut_by_budget && plan.visible_steps < plan.steps,
         "{plan:?}"
     );
-    assert_eq!(report.replay.events_shown, plan.visible_steps);
-    assert_eq!(report.replay.events_hidden, plan.steps - plan.visible_steps);
+    assert_eq!(report.performed.events_shown, plan.visible_steps);
+    assert_eq!(
+        report.performed.events_hidden,
+        plan.steps - plan.visible_steps
+    );
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     // The session records what was shown, so `autoplay replay` checks the same thing.

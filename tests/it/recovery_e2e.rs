@@ -102,7 +102,7 @@ fn a_popup_that_swallows_the_last_tap_is_dismissed_and_the_tap_repaired() {
             // Wherever the popup opened, the run ends solved on the screen.
             assert_solved(&sim, data.path(), &what);
             assert_eq!(
-                report.replay.completion,
+                report.performed.completion,
                 Some(sudoku_autoplay::play::Completion::Screen),
                 "{what}"
             );
@@ -116,9 +116,9 @@ fn a_popup_that_swallows_the_last_tap_is_dismissed_and_the_tap_repaired() {
                 // Repaired (the first round's taps can land while BACK is still closing it).
                 let repairs = last_run(data.path()).repairs;
                 assert!(
-                    repairs >= 1 && repairs == report.replay.repairs,
+                    repairs >= 1 && repairs == report.performed.repairs,
                     "{what}: and it was repaired ({repairs}, {:?})",
-                    report.replay
+                    report.performed
                 );
                 swallowed_last = true;
                 break;
@@ -162,7 +162,7 @@ fn dropped_taps_over_many_seeds_end_solved_or_say_why() {
         let state = match play(&device, &cfg, &mut |_| {}) {
             Ok(report) => {
                 assert_solved(&sim, data.path(), &what);
-                assert!(report.replay.completion.is_some(), "{what}");
+                assert!(report.performed.completion.is_some(), "{what}");
                 "solved"
             }
             Err(e) => {
@@ -307,9 +307,9 @@ fn a_restarted_phone_gets_no_blind_taps_and_the_level_is_reopened() {
     .unwrap();
     let sim = new.expect("the phone was restarted");
     assert_solved(&sim, data.path(), "after the restart");
-    assert!(report.replay.reconnects >= 1, "{:?}", report.replay);
+    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
     assert!(
-        report.replay.interruptions >= 1,
+        report.performed.interruptions >= 1,
         "the level was opened again"
     );
     // Every tap the new phone received was sent after looking at it: the journal's taps after
@@ -394,22 +394,22 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
     let entered = board.filled() - givens.filled();
     assert!(entered > 0);
     assert!(
-        report.replay.repairs >= entered as u64,
+        report.performed.repairs >= entered as u64,
         "{entered} digits entered again: {:?}",
-        report.replay
+        report.performed
     );
     assert!(
-        report.replay.interruptions >= 1,
+        report.performed.interruptions >= 1,
         "the level was opened again"
     );
     assert!(
-        report.replay.events_shown < report.stats.placements + report.stats.undos - 100,
+        report.performed.events_shown < report.stats.placements + report.stats.undos - 100,
         "the journaled steps are not replayed: {:?}",
-        report.replay
+        report.performed
     );
     // The resumed row is the whole level's: the first run's taps and the resume's.
     let row = last_run(data.path());
-    assert_eq!(row.taps, sent_before + report.replay.taps);
+    assert_eq!(row.taps, sent_before + report.performed.taps);
     assert!(row.reconnects >= 1);
 }
 
@@ -476,7 +476,11 @@ fn the_app_sent_to_the_background_is_brought_back() {
     let report = play(&device(&adb), &config(data.path(), 11), &mut |_| {}).unwrap();
     assert_solved(&sim, data.path(), "background");
     assert_eq!(sim.dumpsys()["backgrounds"], 1);
-    assert!(report.replay.interruptions >= 1, "{:?}", report.replay);
+    assert!(
+        report.performed.interruptions >= 1,
+        "{:?}",
+        report.performed
+    );
     assert!(last_run(data.path()).interruptions >= 1);
 }
 
@@ -509,9 +513,9 @@ fn a_screen_that_turned_off_is_woken_and_unlocked() {
     let state = sim.dumpsys();
     assert!(state["screen_offs"].as_u64().unwrap() >= 1, "{state}");
     assert!(
-        report.replay.interruptions >= 2,
+        report.performed.interruptions >= 2,
         "woken and unlocked: {:?}",
-        report.replay
+        report.performed
     );
 }
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::{Server, select};
 use sudoku_autoplay::level::{PlayConfig, play};
+use sudoku_autoplay::recheck::{Ending, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
-use sudoku_autoplay::session::replay::{Ending, check_session};
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
 fn calibration_dir() -> PathBuf {
@@ -334,7 +334,7 @@ fn to_device_sends_the_recorded_taps_again() {
     let device = select(&Server::new(adb.addr()), None).unwrap();
     let report = play(&device, &config(data.path(), 3, None), &mut |_| {}).unwrap();
     let taps_first = sim.dumpsys()["taps"].as_u64().unwrap();
-    assert_eq!(taps_first, report.replay.taps + report.warmup_taps);
+    assert_eq!(taps_first, report.performed.taps + report.warmup_taps);
 
     let port = adb.addr().port().to_string();
     let out = autoplay(
@@ -352,14 +352,14 @@ fn to_device_sends_the_recorded_taps_again() {
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.text()
-            .contains(&format!("sent {} recorded taps", report.replay.taps)),
+            .contains(&format!("sent {} recorded taps", report.performed.taps)),
         "{}",
         out.text()
     );
     let state = sim.dumpsys();
     assert_eq!(
         state["taps"].as_u64().unwrap(),
-        taps_first + report.replay.taps,
+        taps_first + report.performed.taps,
         "{state}"
     );
     assert_eq!(state["solved"], true, "{state}");

@@ -1,4 +1,4 @@
-//! sudoku-autoplay: plays Sudoku on an Android phone over ADB, and replays every placement and
+//! sudoku-autoplay: plays Sudoku on an Android phone over ADB, and performs every placement and
 //! undo of a backtracking search as real taps, so the search itself shows on the screen.
 //!
 //! The crate follows the data's path from the phone and back to it:
@@ -15,12 +15,14 @@
 //! 4. [`board`] and [`solver`]: the 9x9 [`board::Board`] and the searches
 //!    ([`solver::search`] with a [`solver::Strategy`]) that report every placement and undo to
 //!    an [`solver::Observer`].
-//! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), replayed with
+//! 5. [`play`]: search events become taps on the keypad ([`play::setnum`]), performed with
 //!    verification, recovering from lost links and from what real phones do mid-run.
 //! 6. [`session`]: what a run did, recorded ([`session::Session`]: a journal, frames; and
-//!    `runs.csv`), re-checked and watched offline.
+//!    `runs.csv`), and drawn offline ([`session::anim`]). Above it, [`recheck`] checks a
+//!    recorded session again without a device ([`recheck::check_session`]: today's OCR and
+//!    search against what was recorded).
 //! 7. [`level`], above them all: one whole level on a device ([`level::play`],
-//!    [`level::resume`]) finds the calibration, reads and searches the board, replays it
+//!    [`level::resume`]) finds the calibration, reads and searches the board, performs it
 //!    through [`play`] and records it through [`session`].
 //!
 //! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
@@ -40,6 +42,7 @@ pub mod capture;
 pub mod device;
 pub mod level;
 pub mod play;
+pub mod recheck;
 pub mod session;
 
 pub mod solver;

@@ -3,7 +3,7 @@
 use crate::board::Board;
 use crate::calibration::lookup::SearchPath;
 use crate::device::tap::InputBackend;
-use crate::play::ReplayReport;
+use crate::play::PerformReport;
 use crate::play::plan::Plan;
 use crate::play::stop::StopFlag;
 use crate::solver::{self, Strategy};
@@ -71,11 +71,12 @@ pub struct PlayReport {
     pub givens: Board,
     pub solution: Board,
     pub stats: solver::Stats,
-    pub replay: ReplayReport,
+    /// What performing the search's events on the phone did.
+    pub performed: PerformReport,
     pub input: InputBackend,
     pub taps_per_sec: f64,
     pub capture: String,
-    /// The plan noted before replaying (`None` when resuming).
+    /// The plan noted before performing (`None` when resuming).
     pub plan: Option<Plan>,
     /// Taps on a given cell that measured the channel's rate for the plan (not in the journal).
     pub warmup_taps: u64,

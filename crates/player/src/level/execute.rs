@@ -1,4 +1,4 @@
-//! Replaying a searched level into its session: the journal's start and end, the last frame,
+//! Performing a searched level into its session: the journal's start and end, the last frame,
 //! and the level's row in `runs.csv`.
 
 use super::config::{PlayConfig, PlayReport};
@@ -9,12 +9,12 @@ use crate::device::tap::InputBackend;
 use crate::play::phone::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
-use crate::play::{ReplayError, ReplayOptions, Update, replay};
+use crate::play::{PerformError, PerformOptions, Search, Update, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
 use std::time::{Instant, SystemTime};
 
-/// A searched level, ready to be replayed into a session.
+/// A searched level, ready to be performed into a session.
 pub(super) struct Run<'a> {
     pub(super) device: &'a Device,
     pub(super) cfg: &'a PlayConfig,
@@ -26,7 +26,7 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Replays from event `start_at`, journals the end, and appends the level's row (summed
+    /// Performs from event `start_at`, journals the end, and appends the level's row (summed
     /// over every start of its journal) to `runs.csv`.
     pub(super) fn execute(
         &self,
@@ -37,7 +37,7 @@ impl Run<'_> {
     ) -> anyhow::Result<PlayReport> {
         let cfg = self.cfg;
         session.journal.start(start_at as u64)?;
-        let ropts = ReplayOptions {
+        let ropts = PerformOptions {
             verify_taps: cfg.verify_taps,
             verify_interval: cfg.verify_interval,
             glance_interval: cfg.glance_interval,
@@ -45,26 +45,29 @@ impl Run<'_> {
             start_at,
             check_first: target.may_reopen,
             stop: cfg.stop.clone(),
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let started = Instant::now();
-        let outcome = replay(
-            &self.givens,
-            self.events,
-            &self.solution,
+        let search = Search {
+            puzzle: self.givens,
+            events: self.events,
+            solution: self.solution,
+        };
+        let outcome = perform(
+            &search,
             &Layout::of(self.cal),
             &mut target,
             &mut session.journal,
             &ropts,
             &mut |p| on(&Update::Progress(*p)),
         );
-        let replay_ms = started.elapsed().as_secs_f64() * 1e3;
+        let perform_ms = started.elapsed().as_secs_f64() * 1e3;
         if let Some(frame) = &target.last_frame {
             session.save_frame("last", frame)?;
         }
         let (report, error) = match outcome {
             Ok(report) => (report, None),
-            Err(ReplayError { report, error }) => (report, Some(error)),
+            Err(PerformError { report, error }) => (report, Some(error)),
         };
         let (result_word, message) = match &error {
             None => ("solved", String::new()),
@@ -90,7 +93,7 @@ impl Run<'_> {
                 taps: totals.taps,
                 repairs: totals.repairs,
                 search_ms: s.elapsed.as_secs_f64() * 1e3,
-                replay_ms: totals.replay_ms.max(replay_ms),
+                replay_ms: totals.replay_ms.max(perform_ms),
                 result: result_word.into(),
                 reconnects: totals.reconnects,
                 interruptions: totals.interruptions,
@@ -109,7 +112,7 @@ impl Run<'_> {
             givens: self.givens,
             solution: self.solution,
             stats: self.stats,
-            replay: report,
+            performed: report,
             input: target.link.input_mode().unwrap_or(InputBackend::Input),
             taps_per_sec: target.link.taps_per_sec(),
             capture: target.link.capture(),

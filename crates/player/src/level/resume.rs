@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Continues an interrupted session from its journal: the events already journaled should be
 /// on the screen (checked, and repaired where taps were lost); if the app restarted, the level
-/// is opened again and its digits re-entered; then the rest is replayed.
+/// is opened again and its digits re-entered; then the rest is performed.
 pub fn resume(
     device: &Device,
     dir: &Path,

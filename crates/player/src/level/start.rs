@@ -1,5 +1,5 @@
 //! Playing a level from its start: find the calibration, open the level, read and check the
-//! board, search it, measure the tap channel and plan, then replay into a new session.
+//! board, search it, measure the tap channel and plan, then perform it into a new session.
 
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
@@ -11,14 +11,14 @@ use crate::play::navigate::{app_package, nav_package, navigate};
 use crate::play::phone::PhoneTarget;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
-use crate::play::{Note, Update};
+use crate::play::{Note, Update, tell};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use anyhow::{Context, bail};
 use std::time::{Instant, SystemTime};
 
 /// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
-/// (before the replay starts), then where the replay stands.
+/// (before the performance starts), then where the performance stands.
 pub fn play(
     device: &Device,
     cfg: &PlayConfig,
@@ -85,7 +85,7 @@ pub fn play(
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
-    // Before replaying: measure the channel's rate, print the plan, fit the budget.
+    // Before performing: measure the channel's rate, print the plan, fit the budget.
     let taps_layout = Layout::of(&cal);
     let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
     let plan = Plan::new(
@@ -201,12 +201,6 @@ pub(super) fn search_events(
         ),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
-}
-
-/// Gives `note` to the caller, and emits it as a `tracing` event.
-fn tell(on: &mut dyn FnMut(&Update), note: Note) {
-    note.trace();
-    on(&Update::Note(note));
 }
 
 /// Opens the tap channel the configuration asks for, and says which it is and why.

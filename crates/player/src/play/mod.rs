@@ -1,7 +1,7 @@
 //! Playing on the phone: search events become taps (`setnum`), performed with verification
 //! (`perform`); every device call goes through a `link` that recovers from a lost connection,
 //! the screen through a `phone` that deals with what real phones do mid-run (`look` tells
-//! screens apart); `navigate` opens a level; `plan` says what a replay will show and how long
+//! screens apart); `navigate` opens a level; `plan` says what a performance will show and how long
 //! it takes; `stop` types the reasons a run ends early; `note` is what a run tells its caller
 //! as it goes (the library does not print). A whole level, from finding the calibration to
 //! the session on disk, is [`crate::level`].
@@ -16,9 +16,10 @@ pub mod plan;
 pub mod setnum;
 pub mod stop;
 
+pub(crate) use note::tell;
 pub use note::{Note, Update};
 pub use perform::{
-    Completion, Incident, IncidentKind, Journal, Progress, ReplayError, ReplayOptions,
-    ReplayReport, Seen, Target, WriteKind, replay,
+    Completion, Incident, IncidentKind, Journal, PerformError, PerformOptions, PerformReport,
+    Progress, Search, Seen, Target, WriteKind, perform,
 };
 pub use setnum::{Cancel, Encoder, InputOrder, Layout, Point, Selection};

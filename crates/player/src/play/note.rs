@@ -1,6 +1,7 @@
 //! What a play tells its caller while it runs: notes on how the run is set up (said before the
-//! replay starts, as they happen), then where the replay stands. The library does not print:
-//! the command line shows these, and each note is also a `tracing` event.
+//! performance starts, as they happen) and on what happened to it, then where the performance
+//! stands. The library does not print: the command line shows these, and each note is also a
+//! `tracing` event.
 
 use super::perform::Progress;
 use super::plan::Plan;
@@ -11,13 +12,14 @@ use std::path::PathBuf;
 /// One update of a running play, for the caller's callback.
 #[derive(Debug, Clone)]
 pub enum Update {
-    /// How the run is set up (before the replay).
+    /// How the run is set up (before the performance).
     Note(Note),
-    /// Where the replay stands.
+    /// Where the performance stands.
     Progress(Progress),
 }
 
-/// A note on how a run is set up. `Display` is the line the command line prints.
+/// A note on how a run is set up, or on what happened to it that the user should know.
+/// `Display` is the line the command line prints.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
     /// A calibration file in the search path that could not be read, so it was skipped.
@@ -26,8 +28,22 @@ pub enum Note {
     TapChannel { mode: InputBackend, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
-    /// What the replay will show, and how long it should take.
+    /// What the performance will show, and how long it should take.
     Plan { plan: Plan, level: Option<u32> },
+    /// Recorded taps sent again go to the screen that is open: the session names no level, or
+    /// its calibration (this path) cannot open one.
+    LevelNotOpened { calibration: String },
+    /// The link to the device dropped and came back while recorded taps were sent again, at
+    /// tap `at_tap` (taps in flight may be lost).
+    LinkRestored { serial: String, at_tap: usize },
+    /// An interrupted session of the level is continued instead of a new play.
+    Resuming { session_dir: PathBuf },
+}
+
+/// Gives `note` to the caller as an [`Update`], and emits it as a `tracing` event.
+pub(crate) fn tell(on: &mut dyn FnMut(&Update), note: Note) {
+    note.trace();
+    on(&Update::Note(note));
 }
 
 impl Note {
@@ -48,6 +64,15 @@ impl Note {
                 taps_per_sec = plan.rate,
                 "plan"
             ),
+            Note::LevelNotOpened { calibration } => {
+                tracing::info!(%calibration, "the level is not opened")
+            }
+            Note::LinkRestored { serial, at_tap } => {
+                tracing::info!(%serial, at_tap, "link restored while resending")
+            }
+            Note::Resuming { session_dir } => {
+                tracing::info!(session = %session_dir.display(), "resuming")
+            }
         }
     }
 }
@@ -59,6 +84,15 @@ impl fmt::Display for Note {
             Note::TapChannel { why, .. } => write!(f, "tap channel: {why}"),
             Note::Calibration { why, .. } => write!(f, "calibration: {why}"),
             Note::Plan { plan, level } => write!(f, "plan: {}", plan.describe(*level)),
+            Note::LevelNotOpened { calibration } => write!(
+                f,
+                "note: not opening the level (no level or [navigation] in {calibration}): the taps go to the screen that is open"
+            ),
+            Note::LinkRestored { serial, at_tap } => write!(
+                f,
+                "note: the link to {serial} dropped and came back at tap {at_tap}: taps in flight may be lost"
+            ),
+            Note::Resuming { session_dir } => write!(f, "resuming {}", session_dir.display()),
         }
     }
 }

@@ -1,6 +1,6 @@
-//! Replays a recorded search on the phone: every event as taps, with verification.
+//! Performs a recorded search on the phone: every event as taps, with verification.
 //!
-//! The search runs on the host first (its events recorded), then each event is replayed in
+//! The search runs on the host first (its events recorded), then each event is performed in
 //! order. Every `verify_taps` taps or `verify_interval`, the board on screen is read back and
 //! compared with what the search has placed so far; differences (dropped taps, a mis-tap) are
 //! repaired and counted, round after round while the rounds make progress. Between
@@ -22,7 +22,7 @@ use crate::board::{Board, CELLS};
 use crate::solver::Event;
 use std::time::{Duration, Instant};
 
-/// What the screen shows, as the replay needs to know it.
+/// What the screen shows, as a performance needs to know it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen {
     /// The board where the calibration says, read.
@@ -35,7 +35,7 @@ pub enum Seen {
     Other { what: String },
 }
 
-/// The phone, as the replay sees it. Any method may fail with [`super::stop::Restored`]: the
+/// The phone, as a performance sees it. Any method may fail with [`super::stop::Restored`]: the
 /// link was lost and restored, so the screen must be looked at before the next tap.
 pub trait Target {
     /// Queues a tap.
@@ -56,13 +56,13 @@ pub trait Target {
     fn reopen(&mut self) -> anyhow::Result<bool> {
         Ok(false)
     }
-    /// Reconnects and interruptions dealt with since the last call (the replay journals them).
+    /// Reconnects and interruptions dealt with since the last call (the performance journals them).
     fn incidents(&mut self) -> Vec<Incident> {
         Vec::new()
     }
 }
 
-/// Where replayed events are recorded (the session journal).
+/// Where performed events are recorded (the session journal).
 pub trait Journal {
     /// Event `index` of the search was sent as `taps`.
     fn event(&mut self, index: usize, event: Event, taps: &[Point]) -> anyhow::Result<()>;
@@ -117,9 +117,9 @@ impl Journal for () {
     }
 }
 
-/// Replay settings.
+/// Settings of a performance.
 #[derive(Debug, Clone)]
-pub struct ReplayOptions {
+pub struct PerformOptions {
     /// Verify after this many taps (0: only at the end).
     pub verify_taps: u64,
     /// ... or after this much time.
@@ -139,9 +139,9 @@ pub struct ReplayOptions {
     pub stop: StopFlag,
 }
 
-impl Default for ReplayOptions {
+impl Default for PerformOptions {
     fn default() -> Self {
-        ReplayOptions {
+        PerformOptions {
             verify_taps: 2000,
             verify_interval: Duration::from_secs(30),
             glance_interval: Duration::from_secs(2),
@@ -163,9 +163,9 @@ pub enum Completion {
     Screen,
 }
 
-/// What a replay did.
+/// What a performance did.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ReplayReport {
+pub struct PerformReport {
     /// Events shown as taps (this run).
     pub events_shown: u64,
     /// Events computed on the host but not shown (`max_visible_steps`).
@@ -180,20 +180,20 @@ pub struct ReplayReport {
     /// background, the level reopened).
     pub reconnects: u64,
     pub interruptions: u64,
-    /// How the solved board was recognised; `None` unless the replay succeeded.
+    /// How the solved board was recognised; `None` unless the performance succeeded.
     pub completion: Option<Completion>,
     pub elapsed: Duration,
 }
 
-/// A replay that did not end with a solved board: what it did until then, and why.
+/// A performance that did not end with a solved board: what it did until then, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("{error:#}")]
-pub struct ReplayError {
-    pub report: ReplayReport,
+pub struct PerformError {
+    pub report: PerformReport,
     pub error: anyhow::Error,
 }
 
-/// Where a replay stands, for progress displays.
+/// Where a performance stands, for progress displays.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Progress {
     pub done: u64,
@@ -207,28 +207,38 @@ pub struct Progress {
 /// Progress callback.
 pub type ProgressFn<'a> = dyn FnMut(&Progress) + 'a;
 
-/// Replays `events` (a search of `puzzle` that ends in `solution`) onto the target.
-#[allow(clippy::too_many_arguments)]
-pub fn replay(
-    puzzle: &Board,
-    events: &[Event],
-    solution: &Board,
+/// A search to perform: its puzzle, its events in order, and the solution they end in.
+#[derive(Debug, Clone, Copy)]
+pub struct Search<'a> {
+    pub puzzle: Board,
+    pub events: &'a [Event],
+    pub solution: Board,
+}
+
+/// Performs `search`'s events on the target as taps (see the module docs).
+pub fn perform(
+    search: &Search<'_>,
     layout: &Layout,
     target: &mut dyn Target,
     journal: &mut dyn Journal,
-    options: &ReplayOptions,
+    options: &PerformOptions,
     progress: &mut ProgressFn<'_>,
-) -> Result<ReplayReport, ReplayError> {
+) -> Result<PerformReport, PerformError> {
+    let &Search {
+        puzzle,
+        events,
+        solution,
+    } = search;
     let start = Instant::now();
-    let mut r = Replay {
+    let mut r = Performance {
         enc: Encoder::new(layout),
         target,
         journal,
         options,
-        expected: *puzzle,
-        puzzle: *puzzle,
-        solution: *solution,
-        report: ReplayReport::default(),
+        expected: puzzle,
+        puzzle,
+        solution,
+        report: PerformReport::default(),
         taps: Vec::with_capacity(4),
         since_verify: 0,
         last_verify: Instant::now(),
@@ -245,7 +255,7 @@ pub fn replay(
         Ok(()) => Ok(r.report),
         Err(error) => {
             r.report.completion = None;
-            Err(ReplayError {
+            Err(PerformError {
                 report: r.report,
                 error,
             })
@@ -260,16 +270,16 @@ fn apply(board: &mut Board, ev: Event) {
     }
 }
 
-struct Replay<'a, 'l> {
+struct Performance<'a, 'l> {
     enc: Encoder<'l>,
     target: &'a mut dyn Target,
     journal: &'a mut dyn Journal,
-    options: &'a ReplayOptions,
+    options: &'a PerformOptions,
     puzzle: Board,
     solution: Board,
     /// What the host believes the screen shows.
     expected: Board,
-    report: ReplayReport,
+    report: PerformReport,
     taps: Vec<Point>,
     since_verify: u64,
     last_verify: Instant,
@@ -281,7 +291,7 @@ struct Replay<'a, 'l> {
     total: u64,
 }
 
-impl Replay<'_, '_> {
+impl Performance<'_, '_> {
     fn run(&mut self, events: &[Event], progress: &mut ProgressFn<'_>) -> anyhow::Result<()> {
         let opts = self.options;
         let start_at = opts.start_at.min(events.len());
@@ -757,25 +767,27 @@ mod tests {
 
     fn run_with(
         strategy: Strategy,
-        options: ReplayOptions,
+        options: PerformOptions,
         setup: impl FnOnce(&mut MemoryApp),
-    ) -> (Result<ReplayReport, ReplayError>, Board, u64) {
+    ) -> (Result<PerformReport, PerformError>, Board, u64) {
         run_on(layout(), strategy, options, setup)
     }
 
     fn run_on(
         layout: Layout,
         strategy: Strategy,
-        options: ReplayOptions,
+        options: PerformOptions,
         setup: impl FnOnce(&mut MemoryApp),
-    ) -> (Result<ReplayReport, ReplayError>, Board, u64) {
+    ) -> (Result<PerformReport, PerformError>, Board, u64) {
         let (puzzle, events, solution) = search_of(strategy);
         let mut app = app(&layout, puzzle, solution);
         setup(&mut app);
-        let r = replay(
-            &puzzle,
-            &events,
-            &solution,
+        let r = perform(
+            &Search {
+                puzzle,
+                events: &events,
+                solution,
+            },
             &layout,
             &mut app,
             &mut (),
@@ -787,9 +799,9 @@ mod tests {
 
     fn solved(
         strategy: Strategy,
-        options: ReplayOptions,
+        options: PerformOptions,
         setup: impl FnOnce(&mut MemoryApp),
-    ) -> ReplayReport {
+    ) -> PerformReport {
         let (puzzle, _, solution) = search_of(strategy);
         let (r, board, taps) = run_with(strategy, options, setup);
         let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
@@ -800,7 +812,7 @@ mod tests {
 
     #[test]
     fn every_event_becomes_taps() {
-        let report = solved(Strategy::RowMajor, ReplayOptions::default(), |_| {});
+        let report = solved(Strategy::RowMajor, PerformOptions::default(), |_| {});
         assert_eq!(report.events_shown, 4208 + 4157);
         assert_eq!(report.repairs, 0);
         assert_eq!(report.completion, Some(Completion::Screen));
@@ -817,16 +829,16 @@ mod tests {
         let (r, board, taps) = run_on(
             toggle.clone(),
             Strategy::RowMajor,
-            ReplayOptions::default(),
+            PerformOptions::default(),
             |_| {},
         );
         let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
         assert_eq!(board, solution, "from {puzzle}");
         assert_eq!(report.events_shown, 4208 + 4157);
         assert_eq!(report.taps, taps);
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             verify_taps: 300,
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let (r, board, _) = run_on(toggle, Strategy::RowMajor, opts, |a| {
             a.drop = Box::new(|n| n.is_multiple_of(89))
@@ -838,7 +850,7 @@ mod tests {
 
     #[test]
     fn the_board_read_back_solved_is_a_completion_too() {
-        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+        let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
             a.completed_hides_board = false
         });
         assert_eq!(report.completion, Some(Completion::ReadBack));
@@ -846,9 +858,9 @@ mod tests {
 
     #[test]
     fn dropped_taps_are_repaired() {
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             verify_taps: 500,
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let report = solved(Strategy::RowMajor, opts, |a| {
             a.drop = Box::new(|n| n.is_multiple_of(97))
@@ -862,9 +874,9 @@ mod tests {
         // One tap in three lost: a repair round often creates new wrong cells (a lost cell tap
         // sends the digit to the cell selected before), but every few rounds gain.
         for seed in 0..5u64 {
-            let opts = ReplayOptions {
+            let opts = PerformOptions {
                 verify_taps: 300,
-                ..ReplayOptions::default()
+                ..PerformOptions::default()
             };
             let report = solved(Strategy::Mrv, opts, move |a| {
                 a.drop = Box::new(move |n| {
@@ -883,7 +895,7 @@ mod tests {
         let (_, events, _) = search_of(Strategy::Mrv);
         // Every mrv event is a placement of two taps; the popup opens on the last cell tap.
         let last_cell_tap = events.len() as u64 * 2 - 1;
-        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+        let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
             a.popup_at = Some(last_cell_tap)
         });
         assert_eq!(report.repairs, 1, "{report:?}");
@@ -894,7 +906,7 @@ mod tests {
     fn the_completing_write_can_be_a_repair() {
         let (_, events, _) = search_of(Strategy::Mrv);
         let last_digit_tap = events.len() as u64 * 2;
-        let report = solved(Strategy::Mrv, ReplayOptions::default(), |a| {
+        let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
             a.drop = Box::new(move |n| n == last_digit_tap)
         });
         assert_eq!(
@@ -905,7 +917,7 @@ mod tests {
 
     #[test]
     fn a_restored_link_is_looked_at_and_repaired() {
-        let report = solved(Strategy::RowMajor, ReplayOptions::default(), |a| {
+        let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
             a.restore_at = Some(1001)
         });
         assert!(report.repairs >= 1, "{report:?}");
@@ -914,9 +926,9 @@ mod tests {
 
     #[test]
     fn game_over_stops_with_the_mistakes_counted() {
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             glance_interval: Duration::ZERO,
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let (r, _, _) = run_with(Strategy::RowMajor, opts, |a| a.mistake_limit = Some(3));
         let e = r.unwrap_err();
@@ -926,7 +938,7 @@ mod tests {
         }
         assert_eq!(e.report.completion, None);
         // fast places only right digits.
-        let report = solved(Strategy::Fast, ReplayOptions::default(), |a| {
+        let report = solved(Strategy::Fast, PerformOptions::default(), |a| {
             a.mistake_limit = Some(1)
         });
         assert_eq!(report.wrong_digits, 0);
@@ -934,7 +946,7 @@ mod tests {
 
     #[test]
     fn an_unknown_screen_stops_after_one_back() {
-        let (r, _, _) = run_with(Strategy::Mrv, ReplayOptions::default(), |a| {
+        let (r, _, _) = run_with(Strategy::Mrv, PerformOptions::default(), |a| {
             a.popup_at = Some(10);
             a.mistake_limit = None;
         });
@@ -958,14 +970,16 @@ mod tests {
         }
         let layout = layout();
         let (puzzle, events, solution) = search_of(Strategy::Mrv);
-        let e = replay(
-            &puzzle,
-            &events,
-            &solution,
+        let e = perform(
+            &Search {
+                puzzle,
+                events: &events,
+                solution,
+            },
             &layout,
             &mut Stuck,
             &mut (),
-            &ReplayOptions::default(),
+            &PerformOptions::default(),
             &mut |_| {},
         )
         .unwrap_err();
@@ -976,12 +990,12 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_request_ends_the_replay() {
+    fn a_stop_request_ends_the_performance() {
         let stop = StopFlag::default();
         stop.raise(2);
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             stop,
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let (r, _, taps) = run_with(Strategy::RowMajor, opts, |_| {});
         let e = r.unwrap_err();
@@ -994,9 +1008,9 @@ mod tests {
 
     #[test]
     fn hidden_steps_are_filled_directly() {
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             max_visible_steps: Some(100),
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
         let report = solved(Strategy::RowMajor, opts, |_| {});
         assert_eq!(report.events_shown, 100);
@@ -1013,14 +1027,16 @@ mod tests {
         }
         let mut app = app(&layout, puzzle, solution);
         app.board = on_screen;
-        let opts = ReplayOptions {
+        let opts = PerformOptions {
             start_at: 20,
-            ..ReplayOptions::default()
+            ..PerformOptions::default()
         };
-        let report = replay(
-            &puzzle,
-            &events,
-            &solution,
+        let report = perform(
+            &Search {
+                puzzle,
+                events: &events,
+                solution,
+            },
             &layout,
             &mut app,
             &mut (),

@@ -1,4 +1,4 @@
-//! The phone as the replay sees it ([`Target`]): taps and screenshots through the [`Link`], and
+//! The phone as a performance sees it ([`Target`]): taps and screenshots through the [`Link`], and
 //! what to do when the board is not on the screen. A dark screen is woken
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;

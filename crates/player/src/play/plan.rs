@@ -1,4 +1,4 @@
-//! Know how long it will take: the plan of a replay (steps, taps, the expected time at the tap
+//! Know how long it will take: the plan of a performance (steps, taps, the expected time at the tap
 //! channel's measured rate) and the time budget (`--budget`): as many steps as fit are shown,
 //! the rest of the solution is filled in directly.
 
@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Taps one direct fill of a cell can take at most (select, erase, digit).
 const FILL_TAPS_PER_CELL: u64 = 3;
 
-/// What a replay will do, and how long it should take.
+/// What a performance will do, and how long it should take.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// Steps (search events) in all.
@@ -30,7 +30,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Plans replaying `events` (a search of `puzzle`) through `layout` at `rate` taps/s within
+    /// Plans performing `events` (a search of `puzzle`) through `layout` at `rate` taps/s within
     /// `budget`, showing at most `max_visible` steps.
     pub fn new(
         events: &[Event],

@@ -1,4 +1,4 @@
-//! `journal.jsonl`: the append-only record of a replay, one JSON object per line.
+//! `journal.jsonl`: the append-only record of a performance, one JSON object per line.
 
 use crate::play::{Incident, IncidentKind, Journal, Point, WriteKind};
 use crate::solver::Event;
@@ -26,7 +26,7 @@ pub enum JournalLine {
         digit: u8,
         taps: Vec<Point>,
     },
-    /// A (re)start of the replay, e.g. after `autoplay resume`.
+    /// A (re)start of the performance, e.g. after `autoplay resume`.
     Start { t_ms: u64, from_event: u64 },
     /// The link was lost and restored, or the phone taken away from the game and brought back.
     Incident {
@@ -135,7 +135,7 @@ impl Journal for JournalWriter {
     }
 }
 
-/// A whole level's counts, summed over every start of its replay (a resumed run's row in
+/// A whole level's counts, summed over every start of its performance (a resumed run's row in
 /// `runs.csv` holds the level's, not only the resume's).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Totals {

@@ -3,17 +3,19 @@
 //! A session is `DATA/sessions/<time>-<serial>-L<level>/` with
 //! - `session.toml`: versioned metadata (device, calibration, level, strategy, givens, solution),
 //! - `first.png` / `last.png`: the frames before and after,
-//! - `journal.jsonl`: append-only, one JSON object per line, flushed line by line: every replayed
+//! - `journal.jsonl`: append-only, one JSON object per line, flushed line by line: every performed
 //!   event with the taps sent for it, every repair or fill write, and how the run ended.
 //!
-//! `runs.csv` gets one line per run with the execution counts.
+//! `runs.csv` gets one line per run with the execution counts. [`solved_before`] and
+//! [`interrupted_session`] read both for one level on one device.
 
 pub mod anim;
+mod history;
 pub mod journal;
-pub mod replay;
 pub(crate) mod runs;
 pub(crate) mod time;
 
+pub use history::{interrupted_session, solved_before};
 pub use journal::{JournalLine, JournalWriter, Totals, read_journal};
 pub use runs::{RunRecord, append_run, read_runs};
 

@@ -1,6 +1,6 @@
 //! Search strategies that report every placement and undo to an [`Observer`].
 //!
-//! The phone replays a search, so a search is a stream of events, not just an answer. The
+//! The phone performs a search, so a search is a stream of events, not just an answer. The
 //! backtracking strategies ([`Strategy::RowMajor`], [`Strategy::Mrv`], [`Strategy::Static`])
 //! call [`Observer::place`] exactly where the classic framework writes a digit into an empty
 //! cell and [`Observer::undo`] exactly where it takes one back. Observers are generic

@@ -1,4 +1,5 @@
-//! Exact reference counts (shared/puzzles/README.md) and event-replay checks.
+//! Exact reference counts (shared/puzzles/README.md), and the events, applied in order, give
+//! the solution.
 
 use super::*;
 
@@ -108,33 +109,33 @@ fn unsolvable_and_invalid() {
 }
 
 #[test]
-fn events_replay_to_the_solution() {
+fn events_applied_in_order_give_the_solution() {
     for p in [LEET, INKALA] {
         let b = Board::parse(p).unwrap();
         for s in Strategy::ALL {
             let mut rec = Recorder::default();
             let r = search(s, &b, &Options::default(), &mut rec);
-            let mut replay = b;
+            let mut applied = b;
             let (mut places, mut undos) = (0, 0);
             for e in &rec.0 {
                 match *e {
                     Event::Place { cell, digit } => {
-                        assert_eq!(replay.get(cell as usize), 0, "{s}: place on a filled cell");
-                        replay.set(cell as usize, digit);
+                        assert_eq!(applied.get(cell as usize), 0, "{s}: place on a filled cell");
+                        applied.set(cell as usize, digit);
                         places += 1;
                     }
                     Event::Undo { cell, digit } => {
                         assert_eq!(
-                            replay.get(cell as usize),
+                            applied.get(cell as usize),
                             digit,
                             "{s}: undo of a digit not there"
                         );
-                        replay.set(cell as usize, 0);
+                        applied.set(cell as usize, 0);
                         undos += 1;
                     }
                 }
             }
-            assert_eq!(Some(replay), r.solution(), "{s}");
+            assert_eq!(Some(applied), r.solution(), "{s}");
             assert_eq!((places, undos), (r.stats.placements, r.stats.undos), "{s}");
         }
     }
@@ -208,14 +209,14 @@ mod props {
                 prop_assert!(sol.is_solved());
                 prop_assert!(sol.extends(&b));
                 if fast.count == 1 { prop_assert_eq!(Some(sol), fast.first); }
-                let mut replay = b;
+                let mut applied = b;
                 for e in &rec.0 {
                     match *e {
-                        Event::Place { cell, digit } => replay.set(cell as usize, digit),
-                        Event::Undo { cell, .. } => replay.set(cell as usize, 0),
+                        Event::Place { cell, digit } => applied.set(cell as usize, digit),
+                        Event::Undo { cell, .. } => applied.set(cell as usize, 0),
                     }
                 }
-                prop_assert_eq!(replay, sol);
+                prop_assert_eq!(applied, sol);
             }
         }
     }

@@ -1,18 +1,20 @@
-//! Checking a recorded session without a device: today's OCR on `first.png` must give the
-//! recorded givens, and today's search must give the journaled event stream and counts.
+//! Re-checking a recorded session without a device (what `autoplay replay` shows): today's OCR
+//! on `first.png` must give the recorded givens, and today's search must give the journaled
+//! event stream and counts. This sits above [`crate::session`] (storage), which it reads, and
+//! beside the vision and the solver, which it runs again.
 
-use super::anim::Caption;
-use super::{JournalLine, SessionMeta, read_journal};
 use crate::board::{Board, CELLS, cell_name};
 use crate::calibration::Calibration;
 use crate::play::{Point, WriteKind};
+use crate::session::anim::Caption;
+use crate::session::{JournalLine, SessionMeta, read_journal};
 use crate::solver::{self, Event, Options, Outcome, Recorder};
 use crate::text::thousands;
 use crate::vision;
 use std::path::{Path, PathBuf};
 
 /// Searches longer than this many placements are not re-run (memory for the event list).
-pub const MAX_REPLAY_PLACEMENTS: u64 = 20_000_000;
+pub const MAX_RECHECK_PLACEMENTS: u64 = 20_000_000;
 
 /// What today's OCR made of `first.png`.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,12 +163,12 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
     let solution = meta.solution_board()?;
     let ocr = check_ocr(dir, &meta, &givens)?;
 
-    if meta.placements > MAX_REPLAY_PLACEMENTS {
+    if meta.placements > MAX_RECHECK_PLACEMENTS {
         anyhow::bail!(
-            "{}: {} placements recorded; replay re-runs searches of at most {}",
+            "{}: {} placements recorded; the check re-runs searches of at most {}",
             dir.join("session.toml").display(),
             thousands(meta.placements),
-            thousands(MAX_REPLAY_PLACEMENTS)
+            thousands(MAX_RECHECK_PLACEMENTS)
         );
     }
     let (result, events) = search_again(&meta, &givens);
@@ -329,7 +331,7 @@ impl<'a> Walk<'a> {
                         format!("a restart at step {}", thousands(*from_event)),
                     );
                 }
-                // Undo what was journaled after the restart point: it is replayed again.
+                // Undo what was journaled after the restart point: it is performed again.
                 while self.next > *from_event {
                     self.next -= 1;
                     let ev = self.events[self.next as usize];
@@ -424,7 +426,11 @@ pub fn search_again(meta: &SessionMeta, givens: &Board) -> (solver::SearchResult
         meta.strategy,
         givens,
         &Options {
-            max_steps: Some(meta.placements.saturating_add(1).min(MAX_REPLAY_PLACEMENTS)),
+            max_steps: Some(
+                meta.placements
+                    .saturating_add(1)
+                    .min(MAX_RECHECK_PLACEMENTS),
+            ),
             check_unique: false,
         },
         &mut rec,

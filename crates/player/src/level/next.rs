@@ -1,0 +1,65 @@
+//! Which level to play next on a device, and whether to play it from its start or resume it
+//! (what `autoplay watch` does for every device that appears).
+
+use super::config::{PlayConfig, PlayReport};
+use super::{play, resume};
+use crate::calibration::lookup;
+use crate::device::Device;
+use crate::play::{Note, Update, tell};
+use crate::session::{interrupted_session, solved_before};
+use std::path::Path;
+
+/// The levels of `levels`, in their order, that `runs.csv` in `data_dir` does not have solved on
+/// the device `serial`.
+pub fn next_levels(data_dir: &Path, serial: &str, levels: &[u32]) -> Vec<u32> {
+    levels
+        .iter()
+        .copied()
+        .filter(|&l| !solved_before(data_dir, serial, l))
+        .collect()
+}
+
+/// Plays `level` on `device` with `cfg` (its `level` set to this one): the device's latest
+/// session of the level is resumed if it did not end solved (`on` gets a [`Note::Resuming`]
+/// first), else the level is played from its start.
+pub fn play_or_resume(
+    device: &Device,
+    cfg: &PlayConfig,
+    level: u32,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<PlayReport> {
+    let cfg = PlayConfig {
+        level: Some(level),
+        ..cfg.clone()
+    };
+    match interrupted_session(&cfg.data_dir, &device.serial, level) {
+        Some(dir) => {
+            let session_dir = dir.clone();
+            tell(on, Note::Resuming { session_dir });
+            resume(device, &dir, &cfg, on)
+        }
+        None => play(device, &cfg, on),
+    }
+}
+
+/// Checks that the calibration [`play`] would use on a device of `model` with a screen of
+/// `size` can open levels (needed to play a level by its number). `on` gets a
+/// [`Note::SkippedCalibration`] for each calibration file that could not be read.
+pub fn check_navigation(
+    cfg: &PlayConfig,
+    model: &str,
+    size: (u32, u32),
+    why: &str,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<()> {
+    let found = match &cfg.calibration {
+        Some(p) => lookup::file(p)?,
+        None => lookup::find(&cfg.calibration_dirs, model, size),
+    };
+    for e in &found.broken {
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
+    }
+    found.with_navigation(why)?;
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! The option groups several commands share: which adb server and device, the search, the
+//! calibration, and how taps are sent, checked and recorded.
+
+use super::choice::choice;
+use super::dirs::{CalibrationDir, DataDir};
+use std::path::PathBuf;
+use std::time::Duration;
+use sudoku_autoplay::calibration::lookup::SearchPath;
+use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::level::PlayConfig;
+use sudoku_autoplay::solver::Strategy;
+
+/// Which adb server (like adb's own `-H`, `-P`).
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "adb server")]
+pub struct ServerArgs {
+    /// Host of the adb server (a remote server spreads devices over machines).
+    #[arg(
+        short = 'H',
+        long = "host",
+        default_value = "127.0.0.1",
+        value_name = "HOST"
+    )]
+    pub host: String,
+    /// Port of the adb server.
+    #[arg(short = 'P', long = "port", env = "ANDROID_ADB_SERVER_PORT", default_value_t = sudoku_autoplay::device::DEFAULT_PORT, value_name = "PORT")]
+    pub port: u16,
+}
+
+impl ServerArgs {
+    /// The adb server, started first if none answers on a local port (saying so: a new server
+    /// knows none of the devices the user's own server had connected).
+    pub fn running_server(&self) -> anyhow::Result<Server> {
+        let server = self.server()?;
+        if server.is_local() && server.version().is_err() {
+            eprintln!(
+                "no adb server answers on {}: starting one (`{}`; `{}` stops it)",
+                server.addr,
+                server.adb_command("start-server"),
+                server.adb_command("kill-server")
+            );
+        }
+        server.ensure_running()?;
+        Ok(server)
+    }
+
+    pub fn server(&self) -> anyhow::Result<Server> {
+        use std::net::ToSocketAddrs;
+        let addr = (self.host.as_str(), self.port)
+            .to_socket_addrs()
+            .map_err(|e| anyhow::anyhow!("cannot resolve adb server host {:?}: {e}", self.host))?
+            .find_map(|a| match a {
+                std::net::SocketAddr::V4(v4) => Some(v4),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                anyhow::anyhow!("adb server host {:?} has no IPv4 address", self.host)
+            })?;
+        Ok(Server::new(addr))
+    }
+}
+
+/// Which device, and through which adb server (like adb's own `-s`, `-H`, `-P`).
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Device")]
+pub struct AdbArgs {
+    /// Device serial, as `adb devices` lists it (default: the only device).
+    #[arg(
+        short = 's',
+        long = "serial",
+        env = "ANDROID_SERIAL",
+        value_name = "SERIAL"
+    )]
+    pub serial: Option<String>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+impl AdbArgs {
+    /// The chosen device (`-s`, `ANDROID_SERIAL`, else the only one), starting the adb server
+    /// if needed.
+    pub fn device(&self) -> anyhow::Result<Device> {
+        self.device_or(None)
+    }
+
+    /// Like [`AdbArgs::device`], with `serial` when `-s` is not given.
+    pub fn device_or(&self, serial: Option<&str>) -> anyhow::Result<Device> {
+        let server = self.server.running_server()?;
+        Ok(select(&server, self.serial.as_deref().or(serial))?)
+    }
+}
+
+/// The search whose every step is played.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
+    /// Search strategy whose every step is shown (rowmajor is the article's).
+    #[arg(long, value_parser = choice::<Strategy>(), default_value = "rowmajor")]
+    pub strategy: Strategy,
+    /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
+    #[arg(long, value_name = "N")]
+    pub max_visible_steps: Option<u64>,
+    /// Time budget: show as many search steps as fit in DURATION at the tap channel's measured
+    /// rate, then fill the rest of the solution in directly (the plan printed before playing
+    /// says how many). `none` shows every step, however long it takes.
+    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    pub budget: sudoku_autoplay::play::plan::Budget,
+    /// Give up a search after N placements.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+}
+
+/// `--budget`'s default, also for `resume` (which has no search options).
+const DEFAULT_BUDGET: Option<Duration> = Some(Duration::from_secs(30 * 60));
+
+/// Where the calibration comes from.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Calibration")]
+pub struct CalibrationArgs {
+    /// Calibration file (default: the one in --calibration-dir matching the device's model and screen).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    #[command(flatten)]
+    pub dir: CalibrationDir,
+}
+
+/// How taps are sent and checked, and where the run is recorded.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Taps and records")]
+pub struct RunArgs {
+    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
+    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
+    /// Default: the fastest the device allows, in that order; the choice and why is printed.
+    #[arg(long, value_parser = choice::<InputBackend>())]
+    pub input: Option<InputBackend>,
+    /// Milliseconds between taps (0: as fast as the phone takes them).
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    pub pace: u64,
+    /// Re-read the board every K taps and repair what differs.
+    #[arg(long, value_name = "K", default_value_t = 2000)]
+    pub verify_every_taps: u64,
+    /// ... or every T seconds.
+    #[arg(long, value_name = "T", default_value_t = 30)]
+    pub verify_every_secs: u64,
+    /// Check every T seconds that the board is still on the screen, so that a game-over
+    /// screen, a dark screen or another app is noticed within seconds (less often where a
+    /// screenshot takes more than T/8, to keep the checks under an eighth of the time).
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    pub check_board_every_secs: f64,
+    /// When the phone's link drops (cable, Wi-Fi, adb server restart), wait this many seconds
+    /// for it to come back before giving up (the session can be resumed later).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
+    pub reconnect_timeout: f64,
+    #[command(flatten)]
+    pub data: DataDir,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds (0 to 86400)")),
+    }
+}
+
+impl RunArgs {
+    /// The play settings: these, the calibration options, `level` and the search (`None`:
+    /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    /// Fails when no data directory can be found.
+    pub fn config(
+        &self,
+        level: Option<u32>,
+        search: Option<&SearchArgs>,
+        calibration: Option<PathBuf>,
+        calibration_dirs: SearchPath,
+    ) -> anyhow::Result<PlayConfig> {
+        Ok(PlayConfig {
+            level,
+            strategy: search.map_or(Strategy::RowMajor, |s| s.strategy),
+            calibration,
+            calibration_dirs,
+            input: self.input,
+            pace: Duration::from_millis(self.pace),
+            max_visible_steps: search.and_then(|s| s.max_visible_steps),
+            budget: search.map_or(DEFAULT_BUDGET, |s| s.budget.0),
+            max_steps: search.and_then(|s| s.max_steps),
+            verify_taps: self.verify_every_taps,
+            verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),
+            glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
+            reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
+            data_dir: self.data.resolve()?,
+            ..PlayConfig::default()
+        })
+    }
+}
+
+impl CalibrationArgs {
+    /// The play settings of `run` with this calibration, `level` and `search`.
+    pub fn config(
+        &self,
+        run: &RunArgs,
+        level: Option<u32>,
+        search: &SearchArgs,
+    ) -> anyhow::Result<PlayConfig> {
+        run.config(
+            level,
+            Some(search),
+            self.calibration.clone(),
+            self.dir.search_path(),
+        )
+    }
+}

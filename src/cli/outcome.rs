@@ -1,0 +1,86 @@
+//! How a play ended, for people: the summary's parts, and on failure why, where the session is
+//! and the command that goes on (`play`, `resume`).
+
+use super::args::AdbArgs;
+use sudoku_autoplay::play::PerformReport;
+use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+
+/// How the solved board was seen, for the summary line.
+pub fn completion(r: &PerformReport) -> &'static str {
+    match r.completion {
+        Some(sudoku_autoplay::play::Completion::Screen) => "the app's completion screen",
+        _ => "the solved board read back",
+    }
+}
+
+/// `, 1 reconnect, 2 interruptions` (nothing when there were none).
+pub fn incidents(r: &PerformReport) -> String {
+    let mut s = String::new();
+    for (n, what) in [
+        (r.reconnects, "reconnect"),
+        (r.interruptions, "interruption"),
+    ] {
+        if n > 0 {
+            s.push_str(&format!(", {n} {what}{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+    s
+}
+
+/// Prints why a run stopped, where its session is and how to go on; returns the exit code
+/// (README, "Exit codes").
+pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
+    eprintln!("error: {e:#}");
+    let stop = stop_of(e);
+    if let Some(f) = e.downcast_ref::<RunFailed>() {
+        let dir = &f.session_dir;
+        eprintln!("session: {}", dir.display());
+        if dir.join("last.png").exists() && !matches!(stop, Some(Stop::Interrupted { .. })) {
+            eprintln!("the last screen seen: {}", dir.join("last.png").display());
+        }
+        let resume = resume_command(adb, data_dir, dir);
+        match stop {
+            Some(Stop::GameOver { .. }) => eprintln!(
+                "to play it again: add --strategy fast; or turn the app's mistake limit off and run `{resume}`"
+            ),
+            _ => eprintln!("to continue: {resume}"),
+        }
+    } else if let Some(Stop::DeviceLost { .. }) = stop {
+        eprintln!(
+            "nothing was recorded yet: run the same command again once `adb devices` lists the phone as `device`"
+        );
+    }
+    stop.map_or(exit::FAILED, Stop::exit_code)
+}
+
+/// The exact `autoplay resume` command for a session, with the adb server and data directory
+/// in use.
+pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path::Path) -> String {
+    let mut cmd = format!(
+        "autoplay resume {}",
+        shell_quote(&dir.display().to_string())
+    );
+    if super::dirs::user_data_dir().as_deref() != Some(data_dir) {
+        cmd.push_str(&format!(
+            " --data-dir {}",
+            shell_quote(&data_dir.display().to_string())
+        ));
+    }
+    if adb.server.host != "127.0.0.1" {
+        cmd.push_str(&format!(" -H {}", shell_quote(&adb.server.host)));
+    }
+    if adb.server.port != sudoku_autoplay::device::DEFAULT_PORT {
+        cmd.push_str(&format!(" -P {}", adb.server.port));
+    }
+    cmd
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=+,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
