@@ -10,15 +10,15 @@ use autoplay_sim::app::{AppOptions, Phone};
 use autoplay_sim::profile;
 use autoplay_sim::shell::dd::Dd;
 use autoplay_sim::shell::evdev::{self, RECORD_32, RECORD_64};
-use autoplay_sim::shell::{Device, Knobs};
+use autoplay_sim::shell::{Handset, Knobs};
 
-fn device(userspace_64: bool) -> &'static Arc<Device> {
-    static D64: OnceLock<Arc<Device>> = OnceLock::new();
-    static D32: OnceLock<Arc<Device>> = OnceLock::new();
+fn device(userspace_64: bool) -> &'static Arc<Handset> {
+    static D64: OnceLock<Arc<Handset>> = OnceLock::new();
+    static D32: OnceLock<Arc<Handset>> = OnceLock::new();
     let (cell, name) = if userspace_64 { (&D64, "pixel") } else { (&D32, "budget") };
     cell.get_or_init(|| {
         let p = profile::profile(name).unwrap().clone();
-        Arc::new(Device::new(Phone::new(p, AppOptions::default()), Knobs::default()))
+        Arc::new(Handset::new(Phone::new(p, AppOptions::default()), Knobs::default()))
     })
 }
 
