@@ -5,8 +5,9 @@
 //!
 //! 1. [`device`]: the phone over ADB. [`device::Server`] speaks to the adb server,
 //!    [`device::Device`] runs a device's services (shell, exec, screenshots), and
-//!    [`device::tap::Tapper`] is the tap channel (`raw` touch records, `sendevent` or
-//!    `input tap` lines, pipelined and acknowledged).
+//!    [`device::tap`] is the tap path: the channel a phone allows ([`device::tap::choose`]) and
+//!    the [`device::tap::Tapper`] that sends taps on it (`raw` touch records, `sendevent` or
+//!    `input tap` lines, pipelined, and proven carried out).
 //! 2. [`capture`]: the bytes of a screenshot (PNG, JPEG, raw `screencap`) become an image.
 //! 3. [`vision`]: the board is found and its digits read ([`vision::read_board`] gives a
 //!    [`vision::Reading`]: the board, where each cell is, givens vs entries, and doubts);
@@ -25,15 +26,15 @@
 //!    [`level::resume`]) finds the calibration, reads and searches the board, performs it
 //!    through [`play`] and records it through [`session`].
 //!
-//! Beside that path, [`sim`] is the simulated phone (a Sudoku app behind the real ADB
-//! transport protocol, which the real `adb` can connect to; [`sim::spawn`] starts one); it
-//! shares nothing with the player but public types. [`adb_packet`] is the transport's wire
-//! format, which the simulated phone and the player's direct route share, and [`text`] writes
-//! numbers and terminal frames for people.
+//! [`adb_packet`] is the ADB transport's wire format, which the player's direct route and the
+//! simulated phone share, and [`text`] writes numbers and terminal frames for people.
 //!
-//! The `autoplay` command line lives in the binary (`src/main.rs`, `src/cli/`): the library
-//! takes values and returns values, never prints (a run's notes reach the caller as
-//! [`play::Update`]s), and emits `tracing` events that the binary shows with `-v`.
+//! This crate is one of a workspace's three, and the compiler keeps their boundaries: the
+//! simulated phone is the crate `autoplay_sim` (`crates/sim`), built on this crate's public API
+//! only; the `autoplay` binary at the workspace's top (`src/main.rs`, `src/cli/`) is the only
+//! crate that knows both. This library knows neither: it takes values and returns values,
+//! never prints (a run's notes reach the caller as [`play::Update`]s), reads no environment
+//! variable, and emits `tracing` events that the binary shows with `-v`.
 
 pub mod adb_packet;
 pub mod board;
@@ -44,7 +45,6 @@ pub mod level;
 pub mod play;
 pub mod recheck;
 pub mod session;
-
 pub mod solver;
 pub mod text;
 pub mod vision;

@@ -3,7 +3,9 @@
 //!
 //! Layout (like tokio's mini-redis): `adb` turns bytes into packets and streams, `shell` runs the
 //! commands a host sends, and `app` is the phone's state and screen, independent of the protocol.
-//! The sim shares nothing with the player but public types such as [`sudoku_autoplay::board::Board`].
+//! It is a crate of its own and uses only the player library's public API (the board, the ADB
+//! packet codec, the `fast` solver for its levels, number formatting): what the player does
+//! inside stays invisible to it, and it cannot shape itself to the player.
 //!
 //! In-process use (e.g. `autoplay demo`, tests):
 //! ```no_run

@@ -2,7 +2,7 @@
 //! becomes a [`Calibration`], with device templates harvested from the keypad and the board.
 
 use super::{
-    BoardSection, Boundaries, Calibration, CalibrationError, Device, DeviceTemplate, Erase,
+    BoardSection, Boundaries, Calibration, CalibrationError, DeviceSection, DeviceTemplate, Erase,
     InputMode, InputSection, KeypadSection, Navigation, VERSION, Version, encode_glyph,
 };
 use crate::vision;
@@ -127,7 +127,7 @@ impl Calibration {
         }
         let calibration = Calibration {
             version: Version(VERSION),
-            device: Device {
+            device: DeviceSection {
                 width: img.width(),
                 height: img.height(),
                 model: options.model.clone(),

@@ -64,7 +64,7 @@ pub struct Calibration {
     /// Always [`VERSION`].
     pub version: Version,
     /// The screen.
-    pub device: Device,
+    pub device: DeviceSection,
     /// The board.
     pub board: BoardSection,
     /// The number pad.
@@ -107,7 +107,7 @@ impl From<Version> for i64 {
 /// `[device]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Device {
+pub struct DeviceSection {
     /// Screen width in pixels.
     pub width: u32,
     /// Screen height in pixels.

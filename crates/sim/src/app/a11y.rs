@@ -7,7 +7,7 @@ use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
 use super::model::Model;
 use super::screens::AppScreen;
-use super::screens::layout::{Layout, Rect};
+use super::screens::layout::{Rect, ScreenLayout};
 
 /// One node of the tree.
 struct Node {
@@ -39,7 +39,7 @@ fn button(t: impl Into<String>, r: Rect) -> Node {
 }
 
 /// The tree of what is in front, or `None` when the display is off (uiautomator then fails).
-pub fn dump(model: &Model, layout: &Layout, shown: Shown, clock: &str) -> Option<String> {
+pub fn dump(model: &Model, layout: &ScreenLayout, shown: Shown, clock: &str) -> Option<String> {
     let full = Rect::new(0, 0, layout.width, layout.height);
     let (package, nodes) = match shown {
         Shown::Off => return None,
@@ -89,7 +89,7 @@ pub fn dump(model: &Model, layout: &Layout, shown: Shown, clock: &str) -> Option
 }
 
 /// The app's nodes: the dialog's alone when one shows (it is its own window).
-fn app_nodes(model: &Model, l: &Layout) -> Vec<Node> {
+fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
     let d = l.dialog;
     if model.popup {
         return vec![

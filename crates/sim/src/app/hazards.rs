@@ -10,7 +10,7 @@
 
 use super::canvas::Canvas;
 use super::font::{Face, Text};
-use super::screens::layout::{Layout, Rect};
+use super::screens::layout::{Rect, ScreenLayout};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
@@ -238,7 +238,7 @@ impl System {
     }
 
     /// A tap on the launcher: the app's icon brings it back. True if it did.
-    pub fn launcher_tap(&mut self, layout: &Layout, x: i32, y: i32) -> bool {
+    pub fn launcher_tap(&mut self, layout: &ScreenLayout, x: i32, y: i32) -> bool {
         let hit = launcher_icons(layout)
             .into_iter()
             .find(|(r, _)| r.contains(x, y))
@@ -252,7 +252,7 @@ impl System {
     }
 
     /// Paints what is in front over `img` when it is not the app (`clock`: "HH:MM").
-    pub fn paint(&mut self, img: &mut RgbaImage, layout: &Layout, clock: &str) {
+    pub fn paint(&mut self, img: &mut RgbaImage, layout: &ScreenLayout, clock: &str) {
         let shown = self.shown();
         if shown == Shown::App {
             return;
@@ -342,7 +342,7 @@ impl System {
 }
 
 /// The launcher's icon cells (icon plus caption) and labels.
-pub fn launcher_icons(layout: &Layout) -> Vec<(Rect, &'static str)> {
+pub fn launcher_icons(layout: &ScreenLayout) -> Vec<(Rect, &'static str)> {
     let cell = layout.width / 4;
     let h = cell + layout.px(24.0);
     let top = layout.height / 3;
@@ -357,7 +357,7 @@ pub fn launcher_icons(layout: &Layout) -> Vec<(Rect, &'static str)> {
 }
 
 /// The PIN pad's keys.
-fn pin_keys(layout: &Layout) -> Vec<(Rect, &'static str)> {
+fn pin_keys(layout: &ScreenLayout) -> Vec<(Rect, &'static str)> {
     const KEYS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
     let size = layout.px(64.0);
     let gap = layout.px(24.0);

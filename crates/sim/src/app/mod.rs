@@ -33,7 +33,7 @@ use model::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
-use screens::layout::Layout;
+use screens::layout::ScreenLayout;
 
 /// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
 pub const PACKAGE: &str = "org.autoplay.sudoku";
@@ -142,7 +142,7 @@ const TAPS_PER_MINUTE: u64 = 1000;
 pub struct Phone {
     profile: Profile,
     options: AppOptions,
-    layout: Layout,
+    layout: ScreenLayout,
     model: Model,
     system: System,
     renderer: Renderer,
@@ -169,7 +169,7 @@ fn splitmix(seed: u64) -> u64 {
 impl Phone {
     /// A phone showing the app's home screen.
     pub fn new(profile: Profile, options: AppOptions) -> Self {
-        let layout = Layout::new(&profile, options.keypad(), &options.style);
+        let layout = ScreenLayout::new(&profile, options.keypad(), &options.style);
         let mix = splitmix(options.seed);
         Phone {
             renderer: Renderer::new(&layout),
@@ -198,7 +198,7 @@ impl Phone {
 
     /// The geometry of the screens. For tests only: the player must find the board and keypad
     /// from screenshots.
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &ScreenLayout {
         &self.layout
     }
 

@@ -6,7 +6,7 @@ use super::font::{Face, Text};
 use super::levels::LEVEL_COUNT;
 use super::model::{Game, Highlight, Model};
 use super::palette::Palette;
-use super::screens::layout::{Layout, Rect};
+use super::screens::layout::{Rect, ScreenLayout};
 use super::screens::{AppScreen, LEVELS_PER_PAGE};
 use super::style::{self, EraseKey, Givens, Style};
 use image::RgbaImage;
@@ -32,7 +32,7 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    pub fn new(layout: &Layout) -> Self {
+    pub fn new(layout: &ScreenLayout) -> Self {
         let mut text = Text::new();
         let ink = text.ink_height(Face::Regular, 100, '8').max(1) as f32;
         let size_for = |target: f32| ((target * 100.0 / ink).round() as u32).max(4);
@@ -50,7 +50,7 @@ impl Renderer {
         &mut self,
         img: &mut RgbaImage,
         model: &Model,
-        layout: &Layout,
+        layout: &ScreenLayout,
         options: &AppOptions,
         clock: Clock,
     ) {
@@ -100,11 +100,11 @@ impl Renderer {
         self.nav_bar(&mut cv, layout, pal);
     }
 
-    fn sp(layout: &Layout, sp: f32) -> u32 {
+    fn sp(layout: &ScreenLayout, sp: f32) -> u32 {
         layout.px(sp).max(4) as u32
     }
 
-    fn status_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, clock: Clock) {
+    fn status_bar(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, clock: Clock) {
         let bar = l.status_bar;
         cv.fill(bar, pal.status_bar);
         let fg = pal.on_status_bar;
@@ -139,7 +139,7 @@ impl Renderer {
         }
     }
 
-    fn nav_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+    fn nav_bar(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette) {
         cv.fill(l.nav_bar, pal.nav_bar);
         let size = Self::sp(l, 20.0);
         for (r, ch) in [(l.nav_back, '◁'), (l.nav_home, '○'), (l.nav_recents, '□')] {
@@ -148,7 +148,14 @@ impl Renderer {
         }
     }
 
-    fn app_bar(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, title: &str, back: bool) {
+    fn app_bar(
+        &mut self,
+        cv: &mut Canvas,
+        l: &ScreenLayout,
+        pal: &Palette,
+        title: &str,
+        back: bool,
+    ) {
         cv.fill(l.app_bar, pal.app_bar);
         let size = Self::sp(l, 20.0);
         let baseline = self.text.baseline(Face::Bold, size, l.app_bar.center().1);
@@ -172,7 +179,7 @@ impl Renderer {
     fn button(
         &mut self,
         cv: &mut Canvas,
-        l: &Layout,
+        l: &ScreenLayout,
         r: Rect,
         label: &str,
         primary: bool,
@@ -192,7 +199,7 @@ impl Renderer {
         }
     }
 
-    fn home(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, model: &Model) {
+    fn home(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, model: &Model) {
         let t = l.home_title;
         self.text
             .centered(cv, Face::Bold, Self::sp(l, 44.0), "Sudoku", t, pal.text);
@@ -214,7 +221,7 @@ impl Renderer {
         self.button(cv, l, l.level_list, "Levels", false, pal);
     }
 
-    fn levels(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, model: &Model) {
+    fn levels(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, model: &Model) {
         let size = Self::sp(l, 22.0);
         let radius = l.px(12.0);
         for (slot, r) in l.slots.iter().enumerate() {
@@ -246,7 +253,7 @@ impl Renderer {
     fn game(
         &mut self,
         cv: &mut Canvas,
-        l: &Layout,
+        l: &ScreenLayout,
         pal: &Palette,
         game: &Game,
         options: &AppOptions,
@@ -364,7 +371,7 @@ impl Renderer {
     }
 
     /// Pencil marks: digit d small in the d-th ninth of its empty cell.
-    fn notes(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, face: Face) {
+    fn notes(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, game: &Game, face: Face) {
         let mut px = None;
         for (cell, &marks) in game.notes.iter().enumerate() {
             if marks == 0 || game.board.get(cell) != 0 {
@@ -390,7 +397,7 @@ impl Renderer {
     }
 
     /// The action row: an icon over each word (Undo, Erase, Notes, Hint).
-    fn actions(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, style: &Style) {
+    fn actions(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, style: &Style) {
         let face = style.faces.map_or(Face::Regular, |f| f.keys);
         let words = ["Undo", "Erase", "Notes", "Hint"];
         for (r, word) in l.actions.iter().zip(words) {
@@ -405,7 +412,14 @@ impl Renderer {
     }
 
     /// The digit keys (with counts, hidden when complete, on a panel) and the erase key.
-    fn keypad(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, game: &Game, style: &Style) {
+    fn keypad(
+        &mut self,
+        cv: &mut Canvas,
+        l: &ScreenLayout,
+        pal: &Palette,
+        game: &Game,
+        style: &Style,
+    ) {
         let on_panel = l.panel.w > 0;
         let (key, on_key, radius) = if on_panel {
             cv.round_rect(l.panel, l.px(8.0), style::PANEL);
@@ -479,17 +493,17 @@ impl Renderer {
         }
     }
 
-    fn card(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+    fn card(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette) {
         cv.round_rect(l.dialog, l.px(24.0), pal.surface);
     }
 
-    fn complete(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, level: u32) {
+    fn complete(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, level: u32) {
         let next = ((level as usize) < LEVEL_COUNT).then_some("Next level");
         let title = format!("Level {level} complete");
         self.dialog(cv, l, pal, &title, "Well done!", next);
     }
 
-    fn game_over(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette, mistakes: u32) {
+    fn game_over(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, mistakes: u32) {
         let sub = format!("You made {mistakes} mistakes");
         self.dialog(cv, l, pal, "Game over", &sub, Some("Try again"));
     }
@@ -498,7 +512,7 @@ impl Renderer {
     fn dialog(
         &mut self,
         cv: &mut Canvas,
-        l: &Layout,
+        l: &ScreenLayout,
         pal: &Palette,
         title_text: &str,
         sub_text: &str,
@@ -530,7 +544,7 @@ impl Renderer {
         }
     }
 
-    fn popup(&mut self, cv: &mut Canvas, l: &Layout, pal: &Palette) {
+    fn popup(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette) {
         self.card(cv, l, pal);
         let d = l.dialog;
         let row = |i: i32, h: f32| Rect::new(d.x, d.y + l.px(20.0) + i, d.w, l.px(h));

@@ -14,7 +14,7 @@ use super::AppOptions;
 use super::model::{Game, Model};
 use super::render::{Clock, Renderer};
 use super::screens::AppScreen;
-use super::screens::layout::Layout;
+use super::screens::layout::ScreenLayout;
 use crate::profile::Profile;
 use image::RgbaImage;
 use sudoku_autoplay::board::{Board, CELLS};
@@ -63,7 +63,7 @@ pub struct Drawn {
 /// Draws the game screen of `scene` on a phone of `profile` with the app's `options`, at
 /// 12:30 with the battery at 80%.
 pub fn draw(profile: &Profile, options: &AppOptions, scene: &Scene) -> Drawn {
-    let layout = Layout::new(profile, options.keypad(), &options.style);
+    let layout = ScreenLayout::new(profile, options.keypad(), &options.style);
     let mut game = Game::custom(scene.level, scene.givens, scene.board);
     game.notes = scene.notes;
     game.selected = scene.selected.filter(|&c| c < CELLS);

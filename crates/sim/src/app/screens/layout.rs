@@ -52,7 +52,7 @@ impl Rect {
 
 /// The geometry of every screen.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
+pub struct ScreenLayout {
     pub width: i32,
     pub height: i32,
     /// Pixels per dp.
@@ -97,7 +97,7 @@ pub struct Layout {
     pub dialog_home: Rect,
 }
 
-impl Layout {
+impl ScreenLayout {
     /// Lays out every screen for `profile`, `keypad` and `style`.
     pub fn new(profile: &Profile, keypad: KeypadStyle, style: &Style) -> Self {
         let width = profile.width as i32;
@@ -282,7 +282,7 @@ impl Layout {
         let dialog_home = Rect::new(dialog.x + px(16.0), by, bw, px(48.0));
         let dialog_next = Rect::new(dialog_home.right() + px(16.0), by, bw, px(48.0));
 
-        Layout {
+        ScreenLayout {
             width,
             height,
             dp,
@@ -443,7 +443,7 @@ mod tests {
                 (KeypadStyle::Grid, Style::by_name("disc").unwrap()),
                 (KeypadStyle::TwoRows, Style::by_name("tinted").unwrap()),
             ] {
-                let l = Layout::new(p, keypad, &style);
+                let l = ScreenLayout::new(p, keypad, &style);
                 let inside = |r: &Rect| {
                     r.x >= 0
                         && r.y >= l.app_bar.bottom()
@@ -484,7 +484,7 @@ mod tests {
     fn more_styles_fit_and_their_erase_keys_hit() {
         for p in PROFILES {
             for style in crate::app::style::MORE_STYLES {
-                let l = Layout::new(p, style.keypad.unwrap(), style);
+                let l = ScreenLayout::new(p, style.keypad.unwrap(), style);
                 let inside = |r: &Rect| {
                     r.x >= 0
                         && r.y >= l.app_bar.bottom()
