@@ -2,17 +2,14 @@
 //! what to do, never a panic. Cases already covered elsewhere are not repeated here:
 //! library-level frame errors (`tests/it/vision_capture.rs`), a blank screenshot and `--strict` on a
 //! conflicting board (`tests/it/vision_cli.rs`), calibration parse errors with line and column
-//! (`tests/it/vision_calibration.rs`), torn and garbled journals (`src/session/journal.rs`).
+//! (`tests/it/vision_calibration.rs`), torn and garbled journals (`crates/player/src/session/journal.rs`).
 
+use crate::common::autoplay;
 use std::path::Path;
 use std::process::Output;
 use sudoku_autoplay::calibration::Calibration;
 
 const SHOT: &str = "screenshots/sim/budget-light-row.png";
-
-fn autoplay(args: &[&str]) -> Output {
-    crate::common::autoplay(args, b"")
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -20,7 +17,7 @@ fn stderr(out: &Output) -> String {
 
 /// Runs `autoplay ARGS`, expects exit code 1 and returns stderr.
 fn fails(args: &[&str]) -> String {
-    let out = autoplay(args);
+    let out = autoplay(args, b"");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -180,7 +177,7 @@ fn solve_explains_unsolvable_and_ambiguous_puzzles() {
     );
 
     // An empty board has many solutions: `--unique` says so and what it means, and fails.
-    let out = autoplay(&["solve", &".".repeat(81), "--unique"]);
+    let out = autoplay(&["solve", &".".repeat(81), "--unique"], b"");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("NOT unique (several solutions"), "{text}");
     assert!(stderr(&out).contains("lacks givens"), "{}", stderr(&out));

@@ -1,20 +1,13 @@
 //! `autoplay solve` as a user runs it: arguments, files, stdin, JSON, exit codes.
 
+use crate::common::{autoplay, text};
 use std::io::Write;
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 
 const LEET: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const LEET_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn autoplay(args: &[&str], stdin: &str) -> Output {
-    crate::common::autoplay(args, stdin.as_bytes())
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 #[test]
 fn solves_an_argument_with_counts() {

@@ -2,10 +2,11 @@
 //! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
 
 use crate::common::{AdbServer, run_with_timeout};
+use crate::common::{play_config, sim_calibrations};
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{ACTIVITY, AppOptions, KeypadStyle, PACKAGE, Theme};
 use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
@@ -15,10 +16,6 @@ use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::Update;
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::solver::{Options, Strategy, search};
-
-fn calibration_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")
-}
 
 fn sim(name: &str, theme: Theme, keypad: KeypadStyle, drop_taps: f64) -> SimHandle {
     let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
@@ -42,13 +39,8 @@ fn connect(sim: &SimHandle) -> (AdbServer, Device) {
 
 fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
     PlayConfig {
-        level: Some(level),
         strategy,
-        calibration_dirs: calibration_dir().into(),
-        pace: Duration::ZERO,
-        verify_taps: 400,
-        data_dir: data.to_path_buf(),
-        ..PlayConfig::default()
+        ..play_config(data, level)
     }
 }
 
@@ -268,7 +260,7 @@ fn the_binary_plays_and_logs() {
     cmd.args(["--level", "3", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
         .args(["-s", &sim.serial(), "--calibration-dir"])
-        .arg(calibration_dir())
+        .arg(sim_calibrations())
         .arg("--data-dir")
         .arg(data.path());
     let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
@@ -360,7 +352,7 @@ fn all_devices_play_at_once() {
     ])
     .arg(adb.addr().port().to_string())
     .arg("--calibration-dir")
-    .arg(calibration_dir())
+    .arg(sim_calibrations())
     .arg("--data-dir")
     .arg(data.path());
     let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
@@ -386,7 +378,7 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
         .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
         .arg("--calibration-dir")
-        .arg(calibration_dir())
+        .arg(sim_calibrations())
         .arg("--data-dir")
         .arg(data.path())
         .stdout(std::process::Stdio::null())
@@ -432,7 +424,7 @@ fn watch_until_a_level_is_played_then_sigterm(
         .args(["watch", "--levels", "1-70", "--pace", "0", "--quiet", "-P"])
         .arg(adb.addr().port().to_string())
         .arg("--calibration-dir")
-        .arg(calibration_dir())
+        .arg(sim_calibrations())
         .arg("--data-dir")
         .arg(data.path())
         .stdout(std::process::Stdio::null())
@@ -534,7 +526,7 @@ fn a_link_that_stays_lost_is_explained_with_the_resume_command() {
         ])
         .arg(adb.addr().port().to_string())
         .args(["-s", &serial, "--calibration-dir"])
-        .arg(calibration_dir())
+        .arg(sim_calibrations())
         .arg("--data-dir")
         .arg(data.path())
         .stdout(std::process::Stdio::null())
@@ -599,7 +591,7 @@ fn level_grid_navigation_pages_through_the_level_list() {
         c(&layout.slots[1])[0] - first[0],
         c(&layout.slots[columns as usize])[1] - first[1],
     ];
-    let mut cal = Calibration::load(&calibration_dir().join("sim-pixel.toml")).unwrap();
+    let mut cal = Calibration::load(&sim_calibrations().join("sim-pixel.toml")).unwrap();
     cal.navigation = Some(Navigation::LevelGrid {
         open: vec![c(&layout.level_list)],
         first,
@@ -654,7 +646,7 @@ fn configuration_mistakes_are_explained_through_the_cli() {
     let cals = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let shipped = std::fs::read_to_string(calibration_dir().join("sim-pixel.toml")).unwrap();
+    let shipped = std::fs::read_to_string(sim_calibrations().join("sim-pixel.toml")).unwrap();
     let nav = shipped.find("[navigation]").unwrap();
     let nav_end = nav + shipped[nav..].find("\n\n").unwrap() + 2;
     let without_nav = format!("{}{}", &shipped[..nav], &shipped[nav_end..]);

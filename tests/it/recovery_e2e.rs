@@ -4,6 +4,7 @@
 //! agree with what the player says.
 
 use crate::common::{AdbServer, run_with_timeout, wait_or_kill};
+use crate::common::{autoplay_through, play_config, sim_calibrations};
 use autoplay_sim::app::hazards::LockScreen;
 use autoplay_sim::{SimConfig, SimHandle, profile, spawn, spawn_on};
 use std::net::SocketAddr;
@@ -19,10 +20,6 @@ use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 use sudoku_autoplay::play::{Seen, Target};
 use sudoku_autoplay::session::{JournalLine, RunRecord, Totals, read_journal, read_runs};
 
-fn calibration_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")
-}
-
 fn pixel() -> SimConfig {
     SimConfig::new(profile::profile("pixel").unwrap().clone())
 }
@@ -33,13 +30,8 @@ fn device(adb: &AdbServer) -> Device {
 
 fn config(data: &Path, level: u32) -> PlayConfig {
     PlayConfig {
-        level: Some(level),
-        calibration_dirs: calibration_dir().into(),
-        pace: Duration::ZERO,
-        verify_taps: 400,
         reconnect_timeout: Duration::from_secs(20),
-        data_dir: data.to_path_buf(),
-        ..PlayConfig::default()
+        ..play_config(data, level)
     }
 }
 
@@ -63,17 +55,6 @@ fn session_of(e: &anyhow::Error) -> PathBuf {
         .unwrap_or_else(|| panic!("not a recorded run: {e:#}"))
         .session_dir
         .clone()
-}
-
-fn autoplay(adb: &AdbServer, data: &Path, args: &[&str]) -> Command {
-    let mut cmd = crate::common::autoplay_command();
-    cmd.args(args)
-        .args(["--pace", "0", "--quiet", "-P", &adb.port.to_string()])
-        .arg("--calibration-dir")
-        .arg(calibration_dir())
-        .arg("--data-dir")
-        .arg(data);
-    cmd
 }
 
 #[test]
@@ -272,7 +253,7 @@ fn a_link_dropped_in_every_phase_is_recovered() {
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
     let out = run_with_timeout(
-        autoplay(&adb, data.path(), &["--level", "3", "-s", &sim.serial()]),
+        autoplay_through(&adb, data.path(), &["--level", "3", "-s", &sim.serial()]),
         b"",
         Duration::from_secs(240),
     );
@@ -422,7 +403,7 @@ fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     let sim = spawn(c.clone()).unwrap();
     adb.connect(&sim.serial());
     let out = run_with_timeout(
-        autoplay(&adb, data.path(), &["--level", "30", "-s", &sim.serial()]),
+        autoplay_through(&adb, data.path(), &["--level", "30", "-s", &sim.serial()]),
         b"",
         Duration::from_secs(120),
     );
@@ -452,7 +433,7 @@ fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
     let out = run_with_timeout(
-        autoplay(
+        autoplay_through(
             &adb,
             data.path(),
             &["--level", "30", "--strategy", "fast", "-s", &sim.serial()],
@@ -586,7 +567,7 @@ fn screens_without_the_board_are_named() {
     let serial = sim.serial();
     let device = device(&adb);
     let cal =
-        sudoku_autoplay::calibration::Calibration::load(&calibration_dir().join("sim-pixel.toml"))
+        sudoku_autoplay::calibration::Calibration::load(&sim_calibrations().join("sim-pixel.toml"))
             .unwrap();
     let mut link = Link::new(device, Duration::from_secs(10), Default::default());
     link.open_channel(None, (1080, 2400), Duration::ZERO)
@@ -653,7 +634,7 @@ fn start_run(
     taps: u64,
     args: &[&str],
 ) -> std::process::Child {
-    let child = autoplay(adb, data, &["--level", "30", "-s", &sim.serial()])
+    let child = autoplay_through(adb, data, &["--level", "30", "-s", &sim.serial()])
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -802,7 +783,7 @@ fn set_up_errors_say_what_happened_and_what_to_do() {
     let sim = spawn(pixel()).unwrap();
     adb.connect(&sim.serial());
     let mut cfg = config(data.path(), 7);
-    cfg.calibration = Some(calibration_dir().join("sim-budget.toml"));
+    cfg.calibration = Some(sim_calibrations().join("sim-budget.toml"));
     let e = play(&device(&adb), &cfg, &mut |_| {}).unwrap_err();
     assert!(format!("{e:#}").contains("sim-budget.toml"), "{e:#}");
     assert_eq!(sim.dumpsys()["screen"], "home", "the level was not opened");

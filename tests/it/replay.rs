@@ -1,6 +1,7 @@
 //! `autoplay replay` on sessions recorded by real plays on the simulated phone (through a
 //! private adb server), verified and deliberately corrupted; GIFs decoded back; `stats --plot`.
 
+use crate::common::play_config;
 use crate::common::{AdbServer, run_with_timeout};
 use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
 use std::path::{Path, PathBuf};
@@ -13,20 +14,11 @@ use sudoku_autoplay::recheck::{Ending, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif::write_gif};
 use sudoku_autoplay::solver::{Options, Recorder, Strategy, search};
 
-fn calibration_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration")
-}
-
 fn config(data: &Path, level: u32, max_visible_steps: Option<u64>) -> PlayConfig {
     PlayConfig {
-        level: Some(level),
         strategy: Strategy::RowMajor,
-        calibration_dirs: calibration_dir().into(),
-        pace: Duration::ZERO,
         max_visible_steps,
-        verify_taps: 400,
-        data_dir: data.to_path_buf(),
-        ..PlayConfig::default()
+        ..play_config(data, level)
     }
 }
 
@@ -73,7 +65,8 @@ fn copy_of(dir: &Path) -> (tempfile::TempDir, PathBuf) {
     (tmp, to)
 }
 
-fn autoplay(args: &[&str], dir: &Path) -> crate::common::Out {
+/// `autoplay replay DIR ARGS`.
+fn replay(dir: &Path, args: &[&str]) -> crate::common::Out {
     let mut cmd = crate::common::autoplay_command();
     cmd.arg("replay").arg(dir).args(args);
     run_with_timeout(cmd, b"", Duration::from_secs(120))
@@ -82,7 +75,7 @@ fn autoplay(args: &[&str], dir: &Path) -> crate::common::Out {
 #[test]
 fn recorded_sessions_replay_as_recorded() {
     let (full, partial) = recorded();
-    let out = autoplay(&[], full);
+    let out = replay(full, &[]);
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     let text = out.text();
     assert!(text.contains("ocr:     ok"), "{text}");
@@ -95,7 +88,7 @@ fn recorded_sessions_replay_as_recorded() {
     assert_eq!(c.journaled_steps, 40);
     assert!(c.fills > 0);
     assert_eq!(c.final_board, Board::parse_line(&c.meta.solution).unwrap());
-    let out = autoplay(&[], partial);
+    let out = replay(partial, &[]);
     assert_eq!(out.code(), 0, "{}", out.text());
     assert!(
         out.text()
@@ -120,7 +113,7 @@ fn a_changed_event_is_a_divergence_with_its_step() {
     line.replace_range(digit_at..digit_at + 1, &new.to_string());
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
 
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 2, "{}\n{}", out.text(), out.stderr);
     let text = out.text();
     assert!(
@@ -153,7 +146,7 @@ fn an_interrupted_session_replays_up_to_where_it_stopped() {
         }
     );
     assert!(c.ok());
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.text().contains(
@@ -179,7 +172,7 @@ fn bad_sessions_are_clear_errors() {
     let meta = dir.join("session.toml");
     let text = std::fs::read_to_string(&meta).unwrap();
     std::fs::write(&meta, text.replace("version = 1", "version = 7")).unwrap();
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 1);
     assert!(
         out.stderr
@@ -195,7 +188,7 @@ fn bad_sessions_are_clear_errors() {
     let mut lines: Vec<&str> = j.lines().collect();
     lines[5] = "{\"kind\":\"event\",\"t_ms\":";
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 1);
     assert!(
         out.stderr.contains("journal.jsonl: line 6"),
@@ -204,7 +197,7 @@ fn bad_sessions_are_clear_errors() {
     );
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
 
-    let out = autoplay(&[], Path::new("/nonexistent/session"));
+    let out = replay(Path::new("/nonexistent/session"), &[]);
     assert_eq!(out.code(), 1);
     assert!(
         out.stderr.contains("is this a session directory"),
@@ -218,7 +211,7 @@ fn another_levels_first_frame_is_an_ocr_mismatch() {
     let (full, partial) = recorded();
     let (_tmp, dir) = copy_of(full);
     std::fs::copy(partial.join("first.png"), dir.join("first.png")).unwrap();
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 2, "{}", out.text());
     assert!(
         out.text().contains("ocr:     MISMATCH in "),
@@ -231,7 +224,7 @@ fn another_levels_first_frame_is_an_ocr_mismatch() {
 fn a_session_without_its_first_frame_is_an_error_not_a_mismatch() {
     let (_tmp, dir) = copy_of(&recorded().0);
     std::fs::remove_file(dir.join("first.png")).unwrap();
-    let out = autoplay(&[], &dir);
+    let out = replay(&dir, &[]);
     assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr.contains("first.png") && out.stderr.contains("first screenshot is needed"),
@@ -261,9 +254,9 @@ fn gif_of_a_short_search_has_every_step() {
     let (full, _) = recorded();
     let tmp = tempfile::tempdir().unwrap();
     let gif_path = tmp.path().join("l3.gif");
-    let out = autoplay(
-        &["--gif", gif_path.to_str().unwrap(), "--duration", "20"],
+    let out = replay(
         full,
+        &["--gif", gif_path.to_str().unwrap(), "--duration", "20"],
     );
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(
@@ -311,7 +304,7 @@ fn gif_of_a_long_search_is_sampled_to_the_duration() {
 #[test]
 fn tui_playback_draws_the_search() {
     let (full, _) = recorded();
-    let out = autoplay(&["--tui", "--duration", "2"], full);
+    let out = replay(full, &["--tui", "--duration", "2"]);
     assert_eq!(out.code(), 0, "{}", out.stderr);
     let text = out.text();
     // A caption first: what is played, its counts, where and when it was recorded.
@@ -337,7 +330,8 @@ fn to_device_sends_the_recorded_taps_again() {
     assert_eq!(taps_first, report.performed.taps + report.warmup_taps);
 
     let port = adb.addr().port().to_string();
-    let out = autoplay(
+    let out = replay(
+        &report.session_dir,
         &[
             "--to-device",
             "--pace",
@@ -347,7 +341,6 @@ fn to_device_sends_the_recorded_taps_again() {
             "-s",
             &sim.serial(),
         ],
-        &report.session_dir,
     );
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert!(

@@ -50,12 +50,7 @@ fn calibrations() -> Vec<(PathBuf, String)> {
                 },
                 cal.to_toml()
             );
-            out.push((
-                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("calibration")
-                    .join(name),
-                text,
-            ));
+            out.push((crate::common::sim_calibrations().join(name), text));
         }
     }
     out

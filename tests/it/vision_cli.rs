@@ -1,14 +1,7 @@
 //! `autoplay read` and `autoplay calibrate` as a user runs them.
 
+use crate::common::{autoplay, text};
 use crate::vision_support::*;
-
-fn autoplay(args: &[&str]) -> std::process::Output {
-    crate::common::autoplay(args, b"")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 #[test]
 fn read_prints_json_and_writes_debug_files() {
@@ -19,13 +12,16 @@ fn read_prints_json_and_writes_debug_files() {
         .save(&shot)
         .unwrap();
     let debug = dir.path().join("debug");
-    let out = autoplay(&[
-        "read",
-        shot.to_str().unwrap(),
-        "--json",
-        "--debug-dir",
-        debug.to_str().unwrap(),
-    ]);
+    let out = autoplay(
+        &[
+            "read",
+            shot.to_str().unwrap(),
+            "--json",
+            "--debug-dir",
+            debug.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let (board, kinds) = truth(&scene());
@@ -39,7 +35,7 @@ fn read_prints_json_and_writes_debug_files() {
     assert!(debug.join("glyph_r1c1_5.png").exists());
 
     // Human output: the grid, the kinds and the time taken.
-    let out = autoplay(&["read", shot.to_str().unwrap()]);
+    let out = autoplay(&["read", shot.to_str().unwrap()], b"");
     let s = text(&out.stdout);
     assert!(s.contains(&format!("board: {board}")), "{s}");
     assert!(s.contains(&format!("kinds: {kinds}")), "{s}");
@@ -85,14 +81,14 @@ fn strict_fails_on_a_board_that_breaks_the_rules() {
     sc.entered = String::from_utf8(e).unwrap();
     sc.pencil.retain(|(c, _)| *c != 3);
     render(&Style::light(720, 1520), &sc).0.save(&shot).unwrap();
-    let out = autoplay(&["read", shot.to_str().unwrap()]);
+    let out = autoplay(&["read", shot.to_str().unwrap()], b"");
     assert!(out.status.success());
     assert!(
         text(&out.stdout).contains("row 1 has two 5s"),
         "{}",
         text(&out.stdout)
     );
-    let out = autoplay(&["read", shot.to_str().unwrap(), "--strict"]);
+    let out = autoplay(&["read", shot.to_str().unwrap(), "--strict"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("--strict"),
@@ -106,7 +102,7 @@ fn read_errors_are_clear() {
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.png");
     std::fs::write(&junk, b"not an image").unwrap();
-    let out = autoplay(&["read", junk.to_str().unwrap()]);
+    let out = autoplay(&["read", junk.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("not a screenshot"),
@@ -117,14 +113,14 @@ fn read_errors_are_clear() {
     image::RgbaImage::from_pixel(300, 600, image::Rgba([255, 255, 255, 255]))
         .save(&blank)
         .unwrap();
-    let out = autoplay(&["read", blank.to_str().unwrap()]);
+    let out = autoplay(&["read", blank.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("no Sudoku board found"),
         "{}",
         text(&out.stderr)
     );
-    let out = autoplay(&["read", "/nonexistent/shot.png"]);
+    let out = autoplay(&["read", "/nonexistent/shot.png"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/nonexistent/shot.png"));
 }
@@ -186,12 +182,15 @@ fn read_failure_writes_what_was_seen() {
         let shot = dir.path().join(format!("{name}.png"));
         img.save(&shot).unwrap();
         let debug = dir.path().join(format!("debug-{name}"));
-        let out = autoplay(&[
-            "read",
-            shot.to_str().unwrap(),
-            "--debug-dir",
-            debug.to_str().unwrap(),
-        ]);
+        let out = autoplay(
+            &[
+                "read",
+                shot.to_str().unwrap(),
+                "--debug-dir",
+                debug.to_str().unwrap(),
+            ],
+            b"",
+        );
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         // The error names what was seen, never a count of zero rows of a grid it did not find.
@@ -223,29 +222,35 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         .save(&shot)
         .unwrap();
     let toml = dir.path().join("cal/phone.toml");
-    let out = autoplay(&[
-        "calibrate",
-        "--screenshot",
-        shot.to_str().unwrap(),
-        "--out",
-        toml.to_str().unwrap(),
-    ]);
+    let out = autoplay(
+        &[
+            "calibrate",
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--out",
+            toml.to_str().unwrap(),
+        ],
+        b"",
+    );
     // The erase key is the word "Erase" in the action row over the keypad.
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("erase: key at "), "{stdout}");
     assert!(stdout.contains("word \"erase\""), "{stdout}");
-    let out = autoplay(&[
-        "calibrate",
-        "--screenshot",
-        shot.to_str().unwrap(),
-        "--out",
-        toml.to_str().unwrap(),
-        "--erase",
-        "400,1700",
-        "--mode",
-        "digit-first",
-    ]);
+    let out = autoplay(
+        &[
+            "calibrate",
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--out",
+            toml.to_str().unwrap(),
+            "--erase",
+            "400,1700",
+            "--mode",
+            "digit-first",
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&toml).unwrap();
     assert!(written.contains("mode = \"digit-first\"") && written.contains("erase = [400, 1700]"));
@@ -256,13 +261,16 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         .save(&blank)
         .unwrap();
     let failed = dir.path().join("cal/blank.toml");
-    let out = autoplay(&[
-        "calibrate",
-        "--screenshot",
-        blank.to_str().unwrap(),
-        "--out",
-        failed.to_str().unwrap(),
-    ]);
+    let out = autoplay(
+        &[
+            "calibrate",
+            "--screenshot",
+            blank.to_str().unwrap(),
+            "--out",
+            failed.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
@@ -270,14 +278,17 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         "{err}"
     );
     assert!(dir.path().join("cal/blank.overlay.png").exists() && !failed.exists());
-    let out = autoplay(&[
-        "read",
-        shot.to_str().unwrap(),
-        "--calibration",
-        toml.to_str().unwrap(),
-        "--json",
-        "--strict",
-    ]);
+    let out = autoplay(
+        &[
+            "read",
+            shot.to_str().unwrap(),
+            "--calibration",
+            toml.to_str().unwrap(),
+            "--json",
+            "--strict",
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     // A calibration for another screen size is refused.
     let small = dir.path().join("small.png");
@@ -285,12 +296,15 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         .0
         .save(&small)
         .unwrap();
-    let out = autoplay(&[
-        "read",
-        small.to_str().unwrap(),
-        "--calibration",
-        toml.to_str().unwrap(),
-    ]);
+    let out = autoplay(
+        &[
+            "read",
+            small.to_str().unwrap(),
+            "--calibration",
+            toml.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("1080x2400"),

@@ -78,11 +78,47 @@ pub fn autoplay_in_home(home: &Path) -> Command {
     cmd
 }
 
+/// The checked-in calibrations of the simulated phone's profiles (`calibration/`).
+pub fn sim_calibrations() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration")
+}
+
+/// A level on the simulated phone as the tests play it: the sim's calibrations, no pacing, a
+/// verification every 400 taps, runs and sessions into `data`.
+pub fn play_config(data: &Path, level: u32) -> sudoku_autoplay::level::PlayConfig {
+    sudoku_autoplay::level::PlayConfig {
+        level: Some(level),
+        calibration_dirs: sim_calibrations().into(),
+        pace: Duration::ZERO,
+        verify_taps: 400,
+        data_dir: data.to_path_buf(),
+        ..Default::default()
+    }
+}
+
+/// `autoplay ARGS` through the private adb server `adb`, with the sim's calibrations, runs and
+/// sessions into `data`, no pacing, quietly.
+pub fn autoplay_through(adb: &AdbServer, data: &Path, args: &[&str]) -> Command {
+    let mut cmd = autoplay_command();
+    cmd.args(args)
+        .args(["--pace", "0", "--quiet", "-P", &adb.port.to_string()])
+        .arg("--calibration-dir")
+        .arg(sim_calibrations())
+        .arg("--data-dir")
+        .arg(data);
+    cmd
+}
+
+/// Bytes as text (lossy), for messages and checks.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// Runs `autoplay ARGS` in the project directory with `stdin` bytes, killing it after 5 minutes.
-pub fn autoplay(args: &[&str], stdin: &[u8]) -> std::process::Output {
+pub fn autoplay(args: &[&str], stdin: impl AsRef<[u8]>) -> std::process::Output {
     let mut cmd = autoplay_command();
     cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    let out = run_with_timeout(cmd, stdin, Duration::from_secs(300));
+    let out = run_with_timeout(cmd, stdin.as_ref(), Duration::from_secs(300));
     std::process::Output {
         status: out.status,
         stdout: out.stdout,
