@@ -170,7 +170,7 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
 
     // A grid cut short is an error naming its line; the next puzzle is still solved.
     let cut: String = grid.lines().take(5).map(|l| format!("{l}\n")).collect();
-    let out = autoplay(&["solve"], &format!("{cut}\n{LEET}\n"));
+    let out = autoplay(&["solve"], format!("{cut}\n{LEET}\n"));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
@@ -178,7 +178,7 @@ fn grids_are_read_from_files_and_stdin_and_the_output_reads_back() {
         "{err}"
     );
     assert!(text(&out.stdout).contains("1 solved, 1 invalid"));
-    let out = autoplay(&["solve"], &grid.replacen("8 . .", "8 . x", 1));
+    let out = autoplay(&["solve"], grid.replacen("8 . .", "8 . x", 1));
     assert!(
         text(&out.stderr).contains("line 5, column 5: unexpected character 'x'"),
         "{}",
