@@ -48,7 +48,7 @@ impl Command {
     }
 
     /// Parses a wire value.
-    pub fn from_code(code: u32) -> Option<Command> {
+    pub(crate) fn from_code(code: u32) -> Option<Command> {
         [
             Command::Cnxn,
             Command::Auth,

@@ -312,7 +312,7 @@ impl Board {
 }
 
 /// The 9 cells of a unit, ascending.
-pub fn unit_cells(unit: Unit) -> [usize; 9] {
+pub(crate) fn unit_cells(unit: Unit) -> [usize; 9] {
     let mut out = [0; 9];
     for (i, slot) in out.iter_mut().enumerate() {
         *slot = match unit {

@@ -383,7 +383,11 @@ impl<'a> Walk<'a> {
 /// Reads `first.png` with today's OCR: with the session's calibration if that file still
 /// exists and loads, else with board detection. A missing or undecodable `first.png` is an
 /// error (the session is incomplete), not a mismatch.
-pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> anyhow::Result<OcrCheck> {
+pub(crate) fn check_ocr(
+    dir: &Path,
+    meta: &SessionMeta,
+    givens: &Board,
+) -> anyhow::Result<OcrCheck> {
     let path = dir.join("first.png");
     let frame = image::open(&path)
         .map_err(|e| {
@@ -420,7 +424,10 @@ pub fn check_ocr(dir: &Path, meta: &SessionMeta, givens: &Board) -> anyhow::Resu
 
 /// Today's search of the recorded givens with the recorded strategy, stopped one placement
 /// after the recorded count (enough to see a search that now takes longer).
-pub fn search_again(meta: &SessionMeta, givens: &Board) -> (solver::SearchResult, Vec<Event>) {
+pub(crate) fn search_again(
+    meta: &SessionMeta,
+    givens: &Board,
+) -> (solver::SearchResult, Vec<Event>) {
     let mut rec = Recorder::default();
     let result = solver::search(
         meta.strategy,

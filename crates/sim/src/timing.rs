@@ -83,7 +83,7 @@ impl Costs {
     }
 
     /// The app's UI time for one touch.
-    pub fn app_tap(&self) -> Duration {
+    pub(crate) fn app_tap(&self) -> Duration {
         self.ms(self.phone.app_tap_ms)
     }
 }

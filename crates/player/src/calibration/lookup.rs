@@ -206,7 +206,7 @@ impl Found {
 
     /// Keeps the candidates that can open a level (`[navigation]`); without any, an error
     /// that says how to add navigation, or to play the open level instead.
-    pub fn with_navigation(self, what: &str) -> Result<Found, LookupError> {
+    pub(crate) fn with_navigation(self, what: &str) -> Result<Found, LookupError> {
         let mut found = self.require()?;
         let (keep, drop): (Vec<Candidate>, Vec<Candidate>) = found
             .candidates

@@ -359,7 +359,10 @@ impl Calibration {
 
     /// Reads the board if it is where this calibration says; `None` when something covers it
     /// or the screen shows something else.
-    pub fn read_if_visible(&self, frame: &image::RgbaImage) -> Result<Option<Board>, VisionError> {
+    pub(crate) fn read_if_visible(
+        &self,
+        frame: &image::RgbaImage,
+    ) -> Result<Option<Board>, VisionError> {
         self.check_frame(frame.width(), frame.height())
             .map_err(VisionError::Calibration)?;
         let Ok(found) = vision::detect_board(frame) else {

@@ -44,7 +44,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Option<Frame>, FrameError> {
 }
 
 /// Undoes a pty's `\n` -> `\r\n` conversion: every `\r\n` becomes `\n`.
-pub fn repair_crlf(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn repair_crlf(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {

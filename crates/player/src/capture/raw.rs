@@ -24,7 +24,7 @@ pub enum PixelFormat {
 
 impl PixelFormat {
     /// The format for an Android `PixelFormat` code.
-    pub fn from_code(code: u32) -> Option<Self> {
+    pub(crate) fn from_code(code: u32) -> Option<Self> {
         Some(match code {
             1 => PixelFormat::Rgba8888,
             2 => PixelFormat::Rgbx8888,
@@ -47,7 +47,7 @@ impl PixelFormat {
     }
 
     /// Bytes per pixel.
-    pub fn bytes_per_pixel(self) -> usize {
+    pub(crate) fn bytes_per_pixel(self) -> usize {
         match self {
             PixelFormat::Rgb565 => 2,
             PixelFormat::Rgb888 => 3,

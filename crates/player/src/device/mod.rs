@@ -255,7 +255,7 @@ impl Device {
 }
 
 /// `Physical size: 1080x2400` / `Override size: 720x1600`.
-pub fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
+pub(crate) fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
     let parse = |l: &str| {
         let (_, v) = l.split_once(':')?;
         let (w, h) = v.trim().split_once('x')?;

@@ -78,11 +78,6 @@ impl Link {
         &self.device
     }
 
-    /// The stop flag of the run (Ctrl-C).
-    pub fn stop_flag(&self) -> &StopFlag {
-        &self.stop
-    }
-
     /// Runs a call that changes nothing on the screen; when it fails, recovers the link and
     /// tries again (see the module docs). Once a tap channel is open, a lost and restored link
     /// gives [`Restored`] instead: the caller must look at the screen again. `what` says what
@@ -185,7 +180,7 @@ impl Link {
     }
 
     /// Measures both capture methods once and returns the first frame.
-    pub fn probe_screen(&mut self) -> anyhow::Result<RgbaImage> {
+    pub(crate) fn probe_screen(&mut self) -> anyhow::Result<RgbaImage> {
         let (screen, frame) = self.call("taking the first screenshot", Screen::probe)?;
         self.screen = Some(screen);
         Ok(frame)
@@ -209,7 +204,7 @@ impl Link {
     }
 
     /// The tap channel's backend.
-    pub fn input_mode(&self) -> Option<InputBackend> {
+    pub(crate) fn input_mode(&self) -> Option<InputBackend> {
         self.channel.as_ref().map(|c| c.chosen.mode)
     }
 
@@ -228,7 +223,7 @@ impl Link {
     }
 
     /// Measures [`Link::taps_per_sec`] from the next tap on.
-    pub fn restart_rate(&mut self) {
+    pub(crate) fn restart_rate(&mut self) {
         self.rated_before = (0, Duration::ZERO);
         if let Some(t) = self.tapper.as_mut() {
             t.restart_rate();
@@ -295,7 +290,7 @@ impl Link {
     }
 
     /// Reconnects and interruptions recorded since the last call.
-    pub fn take_incidents(&mut self) -> Vec<Incident> {
+    pub(crate) fn take_incidents(&mut self) -> Vec<Incident> {
         std::mem::take(&mut self.incidents)
     }
 

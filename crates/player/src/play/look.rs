@@ -49,7 +49,7 @@ impl PhoneState {
     }
 
     /// The package of the focused window, if it belongs to an app.
-    pub fn focused_package(&self) -> Option<&str> {
+    pub(crate) fn focused_package(&self) -> Option<&str> {
         self.focus.as_deref()?.split_once('/').map(|(p, _)| p)
     }
 }
@@ -63,7 +63,7 @@ fn parse_focus(v: &str) -> Option<String> {
 
 /// The `text` and `content-desc` attributes of a `uiautomator dump`, in order, non-empty,
 /// entities decoded.
-pub fn ui_texts(xml: &str) -> Vec<String> {
+pub(crate) fn ui_texts(xml: &str) -> Vec<String> {
     let mut out = Vec::new();
     for attr in [" text=\"", " content-desc=\""] {
         let mut rest = xml;
@@ -134,7 +134,7 @@ const COMPLETED: [&str; 14] = [
 
 /// Classifies a screen by its words (whole words, case-insensitive); game over wins, since a
 /// game-over screen may also say how much of the puzzle was "completed".
-pub fn classify(texts: &[String]) -> Verdict {
+pub(crate) fn classify(texts: &[String]) -> Verdict {
     let all: String = texts
         .iter()
         .map(|t| {

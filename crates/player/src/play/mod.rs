@@ -18,8 +18,9 @@ pub mod stop;
 
 pub(crate) use note::tell;
 pub use note::{Note, Update};
+pub(crate) use perform::perform;
 pub use perform::{
     Completion, Incident, IncidentKind, Journal, PerformError, PerformOptions, PerformReport,
-    Progress, Search, Seen, Target, WriteKind, perform,
+    Progress, Search, Seen, Target, WriteKind,
 };
 pub use setnum::{Cancel, Encoder, InputOrder, Layout, Point, Selection};

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// Opens level `level` as the calibration's `[navigation]` says. A link lost and restored on
 /// the way starts the navigation again (at most a few times).
-pub fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
+pub(crate) fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
     link.settle(|link| navigate_once(link, nav, level))
 }
 

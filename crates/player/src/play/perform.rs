@@ -216,7 +216,7 @@ pub struct Search<'a> {
 }
 
 /// Performs `search`'s events on the target as taps (see the module docs).
-pub fn perform(
+pub(crate) fn perform(
     search: &Search<'_>,
     layout: &Layout,
     target: &mut dyn Target,

@@ -54,7 +54,7 @@ impl<'a> PhoneTarget<'a> {
 
     /// The first frame of a run, showing the board: `frame` if it does, else one taken after
     /// waking the screen, unlocking it or bringing the app back, as during the run.
-    pub fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
+    pub(crate) fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
         if self.calibration.read_if_visible(&frame)?.is_some() {
             return Ok(frame);
         }

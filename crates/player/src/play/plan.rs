@@ -80,7 +80,7 @@ impl Plan {
     }
 
     /// Expected time to show every step.
-    pub fn full_time(&self) -> Duration {
+    pub(crate) fn full_time(&self) -> Duration {
         secs(self.taps as f64 / self.rate.max(1e-9))
     }
 
@@ -180,7 +180,7 @@ impl std::str::FromStr for Budget {
 }
 
 /// Parses a `--budget`: `30m`, `2h`, `90s`, `1h30m`, `45` (seconds), or `none` (no limit).
-pub fn parse_budget(text: &str) -> Result<Option<Duration>, String> {
+pub(crate) fn parse_budget(text: &str) -> Result<Option<Duration>, String> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("none") {
         return Ok(None);

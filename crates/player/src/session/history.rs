@@ -5,7 +5,7 @@ use super::{SessionMeta, read_journal, read_runs};
 use std::path::{Path, PathBuf};
 
 /// Whether `DATA/runs.csv` has a solved run of `level` on the device `serial`.
-pub fn solved_before(data_dir: &Path, serial: &str, level: u32) -> bool {
+pub(crate) fn solved_before(data_dir: &Path, serial: &str, level: u32) -> bool {
     let prefix = format!("{serial} ");
     read_runs(&data_dir.join("runs.csv")).is_ok_and(|runs| {
         runs.iter().any(|r| {
@@ -16,7 +16,7 @@ pub fn solved_before(data_dir: &Path, serial: &str, level: u32) -> bool {
 
 /// The latest session of `level` on the device `serial` (in `DATA/sessions`) if its journal
 /// does not end solved.
-pub fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<PathBuf> {
+pub(crate) fn interrupted_session(data_dir: &Path, serial: &str, level: u32) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("sessions"))
         .ok()?
         .flatten()

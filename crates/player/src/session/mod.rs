@@ -15,9 +15,10 @@ pub mod journal;
 pub(crate) mod runs;
 pub(crate) mod time;
 
-pub use history::{interrupted_session, solved_before};
+pub(crate) use history::{interrupted_session, solved_before};
 pub use journal::{JournalLine, JournalWriter, Totals, read_journal};
-pub use runs::{RunRecord, append_run, read_runs};
+pub(crate) use runs::append_run;
+pub use runs::{RunRecord, read_runs};
 
 use crate::board::Board;
 use crate::solver::Strategy;
@@ -66,7 +67,7 @@ impl SessionMeta {
     pub fn givens_board(&self) -> anyhow::Result<Board> {
         Board::parse_line(&self.givens).context("session.toml: `givens` is not an 81-char board")
     }
-    pub fn solution_board(&self) -> anyhow::Result<Board> {
+    pub(crate) fn solution_board(&self) -> anyhow::Result<Board> {
         Board::parse_line(&self.solution)
             .context("session.toml: `solution` is not an 81-char board")
     }
@@ -147,7 +148,7 @@ impl Session {
     }
 
     /// Reopens an existing session to append to its journal (for resuming).
-    pub fn reopen(dir: &Path) -> anyhow::Result<Self> {
+    pub(crate) fn reopen(dir: &Path) -> anyhow::Result<Self> {
         let meta = SessionMeta::load(dir)?;
         Ok(Session {
             journal: JournalWriter::append(&dir.join("journal.jsonl"))?,
@@ -156,7 +157,7 @@ impl Session {
         })
     }
 
-    pub fn save_meta(&self) -> anyhow::Result<()> {
+    pub(crate) fn save_meta(&self) -> anyhow::Result<()> {
         let text = format!(
             "# autoplay session: see `autoplay replay --help`\n{}",
             toml::to_string(&self.meta)?
@@ -166,7 +167,7 @@ impl Session {
     }
 
     /// Saves a frame as `NAME.png` in the session directory.
-    pub fn save_frame(&self, name: &str, frame: &image::RgbaImage) -> anyhow::Result<()> {
+    pub(crate) fn save_frame(&self, name: &str, frame: &image::RgbaImage) -> anyhow::Result<()> {
         let path = self.dir.join(format!("{name}.png"));
         frame
             .save(&path)

@@ -122,7 +122,7 @@ fn from_row(columns: &csv::StringRecord, row: &csv::StringRecord) -> Result<RunR
 
 /// Appends a run to `DATA/runs.csv`, writing the header first if the file is new (and
 /// rewriting an old file under the current header first).
-pub fn append_run(data_dir: &Path, run: &RunRecord) -> anyhow::Result<()> {
+pub(crate) fn append_run(data_dir: &Path, run: &RunRecord) -> anyhow::Result<()> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("cannot create {}", data_dir.display()))?;
     let path = data_dir.join("runs.csv");

@@ -27,13 +27,13 @@ fn parts(t: SystemTime) -> (i64, u32, u32, u64, u64, u64) {
 }
 
 /// `2026-11-21T23:05:09Z`
-pub fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     let (y, mo, d, h, mi, s) = parts(t);
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
 }
 
 /// `20261121-230509`, for directory names.
-pub fn compact(t: SystemTime) -> String {
+pub(crate) fn compact(t: SystemTime) -> String {
     let (y, mo, d, h, mi, s) = parts(t);
     format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
 }

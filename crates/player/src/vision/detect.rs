@@ -128,7 +128,7 @@ impl Params {
 }
 
 /// The scale the frame is scanned at: about 540 pixels across the smaller side.
-pub fn scan_scale(width: u32, height: u32) -> usize {
+pub(crate) fn scan_scale(width: u32, height: u32) -> usize {
     ((width.min(height) as f32 / 540.0).round() as usize).max(1)
 }
 
@@ -140,7 +140,7 @@ pub fn detect_all(img: &RgbaImage) -> Detection {
 }
 
 /// [`detect_all`] on a luma plane scanned at `scale` from a frame of size `frame`.
-pub fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
+pub(crate) fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
     let scale = scale as f32;
     let p = Params::new(g.width, g.height);
     // The two passes are independent: one per core.

@@ -41,7 +41,7 @@ impl BoardGeometry {
     }
 
     /// All 81 cell centres, row-major.
-    pub fn cell_centers(&self) -> [(u32, u32); 81] {
+    pub(crate) fn cell_centers(&self) -> [(u32, u32); 81] {
         std::array::from_fn(|i| self.cell_center(i))
     }
 

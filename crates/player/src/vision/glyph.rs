@@ -17,7 +17,7 @@ pub struct Glyph {
 impl Glyph {
     /// Normalises a `w x h` coverage map (0 = background, 1 = full ink) that is cropped to the
     /// glyph's bounding box. `None` for an empty or flat crop.
-    pub fn from_coverage(cov: &[f32], w: usize, h: usize) -> Option<Glyph> {
+    pub(crate) fn from_coverage(cov: &[f32], w: usize, h: usize) -> Option<Glyph> {
         let canvas = Self::canvas(cov, w, h)?;
         Self::from_canvas(canvas)
     }
@@ -54,7 +54,7 @@ impl Glyph {
     }
 
     /// Normalises a canvas to mean 0, norm 1.
-    pub fn from_canvas(mut data: Box<[f32; LEN]>) -> Option<Glyph> {
+    pub(crate) fn from_canvas(mut data: Box<[f32; LEN]>) -> Option<Glyph> {
         let mean = data.iter().sum::<f32>() / LEN as f32;
         let mut norm = 0.0;
         for v in data.iter_mut() {
@@ -73,7 +73,7 @@ impl Glyph {
 
     /// Normalised cross-correlation with another glyph, in -1..=1.
     #[inline]
-    pub fn ncc(&self, other: &Glyph) -> f32 {
+    pub(crate) fn ncc(&self, other: &Glyph) -> f32 {
         let mut acc = [0f32; 8];
         for (a, b) in self.data.chunks_exact(8).zip(other.data.chunks_exact(8)) {
             for i in 0..8 {
@@ -97,7 +97,7 @@ impl Glyph {
     }
 
     /// A glyph from `LEN` grey levels written by [`Glyph::to_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Option<Glyph> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Glyph> {
         if bytes.len() != LEN {
             return None;
         }

@@ -15,7 +15,7 @@ pub struct Gray {
 
 impl Gray {
     /// Integer Rec. 601 luma of every pixel (alpha ignored), 8-bit weights 77/150/29.
-    pub fn from_rgba(img: &RgbaImage) -> Gray {
+    pub(crate) fn from_rgba(img: &RgbaImage) -> Gray {
         let raw = img.as_raw();
         let mut data = vec![0u8; raw.len() / 4];
         let convert = |dst: &mut [u8], src: &[u8]| {
@@ -48,7 +48,7 @@ impl Gray {
 impl Gray {
     /// The luma of `img` averaged over `s x s` blocks (the last partial row and column of
     /// blocks are dropped): detection works at about 540 pixels across, whatever the frame.
-    pub fn downscaled(img: &RgbaImage, s: usize) -> Gray {
+    pub(crate) fn downscaled(img: &RgbaImage, s: usize) -> Gray {
         let s = s.max(1);
         if s == 1 {
             return Gray::from_rgba(img);

@@ -65,7 +65,7 @@ pub struct Found {
 
 impl Ink {
     /// Analyses `rect = [x0, y0, x1, y1)` of `img` (clamped to the image).
-    pub fn analyse(img: &RgbaImage, rect: [u32; 4]) -> Ink {
+    pub(crate) fn analyse(img: &RgbaImage, rect: [u32; 4]) -> Ink {
         let x0 = rect[0].min(img.width());
         let y0 = rect[1].min(img.height());
         let x1 = rect[2].min(img.width()).max(x0);
@@ -157,7 +157,7 @@ impl Ink {
 
     /// Whether a component cannot be (part of) a digit: a sliver of a grid line along the
     /// border, or a frame around the cell (wider than any digit).
-    pub fn rejected(&self, c: &Component) -> bool {
+    pub(crate) fn rejected(&self, c: &Component) -> bool {
         let touches =
             c.bbox[0] == 0 || c.bbox[1] == 0 || c.bbox[2] + 1 >= self.w || c.bbox[3] + 1 >= self.h;
         let thin = c.width().min(c.height()) * 8 <= self.w.min(self.h);
@@ -165,7 +165,7 @@ impl Ink {
     }
 
     /// The tallest component that could be a digit: `(label, height)`.
-    pub fn tallest(&self) -> Option<(u32, usize)> {
+    pub(crate) fn tallest(&self) -> Option<(u32, usize)> {
         self.components
             .iter()
             .enumerate()
@@ -176,7 +176,7 @@ impl Ink {
 
     /// The main glyph: the tallest component that is at least `min_height` tall and could be a
     /// digit ([`Ink::rejected`]), plus the components overlapping it.
-    pub fn main_glyph(&self, min_height: usize) -> Option<Found> {
+    pub(crate) fn main_glyph(&self, min_height: usize) -> Option<Found> {
         let (main_label, height) = self.tallest()?;
         if height < min_height {
             return None;
@@ -214,7 +214,7 @@ impl Ink {
     /// selected or highlighted number drawn light on a dark disc, or the reverse): when the
     /// crop's biggest component is such a disc, the pixels it encloses are re-analysed against
     /// the disc's colour, which becomes [`Ink::background`]. Returns the disc's colour.
-    pub fn open_disc(&mut self, img: &RgbaImage) -> Option<[u8; 3]> {
+    pub(crate) fn open_disc(&mut self, img: &RgbaImage) -> Option<[u8; 3]> {
         let side = self.w.min(self.h);
         let (i, disc) = self
             .components
@@ -303,7 +303,7 @@ impl Ink {
 
     /// The background just around a glyph (a disc or tint behind the digit, or the cell's own
     /// background): the median colour of a ring outside the glyph's box, weak-ink pixels only.
-    pub fn surround(&self, img: &RgbaImage, found: &Found) -> [u8; 3] {
+    pub(crate) fn surround(&self, img: &RgbaImage, found: &Found) -> [u8; 3] {
         let [x0, y0, x1, y1] = found.bbox;
         let m = ((y1 - y0 + 1) / 8).max(2);
         let (ox0, oy0) = (x0.saturating_sub(m), y0.saturating_sub(m));

@@ -80,7 +80,7 @@ impl Keypad {
     /// The area a key covers, about: `[x0, y0, x1, y1)` around its centre, one pitch wide and
     /// one row pitch tall (a little less, so neighbours do not overlap); with one row, one and
     /// a half pitches tall (tall keys carry a count label under the digit).
-    pub fn key_area(&self, k: &Key) -> [u32; 4] {
+    pub(crate) fn key_area(&self, k: &Key) -> [u32; 4] {
         let along = self.pitch * 0.48;
         let across = if self.rows.len() > 1 {
             self.row_pitch * 0.48
@@ -117,7 +117,7 @@ impl Keypad {
     }
 
     /// A keypad whose key centres are given (by a person): rows are keys level with each other.
-    pub fn from_points(points: [(u32, u32); 9]) -> Keypad {
+    pub(crate) fn from_points(points: [(u32, u32); 9]) -> Keypad {
         let dist =
             |a: (u32, u32), b: (u32, u32)| (a.0 as f32 - b.0 as f32).hypot(a.1 as f32 - b.1 as f32);
         let mut nearest: Vec<f32> = (0..9)
@@ -165,7 +165,7 @@ impl Keypad {
     }
 
     /// The glyph height of the key digits.
-    pub fn glyph_height(&self) -> f32 {
+    pub(crate) fn glyph_height(&self) -> f32 {
         let mut h: Vec<u32> = self
             .keys
             .iter()
@@ -195,7 +195,7 @@ const MIN_KEY_SCORE: f32 = 0.7;
 const MIN_SEEN: usize = 6;
 
 /// The areas around the board where a keypad can be, best first: below, right, left, above.
-pub fn search_areas(img: &RgbaImage, g: &BoardGeometry) -> Vec<[u32; 4]> {
+pub(crate) fn search_areas(img: &RgbaImage, g: &BoardGeometry) -> Vec<[u32; 4]> {
     let (w, h) = img.dimensions();
     let [x0, y0, x1, y1] = g.rect();
     let m = g.line_width + 2;
@@ -249,7 +249,7 @@ pub fn candidates(gray: &Gray, area: [u32; 4], g: &BoardGeometry) -> Vec<Candida
 }
 
 /// Finds the keys 1..=9 around the board. The error says what was seen.
-pub fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<Keypad, NotFound> {
+pub(crate) fn find_keypad(img: &RgbaImage, geometry: &BoardGeometry) -> Result<Keypad, NotFound> {
     let gray = Gray::from_rgba(img);
     let mut seen: Vec<Candidate> = Vec::new();
     let mut best: Option<(Fit, Vec<Candidate>)> = None;

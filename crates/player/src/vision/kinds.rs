@@ -38,7 +38,7 @@ pub enum Kind {
 
 impl Kind {
     /// `.`, `G` or `U` (user).
-    pub fn to_char(self) -> char {
+    pub(crate) fn to_char(self) -> char {
         match self {
             Kind::Empty => '.',
             Kind::Given => 'G',
@@ -202,7 +202,7 @@ fn name(f: Feature) -> &'static str {
 
 /// Classifies digits into given and entered; cells not listed are [`Kind::Empty`].
 /// `empty` holds the background colours of the board's empty cells.
-pub fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence) {
+pub(crate) fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], Evidence) {
     let mut kinds = [Kind::Empty; 81];
     let digits: Vec<DigitInk> = digits
         .iter()

@@ -188,7 +188,7 @@ pub fn read_board(img: &RgbaImage) -> Result<Reading, VisionError> {
 }
 
 /// Reads the cells of a known geometry.
-pub fn read_with(
+pub(crate) fn read_with(
     img: &RgbaImage,
     geometry: BoardGeometry,
     device: Option<&TemplateBank>,

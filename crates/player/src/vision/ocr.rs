@@ -57,7 +57,7 @@ pub struct CellRead {
 }
 
 /// Pass 1 on the cell inside `rect` (`[x0, y0, x1, y1)`, lines excluded).
-pub fn analyse_cell(img: &RgbaImage, rect: [u32; 4]) -> CellInk {
+pub(crate) fn analyse_cell(img: &RgbaImage, rect: [u32; 4]) -> CellInk {
     let mut ink = Ink::analyse(img, rect);
     let disc = ink.open_disc(img);
     let min = (ink.w.min(ink.h) as f32 * MIN_CELL_FRACTION).ceil() as usize;
@@ -71,7 +71,7 @@ pub fn analyse_cell(img: &RgbaImage, rect: [u32; 4]) -> CellInk {
 
 /// Pass 2: the height of the board's main digits, in pixels: the tallest height that several
 /// cells share (within 15%). `None` when no cell holds a mark of digit size.
-pub fn digit_height(cells: &[CellInk]) -> Option<f32> {
+pub(crate) fn digit_height(cells: &[CellInk]) -> Option<f32> {
     let mut t: Vec<usize> = cells.iter().map(|c| c.tallest).filter(|&t| t > 0).collect();
     t.sort_unstable_by(|a, b| b.cmp(a));
     // A real board has at least 17 digits; a few taller marks (a gesture trail, a frame) do
@@ -88,7 +88,7 @@ pub fn digit_height(cells: &[CellInk]) -> Option<f32> {
 
 /// Pass 3: reads a cell analysed by [`analyse_cell`], given the board's digit height.
 /// `device` templates are preferred when present and they match well.
-pub fn read_cell(
+pub(crate) fn read_cell(
     img: &RgbaImage,
     cell: &CellInk,
     digit_height: f32,

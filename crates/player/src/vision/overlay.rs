@@ -18,7 +18,7 @@ const FAIR: Rgba<u8> = Rgba([220, 120, 0, 255]);
 const BAD: Rgba<u8> = Rgba([220, 0, 0, 255]);
 
 /// Draws the detected grid lines.
-pub fn draw_grid(img: &mut RgbaImage, g: &BoardGeometry) {
+pub(crate) fn draw_grid(img: &mut RgbaImage, g: &BoardGeometry) {
     let [x0, y0, x1, y1] = g.rect().map(|v| v as f32);
     for &x in &g.cols {
         for dx in [-1.0, 0.0, 1.0] {
@@ -177,7 +177,7 @@ pub fn reading_overlay(img: &RgbaImage, reading: &Reading) -> RgbaImage {
 }
 
 /// What the marks of [`draw_reading`] mean.
-pub fn reading_legend() -> Vec<(Rgba<u8>, String)> {
+pub(crate) fn reading_legend() -> Vec<(Rgba<u8>, String)> {
     vec![
         (GRID, "magenta lines: the grid found".into()),
         (
@@ -196,7 +196,7 @@ pub fn reading_legend() -> Vec<(Rgba<u8>, String)> {
 }
 
 /// Draws the grid and per cell the digit read (`G`/`U` kind) and confidence.
-pub fn draw_reading(out: &mut RgbaImage, reading: &Reading) {
+pub(crate) fn draw_reading(out: &mut RgbaImage, reading: &Reading) {
     let g = &reading.geometry;
     draw_grid(out, g);
     let (cw, ch) = g.cell_size();
@@ -232,7 +232,7 @@ pub fn draw_reading(out: &mut RgbaImage, reading: &Reading) {
 }
 
 /// `img` with a white strip below it listing `legend`: a colour swatch and a line of text each.
-pub fn with_legend(img: &RgbaImage, legend: &[(Rgba<u8>, String)]) -> RgbaImage {
+pub(crate) fn with_legend(img: &RgbaImage, legend: &[(Rgba<u8>, String)]) -> RgbaImage {
     let w = img.width();
     let px = (w as f32 / 45.0).clamp(11.0, 30.0);
     let line = (px * 1.35).ceil() as u32;
@@ -298,7 +298,7 @@ fn wrap(text: &str, max: usize) -> Vec<String> {
 }
 
 /// Marks a tap target with a circle and a label.
-pub fn mark_point(
+pub(crate) fn mark_point(
     img: &mut RgbaImage,
     (x, y): (u32, u32),
     radius: i32,
@@ -319,7 +319,14 @@ pub fn mark_point(
 }
 
 /// Text on a white box, `px` pixels high, top-left at `(x, y)`.
-pub fn label_box(img: &mut RgbaImage, x: i32, y: i32, px: f32, colour: Rgba<u8>, text: &str) {
+pub(crate) fn label_box(
+    img: &mut RgbaImage,
+    x: i32,
+    y: i32,
+    px: f32,
+    colour: Rgba<u8>,
+    text: &str,
+) {
     let Ok(font) = FontRef::try_from_slice(super::templates::FONTS[1].1) else {
         return;
     };

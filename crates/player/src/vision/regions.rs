@@ -77,7 +77,7 @@ impl Region {
 
     /// Whether this shape is a part of `other` (the same shape at another level, bigger): shapes
     /// of one polarity are nested or apart, so one shared pixel settles it.
-    pub fn is_part_of(&self, other: &Region) -> bool {
+    pub(crate) fn is_part_of(&self, other: &Region) -> bool {
         self.dark == other.dark
             && other.area > self.area
             && self.runs.first().is_some_and(|r| other.contains(r.1, r.0))
@@ -170,7 +170,7 @@ const STEP: usize = 12;
 
 /// The regions of `rect = [x0, y0, x1, y1)` of `gray` whose size is within `limits`, most stable
 /// first within equal boxes (see the module documentation).
-pub fn extract(gray: &Gray, rect: [u32; 4], limits: Limits) -> Vec<Region> {
+pub(crate) fn extract(gray: &Gray, rect: [u32; 4], limits: Limits) -> Vec<Region> {
     let x0 = rect[0].min(gray.width as u32);
     let y0 = rect[1].min(gray.height as u32);
     let x1 = rect[2].min(gray.width as u32).max(x0);

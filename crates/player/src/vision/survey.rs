@@ -109,7 +109,7 @@ impl Survey {
 }
 
 /// A grid of equal cells in `rect` (outer line centres), lines 2 pixels wide.
-pub fn even_grid([x0, y0, x1, y1]: [u32; 4]) -> BoardGeometry {
+pub(crate) fn even_grid([x0, y0, x1, y1]: [u32; 4]) -> BoardGeometry {
     let at =
         |a: u32, b: u32, i: u32| a + ((b.saturating_sub(a)) as f32 * i as f32 / 9.0).round() as u32;
     BoardGeometry {

@@ -79,7 +79,7 @@ pub struct TemplateBank {
 
 impl TemplateBank {
     /// The default bank, rendered from [`FONTS`] on first use and cached.
-    pub fn default_bank() -> &'static TemplateBank {
+    pub(crate) fn default_bank() -> &'static TemplateBank {
         static BANK: OnceLock<TemplateBank> = OnceLock::new();
         BANK.get_or_init(|| {
             let mut templates = Vec::new();
@@ -94,12 +94,12 @@ impl TemplateBank {
     }
 
     /// Whether every digit 1..=9 has at least one template.
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         (1..=9).all(|d| self.templates.iter().any(|t| t.digit == d))
     }
 
     /// Matches a glyph against every template; `None` for an empty bank.
-    pub fn classify(&self, glyph: &Glyph) -> Option<Match> {
+    pub(crate) fn classify(&self, glyph: &Glyph) -> Option<Match> {
         let mut best = [f32::MIN; 10];
         for t in &self.templates {
             let s = glyph.ncc(&t.glyph);
@@ -122,7 +122,7 @@ impl TemplateBank {
 }
 
 /// Renders the digits 1..=9 of a font into templates named `name`.
-pub fn render_font(font: &impl Font, name: &str) -> Vec<Template> {
+pub(crate) fn render_font(font: &impl Font, name: &str) -> Vec<Template> {
     (1..=9u8)
         .filter_map(|d| {
             let (cov, w, h) = render_digit(font, d, RENDER_PX)?;
@@ -138,12 +138,12 @@ pub fn render_font(font: &impl Font, name: &str) -> Vec<Template> {
 
 /// Rasterises digit `d` at `px` pixels and crops it to its ink ([`INK_LEVEL`]).
 /// Returns the coverage map and its width and height.
-pub fn render_digit(font: &impl Font, d: u8, px: f32) -> Option<(Vec<f32>, usize, usize)> {
+pub(crate) fn render_digit(font: &impl Font, d: u8, px: f32) -> Option<(Vec<f32>, usize, usize)> {
     render_char(font, char::from(b'0' + d), px)
 }
 
 /// Rasterises any character like [`render_digit`]; `None` when the font lacks it.
-pub fn render_char(font: &impl Font, ch: char, px: f32) -> Option<(Vec<f32>, usize, usize)> {
+pub(crate) fn render_char(font: &impl Font, ch: char, px: f32) -> Option<(Vec<f32>, usize, usize)> {
     if font.glyph_id(ch).0 == 0 {
         return None;
     }

@@ -150,7 +150,7 @@ const WORDS: &[(Tool, &[&str])] = &[
 ];
 
 /// Finds and classifies the labels near the keypad that are not its digits.
-pub fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<ToolKey> {
+pub(crate) fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<ToolKey> {
     let hk = keypad.glyph_height().max(4.0);
     let reach = keypad.pitch.max(keypad.row_pitch) * 3.0;
     let [kx0, ky0, kx1, ky1] = keypad.area();

@@ -5,7 +5,7 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rsa::{BigUint, Pkcs1v15Sign, RsaPublicKey, traits::PublicKeyParts};
+use rsa::{BigUint, Pkcs1v15Sign, RsaPublicKey};
 use sha1::Sha1;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub enum KeyError {
 
 /// Parses one `adb_keys` / `adbkey.pub` line (or an AUTH RSAPUBLICKEY payload, which may end
 /// in NUL): the base64 struct, optionally followed by a space and a comment.
-pub fn parse_public_key(line: &str) -> Result<RsaPublicKey, KeyError> {
+pub(crate) fn parse_public_key(line: &str) -> Result<RsaPublicKey, KeyError> {
     let b64 = line
         .trim_end_matches('\0')
         .split_whitespace()
@@ -54,7 +54,9 @@ pub fn parse_public_key(line: &str) -> Result<RsaPublicKey, KeyError> {
 }
 
 /// Encodes a 2048-bit public key as Android's base64 `RSAPublicKey` struct (no comment).
-pub fn encode_public_key(key: &RsaPublicKey) -> Option<String> {
+#[cfg(test)]
+pub(crate) fn encode_public_key(key: &RsaPublicKey) -> Option<String> {
+    use rsa::traits::PublicKeyParts;
     let n = key.n();
     let mut n_bytes = n.to_bytes_le();
     if n_bytes.len() > MODULUS_BYTES {
@@ -95,7 +97,7 @@ pub fn verify(key: &RsaPublicKey, token: &[u8], signature: &[u8]) -> bool {
 }
 
 /// A fresh random token.
-pub fn new_token() -> [u8; TOKEN_LEN] {
+pub(crate) fn new_token() -> [u8; TOKEN_LEN] {
     rand::random()
 }
 
@@ -167,7 +169,7 @@ impl KeyStore {
     }
 
     /// Offers a host's public key (AUTH RSAPUBLICKEY payload). Returns whether it is now trusted.
-    pub fn offer(&mut self, payload: &[u8]) -> bool {
+    pub(crate) fn offer(&mut self, payload: &[u8]) -> bool {
         let Ok(text) = std::str::from_utf8(payload) else {
             return false;
         };

@@ -89,7 +89,7 @@ impl StreamTable {
     }
 
     /// A WRTE from the host for stream `local`.
-    pub fn deliver(&self, local: u32, data: Vec<u8>) -> Delivery {
+    pub(crate) fn deliver(&self, local: u32, data: Vec<u8>) -> Delivery {
         let table = self.lock();
         let Some(entry) = table.streams.get(&local) else {
             return Delivery::Unknown;
@@ -148,7 +148,7 @@ impl StreamReader {
     }
 
     /// Reads and discards everything until the stream closes (for services without stdin).
-    pub fn drain(mut self) {
+    pub(crate) fn drain(mut self) {
         tokio::spawn(async move { while self.recv().await.is_some() {} });
     }
 }

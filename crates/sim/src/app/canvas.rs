@@ -94,7 +94,7 @@ impl<'a> Canvas<'a> {
     }
 
     /// Fills `r` with rounded corners of `radius` pixels, anti-aliased.
-    pub fn round_rect(&mut self, r: Rect, radius: i32, c: Rgb) {
+    pub(crate) fn round_rect(&mut self, r: Rect, radius: i32, c: Rgb) {
         let rad = radius.clamp(0, (r.w.min(r.h) / 2).max(0));
         if rad == 0 {
             return self.fill(r, c);
@@ -137,7 +137,14 @@ impl<'a> Canvas<'a> {
     }
 
     /// A rounded rectangle with a `border`-pixel outline in `line` around a `fill` interior.
-    pub fn outlined_round_rect(&mut self, r: Rect, radius: i32, border: i32, line: Rgb, fill: Rgb) {
+    pub(crate) fn outlined_round_rect(
+        &mut self,
+        r: Rect,
+        radius: i32,
+        border: i32,
+        line: Rgb,
+        fill: Rgb,
+    ) {
         self.round_rect(r, radius, line);
         let inner = Rect::new(
             r.x + border,

@@ -36,7 +36,7 @@ pub fn truth(game: &Game) -> String {
 }
 
 /// The truth text of a game in an app `style` (see the module doc).
-pub fn truth_of(game: &Game, style: &Style) -> String {
+pub(crate) fn truth_of(game: &Game, style: &Style) -> String {
     let board = game.board.to_line();
     let kinds: String = (0..CELLS)
         .map(|c| match (game.is_given(c), game.board.get(c)) {

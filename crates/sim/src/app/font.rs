@@ -115,7 +115,8 @@ impl Text {
     }
 
     /// Whether the font has a glyph for `ch`.
-    pub fn has_glyph(face: Face, ch: char) -> bool {
+    #[cfg(test)]
+    pub(crate) fn has_glyph(face: Face, ch: char) -> bool {
         font(face).glyph_id(ch).0 != 0
     }
 
@@ -168,7 +169,7 @@ impl Text {
     }
 
     /// The font size (px) at which `ch`'s ink is `ink` pixels tall (at least 4).
-    pub fn px_for_ink(&mut self, face: Face, ch: char, ink: f32) -> u32 {
+    pub(crate) fn px_for_ink(&mut self, face: Face, ch: char, ink: f32) -> u32 {
         let at100 = self.ink_height(face, 100, ch).max(1) as f32;
         ((ink * 100.0 / at100).round() as u32).max(4)
     }
@@ -190,7 +191,7 @@ impl Text {
     }
 
     /// The ink height of `ch` at `px` (to size digits to a fraction of the cell).
-    pub fn ink_height(&mut self, face: Face, px: u32, ch: char) -> u32 {
+    pub(crate) fn ink_height(&mut self, face: Face, px: u32, ch: char) -> u32 {
         self.mask(face, ch, px).h
     }
 }

@@ -134,17 +134,17 @@ impl System {
         self.awake
     }
 
-    pub fn keyguard_showing(&self) -> bool {
+    pub(crate) fn keyguard_showing(&self) -> bool {
         self.keyguard
     }
 
-    pub fn keyguard_secure(&self) -> bool {
+    pub(crate) fn keyguard_secure(&self) -> bool {
         self.options.lock_screen == LockScreen::Pin
     }
 
     /// Lets time pass: the display turns off once it has been idle for `--screen-off-after`.
     /// True if something changed.
-    pub fn tick(&mut self) -> bool {
+    pub(crate) fn tick(&mut self) -> bool {
         match self.options.screen_off_after {
             Some(idle) if self.awake && self.last_input.elapsed() >= idle => {
                 self.sleep();
@@ -170,7 +170,7 @@ impl System {
 
     /// After the app handled tap number `taps`: `--background-after` sends it to the background
     /// once. True if it did now.
-    pub fn after_app_tap(&mut self, taps: u64) -> bool {
+    pub(crate) fn after_app_tap(&mut self, taps: u64) -> bool {
         match self.options.background_after {
             Some(n) if !self.backgrounded && taps >= n => {
                 self.backgrounded = true;
@@ -181,7 +181,7 @@ impl System {
     }
 
     /// HOME: the launcher comes to the front. True if it was not already.
-    pub fn go_home(&mut self) -> bool {
+    pub(crate) fn go_home(&mut self) -> bool {
         let changed = self.foreground;
         if changed {
             self.backgrounds += 1;
@@ -192,7 +192,7 @@ impl System {
 
     /// The app is started or its task brought to the front (`am start`, `monkey`, its icon);
     /// behind the lock screen if one shows.
-    pub fn bring_to_front(&mut self) -> bool {
+    pub(crate) fn bring_to_front(&mut self) -> bool {
         let changed = !self.foreground;
         self.foreground = true;
         changed
@@ -226,7 +226,7 @@ impl System {
 
     /// A swipe while the lock screen shows: upwards by a third of the screen or more unlocks a
     /// plain lock screen and shows the PIN pad of a secured one. True if anything changed.
-    pub fn keyguard_swipe(&mut self, dy: i32, height: i32) -> bool {
+    pub(crate) fn keyguard_swipe(&mut self, dy: i32, height: i32) -> bool {
         if !self.keyguard || self.bouncer || dy > -height / 3 {
             return false;
         }
@@ -238,7 +238,7 @@ impl System {
     }
 
     /// A tap on the launcher: the app's icon brings it back. True if it did.
-    pub fn launcher_tap(&mut self, layout: &ScreenLayout, x: i32, y: i32) -> bool {
+    pub(crate) fn launcher_tap(&mut self, layout: &ScreenLayout, x: i32, y: i32) -> bool {
         let hit = launcher_icons(layout)
             .into_iter()
             .find(|(r, _)| r.contains(x, y))
@@ -342,7 +342,7 @@ impl System {
 }
 
 /// The launcher's icon cells (icon plus caption) and labels.
-pub fn launcher_icons(layout: &ScreenLayout) -> Vec<(Rect, &'static str)> {
+pub(crate) fn launcher_icons(layout: &ScreenLayout) -> Vec<(Rect, &'static str)> {
     let cell = layout.width / 4;
     let h = cell + layout.px(24.0);
     let top = layout.height / 3;

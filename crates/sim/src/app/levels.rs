@@ -13,7 +13,6 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 use sudoku_autoplay::board::{Board, CELLS};
 use sudoku_autoplay::solver::{self, Options, Outcome, Strategy, fast};
@@ -67,7 +66,7 @@ pub struct Difficulty {
 }
 
 /// Rates a puzzle.
-pub fn difficulty(board: &Board) -> Difficulty {
+pub(crate) fn difficulty(board: &Board) -> Difficulty {
     Difficulty {
         empties: (CELLS - board.filled()) as u32,
         mrv: placements(Strategy::Mrv, board, ROWMAJOR_CAP).unwrap_or(u64::MAX),
@@ -117,7 +116,7 @@ const LAST_TRIALS: usize = 20_000;
 /// A random isomorph of `board` (same difficulty, same solution count): bands, rows within bands,
 /// stacks and columns within stacks permuted, maybe transposed, and digits relabelled so the
 /// solution's first row reads 1..9. `None` if `board` has no solution.
-pub fn isomorph(board: &Board, rng: &mut impl Rng) -> Option<Board> {
+pub(crate) fn isomorph(board: &Board, rng: &mut impl Rng) -> Option<Board> {
     fn perm(rng: &mut impl Rng) -> [usize; 9] {
         let mut bands = [0usize, 1, 2];
         bands.shuffle(rng);
@@ -155,7 +154,7 @@ pub fn isomorph(board: &Board, rng: &mut impl Rng) -> Option<Board> {
 
 /// The number of givens scheduled for level `n` (1-based): 46 falling to 18 at level 69, and 17
 /// (an unmodified source puzzle) for the last level.
-pub fn scheduled_givens(n: usize) -> usize {
+pub(crate) fn scheduled_givens(n: usize) -> usize {
     if n >= LEVEL_COUNT {
         17
     } else {
@@ -270,7 +269,9 @@ pub fn generate(pool: &[Board], seed: u64) -> Result<Vec<Generated>, String> {
 }
 
 /// The text of `levels.txt` for generated levels.
-pub fn levels_txt(levels: &[Generated]) -> String {
+#[cfg(test)]
+pub(crate) fn levels_txt(levels: &[Generated]) -> String {
+    use std::fmt::Write as _;
     let mut s = String::from(
         "# Levels of the simulated Sudoku app, level 1 first: 81 cells row-major, '.' = empty.\n\
          # Source: each puzzle is a 17-clue puzzle from Gordon Royle's list of 17-clue Sudoku\n\
@@ -297,7 +298,9 @@ pub fn levels_txt(levels: &[Generated]) -> String {
 }
 
 /// The Markdown text of `docs/levels.md` for `levels`.
-pub fn levels_md(levels: &[Board]) -> String {
+#[cfg(test)]
+pub(crate) fn levels_md(levels: &[Board]) -> String {
+    use std::fmt::Write as _;
     use sudoku_autoplay::text::thousands;
     let mut s = String::from(
         "# Levels\n\n\

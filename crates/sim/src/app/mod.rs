@@ -303,14 +303,14 @@ impl Phone {
 
     /// `am start -n PACKAGE/ACTIVITY` without a level, `monkey -p PACKAGE 1`, or the launcher
     /// icon: the app's task comes to the front as it was.
-    pub fn bring_to_front(&mut self) {
+    pub(crate) fn bring_to_front(&mut self) {
         if self.system.bring_to_front() {
             self.frame_clock = None;
         }
     }
 
     /// `uiautomator dump`: the window in front as XML; `None` when the display is off.
-    pub fn ui_dump(&mut self) -> Option<String> {
+    pub(crate) fn ui_dump(&mut self) -> Option<String> {
         self.tick();
         let clock = self.clock();
         let clock = format!("{:02}:{:02}", clock.hour, clock.minute);
@@ -318,7 +318,7 @@ impl Phone {
     }
 
     /// Lets time pass (the display may turn off).
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         if self.system.tick() {
             self.frame_clock = None;
         }

@@ -58,7 +58,7 @@ impl Game {
     /// A game of `givens` that has reached `board` (which holds the givens), not one of the
     /// bundled levels; `level` is only its title. Mistakes count against a solution of the
     /// givens, or against `board` when they have none.
-    pub fn custom(level: u32, givens: Board, board: Board) -> Game {
+    pub(crate) fn custom(level: u32, givens: Board, board: Board) -> Game {
         Game {
             level,
             givens,
@@ -72,7 +72,7 @@ impl Game {
     }
 
     /// True if `cell` holds a given.
-    pub fn is_given(&self, cell: usize) -> bool {
+    pub(crate) fn is_given(&self, cell: usize) -> bool {
         self.givens.get(cell) != 0
     }
 
@@ -120,7 +120,7 @@ impl Game {
     }
 
     /// How `cell` is tinted given the selection, in an app that tints `which` cells.
-    pub fn highlight_in(&self, cell: usize, which: Highlights) -> Highlight {
+    pub(crate) fn highlight_in(&self, cell: usize, which: Highlights) -> Highlight {
         let Some(sel) = self.selected else {
             return Highlight::None;
         };
@@ -195,7 +195,7 @@ impl Model {
     }
 
     /// Counts a received tap (`dropped`: lost before reaching the app).
-    pub fn count_tap(&mut self, dropped: bool) {
+    pub(crate) fn count_tap(&mut self, dropped: bool) {
         self.taps += 1;
         if dropped {
             self.dropped_taps += 1;
@@ -203,7 +203,7 @@ impl Model {
     }
 
     /// Opens the popup if the tap threshold has been reached. True if it opened now.
-    pub fn maybe_popup(&mut self) -> bool {
+    pub(crate) fn maybe_popup(&mut self) -> bool {
         match self.popup_after {
             Some(n) if !self.popup_shown && self.taps >= n => {
                 self.popup_shown = true;
@@ -371,7 +371,7 @@ impl Model {
     }
 
     /// The first level not yet solved (level 1 if all are).
-    pub fn next_unsolved(&self) -> u32 {
+    pub(crate) fn next_unsolved(&self) -> u32 {
         self.completed
             .iter()
             .position(|&done| !done)

@@ -282,7 +282,7 @@ pub fn remaining(game: &Game, digit: u8) -> u8 {
 
 /// Draws a trash can centred in `r`, `size` pixels tall: a handle over a lid over a can with
 /// two slots.
-pub fn draw_trash(cv: &mut Canvas, r: Rect, size: i32, ink: Rgb, key: Rgb) {
+pub(crate) fn draw_trash(cv: &mut Canvas, r: Rect, size: i32, ink: Rgb, key: Rgb) {
     let (cx, cy) = r.center();
     let u = (size / 12).max(1);
     let top = cy - size / 2;

@@ -87,7 +87,7 @@ impl Handset {
     }
 
     /// A number in [0, 1) (where in a measured range one cost falls).
-    pub fn unit_random(&self) -> f64 {
+    pub(crate) fn unit_random(&self) -> f64 {
         let mut x = self.rng.load(Ordering::Relaxed);
         x ^= x << 13;
         x ^= x >> 7;
@@ -109,14 +109,14 @@ impl Handset {
     }
 
     /// Queues an action for the app; returns when the app will have handled it.
-    pub fn inject(&self, action: Action) -> Instant {
+    pub(crate) fn inject(&self, action: Action) -> Instant {
         self.queue()
             .push(action, self.costs.app_tap(), Instant::now())
     }
 
     /// The input dispatcher's backlog now: each action not yet handled, and whether the app is
     /// busy with it (its UI time has started).
-    pub fn input_backlog(&self) -> Vec<(Action, bool)> {
+    pub(crate) fn input_backlog(&self) -> Vec<(Action, bool)> {
         let _settled = self.phone();
         let now = Instant::now();
         let ui = self.costs.app_tap();
@@ -127,13 +127,13 @@ impl Handset {
     }
 
     /// Feeds one `sendevent` to the touchscreen.
-    pub fn touch_event(&self, kind: u16, code: u16, value: i32) {
+    pub(crate) fn touch_event(&self, kind: u16, code: u16, value: i32) {
         self.panel_events(&[InputEvent { kind, code, value }]);
     }
 
     /// Events written to the touch panel: decoded (protocol B), and the gestures they complete
     /// queued for the app.
-    pub fn panel_events(&self, events: &[InputEvent]) {
+    pub(crate) fn panel_events(&self, events: &[InputEvent]) {
         if events.is_empty() {
             return;
         }
@@ -154,7 +154,7 @@ impl Handset {
 
     /// Counts one executed shell command; returns true exactly once, when the
     /// `--disconnect-after` budget is reached and the connection should be dropped.
-    pub fn count_command(&self) -> bool {
+    pub(crate) fn count_command(&self) -> bool {
         let n = self.commands.fetch_add(1, Ordering::SeqCst) + 1;
         match self.knobs.disconnect_after {
             Some(limit) if n >= limit => !self.dropped.swap(true, Ordering::SeqCst),
@@ -175,7 +175,7 @@ impl Handset {
     }
 
     /// Updates a live process's I/O counters.
-    pub fn set_io(&self, pid: u32, io: Io) {
+    pub(crate) fn set_io(&self, pid: u32, io: Io) {
         if let Some(slot) = self.procs().get_mut(&pid) {
             *slot = io;
         }

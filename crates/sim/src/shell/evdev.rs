@@ -33,7 +33,7 @@ pub struct InputEvent {
 pub struct Invalid;
 
 /// The record size of a writer process.
-pub fn record_size(userspace_64: bool) -> usize {
+pub(crate) fn record_size(userspace_64: bool) -> usize {
     if userspace_64 { RECORD_64 } else { RECORD_32 }
 }
 

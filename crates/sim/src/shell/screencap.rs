@@ -66,7 +66,7 @@ pub fn raw(image: &RgbaImage) -> Vec<u8> {
 }
 
 /// The image as PNG.
-pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, image::ImageError> {
+pub(crate) fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, image::ImageError> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let mut bytes = Vec::new();

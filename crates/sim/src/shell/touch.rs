@@ -118,7 +118,7 @@ fn lift(slot: &mut Slot, x: i32, y: i32) -> Option<Gesture> {
 }
 
 /// Maps touch panel coordinates (0..=touch_max) to display pixels (0..width-1).
-pub fn to_display(profile: &Profile, x: i32, y: i32) -> (i32, i32) {
+pub(crate) fn to_display(profile: &Profile, x: i32, y: i32) -> (i32, i32) {
     let scale = |v: i32, max: u32, size: u32| -> i32 {
         let max = i64::from(max.max(1));
         let v = i64::from(v).clamp(0, max);

@@ -214,12 +214,12 @@ impl Tapper {
     }
 
     /// The taps behind [`Tapper::taps_per_sec`] and the working time they took.
-    pub fn rate_sample(&self) -> (u64, Duration) {
+    pub(crate) fn rate_sample(&self) -> (u64, Duration) {
         self.rate.sample(self.ledger.done)
     }
 
     /// Measures [`Tapper::taps_per_sec`] from the next tap on (after a flush).
-    pub fn restart_rate(&mut self) {
+    pub(crate) fn restart_rate(&mut self) {
         self.rate.restart(self.ledger.done);
     }
 

@@ -17,7 +17,7 @@ pub const RECORD_32: usize = 16;
 
 /// The record size the ABI properties suggest (`ro.product.cpu.abi`: the shell's binaries are
 /// built for the primary ABI).
-pub fn guess_record(abi: &str) -> usize {
+pub(crate) fn guess_record(abi: &str) -> usize {
     if abi.contains("64") {
         RECORD_64
     } else {
@@ -34,7 +34,7 @@ pub struct TouchPanel {
 }
 
 /// Finds the first input device with ABS_MT_POSITION_X (0035) and _Y (0036) axes.
-pub fn parse_getevent(text: &str) -> Option<TouchPanel> {
+pub(crate) fn parse_getevent(text: &str) -> Option<TouchPanel> {
     let mut current: Option<String> = None;
     let (mut max_x, mut max_y) = (None, None);
     for line in text.lines() {
@@ -91,7 +91,7 @@ pub(super) fn push(out: &mut Vec<u8>, record: usize, kind: u16, code: u16, value
 
 /// A protocol B tap at panel coordinates (x, y) with tracking id `id` on slot 0: slot, id,
 /// position, touch down, sync; then id -1, touch up, sync.
-pub fn tap_records(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
+pub(crate) fn tap_records(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
     touch_down(out, record, (x, y), id);
     release(out, record);
 }
@@ -116,7 +116,7 @@ pub fn release(out: &mut Vec<u8>, record: usize) {
 }
 
 /// Display pixel -> panel axis value (the panel's range may differ from the display's).
-pub fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
+pub(crate) fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
     let (w, h) = screen;
     let px = (x as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
     let py = (y as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);

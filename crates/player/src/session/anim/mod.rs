@@ -90,7 +90,7 @@ impl<'a> Timeline<'a> {
     }
 
     /// The frames' snapshots, in order.
-    pub fn snapshots(&self) -> impl Iterator<Item = Snapshot> + '_ {
+    pub(crate) fn snapshots(&self) -> impl Iterator<Item = Snapshot> + '_ {
         let mut board = self.givens;
         let (mut placements, mut undos, mut done) = (0u64, 0u64, 0usize);
         let mut placed = None;

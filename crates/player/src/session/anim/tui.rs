@@ -10,7 +10,7 @@ use std::time::Duration;
 const RESET: &str = "\x1b[0m";
 
 /// One frame as text (ANSI colours), ending with a newline.
-pub fn frame_text(s: &Snapshot) -> String {
+pub(crate) fn frame_text(s: &Snapshot) -> String {
     let mut out = String::with_capacity(1200);
     for r in 0..9 {
         if r % 3 == 0 {

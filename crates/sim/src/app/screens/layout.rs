@@ -334,7 +334,7 @@ impl ScreenLayout {
     }
 
     /// A cell from grid line to grid line (the lines' centres), for apps that draw no cell lines.
-    pub fn cell_pitch(&self, cell: usize) -> Rect {
+    pub(crate) fn cell_pitch(&self, cell: usize) -> Rect {
         let (r, c) = ((cell / 9) % 9, cell % 9);
         let (x, y) = (self.lines[c], self.lines[r]);
         Rect::new(
@@ -356,7 +356,7 @@ impl ScreenLayout {
 
     /// The pixel span `[start, start + width)` of grid line `i`, relative to the board edge,
     /// kept inside the board.
-    pub fn line_span(&self, i: usize) -> (i32, i32) {
+    pub(crate) fn line_span(&self, i: usize) -> (i32, i32) {
         let w = self.line_width(i);
         let start = (self.lines[i] - w / 2).clamp(0, self.board.w - w);
         (start, w)
@@ -423,7 +423,7 @@ impl ScreenLayout {
     }
 
     /// The centre of keypad digit `d` (1..=9), for tests.
-    pub fn key_center(&self, d: u8) -> (i32, i32) {
+    pub(crate) fn key_center(&self, d: u8) -> (i32, i32) {
         self.keys[(d.clamp(1, 9) - 1) as usize].center()
     }
 }
