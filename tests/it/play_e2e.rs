@@ -1,8 +1,7 @@
 //! End to end: the player solves levels on the simulated phone through a private real adb
 //! server; the phone's own state (`dumpsys sudoku`) and the session journal must agree.
 
-use crate::common::{AdbServer, run_with_timeout};
-use crate::common::{play_config, sim_calibrations};
+use crate::common::{AdbServer, autoplay_through, play_config, run_with_timeout, sim_calibrations};
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{ACTIVITY, AppOptions, KeypadStyle, PACKAGE, Theme};
 use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
@@ -369,32 +368,30 @@ fn all_devices_play_at_once() {
     assert_eq!(read_runs(&data.path().join("runs.csv")).unwrap().len(), 2);
 }
 
+/// Waits (at most two minutes) until `runs.csv` in `data` has `n` rows, and returns them.
+fn wait_for_runs(data: &Path, n: usize, what: &str) -> Vec<sudoku_autoplay::session::RunRecord> {
+    let runs_path = data.join("runs.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        match read_runs(&runs_path) {
+            Ok(runs) if runs.len() >= n => return runs,
+            _ => assert!(std::time::Instant::now() < deadline, "{what}"),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let mut child = crate::common::autoplay_command()
-        .args(["watch", "--levels", "1-2", "--pace", "0", "--quiet", "-P"])
-        .arg(adb.addr().port().to_string())
-        .arg("--calibration-dir")
-        .arg(sim_calibrations())
-        .arg("--data-dir")
-        .arg(data.path())
+    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1-2"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let runs_path = data.path().join("runs.csv");
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    while read_runs(&runs_path).map_or(0, |r| r.len()) < 2 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "watch did not play both levels"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let runs = read_runs(&runs_path).unwrap();
+    let runs = wait_for_runs(data.path(), 2, "watch did not play both levels");
     assert_eq!(
         runs.iter().map(|r| r.level).collect::<Vec<_>>(),
         vec![Some(1), Some(2)]
@@ -420,26 +417,12 @@ fn watch_until_a_level_is_played_then_sigterm(
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let mut child = crate::common::autoplay_command()
-        .args(["watch", "--levels", "1-70", "--pace", "0", "--quiet", "-P"])
-        .arg(adb.addr().port().to_string())
-        .arg("--calibration-dir")
-        .arg(sim_calibrations())
-        .arg("--data-dir")
-        .arg(data.path())
+    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1-70"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let runs_path = data.path().join("runs.csv");
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    while read_runs(&runs_path).map_or(0, |r| r.len()) < 1 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "watch did not play a level"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_runs(data.path(), 1, "watch did not play a level");
     for _ in 0..signals {
         Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
@@ -448,7 +431,10 @@ fn watch_until_a_level_is_played_then_sigterm(
         std::thread::sleep(Duration::from_millis(200));
     }
     let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(60), "autoplay watch");
-    (status, read_runs(&runs_path).unwrap_or_default())
+    (
+        status,
+        read_runs(&data.path().join("runs.csv")).unwrap_or_default(),
+    )
 }
 
 #[test]
