@@ -8,7 +8,7 @@ use crate::device::{ChannelReader, Device};
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 
-/// What the session's output said so far.
+/// What the shell's output said so far.
 #[derive(Default)]
 pub(super) struct AckState {
     /// The highest ack seen.
@@ -17,18 +17,18 @@ pub(super) struct AckState {
     pub(super) backlog: Option<u64>,
     /// `raw`: the bytes the `dd` had written per the latest `/proc/PID/io` before an ack.
     pub(super) wchar: Option<u64>,
-    /// The session ended.
+    /// The shell ended.
     pub(super) closed: bool,
 }
 
-/// Acknowledgements seen in the session's output.
+/// Acknowledgements seen in the shell's output.
 #[derive(Default)]
 pub(super) struct Acks {
     pub(super) state: Mutex<AckState>,
     pub(super) cv: Condvar,
 }
 
-/// Parses the session's output into acks (and `dumpsys input` queue lengths); marks the session
+/// Parses the shell's output into acks (and `dumpsys input` queue lengths); marks the session
 /// closed when dropped.
 struct AckSink {
     acks: Arc<Acks>,
@@ -126,7 +126,7 @@ impl ControlShell {
             .name("tap-shell".into())
             .spawn(move || {
                 let mut reader = ChannelReader::new(rx);
-                // If the session cannot even start, the sink is dropped here and the session reads as closed.
+                // If the shell cannot even start, the sink is dropped here and the shell reads as closed.
                 if device
                     .interactive_shell(&mut reader, Box::new(sink))
                     .is_err()
@@ -180,7 +180,7 @@ mod tests {
         }
         assert!(
             acks.state.lock().unwrap().closed,
-            "dropping the sink marks the session closed"
+            "dropping the sink marks the shell closed"
         );
     }
 }
