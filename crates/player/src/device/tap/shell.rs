@@ -28,7 +28,7 @@ pub(super) struct Acks {
     pub(super) cv: Condvar,
 }
 
-/// Parses the shell's output into acks (and `dumpsys input` queue lengths); marks the session
+/// Parses the shell's output into acks (and `dumpsys input` queue lengths); marks the shell
 /// closed when dropped.
 struct AckSink {
     acks: Arc<Acks>,
