@@ -15,7 +15,7 @@ impl Calibration {
         let pt = |p: [u32; 2]| format!("[{}, {}]", p[0], p[1]);
         let mut s = String::new();
         s.push_str("# sudoku-autoplay calibration profile (written by `autoplay calibrate`).\n");
-        s.push_str("# Coordinates are screen pixels; see src/calibration/mod.rs for the format.\n");
+        s.push_str("# Coordinates are screen pixels; see crates/player/src/calibration/mod.rs for the format.\n");
         s.push_str(&format!("version = {VERSION}\n\n"));
         s.push_str("[device]\n# Screen size this calibration is valid for.\n");
         s.push_str(&format!(
