@@ -8,6 +8,10 @@
 //!   little-endian header `width, height, format[, colour space]` followed by the pixels in
 //!   RGBA_8888, RGBX_8888, BGRA_8888, RGB_888 or RGB_565.
 //!
+//! Whole lines of text before the image are skipped: `screencap` writes warnings on stderr (Android
+//! 14+ with several displays and no `-d`: `[Warning] Multiple displays were found, ...`), and an
+//! `exec:` stream carries stderr with stdout.
+//!
 //! Sizes are capped ([`MAX_SIDE`], [`MAX_PIXELS`]) so a corrupt header cannot make us allocate
 //! gigabytes; truncated or absurd frames give a [`FrameError`] that says what was wrong.
 
@@ -79,6 +83,12 @@ pub enum FrameError {
         len: usize,
         /// Hex dump of the first bytes.
         head: String,
+    },
+    /// Only text: the command printed a message instead of an image.
+    #[error("not a screenshot: the command printed text instead of an image: {text:?}")]
+    OnlyText {
+        /// The text (its first lines).
+        text: String,
     },
     /// Width or height out of range.
     #[error(
@@ -157,6 +167,28 @@ pub fn decode_frame(bytes: &[u8]) -> Result<Frame, FrameError> {
     if bytes.is_empty() {
         return Err(FrameError::Empty);
     }
+    let first = match decode_image(bytes) {
+        Err(FrameError::Unrecognised { .. }) if text_lines(bytes) > 0 => None,
+        r => Some(r),
+    };
+    if let Some(r) = first {
+        return r;
+    }
+    // Lines of text first: what the command printed before the image.
+    let skip = text_lines(bytes);
+    let text = String::from_utf8_lossy(&bytes[..skip]);
+    if skip == bytes.len() {
+        let text: Vec<&str> = text.lines().take(3).collect();
+        return Err(FrameError::OnlyText {
+            text: text.join("\n"),
+        });
+    }
+    tracing::debug!(text = %text.trim_end(), "text before the screenshot skipped");
+    decode_image(&bytes[skip..])
+}
+
+/// Decodes bytes that start with the image.
+fn decode_image(bytes: &[u8]) -> Result<Frame, FrameError> {
     if let Some(frame) = encoded::decode(bytes)? {
         return Ok(frame);
     }
@@ -170,6 +202,28 @@ pub fn decode_frame(bytes: &[u8]) -> Result<Frame, FrameError> {
     })
 }
 
+/// How many bytes the whole lines of printable text at the start take (at most 64 lines of
+/// 1,000 bytes; each line starts with a printable character and ends with `\n`).
+fn text_lines(bytes: &[u8]) -> usize {
+    let printable = |b: u8| b.is_ascii_graphic() || b == b' ' || b == b'\t' || b == b'\r';
+    let mut at = 0;
+    for _ in 0..64 {
+        let rest = &bytes[at..];
+        if rest
+            .first()
+            .is_none_or(|&b| !b.is_ascii_graphic() && b != b' ')
+        {
+            break;
+        }
+        let line = rest.iter().take(1000).position(|&b| !printable(b));
+        match line {
+            Some(n) if rest[n] == b'\n' => at += n + 1,
+            _ => break,
+        }
+    }
+    at
+}
+
 /// Checks a width and height against the caps.
 fn check_size(width: u64, height: u64) -> Result<(), FrameError> {
     if width == 0
@@ -181,4 +235,53 @@ fn check_size(width: u64, height: u64) -> Result<(), FrameError> {
         return Err(FrameError::BadSize { width, height });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Android 14's warning on a phone with several displays, as a Pixel Fold printed it
+    /// (`tests/data/android/screencap/`, with its source).
+    fn warning() -> Vec<u8> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/android/screencap/pixel-fold-multidisplay-warning.txt"
+        );
+        std::fs::read(path).expect("the corpus file")
+    }
+
+    fn image(width: u32) -> RgbaImage {
+        RgbaImage::from_fn(width, 7, |x, y| image::Rgba([x as u8, y as u8, 90, 255]))
+    }
+
+    #[test]
+    fn text_before_the_image_is_skipped() {
+        let img = image(10);
+        let mut png = Vec::new();
+        image::DynamicImage::ImageRgba8(img.clone())
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let raw = raw::encode(&img, raw::PixelFormat::Rgba8888, 16);
+        for (name, frame) in [("png", png), ("raw", raw)] {
+            let mut bytes = warning();
+            assert!(bytes.starts_with(b"[Warning] Multiple displays"));
+            bytes.extend_from_slice(&frame);
+            let decoded = decode_frame(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(decoded.image, img, "{name}");
+            // And as it is, without the warning: a raw frame 10 pixels wide starts with `\n`.
+            assert_eq!(decode_frame(&frame).unwrap().image, img, "{name}");
+        }
+    }
+
+    #[test]
+    fn text_alone_is_quoted() {
+        let e = decode_frame(&warning()).unwrap_err().to_string();
+        assert!(
+            e.contains("printed text instead of an image") && e.contains("Multiple displays"),
+            "{e}"
+        );
+        let e = decode_frame(b"\x00\x01garbage").unwrap_err();
+        assert!(matches!(e, FrameError::Unrecognised { .. }), "{e}");
+    }
 }
