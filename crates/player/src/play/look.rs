@@ -15,7 +15,8 @@ pub const UI_DUMP_COMMAND: &str = "uiautomator dump /dev/tty";
 /// What the system says about the display, the lock screen and the window in front.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PhoneState {
-    /// `mWakefulness=Asleep` (or `Dozing`): the display is off.
+    /// `mWakefulness=` other than `Awake` (`Asleep`, `Dozing`, `Dreaming`): the app is not on a
+    /// lit screen.
     pub asleep: bool,
     /// The lock screen shows (`showing=true` of the keyguard delegate).
     pub keyguard: bool,
@@ -31,10 +32,16 @@ impl PhoneState {
     pub fn parse(text: &str) -> PhoneState {
         let mut s = PhoneState::default();
         let mut in_keyguard = false;
+        let mut wakefulness = None;
         for line in text.lines() {
             let l = line.trim();
-            if let Some(v) = l.strip_prefix("mWakefulness=") {
-                s.asleep = matches!(v.trim(), "Asleep" | "Dozing");
+            // The first one is the device's (later ones belong to power groups); Samsung's
+            // builds print `getWakefulnessLocked()=`.
+            let awake = l
+                .strip_prefix("mWakefulness=")
+                .or_else(|| l.strip_prefix("getWakefulnessLocked()="));
+            if let Some(v) = awake {
+                wakefulness = wakefulness.or(parse_wakefulness(v));
             } else if l.starts_with("KeyguardServiceDelegate") {
                 in_keyguard = true;
             } else if in_keyguard && let Some(v) = l.strip_prefix("showing=") {
@@ -45,6 +52,7 @@ impl PhoneState {
                 s.focus = parse_focus(v);
             }
         }
+        s.asleep = wakefulness.is_some_and(|w| w != Wakefulness::Awake);
         s
     }
 
@@ -54,10 +62,36 @@ impl PhoneState {
     }
 }
 
-/// `Window{5a1c0de u0 org.x/org.x.Main}` -> `org.x/org.x.Main`; `null` -> `None`.
+/// Android's wakefulness states (`PowerManagerInternal.WAKEFULNESS_*`), by name or number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wakefulness {
+    Asleep,
+    Awake,
+    Dreaming,
+    Dozing,
+}
+
+fn parse_wakefulness(v: &str) -> Option<Wakefulness> {
+    Some(match v.trim() {
+        "Asleep" | "0" => Wakefulness::Asleep,
+        "Awake" | "1" => Wakefulness::Awake,
+        "Dreaming" | "2" => Wakefulness::Dreaming,
+        "Dozing" | "3" => Wakefulness::Dozing,
+        _ => return None,
+    })
+}
+
+/// `Window{5a1c0de u0 org.x/org.x.Main}` -> `org.x/org.x.Main` (Android 4's
+/// `Window{b4d2a948 org.x/org.x.Main paused=false}` too); a system window's name
+/// (`NotificationShade`) as it is; `null` -> `None`.
 fn parse_focus(v: &str) -> Option<String> {
     let inner = v.trim().strip_prefix("Window{")?.strip_suffix('}')?;
-    let name = inner.split_whitespace().last()?;
+    let words: Vec<&str> = inner
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| !w.contains('='))
+        .collect();
+    let name = words.iter().find(|w| w.contains('/')).or(words.last())?;
     Some(name.to_string())
 }
 
@@ -176,6 +210,47 @@ pub fn quote(texts: &[String], n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Real phones' `dumpsys power` and `dumpsys window` outputs (`tests/data/android/`, each with
+    /// its source and recorded truth) read as their truth says.
+    #[test]
+    fn real_outputs_read_as_recorded() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/android/");
+        let manifest: toml::Table =
+            toml::from_str(&std::fs::read_to_string(format!("{root}SOURCES.toml")).unwrap())
+                .unwrap();
+        let mut checked = 0;
+        for entry in manifest["output"].as_array().unwrap() {
+            let file = entry["file"].as_str().unwrap();
+            let text = std::fs::read_to_string(format!("{root}{file}")).unwrap();
+            let state = PhoneState::parse(&text);
+            if let Some(w) = entry.get("wakefulness").and_then(|v| v.as_str()) {
+                assert_eq!(state.asleep, w != "Awake", "{file}: {w}");
+                checked += 1;
+            }
+            if let Some(focus) = entry.get("focus").and_then(|v| v.as_str()) {
+                if focus.is_empty() {
+                    assert_eq!(state.focused_package(), None, "{file}: {:?}", state.focus);
+                } else {
+                    assert_eq!(state.focus.as_deref(), Some(focus), "{file}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 7, "only {checked} outputs with a truth");
+    }
+
+    #[test]
+    fn wakefulness_in_every_format() {
+        let asleep = |t: &str| PhoneState::parse(t).asleep;
+        assert!(!asleep("  mWakefulness=Awake\n"));
+        assert!(asleep("  mWakefulness=Dozing\n"));
+        assert!(asleep("  mWakefulness=Dreaming\n"));
+        assert!(asleep("getWakefulnessLocked()=Asleep\n"));
+        assert!(asleep("  mWakefulness=0\n"));
+        // The device's line comes first; a power group's later line does not overrule it.
+        assert!(asleep("  mWakefulness=Asleep\n    mWakefulness=Awake\n"));
+    }
 
     #[test]
     fn phone_state_from_dumpsys() {
