@@ -48,3 +48,6 @@ pub mod session;
 pub mod solver;
 pub mod text;
 pub mod vision;
+
+#[cfg(test)]
+mod real_outputs;

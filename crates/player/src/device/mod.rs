@@ -374,6 +374,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn wm_size_of_real_phones() {
+        let outputs = crate::real_outputs::with_truth("size");
+        for (file, text, size) in &outputs {
+            let size = size.as_array().unwrap();
+            let want = (size[0].as_integer().unwrap(), size[1].as_integer().unwrap());
+            let got = parse_wm_size(text).map(|(w, h)| (i64::from(w), i64::from(h)));
+            assert_eq!(got, Some(want), "{file}");
+        }
+        assert!(outputs.len() >= 2);
+    }
+
+    #[test]
     fn wm_size_prefers_override() {
         assert_eq!(
             parse_wm_size("Physical size: 1080x2400\n"),
