@@ -157,9 +157,10 @@ fn a_dropped_connection_is_restored_by_the_link() {
 
 #[test]
 fn raw_records_reach_the_panel_on_two_profiles() {
-    // pixel: 64-bit shell (24-byte records); budget: 32-bit userspace (16-byte records).
+    // pixel: 64-bit shell (24-byte records; Android 14, so only as root on a userdebug build);
+    // budget: 32-bit userspace (16-byte records; Android 9, no root needed).
     for (name, size, record) in [("pixel", (1080, 2400), 24), ("budget", (720, 1520), 16)] {
-        let (sim, _adb, server) = phone(name, |_| {});
+        let (sim, _adb, server) = phone(name, |c| c.adb_root = name == "pixel");
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
         assert_eq!(chosen.mode, InputBackend::Raw, "{name}: {}", chosen.why);
@@ -206,7 +207,8 @@ fn a_panel_that_cannot_be_written_falls_back_to_input() {
 
 #[test]
 fn a_stream_torn_mid_record_loses_nothing_after_it() {
-    let (sim, adb, server) = phone("pixel", |_| {});
+    // Android 14 writes the panel only as root (a userdebug build after `adb root`).
+    let (sim, adb, server) = phone("pixel", |c| c.adb_root = true);
     // By hand: half a tap (down, then 10 bytes of the next record), and the link drops.
     let mut s = adb.open_service(&sim.serial(), "exec:dd of=/dev/input/event2 bs=24");
     let mut bytes = Vec::new();
@@ -232,7 +234,10 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
 
     // And a link that drops mid-run: the link reopens the raw channel, and every tap after that
     // arrives once.
-    let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
+    let (sim, _adb, server) = phone("pixel", |c| {
+        c.disconnect_after = Some(40);
+        c.adb_root = true;
+    });
     let device = select(&server, None).unwrap();
     let mut link = Link::new(device, Duration::from_secs(15), StopFlag::default());
     let chosen = link
@@ -368,7 +373,10 @@ fn bench_channels() {
 fn bench_hold() {
     use autoplay_sim::timing::TimingMode;
     for hold in [0, 5] {
-        let (sim, _adb, server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+        let (sim, _adb, server) = phone("pixel", |c| {
+            c.timing = TimingMode::Phone;
+            c.adb_root = true;
+        });
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, Some(InputBackend::Raw)).unwrap();
         let opts = TapperOptions {

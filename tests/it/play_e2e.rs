@@ -29,6 +29,10 @@ fn sim(name: &str, theme: Theme, keypad: KeypadStyle, drop_taps: f64) -> SimHand
         seed: 7,
         ..AppOptions::default()
     };
+    // A userdebug phone after `adb root`, so that these tests keep playing through `raw` on
+    // Android 10 and later (stock phones refuse the shell's writes to /dev/input there); not
+    // the flagship, whose panel stays closed to the shell.
+    c.adb_root = c.profile.panel_writable;
     spawn(c).unwrap()
 }
 

@@ -52,6 +52,9 @@ pub struct SimConfig {
     pub disconnect_after: Option<u64>,
     /// `None`: no authentication (like `ro.adb.secure=0`).
     pub auth: Option<AuthConfig>,
+    /// A userdebug phone after `adb root`: the shell may write `/dev/input` on any Android
+    /// version (stock phones from Android 10 on refuse it).
+    pub adb_root: bool,
 }
 
 impl SimConfig {
@@ -64,6 +67,7 @@ impl SimConfig {
             timing: timing::TimingMode::Instant,
             disconnect_after: None,
             auth: None,
+            adb_root: false,
         }
     }
 }
@@ -81,6 +85,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         input_latency: config.input_latency,
         disconnect_after: config.disconnect_after,
         timing: config.timing,
+        adb_root: config.adb_root,
     };
     let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {

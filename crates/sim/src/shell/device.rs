@@ -20,6 +20,8 @@ pub struct Knobs {
     pub disconnect_after: Option<u64>,
     /// Whether commands, screenshots and the app's UI time cost real time.
     pub timing: TimingMode,
+    /// `adb root` on a userdebug build: the shell is root and may write `/dev/input`.
+    pub adb_root: bool,
 }
 
 /// Shared device state.
@@ -74,6 +76,12 @@ impl Handset {
     /// The device profile.
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// Whether the shell may open the touch panel for writing (the Android version's rule,
+    /// unless `adb root`).
+    pub fn panel_writable(&self) -> bool {
+        self.profile.shell_may_write_panel(self.knobs.adb_root)
     }
 
     /// The knobs.

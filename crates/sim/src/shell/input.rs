@@ -174,7 +174,7 @@ pub fn sendevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err(format!("could not open {dev}, No such file or directory\n"));
         return 1;
     }
-    if !device.profile().panel_writable {
+    if !device.panel_writable() {
         out.err(format!("sendevent: {dev}: Permission denied\n"));
         return 1;
     }

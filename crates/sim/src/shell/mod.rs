@@ -208,7 +208,7 @@ impl Shell {
         }
         match name.as_str() {
             "input" => {
-                spend(costs.input() + device.knobs().input_latency).await;
+                spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
                 let (status, done) = input::input(device, rest, out);
                 // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
                 if let Some(done) = done {
