@@ -94,6 +94,10 @@ pub struct SimArgs {
     /// version (stock Android 10 and later refuse it, so `raw` and `events` cannot work there).
     #[arg(long)]
     adb_root: bool,
+    /// A Xiaomi phone (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the
+    /// phone rebooted: `input` and the tap injector are refused with a SecurityException.
+    #[arg(long)]
+    inject_denied: bool,
     /// The lock screen shown when the display turns back on.
     #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
@@ -187,6 +191,7 @@ impl SimArgs {
         config.timing = self.timing;
         config.disconnect_after = self.disconnect_after;
         config.adb_root = self.adb_root;
+        config.inject_denied = self.inject_denied;
         config.auth = self.auth.then(|| AuthConfig {
             keys_file: self.adb_keys.clone(),
             new_keys: if self.deny_new_keys {

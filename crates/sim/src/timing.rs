@@ -50,6 +50,10 @@ pub struct PhoneTiming {
     pub screencap_png_ms: (u32, u32),
     /// The app's UI time per touch (a tap's down and up).
     pub app_tap_ms: u32,
+    /// One asynchronous `injectInputEvent` from the injector's already running Java process
+    /// (one binder call into system_server, which queues the event and returns), in
+    /// microseconds; an estimate (README, "The simulated phone's timing model").
+    pub inject_us: u32,
 }
 
 /// What one piece of the phone's work costs under a mode.
@@ -73,6 +77,19 @@ impl Costs {
             self.ms(self.phone.cmd_input_ms)
         } else {
             self.ms(self.phone.input_ms)
+        }
+    }
+
+    /// Start-up of a Java program (`app_process`: the injector, or `input` up to Android 11).
+    pub fn java(&self) -> Duration {
+        self.ms(self.phone.input_ms)
+    }
+
+    /// One event injected by the injector.
+    pub fn inject_event(&self) -> Duration {
+        match self.mode {
+            TimingMode::Instant => Duration::ZERO,
+            TimingMode::Phone => Duration::from_micros(u64::from(self.phone.inject_us)),
         }
     }
 

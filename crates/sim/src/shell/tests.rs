@@ -457,3 +457,84 @@ async fn proc_io_counts_a_processs_bytes_and_exec_replaces_the_shell() {
     assert_eq!(flow, Ok(Flow::Exit(0)));
     assert_eq!(String::from_utf8_lossy(&out.stdout()), "hi\n");
 }
+
+#[tokio::test]
+async fn app_process_runs_only_the_injector_it_was_given() {
+    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let start =
+        format!("CLASSPATH={INJECTOR_PATH} app_process / org.autoplay.inject.Main; echo $?");
+    // Nothing pushed yet: the runtime aborts (the ClassNotFoundException goes to logcat).
+    assert_eq!(run(&mut sh, &start).await.1, "Aborted \n");
+    // Other bytes: the same.
+    dev.write_file(INJECTOR_PATH, b"dex\n035\0".to_vec())
+        .unwrap();
+    assert_eq!(run(&mut sh, &start).await.0, "134\n");
+    assert!(dev.write_file("/system/x", vec![]).is_err());
+    // Ours: hello, and with no stdin it ends at once.
+    dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
+        .unwrap();
+    assert_eq!(
+        run(&mut sh, &start).await.0,
+        "autoplay-inject 1 sdk=34\n0\n"
+    );
+    // Records: a tap goes through the dispatcher; a bad kind and a torn record as the dex does.
+    let mut out = Output::default();
+    let mut inj = super::inject::start(
+        &dev,
+        Some(INJECTOR_PATH),
+        &["/".into(), "org.autoplay.inject.Main".into()],
+        &mut out,
+    )
+    .ok()
+    .unwrap();
+    let before = dev.phone().dumpsys()["taps"].as_u64().unwrap();
+    let mut bytes = record(KIND_TAP, 7, 100, 200).to_vec();
+    bytes.extend(record(9, 8, 0, 0));
+    bytes.extend(&record(KIND_TAP, 9, 1, 1)[..5]);
+    inj.feed(&dev, &bytes, &mut out);
+    assert_eq!(inj.finish(&mut out), 1);
+    assert_eq!(
+        String::from_utf8(out.stdout()).unwrap(),
+        "autoplay-inject 1 sdk=34\nok 7\nerr 8 bad kind 9\nfatal java.io.EOFException: truncated record (5 of 16 bytes)\n"
+    );
+    assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), before + 1);
+}
+
+#[tokio::test]
+async fn a_xiaomi_phone_refuses_injection() {
+    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+    let knobs = Knobs {
+        inject_denied: true,
+        ..Knobs::default()
+    };
+    for (name, status) in [("pixel", "255"), ("budget", "1")] {
+        let dev = device(name, knobs.clone());
+        let mut sh = Shell::new(dev.clone());
+        let (out, err, _) = run(&mut sh, "input tap 1 1; echo $?").await;
+        assert_eq!(out, format!("{status}\n"));
+        assert!(
+            err.contains("java.lang.SecurityException: Injecting"),
+            "{err}"
+        );
+        dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
+            .unwrap();
+        let mut out = Output::default();
+        let mut inj = super::inject::start(
+            &dev,
+            Some(INJECTOR_PATH),
+            &["/".into(), "org.autoplay.inject.Main".into()],
+            &mut out,
+        )
+        .ok()
+        .unwrap();
+        inj.feed(&dev, &record(KIND_TAP, 3, 1, 1), &mut out);
+        let text = String::from_utf8(out.stdout()).unwrap();
+        assert!(
+            text.contains("\nerr 3 java.lang.SecurityException: Injecting"),
+            "{text}"
+        );
+        assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), 0);
+    }
+}

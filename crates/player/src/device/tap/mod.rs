@@ -24,6 +24,7 @@
 //! flushes wait for the same empty queue once.
 
 pub mod choose;
+pub mod inject;
 mod lines;
 mod pace;
 pub mod panel;
@@ -32,6 +33,7 @@ mod raw;
 mod shell;
 
 pub use choose::{Channel, choose};
+pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
 
 use super::{Device, DeviceError};
