@@ -185,20 +185,21 @@ fn raw_records_reach_the_panel_on_two_profiles() {
 fn a_panel_that_cannot_be_written_falls_back_to_input() {
     let (sim, _adb, server) = phone("flagship", |_| {});
     let device = select(&server, None).unwrap();
+    // Without a writable panel the next channel down is the injector; asked for `events`
+    // (which skips the injector), the fallback is `input`.
     for asked in [None, Some(InputBackend::Raw), Some(InputBackend::Events)] {
         let chosen = tap::choose(&device, asked).unwrap();
-        assert_eq!(
-            chosen.mode,
-            InputBackend::Input,
-            "{asked:?}: {}",
-            chosen.why
-        );
-        assert!(chosen.why.contains("sendevent"), "{}", chosen.why);
+        let (want, word) = match asked {
+            Some(InputBackend::Events) => (InputBackend::Input, "sendevent"),
+            _ => (InputBackend::Inject, "app_process"),
+        };
+        assert_eq!(chosen.mode, want, "{asked:?}: {}", chosen.why);
+        assert!(chosen.why.contains(word), "{}", chosen.why);
         if asked != Some(InputBackend::Events) {
             assert!(chosen.why.contains("Permission denied"), "{}", chosen.why);
         }
     }
-    let chosen = tap::choose(&device, None).unwrap();
+    let chosen = tap::choose(&device, Some(InputBackend::Events)).unwrap();
     let mut t = Tapper::open(&device, chosen, (1440, 3200), TapperOptions::default()).unwrap();
     t.tap(720, 3000).unwrap();
     t.flush().unwrap();
@@ -398,4 +399,108 @@ fn bench_hold() {
             f64::from(n) / took.as_secs_f64()
         );
     }
+}
+
+/// Android 10 and later (pixel: 14, tablet: 13) refuse the shell's writes to the panel, so the
+/// automatic choice is the injector: pushed over the sync protocol, started once, and every
+/// tap acknowledged and carried out once.
+#[test]
+fn the_injector_carries_taps_on_two_profiles() {
+    for (name, size, release) in [
+        ("pixel", (1080, 2400), "14"),
+        ("tablet", (1600, 2560), "13"),
+    ] {
+        let (sim, _adb, server) = phone(name, |_| {});
+        assert_eq!(sim.file(tap::INJECTOR_PATH), None);
+        let device = select(&server, None).unwrap();
+        let chosen = tap::choose(&device, None).unwrap();
+        assert_eq!(chosen.mode, InputBackend::Inject, "{name}: {}", chosen.why);
+        assert!(
+            chosen.why.starts_with("inject: one app_process injector")
+                && chosen.why.contains(&format!(
+                    "(raw is not possible on Android {release}: the shell user may not write /dev/input/event2 (dd: /dev/input/event2: Permission denied))"
+                )),
+            "{}",
+            chosen.why
+        );
+        assert_eq!(
+            sim.file(tap::INJECTOR_PATH).as_deref(),
+            Some(tap::INJECTOR_DEX),
+            "{name}: the player pushed the committed dex"
+        );
+        let before = taps(&sim);
+        let mut t = Tapper::open(&device, chosen, size, TapperOptions::default()).unwrap();
+        for i in 0..300 {
+            t.tap(100 + i % 7, size.1 - 100).unwrap();
+        }
+        t.flush().unwrap();
+        assert_eq!(t.taps_done(), 300);
+        assert_eq!(taps(&sim) - before, 300, "{name}: every tap arrived once");
+    }
+}
+
+/// An injector already on the phone that is not this one (an older build, or anything else at
+/// that path) does not start as ours: the player replaces it, then uses it.
+#[test]
+fn a_stale_injector_on_the_phone_is_replaced() {
+    let (sim, _adb, server) = phone("pixel", |_| {});
+    let stale = b"dex\n035\0an older autoplay-inject".to_vec();
+    sim.put_file(tap::INJECTOR_PATH, stale.clone()).unwrap();
+    let device = select(&server, None).unwrap();
+    let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
+    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(
+        sim.file(tap::INJECTOR_PATH).as_deref(),
+        Some(tap::INJECTOR_DEX)
+    );
+    // Replaced again if it goes stale between the choice and the channel's opening.
+    sim.put_file(tap::INJECTOR_PATH, stale).unwrap();
+    let mut t = Tapper::open(&device, chosen, (1080, 2400), TapperOptions::default()).unwrap();
+    for _ in 0..20 {
+        t.tap(540, 2300).unwrap();
+    }
+    t.flush().unwrap();
+    assert_eq!(taps(&sim), 20);
+    assert_eq!(
+        sim.file(tap::INJECTOR_PATH).as_deref(),
+        Some(tap::INJECTOR_DEX)
+    );
+}
+
+/// A link that drops while the injector's stream is carrying taps: the Tapper's call fails,
+/// the link reopens the channel (a new injector) and says `Restored`; every tap sent after
+/// that arrives once (nothing is resent blindly).
+#[test]
+fn a_dropped_link_mid_stream_restores_the_injector() {
+    let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
+    let device = select(&server, None).unwrap();
+    let mut link = Link::new(device, Duration::from_secs(15), StopFlag::default());
+    let chosen = link
+        .open_channel(None, (1080, 2400), Duration::ZERO)
+        .unwrap();
+    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
+    assert!(link.reconnects >= 1, "the link dropped and was reopened");
+    assert!(sent > 0);
+    assert_eq!(landed, sent, "no tap after the restore is lost or repeated");
+}
+
+/// A Xiaomi phone before "USB debugging (Security settings)": the injector starts but each
+/// injection throws, and `input tap` fails the same way; the choice ends in a message that
+/// names the setting and the reboot.
+#[test]
+fn the_xiaomi_denial_names_the_setting() {
+    let (_sim, _adb, server) = phone("pixel", |c| c.inject_denied = true);
+    let device = select(&server, None).unwrap();
+    let e = tap::choose(&device, None).unwrap_err().to_string();
+    assert!(
+        e.contains("\"USB debugging (Security settings)\"")
+            && e.contains("reboot the phone")
+            && e.contains(
+                "java.lang.SecurityException: Injecting input events requires the caller"
+            ),
+        "{e}"
+    );
+    let out = device.shell("input tap 1 1", CALL_TIMEOUT).unwrap();
+    assert_ne!(out.code, 0);
 }
