@@ -504,3 +504,30 @@ fn the_xiaomi_denial_names_the_setting() {
     let out = device.shell("input tap 1 1", CALL_TIMEOUT).unwrap();
     assert_ne!(out.code, 0);
 }
+
+/// The Xiaomi refusal as the user sees it: `autoplay --level 1` on a phone that refuses
+/// injected input (the injector and `input` alike) stops with a message that names the setting
+/// and the reboot, instead of tapping into the void.
+#[test]
+fn autoplay_on_a_xiaomi_phone_names_the_setting() {
+    let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let (sim, adb, _server) = phone("pixel", |c| c.inject_denied = true);
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["--level", "1", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.port.to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(&calibration)
+        .arg("--data-dir")
+        .arg(data.path());
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(120));
+    assert_ne!(out.code(), 0, "{}", out.text());
+    assert!(
+        out.stderr.contains(
+            "turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(taps(&sim), 0, "nothing was tapped");
+}
