@@ -306,35 +306,68 @@ fn pipelined(device: &Device, n: u32) -> Duration {
 }
 
 /// What the user runs, on a phone that costs what a phone costs: `autoplay --level N --input C
-/// --pace 0` against the simulated Pixel with `--timing phone`, through a private real adb
-/// server, for each channel; level 70 whole and a middle level (35) within `--budget 1m`.
-/// Prints the wall time of the command and the taps/s it reports. Run:
+/// --pace 0` against the simulated phones with `--timing phone`, through a private real adb
+/// server, for every channel each profile allows: the stock Android 14 `pixel` (`inject`,
+/// `input`), the same phone as a userdebug build after `adb root` (`raw`, `events`), and the
+/// Android 9 `budget` (all four); level 70 whole, level 20 whole (a longer replay, every step
+/// shown) and a middle level (35) within `--budget 1m`. Prints the wall time of the command,
+/// the taps/s it reports and taps per second of wall time. Run:
 /// `cargo test --release --test it -- --ignored device_adb::bench_channels --nocapture`
 #[test]
-#[ignore = "benchmark (about 7 minutes)"]
+#[ignore = "benchmark (about 12 minutes)"]
 fn bench_channels() {
     use autoplay_sim::timing::TimingMode;
     let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let runs: &[(&str, bool, u32, &str, &[&str])] = &[
+        ("pixel", false, 70, "none", &["auto", "inject", "input"]),
+        ("pixel", false, 20, "none", &["inject", "input"]),
+        ("pixel", false, 35, "1m", &["inject", "input"]),
+        ("pixel", true, 70, "none", &["raw", "events"]),
+        ("pixel", true, 35, "1m", &["raw", "events"]),
+        ("tablet", false, 70, "none", &["auto"]),
+        ("budget", false, 70, "none", &["auto", "inject"]),
+        (
+            "budget",
+            false,
+            35,
+            "1m",
+            &["raw", "inject", "events", "input"],
+        ),
+    ];
     let mut rows = Vec::new();
-    for (level, budget) in [(70, "none"), (35, "1m")] {
-        for channel in ["raw", "events", "input"] {
-            let (sim, adb, _server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+    for &(name, root, level, budget, channels) in runs {
+        for &channel in channels {
+            let (sim, adb, _server) = phone(name, |c| {
+                c.timing = TimingMode::Phone;
+                c.adb_root = root;
+            });
             let data = tempfile::tempdir().unwrap();
             let mut cmd = crate::common::autoplay_command();
-            cmd.args(["--level", &level.to_string(), "--input", channel])
-                .args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
+            cmd.args(["--level", &level.to_string()]);
+            if channel != "auto" {
+                cmd.args(["--input", channel]);
+            }
+            cmd.args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
                 .arg(adb.port.to_string())
                 .args(["-s", &sim.serial(), "--calibration-dir"])
                 .arg(&calibration)
                 .arg("--data-dir")
                 .arg(data.path());
             let start = std::time::Instant::now();
-            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(600));
+            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(900));
             let wall = start.elapsed();
             let text = out.text();
             assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
-            assert!(text.contains(&format!("via {channel}")), "{text}");
             // "... 256 taps at 243 taps/s via raw, ..."
+            let via = text
+                .split(" taps/s via ")
+                .nth(1)
+                .and_then(|s| s.split([',', ' ', ')']).next())
+                .unwrap_or("?")
+                .to_string();
+            if channel != "auto" {
+                assert_eq!(via, channel, "{text}");
+            }
             let rate: f64 = text
                 .split(" taps/s via ")
                 .next()
@@ -347,20 +380,36 @@ fn bench_channels() {
                 .and_then(|s| s.rsplit("; ").next())
                 .unwrap_or("?")
                 .to_string();
+            let n: f64 = taps.replace(',', "").parse().unwrap_or(0.0);
+            let phone = format!("{name}{}", if root { " (adb root)" } else { "" });
+            let level_text = if budget == "none" {
+                level.to_string()
+            } else {
+                format!("{level} (`--budget {budget}`)")
+            };
+            let picked = if channel == "auto" {
+                format!("automatic: `{via}`")
+            } else {
+                format!("`{channel}`")
+            };
             let row = format!(
-                "| {level} | `{channel}` | {taps} | {rate:.1} | {:.1} s |",
+                "| {phone} | {level_text} | {picked} | {taps} | {rate:.1} | {:.1} | {:.1} s |",
+                n / wall.as_secs_f64(),
                 wall.as_secs_f64()
             );
             println!("{row}");
-            rows.push((level, channel, rate));
+            rows.push((name, root, level, via, rate));
         }
     }
-    for level in [70, 35] {
-        let of = |c: &str| rows.iter().find(|r| r.0 == level && r.1 == c).unwrap().2;
+    for level in [70, 20, 35] {
+        let of = |c: &str| {
+            rows.iter()
+                .find(|r| r.0 == "pixel" && !r.1 && r.2 == level && r.3 == c)
+                .map_or(f64::NAN, |r| r.4)
+        };
         println!(
-            "level {level}: raw is {:.0}x input, events {:.1}x input",
-            of("raw") / of("input"),
-            of("events") / of("input")
+            "pixel level {level}: inject is {:.1}x input",
+            of("inject") / of("input")
         );
     }
 }
