@@ -580,3 +580,32 @@ fn autoplay_on_a_xiaomi_phone_names_the_setting() {
     );
     assert_eq!(taps(&sim), 0, "nothing was tapped");
 }
+
+/// The simulated phone's `sync:` service as the real adb client drives it (`adb push`): the
+/// file persists where the shell user may write, and is refused elsewhere.
+#[test]
+fn adb_push_writes_into_data_local_tmp() {
+    let (sim, adb, _server) = phone("pixel", |_| {});
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blob.bin");
+    let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&file, &bytes).unwrap();
+    let out = adb.on(
+        &sim.serial(),
+        &["push", file.to_str().unwrap(), "/data/local/tmp/blob.bin"],
+    );
+    assert_eq!(out.code(), 0, "{} {}", out.text(), out.stderr);
+    assert_eq!(sim.file("/data/local/tmp/blob.bin"), Some(bytes));
+    let out = adb.on(
+        &sim.serial(),
+        &["push", file.to_str().unwrap(), "/system/blob.bin"],
+    );
+    // adb 29 prints the device's refusal (on stdout) as
+    // `adb: error: failed to copy '...' to '/system/blob.bin': remote couldn't create file: Permission denied`.
+    let said = format!("{}{}", out.text(), out.stderr);
+    assert!(
+        said.contains("remote couldn't create file: Permission denied"),
+        "{said}"
+    );
+    assert_eq!(sim.file("/system/blob.bin"), None);
+}
