@@ -129,9 +129,11 @@ pub struct CalibrationArgs {
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Taps and records")]
 pub struct RunArgs {
-    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`),
-    /// `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works everywhere).
-    /// Default: the fastest the device allows, in that order; the choice and why is printed.
+    /// How taps are sent: `raw` (binary touch records streamed into the touch panel by one `dd`;
+    /// Android 9 and older, or root), `inject` (tap records to one `app_process` injector pushed
+    /// to the phone), `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works
+    /// everywhere). Default: the fastest the device allows, in that order; the choice and why is
+    /// printed.
     #[arg(long, value_parser = choice::<InputBackend>())]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).

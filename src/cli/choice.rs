@@ -78,6 +78,11 @@ impl Choice for InputBackend {
             "raw",
             "Binary touch records streamed into the touch panel by one `dd` (needs a writable panel)",
         ),
+        (
+            InputBackend::Inject,
+            "inject",
+            "Binary tap records to one long-lived `app_process` injector (Android 10+ without root)",
+        ),
     ];
 }
 

@@ -20,6 +20,9 @@ use std::time::Duration;
 Timing: --timing phone makes the phone's work cost what the profile's phone costs (each `input` \
 command's Java start-up, each native process such as `sendevent`, `screencap` raw and PNG, the app's \
 UI time per tap; see the README); the default, instant, costs nothing.\n\n\
+Android versions: from Android 10 the shell may not write /dev/input (`raw` and `events` \
+fail with Permission denied) unless --adb-root; `input` costs a Java start-up per call up to \
+Android 11, a smaller `cmd input` cost from Android 12.\n\n\
 Realism knobs (all off by default): --input-latency-ms makes every `input` command slower, \
 --drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
@@ -87,6 +90,14 @@ pub struct SimArgs {
     /// Phone hazard: the display turns off after SECS seconds without input.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     screen_off_after: Option<Duration>,
+    /// A userdebug phone after `adb root`: the shell may write /dev/input on any Android
+    /// version (stock Android 10 and later refuse it, so `raw` and `events` cannot work there).
+    #[arg(long)]
+    adb_root: bool,
+    /// A Xiaomi phone (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the
+    /// phone rebooted: `input` and the tap injector are refused with a SecurityException.
+    #[arg(long)]
+    inject_denied: bool,
     /// The lock screen shown when the display turns back on.
     #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
@@ -110,10 +121,10 @@ fn profile_help() -> String {
                 p.width,
                 p.height,
                 p.release,
-                if p.panel_writable {
-                    ""
+                if p.shell_may_write_panel(false) {
+                    ", touch panel writable"
                 } else {
-                    ", touch panel not writable"
+                    ""
                 }
             )
         })
@@ -179,6 +190,8 @@ impl SimArgs {
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
         config.disconnect_after = self.disconnect_after;
+        config.adb_root = self.adb_root;
+        config.inject_denied = self.inject_denied;
         config.auth = self.auth.then(|| AuthConfig {
             keys_file: self.adb_keys.clone(),
             new_keys: if self.deny_new_keys {

@@ -157,9 +157,10 @@ fn a_dropped_connection_is_restored_by_the_link() {
 
 #[test]
 fn raw_records_reach_the_panel_on_two_profiles() {
-    // pixel: 64-bit shell (24-byte records); budget: 32-bit userspace (16-byte records).
+    // pixel: 64-bit shell (24-byte records; Android 14, so only as root on a userdebug build);
+    // budget: 32-bit userspace (16-byte records; Android 9, no root needed).
     for (name, size, record) in [("pixel", (1080, 2400), 24), ("budget", (720, 1520), 16)] {
-        let (sim, _adb, server) = phone(name, |_| {});
+        let (sim, _adb, server) = phone(name, |c| c.adb_root = name == "pixel");
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
         assert_eq!(chosen.mode, InputBackend::Raw, "{name}: {}", chosen.why);
@@ -184,20 +185,21 @@ fn raw_records_reach_the_panel_on_two_profiles() {
 fn a_panel_that_cannot_be_written_falls_back_to_input() {
     let (sim, _adb, server) = phone("flagship", |_| {});
     let device = select(&server, None).unwrap();
+    // Without a writable panel the next channel down is the injector; asked for `events`
+    // (which skips the injector), the fallback is `input`.
     for asked in [None, Some(InputBackend::Raw), Some(InputBackend::Events)] {
         let chosen = tap::choose(&device, asked).unwrap();
-        assert_eq!(
-            chosen.mode,
-            InputBackend::Input,
-            "{asked:?}: {}",
-            chosen.why
-        );
-        assert!(chosen.why.contains("sendevent"), "{}", chosen.why);
+        let (want, word) = match asked {
+            Some(InputBackend::Events) => (InputBackend::Input, "sendevent"),
+            _ => (InputBackend::Inject, "app_process"),
+        };
+        assert_eq!(chosen.mode, want, "{asked:?}: {}", chosen.why);
+        assert!(chosen.why.contains(word), "{}", chosen.why);
         if asked != Some(InputBackend::Events) {
             assert!(chosen.why.contains("Permission denied"), "{}", chosen.why);
         }
     }
-    let chosen = tap::choose(&device, None).unwrap();
+    let chosen = tap::choose(&device, Some(InputBackend::Events)).unwrap();
     let mut t = Tapper::open(&device, chosen, (1440, 3200), TapperOptions::default()).unwrap();
     t.tap(720, 3000).unwrap();
     t.flush().unwrap();
@@ -206,7 +208,8 @@ fn a_panel_that_cannot_be_written_falls_back_to_input() {
 
 #[test]
 fn a_stream_torn_mid_record_loses_nothing_after_it() {
-    let (sim, adb, server) = phone("pixel", |_| {});
+    // Android 14 writes the panel only as root (a userdebug build after `adb root`).
+    let (sim, adb, server) = phone("pixel", |c| c.adb_root = true);
     // By hand: half a tap (down, then 10 bytes of the next record), and the link drops.
     let mut s = adb.open_service(&sim.serial(), "exec:dd of=/dev/input/event2 bs=24");
     let mut bytes = Vec::new();
@@ -232,7 +235,10 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
 
     // And a link that drops mid-run: the link reopens the raw channel, and every tap after that
     // arrives once.
-    let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
+    let (sim, _adb, server) = phone("pixel", |c| {
+        c.disconnect_after = Some(40);
+        c.adb_root = true;
+    });
     let device = select(&server, None).unwrap();
     let mut link = Link::new(device, Duration::from_secs(15), StopFlag::default());
     let chosen = link
@@ -300,35 +306,68 @@ fn pipelined(device: &Device, n: u32) -> Duration {
 }
 
 /// What the user runs, on a phone that costs what a phone costs: `autoplay --level N --input C
-/// --pace 0` against the simulated Pixel with `--timing phone`, through a private real adb
-/// server, for each channel; level 70 whole and a middle level (35) within `--budget 1m`.
-/// Prints the wall time of the command and the taps/s it reports. Run:
+/// --pace 0` against the simulated phones with `--timing phone`, through a private real adb
+/// server, for every channel each profile allows: the stock Android 14 `pixel` (`inject`,
+/// `input`), the same phone as a userdebug build after `adb root` (`raw`, `events`), and the
+/// Android 9 `budget` (all four); level 70 whole, level 20 whole (a longer replay, every step
+/// shown) and a middle level (35) within `--budget 1m`. Prints the wall time of the command,
+/// the taps/s it reports and taps per second of wall time. Run:
 /// `cargo test --release --test it -- --ignored device_adb::bench_channels --nocapture`
 #[test]
-#[ignore = "benchmark (about 7 minutes)"]
+#[ignore = "benchmark (about 12 minutes)"]
 fn bench_channels() {
     use autoplay_sim::timing::TimingMode;
     let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let runs: &[(&str, bool, u32, &str, &[&str])] = &[
+        ("pixel", false, 70, "none", &["auto", "inject", "input"]),
+        ("pixel", false, 20, "none", &["inject", "input"]),
+        ("pixel", false, 35, "1m", &["inject", "input"]),
+        ("pixel", true, 70, "none", &["raw", "events"]),
+        ("pixel", true, 35, "1m", &["raw", "events"]),
+        ("tablet", false, 70, "none", &["auto"]),
+        ("budget", false, 70, "none", &["auto", "inject"]),
+        (
+            "budget",
+            false,
+            35,
+            "1m",
+            &["raw", "inject", "events", "input"],
+        ),
+    ];
     let mut rows = Vec::new();
-    for (level, budget) in [(70, "none"), (35, "1m")] {
-        for channel in ["raw", "events", "input"] {
-            let (sim, adb, _server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+    for &(name, root, level, budget, channels) in runs {
+        for &channel in channels {
+            let (sim, adb, _server) = phone(name, |c| {
+                c.timing = TimingMode::Phone;
+                c.adb_root = root;
+            });
             let data = tempfile::tempdir().unwrap();
             let mut cmd = crate::common::autoplay_command();
-            cmd.args(["--level", &level.to_string(), "--input", channel])
-                .args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
+            cmd.args(["--level", &level.to_string()]);
+            if channel != "auto" {
+                cmd.args(["--input", channel]);
+            }
+            cmd.args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
                 .arg(adb.port.to_string())
                 .args(["-s", &sim.serial(), "--calibration-dir"])
                 .arg(&calibration)
                 .arg("--data-dir")
                 .arg(data.path());
             let start = std::time::Instant::now();
-            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(600));
+            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(900));
             let wall = start.elapsed();
             let text = out.text();
             assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
-            assert!(text.contains(&format!("via {channel}")), "{text}");
             // "... 256 taps at 243 taps/s via raw, ..."
+            let via = text
+                .split(" taps/s via ")
+                .nth(1)
+                .and_then(|s| s.split([',', ' ', ')']).next())
+                .unwrap_or("?")
+                .to_string();
+            if channel != "auto" {
+                assert_eq!(via, channel, "{text}");
+            }
             let rate: f64 = text
                 .split(" taps/s via ")
                 .next()
@@ -341,20 +380,36 @@ fn bench_channels() {
                 .and_then(|s| s.rsplit("; ").next())
                 .unwrap_or("?")
                 .to_string();
+            let n: f64 = taps.replace(',', "").parse().unwrap_or(0.0);
+            let phone = format!("{name}{}", if root { " (adb root)" } else { "" });
+            let level_text = if budget == "none" {
+                level.to_string()
+            } else {
+                format!("{level} (`--budget {budget}`)")
+            };
+            let picked = if channel == "auto" {
+                format!("automatic: `{via}`")
+            } else {
+                format!("`{channel}`")
+            };
             let row = format!(
-                "| {level} | `{channel}` | {taps} | {rate:.1} | {:.1} s |",
+                "| {phone} | {level_text} | {picked} | {taps} | {rate:.1} | {:.1} | {:.1} s |",
+                n / wall.as_secs_f64(),
                 wall.as_secs_f64()
             );
             println!("{row}");
-            rows.push((level, channel, rate));
+            rows.push((name, root, level, via, rate));
         }
     }
-    for level in [70, 35] {
-        let of = |c: &str| rows.iter().find(|r| r.0 == level && r.1 == c).unwrap().2;
+    for level in [70, 20, 35] {
+        let of = |c: &str| {
+            rows.iter()
+                .find(|r| r.0 == "pixel" && !r.1 && r.2 == level && r.3 == c)
+                .map_or(f64::NAN, |r| r.4)
+        };
         println!(
-            "level {level}: raw is {:.0}x input, events {:.1}x input",
-            of("raw") / of("input"),
-            of("events") / of("input")
+            "pixel level {level}: inject is {:.1}x input",
+            of("inject") / of("input")
         );
     }
 }
@@ -368,7 +423,10 @@ fn bench_channels() {
 fn bench_hold() {
     use autoplay_sim::timing::TimingMode;
     for hold in [0, 5] {
-        let (sim, _adb, server) = phone("pixel", |c| c.timing = TimingMode::Phone);
+        let (sim, _adb, server) = phone("pixel", |c| {
+            c.timing = TimingMode::Phone;
+            c.adb_root = true;
+        });
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, Some(InputBackend::Raw)).unwrap();
         let opts = TapperOptions {
@@ -390,4 +448,164 @@ fn bench_hold() {
             f64::from(n) / took.as_secs_f64()
         );
     }
+}
+
+/// Android 10 and later (pixel: 14, tablet: 13) refuse the shell's writes to the panel, so the
+/// automatic choice is the injector: pushed over the sync protocol, started once, and every
+/// tap acknowledged and carried out once.
+#[test]
+fn the_injector_carries_taps_on_two_profiles() {
+    for (name, size, release) in [
+        ("pixel", (1080, 2400), "14"),
+        ("tablet", (1600, 2560), "13"),
+    ] {
+        let (sim, _adb, server) = phone(name, |_| {});
+        assert_eq!(sim.file(tap::INJECTOR_PATH), None);
+        let device = select(&server, None).unwrap();
+        let chosen = tap::choose(&device, None).unwrap();
+        assert_eq!(chosen.mode, InputBackend::Inject, "{name}: {}", chosen.why);
+        assert!(
+            chosen.why.starts_with("inject: one app_process injector")
+                && chosen.why.contains(&format!(
+                    "(raw is not possible on Android {release}: the shell user may not write /dev/input/event2 (dd: /dev/input/event2: Permission denied))"
+                )),
+            "{}",
+            chosen.why
+        );
+        assert_eq!(
+            sim.file(tap::INJECTOR_PATH).as_deref(),
+            Some(tap::INJECTOR_DEX),
+            "{name}: the player pushed the committed dex"
+        );
+        let before = taps(&sim);
+        let mut t = Tapper::open(&device, chosen, size, TapperOptions::default()).unwrap();
+        for i in 0..300 {
+            t.tap(100 + i % 7, size.1 - 100).unwrap();
+        }
+        t.flush().unwrap();
+        assert_eq!(t.taps_done(), 300);
+        assert_eq!(taps(&sim) - before, 300, "{name}: every tap arrived once");
+    }
+}
+
+/// An injector already on the phone that is not this one (an older build, or anything else at
+/// that path) does not start as ours: the player replaces it, then uses it.
+#[test]
+fn a_stale_injector_on_the_phone_is_replaced() {
+    let (sim, _adb, server) = phone("pixel", |_| {});
+    let stale = b"dex\n035\0an older autoplay-inject".to_vec();
+    sim.put_file(tap::INJECTOR_PATH, stale.clone()).unwrap();
+    let device = select(&server, None).unwrap();
+    let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
+    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(
+        sim.file(tap::INJECTOR_PATH).as_deref(),
+        Some(tap::INJECTOR_DEX)
+    );
+    // Replaced again if it goes stale between the choice and the channel's opening.
+    sim.put_file(tap::INJECTOR_PATH, stale).unwrap();
+    let mut t = Tapper::open(&device, chosen, (1080, 2400), TapperOptions::default()).unwrap();
+    for _ in 0..20 {
+        t.tap(540, 2300).unwrap();
+    }
+    t.flush().unwrap();
+    assert_eq!(taps(&sim), 20);
+    assert_eq!(
+        sim.file(tap::INJECTOR_PATH).as_deref(),
+        Some(tap::INJECTOR_DEX)
+    );
+}
+
+/// A link that drops while the injector's stream is carrying taps: the Tapper's call fails,
+/// the link reopens the channel (a new injector) and says `Restored`; every tap sent after
+/// that arrives once (nothing is resent blindly).
+#[test]
+fn a_dropped_link_mid_stream_restores_the_injector() {
+    let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
+    let device = select(&server, None).unwrap();
+    let mut link = Link::new(device, Duration::from_secs(15), StopFlag::default());
+    let chosen = link
+        .open_channel(None, (1080, 2400), Duration::ZERO)
+        .unwrap();
+    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
+    assert!(link.reconnects >= 1, "the link dropped and was reopened");
+    assert!(sent > 0);
+    assert_eq!(landed, sent, "no tap after the restore is lost or repeated");
+}
+
+/// A Xiaomi phone before "USB debugging (Security settings)": the injector starts but each
+/// injection throws, and `input tap` fails the same way; the choice ends in a message that
+/// names the setting and the reboot.
+#[test]
+fn the_xiaomi_denial_names_the_setting() {
+    let (_sim, _adb, server) = phone("pixel", |c| c.inject_denied = true);
+    let device = select(&server, None).unwrap();
+    let e = tap::choose(&device, None).unwrap_err().to_string();
+    assert!(
+        e.contains("\"USB debugging (Security settings)\"")
+            && e.contains("reboot the phone")
+            && e.contains(
+                "java.lang.SecurityException: Injecting input events requires the caller"
+            ),
+        "{e}"
+    );
+    let out = device.shell("input tap 1 1", CALL_TIMEOUT).unwrap();
+    assert_ne!(out.code, 0);
+}
+
+/// The Xiaomi refusal as the user sees it: `autoplay --level 1` on a phone that refuses
+/// injected input (the injector and `input` alike) stops with a message that names the setting
+/// and the reboot, instead of tapping into the void.
+#[test]
+fn autoplay_on_a_xiaomi_phone_names_the_setting() {
+    let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let (sim, adb, _server) = phone("pixel", |c| c.inject_denied = true);
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["--level", "1", "--pace", "0", "--quiet", "-P"])
+        .arg(adb.port.to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(&calibration)
+        .arg("--data-dir")
+        .arg(data.path());
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(120));
+    assert_ne!(out.code(), 0, "{}", out.text());
+    assert!(
+        out.stderr.contains(
+            "turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(taps(&sim), 0, "nothing was tapped");
+}
+
+/// The simulated phone's `sync:` service as the real adb client drives it (`adb push`): the
+/// file persists where the shell user may write, and is refused elsewhere.
+#[test]
+fn adb_push_writes_into_data_local_tmp() {
+    let (sim, adb, _server) = phone("pixel", |_| {});
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blob.bin");
+    let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&file, &bytes).unwrap();
+    let out = adb.on(
+        &sim.serial(),
+        &["push", file.to_str().unwrap(), "/data/local/tmp/blob.bin"],
+    );
+    assert_eq!(out.code(), 0, "{} {}", out.text(), out.stderr);
+    assert_eq!(sim.file("/data/local/tmp/blob.bin"), Some(bytes));
+    let out = adb.on(
+        &sim.serial(),
+        &["push", file.to_str().unwrap(), "/system/blob.bin"],
+    );
+    // adb 29 prints the device's refusal (on stdout) as
+    // `adb: error: failed to copy '...' to '/system/blob.bin': remote couldn't create file: Permission denied`.
+    let said = format!("{}{}", out.text(), out.stderr);
+    assert!(
+        said.contains("remote couldn't create file: Permission denied"),
+        "{said}"
+    );
+    assert_eq!(sim.file("/system/blob.bin"), None);
 }

@@ -25,6 +25,10 @@ fn sim(name: &str, theme: Theme, keypad: KeypadStyle, drop_taps: f64) -> SimHand
         seed: 7,
         ..AppOptions::default()
     };
+    // A userdebug phone after `adb root`, so that these tests keep playing through `raw` on
+    // Android 10 and later (stock phones refuse the shell's writes to /dev/input there); not
+    // the flagship, whose panel stays closed to the shell.
+    c.adb_root = c.profile.panel_writable;
     spawn(c).unwrap()
 }
 
@@ -128,8 +132,9 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
             .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
         check(&sim, &report, strategy);
         // Raw records where the panel can be written (24-byte records on pixel, 16-byte on the
-        // 32-bit budget phone); the flagship denies its panel, so `input tap`.
-        let expected_input = if name == "flagship" { "Input" } else { "Raw" };
+        // 32-bit budget phone); the flagship denies its panel (Android 15, no root), so the
+        // injector.
+        let expected_input = if name == "flagship" { "Inject" } else { "Raw" };
         assert_eq!(
             format!("{:?}", report.input),
             expected_input,
@@ -140,6 +145,28 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
     assert_eq!(runs.len(), 5);
     assert!(runs.iter().all(|r| r.result == "solved"));
     assert_eq!(runs[0].calls, runs[0].placements + 1);
+}
+
+/// Stock Android 14 (`pixel`) and 13 (`tablet`) phones, as users own them (no root): the
+/// automatic choice is the injector, pushed and started by the player; the level is solved and
+/// verified, and the phone got exactly the taps the journal recorded.
+#[test]
+fn plays_through_the_injector_on_android_14_and_13() {
+    let data = tempfile::tempdir().unwrap();
+    for (name, level) in [("pixel", 5), ("tablet", 2)] {
+        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
+        c.app.seed = 7;
+        let sim = spawn(c).unwrap();
+        let (_adb, device) = connect(&sim);
+        let report = play(
+            &device,
+            &config(data.path(), level, Strategy::Mrv),
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
+        check(&sim, &report, Strategy::Mrv);
+        assert_eq!(format!("{:?}", report.input), "Inject", "{name}");
+    }
 }
 
 /// Other apps' looks (`autoplay sim --style`): the binary calibrates from the phone's own screen

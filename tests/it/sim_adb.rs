@@ -85,8 +85,14 @@ fn connect_devices_shell_and_exit_codes() {
     assert_eq!(out.text(), "a;b\n0\n");
     assert_eq!(rig.shell("wm size").text(), "Physical size: 1080x2400\n");
     assert_eq!(rig.shell("getprop ro.product.model").text(), "Pixel_7\n");
-    // The pixel's shell user may write its touch panel; a path that is not a device node fails.
-    assert_eq!(rig.shell("sendevent /dev/input/event2 0 0 0").code(), 0);
+    // The pixel (Android 14) lets the shell read its touch panel but not write it; a path that
+    // is not a device node fails differently.
+    let out = rig.shell("sendevent /dev/input/event2 0 0 0");
+    assert_eq!(out.code(), 1);
+    assert_eq!(
+        out.stderr,
+        "sendevent: /dev/input/event2: Permission denied\n"
+    );
     let out = rig.shell("sendevent /dev/input/event9 0 0 0");
     assert_eq!(out.code(), 1);
     assert!(out.stderr.contains("No such file"), "{}", out.stderr);
@@ -416,7 +422,7 @@ fn raw_protocol_handshake_streams_and_flow_control() {
         "device::ro.product.name=budget_a10;ro.product.model=Budget_A10;ro.product.device=a10;features=shell_v2,cmd"
     );
     // Unknown service: CLSE.
-    host.send(&Packet::new(Cmd::Open, 7, 0, b"sync:\0".to_vec()));
+    host.send(&Packet::new(Cmd::Open, 7, 0, b"jdwp:1234\0".to_vec()));
     let p = host.recv();
     assert_eq!((p.command, p.arg0, p.arg1), (Cmd::Clse, 0, 7));
     // A big output arrives in max-payload WRTEs, one at a time until OKAY.

@@ -54,6 +54,12 @@ pub struct SimConfig {
     pub disconnect_after: Option<u64>,
     /// `None`: no authentication (like `ro.adb.secure=0`).
     pub auth: Option<AuthConfig>,
+    /// A userdebug phone after `adb root`: the shell may write `/dev/input` on any Android
+    /// version (stock phones from Android 10 on refuse it).
+    pub adb_root: bool,
+    /// Xiaomi (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the phone
+    /// rebooted: `input` and the injector are refused with a SecurityException.
+    pub inject_denied: bool,
 }
 
 impl SimConfig {
@@ -66,6 +72,8 @@ impl SimConfig {
             timing: timing::TimingMode::Instant,
             disconnect_after: None,
             auth: None,
+            adb_root: false,
+            inject_denied: false,
         }
     }
 }
@@ -83,6 +91,8 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         input_latency: config.input_latency,
         disconnect_after: config.disconnect_after,
         timing: config.timing,
+        adb_root: config.adb_root,
+        inject_denied: config.inject_denied,
     };
     let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {
@@ -141,6 +151,16 @@ impl SimHandle {
     /// Shell commands executed so far.
     pub fn commands_run(&self) -> u64 {
         self.shared.device.commands_run()
+    }
+
+    /// A file on the phone (what the player pushed), if there is one.
+    pub fn file(&self, path: &str) -> Option<Vec<u8>> {
+        self.shared.device.file(path)
+    }
+
+    /// Puts a file on the phone (as an earlier push would have).
+    pub fn put_file(&self, path: &str, bytes: Vec<u8>) -> Result<(), String> {
+        self.shared.device.write_file(path, bytes)
     }
 
     /// TCP connections accepted so far (a reconnect adds one).

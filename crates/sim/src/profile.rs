@@ -20,9 +20,10 @@ pub struct Profile {
     pub density: u32,
     /// Touch panel axis maxima (`getevent -p`); not display pixels.
     pub touch_max: (u32, u32),
-    /// Whether the shell user may write the touch panel's `/dev/input/eventN` (`sendevent`,
-    /// a `dd` into it). Most phones allow it (the shell user is in the `input` group); where
-    /// SELinux or the node's mode forbid it, writes fail with "Permission denied".
+    /// Whether the node's mode lets the shell user write the touch panel's `/dev/input/eventN`
+    /// (`sendevent`, a `dd` into it) up to Android 9, where the shell user is in the `input`
+    /// group. From Android 10 (API 29) SELinux forbids it on every phone whatever this says
+    /// (see [`Profile::shell_may_write_panel`]).
     pub panel_writable: bool,
     /// `ro.product.cpu.abi` (and the first of `ro.product.cpu.abilist`).
     pub abi: &'static str,
@@ -53,10 +54,13 @@ pub const PROFILES: &[Profile] = &[
         userspace_64: false,
         timing: PhoneTiming {
             input_ms: 900,
+            // Android 9 and older: `input` is a Java program; `cmd input` does not exist.
+            cmd_input_ms: 0,
             process_ms: 25,
             screencap_raw_ms: (450, 700),
             screencap_png_ms: (1400, 2000),
             app_tap_ms: 8,
+            inject_us: 400,
         },
         cutout: false,
         sdk: 28,
@@ -76,10 +80,12 @@ pub const PROFILES: &[Profile] = &[
         userspace_64: true,
         timing: PhoneTiming {
             input_ms: 350,
+            cmd_input_ms: 40,
             process_ms: 12,
             screencap_raw_ms: (300, 500),
             screencap_png_ms: (700, 1200),
             app_tap_ms: 4,
+            inject_us: 150,
         },
         cutout: true,
         sdk: 34,
@@ -99,10 +105,12 @@ pub const PROFILES: &[Profile] = &[
         userspace_64: true,
         timing: PhoneTiming {
             input_ms: 250,
+            cmd_input_ms: 35,
             process_ms: 10,
             screencap_raw_ms: (300, 450),
             screencap_png_ms: (800, 1100),
             app_tap_ms: 3,
+            inject_us: 120,
         },
         cutout: false,
         sdk: 35,
@@ -122,10 +130,12 @@ pub const PROFILES: &[Profile] = &[
         userspace_64: true,
         timing: PhoneTiming {
             input_ms: 400,
+            cmd_input_ms: 50,
             process_ms: 15,
             screencap_raw_ms: (350, 550),
             screencap_png_ms: (900, 1400),
             app_tap_ms: 5,
+            inject_us: 200,
         },
         cutout: false,
         sdk: 33,
@@ -146,10 +156,13 @@ pub const PROFILES: &[Profile] = &[
         // An old hdpi phone: slow like `budget`, a third of its pixels to capture.
         timing: PhoneTiming {
             input_ms: 1000,
+            // Android 9 and older: `input` is a Java program; `cmd input` does not exist.
+            cmd_input_ms: 0,
             process_ms: 30,
             screencap_raw_ms: (200, 320),
             screencap_png_ms: (550, 800),
             app_tap_ms: 10,
+            inject_us: 500,
         },
         cutout: false,
         sdk: 23,
@@ -157,7 +170,21 @@ pub const PROFILES: &[Profile] = &[
     },
 ];
 
+/// The first API level whose SELinux policy forbids the shell to write `/dev/input` (Android 10:
+/// AOSP sepolicy commit 51156264b4b9ff3bd5a766d17f005eb5d6b4d029, a CTS-tested `neverallow`).
+pub const SDK_NO_SHELL_INPUT_WRITE: u32 = 29;
+
+/// The first API level whose `input` is `cmd input` (Android 12: a binder call into
+/// system_server instead of a Java program started per call).
+pub const SDK_CMD_INPUT: u32 = 31;
+
 impl Profile {
+    /// Whether the shell user may open the touch panel for writing: as root (`adb root` on a
+    /// userdebug build) always; otherwise only up to Android 9 and where the node's mode allows.
+    pub fn shell_may_write_panel(&self, root: bool) -> bool {
+        root || (self.sdk < SDK_NO_SHELL_INPUT_WRITE && self.panel_writable)
+    }
+
     /// A phone of `width x height` pixels: the profile of that size if there is one, else a
     /// "custom" phone (the pixel's identity and timing, no cutout) about 411 dp wide, like most
     /// phones.

@@ -6,8 +6,10 @@
 //! it, and a tap changes the screen only once the app has handled it. The figures are per
 //! profile ([`PhoneTiming`], documented with their sources in the README):
 //!
-//! - `input ...` starts a Java process (`app_process`) each time: [`PhoneTiming::input_ms`];
-//!   it then waits until the app has handled its event (`INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH`).
+//! - `input ...` up to Android 11 (API 30) starts a Java process (`app_process`) each time:
+//!   [`PhoneTiming::input_ms`]; from Android 12 (API 31) it is `cmd input`, a binder call into
+//!   system_server: [`PhoneTiming::cmd_input_ms`]. Both then wait until the app has handled
+//!   the down and the up (`INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH`).
 //! - Every other non-builtin command (`sendevent`, `getprop`, `dd`, `dumpsys`, ...) is a native
 //!   process: [`PhoneTiming::process_ms`] to start.
 //! - `screencap` takes a time drawn from its measured range, raw or PNG.
@@ -34,8 +36,12 @@ pub enum TimingMode {
 /// A profile's costs, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PhoneTiming {
-    /// Start-up of one `input` command (a Java process).
+    /// Start-up of one `input` command up to Android 11 (a Java process per call).
     pub input_ms: u32,
+    /// The fixed cost of one `input` command from Android 12 on (`cmd input`: the `input`
+    /// script, the native `cmd` and a binder call into system_server, no Java start-up); an
+    /// estimate (README, "The simulated phone's timing model"). 0 where it does not apply.
+    pub cmd_input_ms: u32,
     /// Start-up of one native process (`sendevent`, `getprop`, `dd`, `dumpsys`, ...).
     pub process_ms: u32,
     /// One raw `screencap` (min, max).
@@ -44,6 +50,10 @@ pub struct PhoneTiming {
     pub screencap_png_ms: (u32, u32),
     /// The app's UI time per touch (a tap's down and up).
     pub app_tap_ms: u32,
+    /// One asynchronous `injectInputEvent` from the injector's already running Java process
+    /// (one binder call into system_server, which queues the event and returns), in
+    /// microseconds; an estimate (README, "The simulated phone's timing model").
+    pub inject_us: u32,
 }
 
 /// What one piece of the phone's work costs under a mode.
@@ -61,9 +71,26 @@ impl Costs {
         }
     }
 
-    /// Start-up of an `input` command.
-    pub fn input(&self) -> Duration {
+    /// The fixed cost of an `input` command on API level `sdk` (before it waits for the app).
+    pub fn input(&self, sdk: u32) -> Duration {
+        if sdk >= crate::profile::SDK_CMD_INPUT {
+            self.ms(self.phone.cmd_input_ms)
+        } else {
+            self.ms(self.phone.input_ms)
+        }
+    }
+
+    /// Start-up of a Java program (`app_process`: the injector, or `input` up to Android 11).
+    pub fn java(&self) -> Duration {
         self.ms(self.phone.input_ms)
+    }
+
+    /// One event injected by the injector.
+    pub fn inject_event(&self) -> Duration {
+        match self.mode {
+            TimingMode::Instant => Duration::ZERO,
+            TimingMode::Phone => Duration::from_micros(u64::from(self.phone.inject_us)),
+        }
     }
 
     /// Start-up of a native process.
@@ -186,14 +213,24 @@ mod tests {
             phone,
         };
         assert_eq!(
-            instant.input() + instant.screencap(true, 0.5),
+            instant.input(28) + instant.screencap(true, 0.5),
             Duration::ZERO
         );
         let real = Costs {
             mode: TimingMode::Phone,
             phone,
         };
-        assert_eq!(real.input(), Duration::from_millis(900));
+        assert_eq!(real.input(28), Duration::from_millis(900));
+        let pixel = Costs {
+            mode: TimingMode::Phone,
+            phone: profile::profile("pixel").unwrap().timing,
+        };
+        assert_eq!(
+            pixel.input(30),
+            Duration::from_millis(350),
+            "a Java start-up"
+        );
+        assert_eq!(pixel.input(34), Duration::from_millis(40), "cmd input");
         let (lo, hi) = phone.screencap_png_ms;
         let mid = real.screencap(true, 0.5).as_millis() as u32;
         assert!(lo <= mid && mid <= hi);

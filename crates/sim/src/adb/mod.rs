@@ -10,3 +10,4 @@ pub mod service;
 pub(crate) mod session;
 pub mod shell_protocol;
 pub(crate) mod stream;
+pub(crate) mod sync;

@@ -24,6 +24,8 @@ pub enum Service {
     Exec(String),
     /// `framebuffer:`
     Framebuffer,
+    /// `sync:`: the file transfer protocol (`adb push`).
+    Sync,
 }
 
 impl Service {
@@ -36,6 +38,7 @@ impl Service {
         match name {
             "exec" => Some(Service::Exec(rest.to_string())),
             "framebuffer" if rest.is_empty() => Some(Service::Framebuffer),
+            "sync" if rest.is_empty() => Some(Service::Sync),
             _ => {
                 let mut parts = name.split(',');
                 let shell = parts.next() == Some("shell");
@@ -62,6 +65,10 @@ pub struct Context {
 /// Runs `service` on a stream until it finishes, then closes the stream.
 pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut writer: StreamWriter) {
     let hung_up = match service {
+        Service::Sync => {
+            super::sync::serve(&ctx.device, reader, &mut writer).await;
+            false
+        }
         Service::Framebuffer => {
             reader.drain();
             let image = ctx.device.phone().screenshot();
@@ -123,16 +130,22 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
 
 /// A command line whose last command reads the stream as its stdin: a `dd` (how a host
 /// streams raw input records into a device node), maybe `exec`ed after other commands
-/// (`echo pid:$$; exec dd of=... bs=24`, which tells the host the copying process's id).
+/// (`echo pid:$$; exec dd of=... bs=24`, which tells the host the copying process's id), or
+/// `app_process` (the tap injector, reading records).
 fn stdin_command(cmd: &str) -> Option<(Vec<parse::Command>, parse::Command)> {
     let mut commands = parse::parse(cmd).ok()?;
     let last = commands.pop()?;
     let words: Vec<String> = last.words.iter().map(|w| w.expand(0, 0)).collect();
-    let name = match words.first().map(String::as_str) {
-        Some("exec") => words.get(1),
-        _ => words.first(),
+    let words = match words.first().map(String::as_str) {
+        Some("exec") => &words[1..],
+        _ => &words[..],
     };
-    (name.map(String::as_str) == Some("dd")).then_some((commands, last))
+    let (_, words) = crate::shell::assignments(words);
+    matches!(
+        words.first().map(String::as_str),
+        Some("dd" | "app_process")
+    )
+    .then_some((commands, last))
 }
 
 /// Runs the commands before the `dd` (their output goes back at once), then `dd ARGS` with the
@@ -167,10 +180,16 @@ async fn copy_stdin(
         .map(|w| w.expand(shell.status(), shell.pid()))
         .collect();
     // `exec dd` runs as the shell's process; a plain `dd` is a child of its own.
-    let (args, pid) = match words.first().map(String::as_str) {
-        Some("exec") => (&words[2..], shell.pid()),
-        _ => (&words[1..], device.spawn()),
+    let (words, pid) = match words.first().map(String::as_str) {
+        Some("exec") => (&words[1..], shell.pid()),
+        _ => (&words[..], device.spawn()),
     };
+    let (env, words) = crate::shell::assignments(words);
+    let args = &words[1..];
+    if words[0] == "app_process" {
+        let classpath = crate::shell::classpath(&env).map(str::to_string);
+        return run_injector(ctx, classpath.as_deref(), args, pid, reader, writer).await;
+    }
     spend(device.costs().process()).await;
     if device.count_command() {
         return true;
@@ -198,6 +217,45 @@ async fn copy_stdin(
     }
     device.exit(pid);
     let _ = writer.write(&out.merged()).await;
+    false
+}
+
+/// The tap injector on an `exec:` stream: the Java start-up, the hello line (or the launch's
+/// failure), then each chunk of stdin answered as soon as it is injected, until the host closes
+/// the stream. Returns true if the connection must drop.
+async fn run_injector(
+    ctx: &Context,
+    classpath: Option<&str>,
+    args: &[String],
+    pid: u32,
+    mut reader: StreamReader,
+    writer: &mut StreamWriter,
+) -> bool {
+    let device = &ctx.device;
+    spend(device.costs().java()).await;
+    if device.count_command() {
+        return true;
+    }
+    let mut out = Output::default();
+    let started = crate::shell::inject::start(device, classpath, args, &mut out);
+    let _ = writer.write(&out.merged()).await;
+    let Ok(mut injector) = started else {
+        reader.drain();
+        device.exit(pid);
+        return false;
+    };
+    while let Some(chunk) = reader.recv().await {
+        let mut out = Output::default();
+        let cost = injector.feed(device, &chunk, &mut out);
+        spend(cost).await;
+        if writer.write(&out.merged()).await.is_err() {
+            break;
+        }
+    }
+    let mut out = Output::default();
+    injector.finish(&mut out);
+    let _ = writer.write(&out.merged()).await;
+    device.exit(pid);
     false
 }
 
@@ -435,7 +493,7 @@ mod tests {
                 command: None
             })
         );
-        assert_eq!(Service::parse(b"sync:\0"), None);
+        assert_eq!(Service::parse(b"sync:\0"), Some(Service::Sync));
         assert_eq!(Service::parse(b"shellx:ls"), None);
         assert_eq!(Service::parse(b"\xff\xfe:"), None);
         assert_eq!(Service::parse(b"noseparator"), None);

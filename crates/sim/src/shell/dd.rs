@@ -30,6 +30,8 @@ pub struct Dd {
     count: Option<u64>,
     fullblock: bool,
     quiet: bool,
+    /// `if=/dev/zero`: zeros instead of stdin.
+    zero: bool,
     record: usize,
     block: Vec<u8>,
     full_in: u64,
@@ -58,6 +60,7 @@ impl Dd {
         let mut count = None;
         let mut fullblock = false;
         let mut quiet = false;
+        let mut zero = false;
         for a in args {
             let Some((key, value)) = a.split_once('=') else {
                 return Err(format!("dd: unknown argument '{a}'"));
@@ -65,6 +68,7 @@ impl Dd {
             match key {
                 "of" => of = Some(value.to_string()),
                 "if" if value == "-" || value == "/dev/stdin" => {}
+                "if" if value == "/dev/zero" => zero = true,
                 "if" => {
                     return Err(format!(
                         "dd: {value}: this simulated phone only copies from stdin"
@@ -106,7 +110,7 @@ impl Dd {
             None => return Err("dd: writing to stdout is not simulated; give of=FILE".into()),
             Some("/dev/null") => Sink::Discard,
             Some(path) if path == TOUCH_DEVICE || OTHER_DEVICES.iter().any(|(p, _)| *p == path) => {
-                if !device.profile().panel_writable {
+                if !device.panel_writable() {
                     return Err(format!("dd: {path}: Permission denied"));
                 }
                 if path == TOUCH_DEVICE {
@@ -123,6 +127,7 @@ impl Dd {
             count,
             fullblock,
             quiet,
+            zero,
             record: evdev::record_size(device.profile().userspace_64),
             block: Vec::new(),
             full_in: 0,
@@ -239,11 +244,20 @@ pub fn end(dd: &Dd, stop: Result<(), DdEnd>, out: &mut Output) -> i32 {
     status
 }
 
-/// `dd` run from a script: its stdin is empty (the stream's input belongs to the shell).
+/// Most blocks `if=/dev/zero` copies (a real `dd` without `count` copies until stopped).
+const MAX_ZERO_BLOCKS: u64 = 4096;
+
+/// `dd` run from a script: its stdin is empty (the stream's input belongs to the shell);
+/// `if=/dev/zero` reads zeros (`count` blocks, at most [`MAX_ZERO_BLOCKS`]).
 pub fn dd(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match Dd::start(device, args) {
         Ok(mut dd) => {
-            let r = dd.finish(device);
+            let mut r = Ok(());
+            if dd.zero {
+                let blocks = dd.count.unwrap_or(MAX_ZERO_BLOCKS).min(MAX_ZERO_BLOCKS);
+                r = dd.feed(device, &vec![0; dd.bs * blocks as usize]);
+            }
+            let r = r.and_then(|()| dd.finish(device));
             end(&dd, r, out)
         }
         Err(msg) => {

@@ -20,6 +20,11 @@ pub struct Knobs {
     pub disconnect_after: Option<u64>,
     /// Whether commands, screenshots and the app's UI time cost real time.
     pub timing: TimingMode,
+    /// `adb root` on a userdebug build: the shell is root and may write `/dev/input`.
+    pub adb_root: bool,
+    /// Xiaomi (MIUI, HyperOS) without "USB debugging (Security settings)": injecting input
+    /// (`input`, the injector) throws a SecurityException.
+    pub inject_denied: bool,
 }
 
 /// Shared device state.
@@ -38,7 +43,12 @@ pub struct Handset {
     /// The next process id, and the I/O counters of the live shell processes (`/proc/PID/io`).
     next_pid: AtomicU32,
     processes: Mutex<HashMap<u32, Io>>,
+    /// Files pushed to the phone (`/data/local/tmp`), by path.
+    files: Mutex<HashMap<String, Vec<u8>>>,
 }
+
+/// Where the shell user may create files.
+pub const WRITABLE_DIR: &str = "/data/local/tmp/";
 
 /// A process's I/O counters, as `/proc/PID/io` shows them (the kernel counts every byte a
 /// process reads and writes, whatever the file).
@@ -68,12 +78,19 @@ impl Handset {
             dropped: AtomicBool::new(false),
             next_pid: AtomicU32::new(4000),
             processes: Mutex::new(HashMap::new()),
+            files: Mutex::new(HashMap::new()),
         }
     }
 
     /// The device profile.
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// Whether the shell may open the touch panel for writing (the Android version's rule,
+    /// unless `adb root`).
+    pub fn panel_writable(&self) -> bool {
+        self.profile.shell_may_write_panel(self.knobs.adb_root)
     }
 
     /// The knobs.
@@ -188,6 +205,28 @@ impl Handset {
 
     fn procs(&self) -> MutexGuard<'_, HashMap<u32, Io>> {
         self.processes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A file's bytes (`None`: no such file).
+    pub fn file(&self, path: &str) -> Option<Vec<u8>> {
+        self.files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .cloned()
+    }
+
+    /// Creates or replaces a file; the error is the reason, as the phone says it.
+    pub fn write_file(&self, path: &str, bytes: Vec<u8>) -> Result<(), String> {
+        let name = path.strip_prefix(WRITABLE_DIR).unwrap_or("");
+        if name.is_empty() || name.contains('/') {
+            return Err("couldn't create file: Permission denied".into());
+        }
+        self.files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_string(), bytes);
+        Ok(())
     }
 
     /// Shell commands executed so far (all connections).

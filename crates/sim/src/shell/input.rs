@@ -61,6 +61,9 @@ fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<In
         out.err(INPUT_USAGE);
         return 1;
     };
+    if device.knobs().inject_denied && matches!(cmd.as_str(), "tap" | "swipe" | "keyevent") {
+        return refused(device.profile().sdk, cmd, out);
+    }
     let rest = &args[1..];
     match cmd.as_str() {
         "tap" => {
@@ -121,6 +124,32 @@ fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<In
     }
 }
 
+/// `input` on a Xiaomi phone without "USB debugging (Security settings)": the injection throws.
+/// Up to Android 11 `input` is a Java program and dies with the exception's stack trace
+/// (tests/data/android/input-errors: `Input.main` frames); from Android 12 `cmd input` runs in
+/// system_server, whose shell command handler prints `Exception occurred while executing` and
+/// the trace, and `cmd` exits with 255.
+fn refused(sdk: u32, cmd: &str, out: &mut Output) -> i32 {
+    let exception = super::inject::denied(sdk);
+    if sdk >= crate::profile::SDK_CMD_INPUT {
+        out.err(format!(
+            "Exception occurred while executing '{cmd}':\n{exception}\n\
+             \tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1026)\n\
+             \tat com.android.server.input.InputShellCommand.injectMotionEvent(InputShellCommand.java:168)\n"
+        ));
+        return 255;
+    }
+    out.err(format!(
+        "{exception}\n\
+         \tat android.os.Parcel.createException(Parcel.java:2075)\n\
+         \tat android.os.Parcel.readException(Parcel.java:2043)\n\
+         \tat android.hardware.input.IInputManager$Stub$Proxy.injectInputEvent(IInputManager.java:925)\n\
+         \tat android.hardware.input.InputManager.injectInputEvent(InputManager.java:886)\n\
+         \tat com.android.commands.input.Input.main(Input.java:71)\n"
+    ));
+    1
+}
+
 fn swipe(x1: i32, y1: i32, x2: i32, y2: i32, ms: u32) -> Action {
     Action::Swipe {
         from: (x1, y1),
@@ -174,7 +203,7 @@ pub fn sendevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err(format!("could not open {dev}, No such file or directory\n"));
         return 1;
     }
-    if !device.profile().panel_writable {
+    if !device.panel_writable() {
         out.err(format!("sendevent: {dev}: Permission denied\n"));
         return 1;
     }

@@ -4,6 +4,7 @@
 pub mod dd;
 pub(crate) mod device;
 pub mod evdev;
+pub mod inject;
 mod input;
 pub mod parse;
 pub(crate) mod screencap;
@@ -193,6 +194,7 @@ impl Shell {
 
     /// Runs one simple command and returns its exit status.
     async fn exec(&mut self, args: &[String], out: &mut Output) -> i32 {
+        let (env, args) = assignments(args);
         let Some(name) = args.first() else {
             return 0;
         };
@@ -208,7 +210,7 @@ impl Shell {
         }
         match name.as_str() {
             "input" => {
-                spend(costs.input() + device.knobs().input_latency).await;
+                spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
                 let (status, done) = input::input(device, rest, out);
                 // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
                 if let Some(done) = done {
@@ -224,6 +226,14 @@ impl Shell {
                 let status = screencap::screencap(device, rest, out);
                 spend(total.saturating_sub(costs.process())).await;
                 status
+            }
+            "app_process" => {
+                // From a script its stdin is empty: the injector says hello and ends.
+                spend(costs.java()).await;
+                match inject::start(device, classpath(&env), rest, out) {
+                    Ok(mut injector) => injector.finish(out),
+                    Err(status) => status,
+                }
             }
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
             | "dumpsys" | "dd" | "cat" => {
@@ -249,6 +259,30 @@ impl Shell {
             }
         }
     }
+}
+
+/// Splits leading `NAME=value` words (the command's environment) from the command.
+pub fn assignments(args: &[String]) -> (Vec<(&str, &str)>, &[String]) {
+    let n = args
+        .iter()
+        .take_while(|a| {
+            a.split_once('=').is_some_and(|(k, _)| {
+                !k.is_empty()
+                    && !k.starts_with(|c: char| c.is_ascii_digit())
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        })
+        .count();
+    let env = args[..n].iter().filter_map(|a| a.split_once('=')).collect();
+    (env, &args[n..])
+}
+
+/// The `CLASSPATH` of a command's environment.
+pub fn classpath<'a>(env: &[(&'a str, &'a str)]) -> Option<&'a str> {
+    env.iter()
+        .rev()
+        .find(|(k, _)| *k == "CLASSPATH")
+        .map(|(_, v)| *v)
 }
 
 /// Lets `d` of the phone's time pass (nothing when it is zero).

@@ -211,6 +211,47 @@ async fn input_commands_reach_the_app() {
     );
 }
 
+/// Android 10 and later (API 29+): the shell may read the input devices but not write them
+/// (AOSP sepolicy commit 51156264b4b9ff3bd5a766d17f005eb5d6b4d029); Android 9 keeps the old
+/// rule; `adb root` on a userdebug build writes anyway.
+#[tokio::test]
+async fn the_shell_may_not_write_the_panel_from_android_10() {
+    for p in profile::PROFILES {
+        let mut sh = Shell::new(device(p.name, Knobs::default()));
+        let (out, err, _) = run(
+            &mut sh,
+            "dd if=/dev/zero of=/dev/input/event2 count=1; echo $?",
+        )
+        .await;
+        let writable = p.sdk < 29 && p.panel_writable;
+        if writable {
+            assert_eq!(out, "0\n", "{}: {err}", p.name);
+        } else {
+            assert_eq!(out, "1\n", "{}", p.name);
+            assert_eq!(
+                err, "dd: /dev/input/event2: Permission denied\n",
+                "{}",
+                p.name
+            );
+        }
+        let (out, _, _) = run(&mut sh, "getevent -p; echo $?").await;
+        assert!(
+            out.contains("add device") && out.ends_with("0\n"),
+            "{}: getevent -p still reads: {out}",
+            p.name
+        );
+        let root = Knobs {
+            adb_root: true,
+            ..Knobs::default()
+        };
+        let mut sh = Shell::new(device(p.name, root));
+        let bs = super::evdev::record_size(p.userspace_64);
+        let script = format!("dd if=/dev/zero of=/dev/input/event2 bs={bs} count=1; echo $?");
+        let (out, err, _) = run(&mut sh, &script).await;
+        assert!(out.ends_with("0\n"), "{} as root: {err}", p.name);
+    }
+}
+
 #[tokio::test]
 async fn the_panel_is_not_writable_on_the_flagship() {
     let mut sh = Shell::new(device("flagship", Knobs::default()));
@@ -282,7 +323,11 @@ async fn dd_into_the_panel_takes_records_of_the_writers_size() {
         ev(0, 0, 0),
     ];
     for (name, size) in [("pixel", 24), ("budget", 16)] {
-        let dev = device(name, Knobs::default());
+        let root = Knobs {
+            adb_root: true,
+            ..Knobs::default()
+        };
+        let dev = device(name, root);
         let args: Vec<String> = vec!["of=/dev/input/event2".into(), format!("bs={size}")];
         let mut dd = Dd::start(&dev, &args).unwrap();
         let bytes = evdev::encode(&tap, size);
@@ -306,23 +351,23 @@ async fn dd_into_the_panel_takes_records_of_the_writers_size() {
 
 #[tokio::test]
 async fn dd_count_and_summary() {
-    let dev = device("pixel", Knobs::default());
+    let dev = device("budget", Knobs::default());
     let mut sh = Shell::new(dev.clone());
     // From a script, dd's stdin is empty.
     let (_, err, _) = run(&mut sh, "dd of=/dev/null bs=24; echo $?").await;
     assert_eq!(err, "0+0 records in\n0+0 records out\n0 bytes copied\n");
-    let (_, err, _) = run(&mut sh, "dd of=/sdcard/x; dd if=/dev/zero of=/dev/null").await;
+    let (_, err, _) = run(&mut sh, "dd of=/sdcard/x; dd if=/sdcard/y of=/dev/null").await;
     assert!(
         err.contains("/sdcard/x: No such file") && err.contains("only copies from stdin"),
         "{err}"
     );
     let args = vec![
         "of=/dev/input/event2".to_string(),
-        "bs=24".into(),
+        "bs=16".into(),
         "count=1".into(),
     ];
     let mut dd = super::dd::Dd::start(&dev, &args).unwrap();
-    assert_eq!(dd.feed(&dev, &[0u8; 48]), Err(super::dd::DdEnd::Done));
+    assert_eq!(dd.feed(&dev, &[0u8; 32]), Err(super::dd::DdEnd::Done));
     let mut out = Output::default();
     assert_eq!(
         super::dd::end(&dd, Err(super::dd::DdEnd::Done), &mut out),
@@ -361,10 +406,11 @@ async fn phone_timing_makes_taps_wait_for_the_app() {
     let dump = run(&mut sh, "dumpsys input").await.0;
     assert!(dump.contains("InboundQueue: length="), "{dump}");
     let t = std::time::Instant::now();
-    // `input tap` starts a Java process, then waits until the app handled its tap, behind the 20.
+    // `input tap` (on Android 14: `cmd input`) pays its fixed cost, then waits until the app
+    // handled its tap, behind the 20.
     run(&mut sh, "input tap 1 1").await;
     // Lower bounds only (sleeps never end early).
-    let input = std::time::Duration::from_millis(dev.profile().timing.input_ms.into());
+    let input = dev.costs().input(dev.profile().sdk) + ui;
     assert!(t.elapsed() >= input, "{:?}", t.elapsed());
     assert_eq!(dev.phone().dumpsys()["taps"], 21);
     assert!(t.elapsed() >= ui);
@@ -410,4 +456,85 @@ async fn proc_io_counts_a_processs_bytes_and_exec_replaces_the_shell() {
         .await;
     assert_eq!(flow, Ok(Flow::Exit(0)));
     assert_eq!(String::from_utf8_lossy(&out.stdout()), "hi\n");
+}
+
+#[tokio::test]
+async fn app_process_runs_only_the_injector_it_was_given() {
+    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+    let dev = device("pixel", Knobs::default());
+    let mut sh = Shell::new(dev.clone());
+    let start =
+        format!("CLASSPATH={INJECTOR_PATH} app_process / org.autoplay.inject.Main; echo $?");
+    // Nothing pushed yet: the runtime aborts (the ClassNotFoundException goes to logcat).
+    assert_eq!(run(&mut sh, &start).await.1, "Aborted \n");
+    // Other bytes: the same.
+    dev.write_file(INJECTOR_PATH, b"dex\n035\0".to_vec())
+        .unwrap();
+    assert_eq!(run(&mut sh, &start).await.0, "134\n");
+    assert!(dev.write_file("/system/x", vec![]).is_err());
+    // Ours: hello, and with no stdin it ends at once.
+    dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
+        .unwrap();
+    assert_eq!(
+        run(&mut sh, &start).await.0,
+        "autoplay-inject 1 sdk=34\n0\n"
+    );
+    // Records: a tap goes through the dispatcher; a bad kind and a torn record as the dex does.
+    let mut out = Output::default();
+    let mut inj = super::inject::start(
+        &dev,
+        Some(INJECTOR_PATH),
+        &["/".into(), "org.autoplay.inject.Main".into()],
+        &mut out,
+    )
+    .ok()
+    .unwrap();
+    let before = dev.phone().dumpsys()["taps"].as_u64().unwrap();
+    let mut bytes = record(KIND_TAP, 7, 100, 200).to_vec();
+    bytes.extend(record(9, 8, 0, 0));
+    bytes.extend(&record(KIND_TAP, 9, 1, 1)[..5]);
+    inj.feed(&dev, &bytes, &mut out);
+    assert_eq!(inj.finish(&mut out), 1);
+    assert_eq!(
+        String::from_utf8(out.stdout()).unwrap(),
+        "autoplay-inject 1 sdk=34\nok 7\nerr 8 bad kind 9\nfatal java.io.EOFException: truncated record (5 of 16 bytes)\n"
+    );
+    assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), before + 1);
+}
+
+#[tokio::test]
+async fn a_xiaomi_phone_refuses_injection() {
+    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+    let knobs = Knobs {
+        inject_denied: true,
+        ..Knobs::default()
+    };
+    for (name, status) in [("pixel", "255"), ("budget", "1")] {
+        let dev = device(name, knobs.clone());
+        let mut sh = Shell::new(dev.clone());
+        let (out, err, _) = run(&mut sh, "input tap 1 1; echo $?").await;
+        assert_eq!(out, format!("{status}\n"));
+        assert!(
+            err.contains("java.lang.SecurityException: Injecting"),
+            "{err}"
+        );
+        dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
+            .unwrap();
+        let mut out = Output::default();
+        let mut inj = super::inject::start(
+            &dev,
+            Some(INJECTOR_PATH),
+            &["/".into(), "org.autoplay.inject.Main".into()],
+            &mut out,
+        )
+        .ok()
+        .unwrap();
+        inj.feed(&dev, &record(KIND_TAP, 3, 1, 1), &mut out);
+        let text = String::from_utf8(out.stdout()).unwrap();
+        assert!(
+            text.contains("\nerr 3 java.lang.SecurityException: Injecting"),
+            "{text}"
+        );
+        assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), 0);
+    }
 }

@@ -1,16 +1,36 @@
 //! Which tap channel to use on a device, and why.
 //!
 //! Preferred, fastest first: `raw` (binary records streamed into the touch panel by one `dd`:
-//! the app's own UI time is the only cost per tap), `events` (`sendevent` lines: nine native
-//! processes per tap) and `input` (`input tap` lines: a Java start-up per tap, but it works on
-//! every phone). `raw` and `events` both need a touch panel (`getevent -p`) that the shell user
-//! may write; `raw` also needs the record size the panel takes from `dd`, found by a probe.
-//! Asking for a channel the device cannot do falls back to the next one and says why.
+//! the app's own UI time is the only cost per tap), `inject` (binary records to one
+//! long-lived `app_process` injector that calls `injectInputEvent` asynchronously: one binder
+//! call per event), `events` (`sendevent` lines: nine native processes per tap) and `input`
+//! (`input tap` lines: a Java start-up per tap up to Android 11, a `cmd input` call waiting for
+//! the app from 12; it works on every phone). `raw` and `events` both need a touch panel
+//! (`getevent -p`) that the shell user may write, which Android 10 and later forbid; `raw` also
+//! needs the record size the panel takes from `dd`, found by a probe. `inject` needs the
+//! injector pushed (once) and a phone that lets the shell inject (Xiaomi phones refuse until
+//! "USB debugging (Security settings)" is on and the phone rebooted: then no channel works,
+//! and the error says so). Asking for a channel the device cannot do falls back to the next
+//! one and says why.
 
-use super::InputBackend;
+use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable, XIAOMI_HINT};
 use super::panel::{TouchPanel, parse_getevent};
 use super::raw;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
+
+/// How taps reach the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputBackend {
+    /// `input tap X Y` lines in one persistent shell (works everywhere).
+    Input,
+    /// `sendevent` lines to the touch panel (needs a writable panel).
+    Events,
+    /// Binary touch records streamed into the touch panel by one `dd` (needs a writable panel).
+    Raw,
+    /// Binary tap records to one long-lived `app_process` injector (Android 10+ without root).
+    Inject,
+}
 
 /// A chosen channel and what it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,14 +79,12 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         ));
     }
     let out = device.shell("getevent -p", CALL_TIMEOUT)?;
-    let Some(panel) = parse_getevent(&out.stdout) else {
-        return Ok(Channel::input(
-            "input: `getevent -p` lists no multitouch panel, so touch events cannot be written",
-        ));
-    };
+    let panel = parse_getevent(&out.stdout);
     let mut not_raw = None;
-    if requested != Some(InputBackend::Events) {
-        match raw::probe(device, &panel)? {
+    if let Some(panel) = &panel
+        && !matches!(requested, Some(InputBackend::Events | InputBackend::Inject))
+    {
+        match raw::probe(device, panel)? {
             Ok(record) => {
                 let why = format!(
                     "raw: one `dd` stream of {record}-byte input_event records into {} (record size checked by a probe)",
@@ -74,7 +92,7 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
                 );
                 return Ok(Channel {
                     mode: InputBackend::Raw,
-                    panel: Some(panel),
+                    panel: Some(panel.clone()),
                     record: Some(record),
                     why,
                 });
@@ -85,18 +103,57 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             }
         }
     }
+    let release = || {
+        device
+            .getprop("ro.build.version.release")
+            .ok()
+            .filter(|r| !r.is_empty())
+            .map_or(String::new(), |r| format!(" on Android {r}"))
+    };
+    let because = not_raw.map_or(String::new(), |r| {
+        format!(" (raw is not possible{}: {r})", release())
+    });
+    let mut not_inject = String::new();
+    if requested != Some(InputBackend::Events) {
+        let deadline = std::time::Instant::now() + CALL_TIMEOUT;
+        match Injector::probe(device, deadline) {
+            Ok(sdk) => {
+                return Ok(Channel {
+                    mode: InputBackend::Inject,
+                    panel: None,
+                    record: None,
+                    why: format!(
+                        "inject: one app_process injector ({INJECTOR_CLASS}, {INJECTOR_PATH}, API {sdk}) fed binary tap records on one exec: stream{because}"
+                    ),
+                });
+            }
+            Err(Unusable::Denied(why)) => {
+                return Err(DeviceError::Adb(format!(
+                    "{XIAOMI_HINT} (the injector said: {why}; `input tap` is refused the same way)"
+                )));
+            }
+            Err(Unusable::Failed(why)) => {
+                tracing::debug!(%why, "the injector is not possible");
+                not_inject = format!(" (inject is not possible: {why})");
+            }
+        }
+    }
+    let Some(panel) = panel else {
+        return Ok(Channel::input(format!(
+            "input: `getevent -p` lists no multitouch panel, so touch events cannot be written{not_inject}"
+        )));
+    };
     let test = device.shell(&format!("sendevent {} 0 0 0", panel.device), CALL_TIMEOUT)?;
-    let because = not_raw.map_or(String::new(), |r| format!(" (raw is not possible: {r})"));
     if test.code == 0 {
         return Ok(Channel {
             mode: InputBackend::Events,
             panel: Some(panel),
             record: None,
-            why: format!("events: `sendevent` lines into the touch panel{because}"),
+            why: format!("events: `sendevent` lines into the touch panel{because}{not_inject}"),
         });
     }
     Ok(Channel::input(format!(
-        "input: `input tap` lines, because `sendevent {} 0 0 0` failed (exit status {}){because}",
+        "input: `input tap` lines, because `sendevent {} 0 0 0` failed (exit status {}){because}{not_inject}",
         panel.device, test.code
     )))
 }

@@ -1,10 +1,11 @@
 //! The tap path: how one tap of the player reaches the phone, with one owner per concern.
 //!
-//! - [`choose`] picks the channel a phone allows (`raw`, `events`, `input`: the fastest that
-//!   works, with the reason for the user).
+//! - [`choose`] picks the channel a phone allows (`raw`, `inject`, `events`, `input`: the
+//!   fastest that works, with the reason for the user).
 //! - Each channel's writer turns a tap into what the phone takes: [`lines`] (`input tap` and
 //!   `sendevent` lines), [`raw`] (binary `input_event` records streamed into the panel by one
-//!   `dd`), both in the panel's language ([`panel`]).
+//!   `dd`), both in the panel's language ([`panel`]); [`inject`] (16-byte tap records to one
+//!   `app_process` injector pushed to the phone, each acknowledged on its own stream).
 //! - [`shell`] is the control shell every channel has: one long-lived interactive shell that
 //!   runs the lines and answers each batch with an ack.
 //! - [`proof`] decides which taps are proven carried out (acks, the `dd`'s bytes written, the
@@ -24,6 +25,7 @@
 //! flushes wait for the same empty queue once.
 
 pub mod choose;
+pub mod inject;
 mod lines;
 mod pace;
 pub mod panel;
@@ -31,7 +33,8 @@ mod proof;
 mod raw;
 mod shell;
 
-pub use choose::{Channel, choose};
+pub use choose::{Channel, InputBackend, choose};
+pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
 
 use super::{Device, DeviceError};
@@ -40,18 +43,6 @@ use proof::{Batch, Ledger, poll_pause, taps_queued};
 use raw::Copier;
 use shell::{AckState, ControlShell};
 use std::time::{Duration, Instant};
-
-/// How taps reach the device.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InputBackend {
-    /// `input tap X Y` lines in one persistent shell (works everywhere).
-    Input,
-    /// `sendevent` lines to the touch panel (needs a writable panel).
-    Events,
-    /// Binary touch records streamed into the touch panel by one `dd` (needs a writable panel).
-    Raw,
-}
 
 /// Settings of a [`Tapper`].
 #[derive(Debug, Clone)]
@@ -89,11 +80,15 @@ pub struct Tapper {
     shell: ControlShell,
     /// `raw`: the `dd` stream into the panel (opened at the first tap).
     copier: Option<Copier>,
+    /// `inject`: the running injector.
+    injector: Option<inject::Injector>,
     /// `raw`: the copied bytes last seen, and since when (a `dd` that stops copying is stuck).
     copied: (u64, Instant),
     /// Lines and records of taps not yet written.
     pending: String,
     pending_raw: Vec<u8>,
+    /// `inject`: records of taps not yet sent (kind, x, y).
+    pending_records: Vec<(u8, i32, i32)>,
     pending_taps: usize,
     ledger: Ledger,
     /// `raw` tracking ids.
@@ -127,14 +122,27 @@ impl Tapper {
             options,
             shell: ControlShell::open(device),
             copier: None,
+            injector: None,
             copied: (0, Instant::now()),
             pending: String::new(),
             pending_raw: Vec::new(),
+            pending_records: Vec::new(),
             pending_taps: 0,
             ledger: Ledger::default(),
             touch_id: 0,
             rate: Rate::default(),
         };
+        if t.channel.mode == InputBackend::Inject {
+            let deadline = Instant::now() + t.options.ack_timeout;
+            t.injector = Some(inject::Injector::open(device, deadline).map_err(|why| {
+                DeviceError::Adb(match why {
+                    inject::Unusable::Denied(w) => format!("{} ({w})", inject::XIAOMI_HINT),
+                    inject::Unusable::Failed(w) => {
+                        format!("the tap injector on {} would not start: {w}", device.serial)
+                    }
+                })
+            })?);
+        }
         // Make sure the shell answers before anything depends on it.
         t.command("echo ready")?;
         t.flush()?;
@@ -184,7 +192,8 @@ impl Tapper {
                 self.rate.idle();
                 return Ok(());
             }
-            InputBackend::Events => 1,
+            // An asynchronous injection returns once the dispatcher has queued the event.
+            InputBackend::Events | InputBackend::Inject => 1,
             InputBackend::Raw => 2,
         };
         // The input dispatcher must have handed every tap to the app.
@@ -224,6 +233,11 @@ impl Tapper {
     }
 
     fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
+        if self.channel.mode == InputBackend::Inject {
+            self.pending_records
+                .push((inject::KIND_TAP, x as i32, y as i32));
+            return Ok(());
+        }
         let Some(panel) = self.channel.panel.as_ref() else {
             self.pending.push_str(&lines::input_tap(x, y));
             return Ok(());
@@ -251,7 +265,9 @@ impl Tapper {
                 let line = lines::sendevent_tap(panel, self.screen, x, y, id);
                 self.pending.push_str(&line);
             }
-            InputBackend::Input => self.pending.push_str(&lines::input_tap(x, y)),
+            InputBackend::Input | InputBackend::Inject => {
+                self.pending.push_str(&lines::input_tap(x, y))
+            }
         }
         Ok(())
     }
@@ -269,11 +285,18 @@ impl Tapper {
     }
 
     fn send_pending(&mut self) -> Result<(), DeviceError> {
-        if self.pending.is_empty() && self.pending_raw.is_empty() && self.pending_taps == 0 {
+        if self.pending.is_empty()
+            && self.pending_raw.is_empty()
+            && self.pending_records.is_empty()
+            && self.pending_taps == 0
+        {
             return Ok(());
         }
         self.throttle()?;
-        self.write_batch(self.channel.mode == InputBackend::Raw)
+        self.write_batch(matches!(
+            self.channel.mode,
+            InputBackend::Raw | InputBackend::Inject
+        ))
     }
 
     /// Writes what is queued as one batch (followed by `dumpsys input` if `dispatcher`),
@@ -290,6 +313,20 @@ impl Tapper {
             written: self.ledger.written,
         };
         self.ledger.number(&mut batch);
+        let records = std::mem::take(&mut self.pending_records);
+        if let Some(injector) = self.injector.as_mut()
+            && !records.is_empty()
+        {
+            // The records' acks come on the injector's own stream: the batch's dispatcher poll
+            // goes to the shell only once the injector has injected them (then the poll sees
+            // them queued or handled, as it sees a raw batch's records).
+            let end = injector.send(records);
+            batch.raw_end = u64::from(end);
+            let deadline = Instant::now() + self.options.ack_timeout;
+            if let Err(why) = injector.acked_by(end, deadline) {
+                return Err(self.injector_failed(&why));
+            }
+        }
         if !batch.raw.is_empty() {
             match self.send_raw(std::mem::take(&mut batch.raw)) {
                 Some(end) => batch.raw_end = end,
@@ -414,10 +451,26 @@ impl Tapper {
         if self.copier.as_ref().is_some_and(Copier::ended) {
             return Err(self.closed());
         }
-        let (acked, backlog, copied) = self.ack_state(|s| (s.acked, s.backlog, s.wchar));
-        let queue_counts = self.channel.mode == InputBackend::Raw;
+        let (acked, backlog, mut copied) = self.ack_state(|s| (s.acked, s.backlog, s.wchar));
+        if let Some(injector) = &self.injector {
+            copied = Some(u64::from(injector.acked()));
+        }
+        let queue_counts = matches!(self.channel.mode, InputBackend::Raw | InputBackend::Inject);
         self.ledger.settle(acked, copied, backlog, queue_counts);
         Ok(())
+    }
+
+    /// The error of an injector that refused a record or whose stream ended: the caller
+    /// recovers (a refusal by the phone says what to turn on).
+    fn injector_failed(&self, why: &str) -> DeviceError {
+        tracing::debug!(serial = %self.device.serial, unproven = self.ledger.unacked.len(), %why, "the tap injector failed");
+        if why.contains("SecurityException") {
+            return DeviceError::Adb(format!("{} ({why})", inject::XIAOMI_HINT));
+        }
+        DeviceError::Adb(format!(
+            "the tap channel to {} closed (the injector: {why})",
+            self.device.serial
+        ))
     }
 
     /// The error of a channel whose shell or `dd` stream ended: the caller recovers.

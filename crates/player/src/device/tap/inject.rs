@@ -1,0 +1,375 @@
+//! The `inject` tap channel's pieces: the on-phone injector (`injector/`, a raw dex that
+//! `app_process` runs, as scrcpy runs its server), its protocol (16-byte records in, one
+//! `ok SEQ` / `err SEQ ...` line out per record; see `injector/README.md`), and how the player
+//! pushes it (the ADB sync protocol, which says when the file is complete).
+
+use crate::device::{ChannelReader, Device, DeviceError};
+use std::io::Write;
+use std::sync::{Arc, Condvar, Mutex, mpsc};
+use std::time::Instant;
+
+/// The committed injector (`injector/autoplay-inject.dex`, checked against its smali source by
+/// `injector/build.sh --check`).
+pub const INJECTOR_DEX: &[u8] = include_bytes!("../../../../../injector/autoplay-inject.dex");
+
+/// Its entry point.
+pub const INJECTOR_CLASS: &str = "org.autoplay.inject.Main";
+
+/// The protocol version its hello line announces (`VERSION` in `Main.smali`).
+pub const INJECTOR_VERSION: u32 = 1;
+
+/// Where the player pushes it (the shell user may write there on every Android version).
+pub const INJECTOR_PATH: &str = "/data/local/tmp/autoplay-inject.dex";
+
+/// Bytes per record.
+pub const RECORD: usize = 16;
+
+/// Record kinds.
+pub const KIND_PING: u8 = 0;
+pub const KIND_TAP: u8 = 1;
+pub const KIND_DOWN: u8 = 2;
+pub const KIND_UP: u8 = 3;
+pub const KIND_MOVE: u8 = 4;
+
+/// One record: kind, three reserved zero bytes, then seq, x and y little-endian.
+pub fn record(kind: u8, seq: u32, x: i32, y: i32) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[0] = kind;
+    r[4..8].copy_from_slice(&seq.to_le_bytes());
+    r[8..12].copy_from_slice(&x.to_le_bytes());
+    r[12..16].copy_from_slice(&y.to_le_bytes());
+    r
+}
+
+/// The command that starts the injector at `path` (`exec:` it: no pty).
+pub fn start_command(path: &str) -> String {
+    format!("CLASSPATH={path} app_process / {INJECTOR_CLASS}")
+}
+
+/// The hello line's version and SDK (`autoplay-inject 1 sdk=34`).
+pub fn parse_hello(line: &str) -> Option<(u32, u32)> {
+    let rest = line.trim().strip_prefix("autoplay-inject ")?;
+    let (version, sdk) = rest.split_once(' ')?;
+    Some((
+        version.parse().ok()?,
+        sdk.strip_prefix("sdk=")?.parse().ok()?,
+    ))
+}
+
+/// One reply line: `Ok(seq)` for `ok SEQ`, `Err((seq, why))` for `err SEQ why`.
+pub fn parse_reply(line: &str) -> Option<Result<u32, (u32, String)>> {
+    let line = line.trim_end();
+    if let Some(seq) = line.strip_prefix("ok ") {
+        return seq.trim().parse().ok().map(Ok);
+    }
+    let rest = line.strip_prefix("err ")?;
+    let (seq, why) = rest.split_once(' ').unwrap_or((rest, ""));
+    Some(Err((seq.parse().ok()?, why.to_string())))
+}
+
+/// What the phone must do before the injector may be used, for the user: the Xiaomi setting.
+pub const XIAOMI_HINT: &str = "the phone refuses injected input (a Xiaomi phone, MIUI or HyperOS?): \
+turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone, and run again";
+
+/// What the injector's stdout said so far.
+#[derive(Default)]
+struct Said {
+    /// The hello line, parsed (version, sdk).
+    hello: Option<(u32, u32)>,
+    /// The highest `ok` seq.
+    acked: u32,
+    /// The first `err` (seq, why).
+    error: Option<(u32, String)>,
+    /// Lines that are neither hello nor replies (`Aborted`, `fatal ...`), up to a few KiB.
+    other: String,
+    /// The stream ended.
+    ended: bool,
+}
+
+#[derive(Default)]
+struct Replies {
+    said: Mutex<Said>,
+    cv: Condvar,
+}
+
+/// Parses the injector's output line by line; marks it ended when dropped.
+struct ReplySink {
+    replies: Arc<Replies>,
+    line: Vec<u8>,
+}
+
+impl Write for ReplySink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
+        for &b in buf {
+            if b != b'\n' {
+                if self.line.len() < 4096 {
+                    self.line.push(b);
+                }
+                continue;
+            }
+            let line = String::from_utf8_lossy(&self.line).trim_end().to_string();
+            self.line.clear();
+            match parse_reply(&line) {
+                Some(Ok(seq)) => said.acked = said.acked.max(seq),
+                Some(Err(e)) => {
+                    said.error.get_or_insert(e);
+                }
+                None => match parse_hello(&line) {
+                    Some(h) if said.hello.is_none() => said.hello = Some(h),
+                    _ => {
+                        if said.other.len() < 4096 && !line.trim().is_empty() {
+                            said.other.push_str(line.trim());
+                            said.other.push('\n');
+                        }
+                    }
+                },
+            }
+        }
+        self.replies.cv.notify_all();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for ReplySink {
+    fn drop(&mut self) {
+        let mut said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
+        if !self.line.is_empty() {
+            let rest = String::from_utf8_lossy(&self.line).trim().to_string();
+            said.other.push_str(&rest);
+        }
+        said.ended = true;
+        self.replies.cv.notify_all();
+    }
+}
+
+/// One running injector on its `exec:` stream.
+pub(super) struct Injector {
+    tx: mpsc::Sender<Vec<u8>>,
+    replies: Arc<Replies>,
+    /// Records sent so far (each record's seq is its number, from 1).
+    pub(super) sent: u32,
+    /// The phone's API level, from the hello line.
+    pub(super) sdk: u32,
+}
+
+/// Why the injector cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Unusable {
+    /// The phone refuses injection (Xiaomi): nothing but the setting helps.
+    Denied(String),
+    /// It would not start, or speaks another version: the reason, for the user.
+    Failed(String),
+}
+
+impl Injector {
+    /// Starts the injector at [`INJECTOR_PATH`] and waits for its hello line (by `deadline`).
+    fn start(device: &Device, deadline: Instant) -> Result<Injector, Unusable> {
+        let (tx, rx) = mpsc::channel();
+        let replies = Arc::new(Replies::default());
+        let sink = ReplySink {
+            replies: replies.clone(),
+            line: Vec::new(),
+        };
+        let (d, command) = (device.clone(), start_command(INJECTOR_PATH));
+        let ended = replies.clone();
+        let spawned = std::thread::Builder::new()
+            .name("inject-stream".into())
+            .spawn(move || {
+                let mut reader = ChannelReader::new(rx);
+                if let Err(e) = d.exec_stream(&command, &mut reader, Box::new(sink)) {
+                    let mut said = ended.said.lock().unwrap_or_else(|p| p.into_inner());
+                    said.other.push_str(&e.to_string());
+                    said.ended = true;
+                    ended.cv.notify_all();
+                }
+            });
+        if spawned.is_err() {
+            return Err(Unusable::Failed("cannot start a thread".into()));
+        }
+        let injector = Injector {
+            tx,
+            replies,
+            sent: 0,
+            sdk: 0,
+        };
+        let said = injector.wait(deadline, |s| s.hello.is_some() || s.ended);
+        match said {
+            (Some((INJECTOR_VERSION, sdk)), _) => Ok(Injector { sdk, ..injector }),
+            (Some((v, _)), _) => Err(Unusable::Failed(format!(
+                "the injector on the phone speaks version {v}, not {INJECTOR_VERSION}"
+            ))),
+            (None, other) if other.is_empty() => Err(Unusable::Failed(
+                "the injector did not say hello in time".into(),
+            )),
+            (None, other) => Err(Unusable::Failed(format!(
+                "app_process said: {}",
+                other.trim().replace('\n', " / ")
+            ))),
+        }
+    }
+
+    /// Waits until `done` (or the deadline); the hello and the other lines.
+    fn wait(
+        &self,
+        deadline: Instant,
+        done: impl Fn(&Said) -> bool,
+    ) -> (Option<(u32, u32)>, String) {
+        let said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (said, _) = self
+            .replies
+            .cv
+            .wait_timeout_while(said, left, |s| !done(s))
+            .unwrap_or_else(|p| p.into_inner());
+        (said.hello, said.other.clone())
+    }
+
+    /// Starts the injector, pushing it first if the phone's copy is missing or not this one
+    /// (the hello line is the version handshake).
+    pub(super) fn open(device: &Device, deadline: Instant) -> Result<Injector, Unusable> {
+        match Injector::start(device, deadline) {
+            Ok(i) => return Ok(i),
+            Err(why) => {
+                tracing::debug!(serial = %device.serial, ?why, "the injector on the phone is missing or stale: pushing it")
+            }
+        }
+        push(device, INJECTOR_DEX, INJECTOR_PATH)
+            .map_err(|e| Unusable::Failed(format!("pushing the injector failed: {e}")))?;
+        Injector::start(device, deadline)
+    }
+
+    /// Opens the injector and checks that the phone lets it inject, with a move that no view
+    /// takes (no finger is down).
+    pub(super) fn probe(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
+        let mut i = Injector::open(device, deadline)?;
+        let end = i.send(vec![(KIND_MOVE, 0, 0)]);
+        match i.acked_by(end, deadline) {
+            Ok(()) => Ok(i.sdk),
+            Err(why) if why.contains("SecurityException") => Err(Unusable::Denied(why)),
+            Err(why) => Err(Unusable::Failed(why)),
+        }
+    }
+
+    /// Queues records (kind, x, y), numbered on; returns the last seq (`sent` if none).
+    pub(super) fn send(&mut self, records: Vec<(u8, i32, i32)>) -> u32 {
+        let mut bytes = Vec::with_capacity(records.len() * RECORD);
+        for (kind, x, y) in records {
+            self.sent += 1;
+            bytes.extend_from_slice(&record(kind, self.sent, x, y));
+        }
+        if !bytes.is_empty() {
+            let _ = self.tx.send(bytes);
+        }
+        self.sent
+    }
+
+    /// Waits until every record up to `seq` is acknowledged; the error is what went wrong.
+    pub(super) fn acked_by(&self, seq: u32, deadline: Instant) -> Result<(), String> {
+        let said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (said, _) = self
+            .replies
+            .cv
+            .wait_timeout_while(said, left, |s| {
+                s.acked < seq && s.error.is_none() && !s.ended
+            })
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some((n, why)) = &said.error {
+            return Err(format!("record {n}: {why}"));
+        }
+        if said.acked >= seq {
+            return Ok(());
+        }
+        if said.ended {
+            let other = said.other.trim().replace('\n', " / ");
+            return Err(if other.is_empty() {
+                "the injector's stream ended".into()
+            } else {
+                format!("the injector's stream ended ({other})")
+            });
+        }
+        Err(format!("no acknowledgement of record {seq} in time"))
+    }
+
+    /// The highest record acknowledged.
+    pub(super) fn acked(&self) -> u32 {
+        self.replies
+            .said
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .acked
+    }
+}
+
+/// Pushes `bytes` to `path` (mode 0644) with the ADB sync protocol (`SEND`, `DATA` chunks,
+/// `DONE`, then `QUIT`): its `OKAY` says the file is complete on the phone.
+pub(super) fn push(device: &Device, bytes: &[u8], path: &str) -> Result<(), DeviceError> {
+    let mut request = Vec::with_capacity(bytes.len() + 64);
+    let spec = format!("{path},{}", 0o100644);
+    request.extend_from_slice(b"SEND");
+    request.extend_from_slice(&(spec.len() as u32).to_le_bytes());
+    request.extend_from_slice(spec.as_bytes());
+    for chunk in bytes.chunks(64 * 1024) {
+        request.extend_from_slice(b"DATA");
+        request.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+        request.extend_from_slice(chunk);
+    }
+    let mtime = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as u32);
+    request.extend_from_slice(b"DONE");
+    request.extend_from_slice(&mtime.to_le_bytes());
+    request.extend_from_slice(b"QUIT\0\0\0\0");
+    let reply = Arc::new(Mutex::new(Vec::new()));
+    struct Collect(Arc<Mutex<Vec<u8>>>);
+    impl Write for Collect {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    device.pipe("sync:", &mut &request[..], Box::new(Collect(reply.clone())))?;
+    let reply = reply.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if reply.starts_with(b"OKAY") {
+        return Ok(());
+    }
+    let message = if reply.starts_with(b"FAIL") && reply.len() >= 8 {
+        String::from_utf8_lossy(&reply[8..]).into_owned()
+    } else {
+        format!("unexpected answer {:?}", String::from_utf8_lossy(&reply))
+    };
+    Err(DeviceError::Adb(format!("adb push {path}: {message}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_and_lines() {
+        assert_eq!(
+            record(KIND_TAP, 0xfffffffe, -5, 2400),
+            [
+                1, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0x60, 0x09, 0, 0
+            ]
+        );
+        assert_eq!(parse_hello("autoplay-inject 1 sdk=34\n"), Some((1, 34)));
+        assert_eq!(parse_hello("Aborted"), None);
+        assert_eq!(parse_reply("ok 7"), Some(Ok(7)));
+        assert_eq!(
+            parse_reply("err 6 bad kind 9"),
+            Some(Err((6, "bad kind 9".into())))
+        );
+        assert_eq!(&INJECTOR_DEX[..4], b"dex\n");
+    }
+}
