@@ -37,14 +37,33 @@ struct AckSink {
     queued: Option<u64>,
     /// `wchar` of a `/proc/PID/io` since the last ack.
     wchar: Option<u64>,
+    /// Inside `dumpsys input`'s "at time of last ANR" section: a snapshot that stays until the
+    /// next ANR or a reboot, whose queues are not the live ones.
+    in_anr_snapshot: bool,
+}
+
+impl AckSink {
+    fn new(acks: Arc<Acks>) -> Self {
+        AckSink {
+            acks,
+            line: Vec::new(),
+            queued: None,
+            wchar: None,
+            in_anr_snapshot: false,
+        }
+    }
 }
 
 impl Write for AckSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         for &b in buf {
             if b == b'\n' {
-                let line = String::from_utf8_lossy(&self.line);
-                let line = line.trim();
+                let raw = String::from_utf8_lossy(&self.line);
+                let line = raw.trim();
+                if raw.starts_with(|c: char| !c.is_whitespace()) {
+                    // A section of its own starts at the line's first column.
+                    self.in_anr_snapshot = line.contains("at time of last ANR");
+                }
                 if let Some(n) = line
                     .strip_prefix("ack:")
                     .and_then(|n| n.parse::<u64>().ok())
@@ -58,7 +77,7 @@ impl Write for AckSink {
                     self.queued = None;
                     self.wchar = None;
                     self.acks.cv.notify_all();
-                } else if let Some(n) = queued_events(line) {
+                } else if let Some(n) = queued_events(line).filter(|_| !self.in_anr_snapshot) {
                     *self.queued.get_or_insert(0) += n;
                 } else if let Some(n) = line
                     .strip_prefix("wchar:")
@@ -114,12 +133,7 @@ impl ControlShell {
     pub(super) fn open(device: &Device) -> Self {
         let (tx, rx) = mpsc::channel();
         let acks = Arc::new(Acks::default());
-        let sink = AckSink {
-            acks: acks.clone(),
-            line: Vec::new(),
-            queued: None,
-            wchar: None,
-        };
+        let sink = AckSink::new(acks.clone());
         let device = device.clone();
         let closed = acks.clone();
         let _ = std::thread::Builder::new()
@@ -154,12 +168,7 @@ mod tests {
     fn ack_sink_parses_acks_and_closes() {
         let acks = Arc::new(Acks::default());
         {
-            let mut sink = AckSink {
-                acks: acks.clone(),
-                line: Vec::new(),
-                queued: None,
-                wchar: None,
-            };
+            let mut sink = AckSink::new(acks.clone());
             sink.write_all(b"$ echo ack:1\r\nack:1\r\nack:").unwrap();
             sink.write_all(b"3\n").unwrap();
             assert_eq!(acks.state.lock().unwrap().acked, 3);
@@ -182,5 +191,21 @@ mod tests {
             acks.state.lock().unwrap().closed,
             "dropping the sink marks the shell closed"
         );
+    }
+
+    /// Real `dumpsys input` outputs: only the live dispatcher's queues count (not the snapshot
+    /// taken at the last ANR, which stays in the dump until the next one).
+    #[test]
+    fn real_dumpsys_input_counts_the_live_queues_only() {
+        let outputs = crate::real_outputs::with_truth("live_queued");
+        for (file, text, live) in &outputs {
+            let acks = Arc::new(Acks::default());
+            let mut sink = AckSink::new(acks.clone());
+            sink.write_all(text.as_bytes()).unwrap();
+            sink.write_all(b"\nack:1\n").unwrap();
+            let backlog = acks.state.lock().unwrap().backlog;
+            assert_eq!(backlog, Some(live.as_integer().unwrap() as u64), "{file}");
+        }
+        assert!(!outputs.is_empty());
     }
 }
