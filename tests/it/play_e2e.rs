@@ -713,3 +713,34 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
     let meta = SessionMeta::load(&report.session_dir).unwrap();
     assert_eq!(meta.max_visible_steps, Some(plan.visible_steps));
 }
+
+#[test]
+fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
+    // Issue 27, case 2: on `--profile tablet --style tinted`, level 23, highlighted cells hide
+    // the faint grid lines and the board detection misses the board in some frames; the player
+    // took them for another screen, pressed BACK and stopped on the level list. Such a frame is
+    // read where the calibration says, and is the board when every given reads as itself.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Light,
+        style: Style::by_name("tinted").unwrap(),
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("tinted.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 23, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::RowMajor);
+    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+}
