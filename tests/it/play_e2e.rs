@@ -744,3 +744,37 @@ fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
     check(&sim, &report, Strategy::RowMajor);
     assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
 }
+
+#[test]
+fn the_bold_fours_are_read_on_the_small_phone() {
+    // Issue 27, case 1: `--profile small --style bold --theme light --seed 180168`, level 31:
+    // two of the givens, bold 4s, read as empty (the 4 is solid and square enough to pass for
+    // a filled disc holding a digit), so the puzzle had more than one solution.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("small").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Light,
+        style: Style::by_name("bold").unwrap(),
+        seed: 180168,
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("bold.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 31, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(
+        report.givens.to_line(),
+        sim.dumpsys()["givens"].as_str().unwrap()
+    );
+    check(&sim, &report, Strategy::RowMajor);
+}
