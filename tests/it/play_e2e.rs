@@ -778,3 +778,34 @@ fn the_bold_fours_are_read_on_the_small_phone() {
     );
     check(&sim, &report, Strategy::RowMajor);
 }
+
+#[test]
+fn a_given_misread_once_is_not_another_level() {
+    // Found by the fault campaign (issue 27), no faults: on `--profile tablet --style actions
+    // --theme dark --seed 778867`, level 13, a frame read the given 8 at r7c5 as a 9. One or
+    // two givens read otherwise are the OCR's slips, not another puzzle: the run goes on.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Dark,
+        style: Style::by_name("actions").unwrap(),
+        seed: 778867,
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("actions.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 13, Strategy::Fast);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::Fast);
+    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+}

@@ -94,7 +94,9 @@ impl<'a> PhoneTarget<'a> {
                 Some(g) => match other_puzzle(&g, &board) {
                     Some(what) => Framed::OtherPuzzle(what),
                     None if covers_a_given(&g, &board) => Framed::NoBoard,
-                    None => Framed::Board(board),
+                    // A given or two read as another digit are the OCR's slips: givens do
+                    // not change.
+                    None => Framed::Board(with_givens(&g, board)),
                 },
             },
         };
@@ -264,12 +266,16 @@ enum Framed {
     OtherPuzzle(String),
 }
 
-/// Whether `board` is another puzzle than the one with `givens`: a given of ours shows another
-/// digit (a dialog over the board hides digits, it does not change them). What differs, if so.
+/// Whether `board` is another puzzle than the one with `givens`: at least three of our givens
+/// show other digits (a dialog over the board hides digits, it does not change them; one or two
+/// are the OCR's slips). What differs, if so.
 fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
     let differ: Vec<usize> = (0..81)
         .filter(|&c| givens.get(c) != 0 && board.get(c) != 0 && board.get(c) != givens.get(c))
         .collect();
+    if differ.len() < 3 {
+        return None;
+    }
     let &c = differ.first()?;
     Some(format!(
         "{} shows {} where this level's given is {}{}",
@@ -281,6 +287,16 @@ fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
             n => format!(", and {} more given(s) differ", n - 1),
         }
     ))
+}
+
+/// `board` with `givens` in their places.
+fn with_givens(givens: &Board, mut board: Board) -> Board {
+    for c in 0..81 {
+        if givens.get(c) != 0 {
+            board.set(c, givens.get(c));
+        }
+    }
+    board
 }
 
 /// Whether `board` shows every one of `givens` in its place.
