@@ -740,3 +740,99 @@ fn the_budget_shows_what_fits_then_fills_the_rest() {
     let meta = SessionMeta::load(&report.session_dir).unwrap();
     assert_eq!(meta.max_visible_steps, Some(plan.visible_steps));
 }
+
+#[test]
+fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
+    // Issue 27, case 2: on `--profile tablet --style tinted`, level 23, highlighted cells hide
+    // the faint grid lines and the board detection misses the board in some frames; the player
+    // took them for another screen, pressed BACK and stopped on the level list. Such a frame is
+    // read where the calibration says, and is the board when every given reads as itself.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Light,
+        style: Style::by_name("tinted").unwrap(),
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("tinted.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 23, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::RowMajor);
+    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+}
+
+#[test]
+fn the_bold_fours_are_read_on_the_small_phone() {
+    // Issue 27, case 1: `--profile small --style bold --theme light --seed 180168`, level 31:
+    // two of the givens, bold 4s, read as empty (the 4 is solid and square enough to pass for
+    // a filled disc holding a digit), so the puzzle had more than one solution.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("small").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Light,
+        style: Style::by_name("bold").unwrap(),
+        seed: 180168,
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("bold.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 31, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(
+        report.givens.to_line(),
+        sim.dumpsys()["givens"].as_str().unwrap()
+    );
+    check(&sim, &report, Strategy::RowMajor);
+}
+
+#[test]
+fn a_given_misread_once_is_not_another_level() {
+    // Found by the fault campaign (issue 27), no faults: on `--profile tablet --style actions
+    // --theme dark --seed 778867`, level 13, a frame read the given 8 at r7c5 as a 9. One or
+    // two givens read otherwise are the OCR's slips, not another puzzle: the run goes on.
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
+    c.app = AppOptions {
+        theme: Theme::Dark,
+        style: Style::by_name("actions").unwrap(),
+        seed: 778867,
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let out_file = data.path().join("actions.toml");
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&out_file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let mut cfg = config(data.path(), 13, Strategy::Fast);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::Fast);
+    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+}

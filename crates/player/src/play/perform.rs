@@ -324,14 +324,19 @@ impl Performance<'_, '_> {
                 return Ok(());
             }
             self.check_stop()?;
-            let sent = self.send_event(i, ev);
-            self.after(sent)?;
+            // Look before the step's taps, not after them: what the screen turned into since
+            // the last look (another app, another level) gets no tap.
             if self.due() {
                 let want = self.expected;
                 self.verify(&want)?;
             } else if self.last_look.elapsed() >= self.glance_every {
                 self.glance()?;
             }
+            if self.report.completion.is_some() {
+                return Ok(());
+            }
+            let sent = self.send_event(i, ev);
+            self.after(sent)?;
             self.done = i as u64 + 1;
             progress(&self.progress());
         }

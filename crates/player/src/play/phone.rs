@@ -77,15 +77,40 @@ impl<'a> PhoneTarget<'a> {
         )
     }
 
-    /// One screenshot; the board if it is where the calibration says.
-    fn frame(&mut self) -> anyhow::Result<Option<Board>> {
+    /// One screenshot; the board if it is where the calibration says and shows this level's
+    /// givens.
+    fn frame(&mut self) -> anyhow::Result<Framed> {
         let frame = self.link.grab()?;
-        let board = self
-            .calibration
-            .read_if_visible(&frame)?
-            .filter(|board| !self.givens.is_some_and(|g| covers_a_given(&g, board)));
+        let framed = match self.calibration.read_if_visible(&frame)? {
+            // The board is not found where the calibration says (board detection can miss a
+            // grid whose faint lines highlighted cells hide): read it there all the same; it is
+            // this level's board if every given reads as itself.
+            None => match (self.givens, self.calibration.read(&frame)) {
+                (Some(g), Ok(r)) if shows_all_givens(&g, &r.board) => Framed::Board(r.board),
+                _ => Framed::NoBoard,
+            },
+            Some(board) => match self.givens {
+                None => Framed::Board(board),
+                Some(g) => match other_puzzle(&g, &board) {
+                    Some(what) => Framed::OtherPuzzle(what),
+                    None if covers_a_given(&g, &board) => Framed::NoBoard,
+                    // A given or two read as another digit are the OCR's slips: givens do
+                    // not change.
+                    None => Framed::Board(with_givens(&g, board)),
+                },
+            },
+        };
         self.last_frame = Some(frame);
-        Ok(board)
+        Ok(framed)
+    }
+
+    /// Another puzzle is on the screen: no tap may go into it. The level is opened again (BACK
+    /// first, in `verify`, then the navigation).
+    fn other_puzzle_seen(&mut self, what: String) -> Seen {
+        self.may_reopen = self.reopen.is_some();
+        Seen::Other {
+            what: format!("another puzzle ({what})"),
+        }
     }
 
     fn settle(&mut self, what: String) -> anyhow::Result<()> {
@@ -173,16 +198,19 @@ impl Target for PhoneTarget<'_> {
 
     fn look(&mut self) -> anyhow::Result<Seen> {
         for _ in 0..MAX_FIXES {
-            if let Some(board) = self.frame()? {
-                return Ok(Seen::Board(board));
+            match self.frame()? {
+                Framed::Board(board) => return Ok(Seen::Board(board)),
+                Framed::OtherPuzzle(what) => return Ok(self.other_puzzle_seen(what)),
+                Framed::NoBoard => {}
             }
             if let Ok(seen) = self.without_board()? {
                 return Ok(seen);
             }
         }
         Ok(match self.frame()? {
-            Some(board) => Seen::Board(board),
-            None => Seen::Other {
+            Framed::Board(board) => Seen::Board(board),
+            Framed::OtherPuzzle(what) => self.other_puzzle_seen(what),
+            Framed::NoBoard => Seen::Other {
                 what: format!(
                     "a screen that stayed without the board after {MAX_FIXES} attempts to wake, unlock or bring back the app"
                 ),
@@ -191,10 +219,13 @@ impl Target for PhoneTarget<'_> {
     }
 
     fn glance(&mut self) -> anyhow::Result<bool> {
-        Ok(self.frame()?.is_some())
+        Ok(matches!(self.frame()?, Framed::Board(_)))
     }
 
     fn back(&mut self) -> anyhow::Result<()> {
+        // BACK dismisses a popup, but on the game screen many apps leave the level for their
+        // level list: opening the level again is then allowed.
+        self.may_reopen = self.reopen.is_some();
         self.link.command("input keyevent 4")?;
         self.link.flush()?;
         std::thread::sleep(Duration::from_millis(200));
@@ -223,6 +254,54 @@ impl Target for PhoneTarget<'_> {
         }
         incidents
     }
+}
+
+/// What one screenshot showed.
+enum Framed {
+    /// This level's board (its givens where they belong).
+    Board(Board),
+    /// No board where the calibration says, or one partly covered.
+    NoBoard,
+    /// A board with other givens: another level or puzzle (what differs).
+    OtherPuzzle(String),
+}
+
+/// Whether `board` is another puzzle than the one with `givens`: at least three of our givens
+/// show other digits (a dialog over the board hides digits, it does not change them; one or two
+/// are the OCR's slips). What differs, if so.
+fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
+    let differ: Vec<usize> = (0..81)
+        .filter(|&c| givens.get(c) != 0 && board.get(c) != 0 && board.get(c) != givens.get(c))
+        .collect();
+    if differ.len() < 3 {
+        return None;
+    }
+    let &c = differ.first()?;
+    Some(format!(
+        "{} shows {} where this level's given is {}{}",
+        crate::board::cell_name(c),
+        board.get(c),
+        givens.get(c),
+        match differ.len() {
+            1 => String::new(),
+            n => format!(", and {} more given(s) differ", n - 1),
+        }
+    ))
+}
+
+/// `board` with `givens` in their places.
+fn with_givens(givens: &Board, mut board: Board) -> Board {
+    for c in 0..81 {
+        if givens.get(c) != 0 {
+            board.set(c, givens.get(c));
+        }
+    }
+    board
+}
+
+/// Whether `board` shows every one of `givens` in its place.
+fn shows_all_givens(givens: &Board, board: &Board) -> bool {
+    (0..81).all(|c| givens.get(c) == 0 || board.get(c) == givens.get(c))
 }
 
 /// Whether `board` reads empty where `givens` has a digit: something covers that part of it.

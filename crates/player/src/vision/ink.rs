@@ -257,6 +257,20 @@ impl Ink {
                 }
             }
         }
+        // A disc holds its digit in the middle: what it encloses is centred across it. A solid
+        // bold glyph (a 4, whose small closed triangle sits left of its middle) is no disc.
+        let (mut hx0, mut hx1) = (usize::MAX, 0);
+        for y in 0..bh {
+            for x in 0..bw {
+                if !outside[y * bw + x] && !is_disc(x, y) {
+                    hx0 = hx0.min(x);
+                    hx1 = hx1.max(x);
+                }
+            }
+        }
+        if hx0 == usize::MAX || (hx0 + hx1 + 1).abs_diff(bw) * 100 > bw * 24 {
+            return None;
+        }
         // The disc's colour: the median of its pixels.
         let stride = img.width() as usize * 4;
         let raw = img.as_raw();

@@ -1,0 +1,471 @@
+//! The randomized fault campaign (issue 27): `cargo run --release --example chaos -- --runs 30
+//! --seed 3`.
+//!
+//! Each run draws a simulated phone (profile, style, theme, keypad, level, strategy, and a mix
+//! of the sim's fault knobs) from the seed, calibrates on a fault-free phone of the same look,
+//! then runs `autoplay sim` with the faults and `autoplay --level N` as processes through a
+//! private real adb server with a hard timeout, asks the phone for the truth (`adb shell
+//! dumpsys sudoku`) and classifies the run: solved, false success (exit 0, not solved), honest
+//! failure, under-claim (non-zero exit, solved), hang, panic, and `runs.csv` disagreeing with
+//! the exit code. A run with only recoverable faults that is not solved is played again
+//! without faults, to tell the fault's failures from the style's own. Every run not solved
+//! prints the commands that reproduce it, and a summary table ends the campaign.
+//!
+//! Options: `--runs N` (30), `--seed S` (1), `--timeout SECS` (120 per play), `--bin PATH`
+//! (default: the `autoplay` next to this example, built by `cargo build --release`).
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PROFILES: &[&str] = &["budget", "pixel", "flagship", "tablet", "small"];
+const STYLES: &[&str] = &["classic", "bold", "tinted", "disc", "actions", "held-out"];
+const THEMES: &[&str] = &["light", "dark"];
+const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
+const STRATEGIES: &[&str] = &["rowmajor", "mrv", "static", "fast"];
+const LOCKS: &[&str] = &["none", "swipe", "pin"];
+const AM_START: &str = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}";
+
+/// splitmix64: the campaign's only randomness, from the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+}
+
+/// One run's draw.
+#[derive(Clone)]
+struct Draw {
+    look: Vec<String>,
+    faults: Vec<String>,
+    /// Every fault can be recovered from (no mistake limit with a search that writes wrong
+    /// digits, no secured lock screen).
+    recoverable: bool,
+    level: u32,
+    strategy: &'static str,
+}
+
+fn draw(rng: &mut Rng) -> Draw {
+    let (profile, style, theme, keypad) = (
+        rng.pick(PROFILES),
+        rng.pick(STYLES),
+        rng.pick(THEMES),
+        rng.pick(KEYPADS),
+    );
+    let seed = rng.below(1_000_000);
+    let mut look = vec![
+        format!("--profile {profile}"),
+        format!("--style {style}"),
+        format!("--theme {theme}"),
+        format!("--seed {seed}"),
+    ];
+    // The other styles bring their own keypad.
+    if style == "classic" {
+        look.push(format!("--keypad {keypad}"));
+    }
+    if rng.chance(0.2) {
+        look.push("--show-conflicts".into());
+    }
+    let level = 1 + rng.below(40) as u32;
+    let strategy = rng.pick(STRATEGIES);
+    let mut faults = Vec::new();
+    let mut recoverable = true;
+    if rng.chance(0.3) {
+        faults.push("--timing phone".to_string());
+    }
+    if rng.chance(0.3) {
+        faults.push(format!("--input-latency-ms {}", rng.below(40)));
+    }
+    if rng.chance(0.35) {
+        let p = [0.01, 0.05, 0.1, 0.2][rng.below(4) as usize];
+        faults.push(format!("--drop-taps {p}"));
+    }
+    if rng.chance(0.25) {
+        faults.push(format!("--popup-after {}", 20 + rng.below(300)));
+    }
+    if rng.chance(0.25) {
+        faults.push(format!("--disconnect-after {}", 5 + rng.below(60)));
+    }
+    if rng.chance(0.25) {
+        faults.push(format!("--background-after {}", 20 + rng.below(300)));
+    }
+    if rng.chance(0.15) {
+        let lock = rng.pick(LOCKS);
+        faults.push(format!("--screen-off-after {}", 1 + rng.below(4)));
+        faults.push(format!("--lock-screen {lock}"));
+        recoverable &= lock != "pin";
+    }
+    if rng.chance(0.2) {
+        faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
+        recoverable &= strategy == "fast";
+    }
+    Draw {
+        look,
+        faults,
+        recoverable,
+        level,
+        strategy,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Class {
+    Solved,
+    FalseSuccess,
+    HonestFailure,
+    UnderClaim,
+    Hang,
+    Panic,
+    CsvDisagrees,
+    SetupFailed,
+}
+
+struct Outcome {
+    class: Class,
+    code: Option<i32>,
+    last_line: String,
+    solved: bool,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct Env {
+    bin: PathBuf,
+    adb_port: u16,
+    timeout: Duration,
+}
+
+impl Env {
+    fn adb(&self, args: &[&str]) -> std::process::Output {
+        Command::new("adb")
+            .args(["-P", &self.adb_port.to_string()])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("adb")
+    }
+
+    fn sim(&self, port: u16, args: &[String]) -> Child {
+        let args: Vec<String> = args
+            .iter()
+            .flat_map(|a| a.split_whitespace().map(str::to_string))
+            .collect();
+        Command::new(&self.bin)
+            .args(["sim", "--listen", &format!("127.0.0.1:{port}")])
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("autoplay sim")
+    }
+
+    fn connect(&self, serial: &str) -> bool {
+        let start = Instant::now();
+        let mut connected = false;
+        while start.elapsed() < Duration::from_secs(20) {
+            if !connected {
+                let out = self.adb(&["connect", serial]);
+                let text = String::from_utf8_lossy(&out.stdout).to_string();
+                connected = text.contains("connected to") || text.contains("already connected");
+            }
+            if connected {
+                let st = self.adb(&["-s", serial, "get-state"]);
+                if String::from_utf8_lossy(&st.stdout).trim() == "device" {
+                    return true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        false
+    }
+
+    fn autoplay(&self, dir: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(&self.bin);
+        c.env("HOME", dir)
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("XDG_DATA_HOME", dir.join("data"))
+            .env("AUTOPLAY_DATA", dir.join("runs"))
+            .env("AUTOPLAY_CALIBRATION_DIR", dir.join("cal"))
+            .env("ANDROID_ADB_SERVER_PORT", self.adb_port.to_string())
+            .args(args)
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Calibrates on a fault-free phone with the run's look (level 1 open).
+    fn calibrate(&self, dir: &Path, look: &[String]) -> Result<(), String> {
+        let port = free_port();
+        let serial = format!("127.0.0.1:{port}");
+        let mut sim = self.sim(port, look);
+        let result = (|| {
+            if !self.connect(&serial) {
+                return Err("the calibration phone did not connect".to_string());
+            }
+            let open = AM_START.replace("{level}", "1");
+            self.adb(&["-s", &serial, "shell", &open]);
+            let out = self
+                .autoplay(dir, &["calibrate", "-s", &serial, "--am-start", AM_START])
+                .output()
+                .map_err(|e| e.to_string())?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(last_line(&out.stderr))
+            }
+        })();
+        let _ = sim.kill();
+        let _ = sim.wait();
+        self.adb(&["disconnect", &serial]);
+        result
+    }
+
+    /// One play on a phone with `args`: its class.
+    fn play(&self, dir: &Path, sim_args: &[String], level: u32, strategy: &str) -> Outcome {
+        let port = free_port();
+        let serial = format!("127.0.0.1:{port}");
+        let mut sim = self.sim(port, sim_args);
+        let outcome = if !self.connect(&serial) {
+            Outcome {
+                class: Class::SetupFailed,
+                code: None,
+                last_line: "the phone did not connect".into(),
+                solved: false,
+            }
+        } else {
+            let open = AM_START.replace("{level}", "1");
+            self.adb(&["-s", &serial, "shell", &open]);
+            let runs = dir.join("runs").join("runs.csv");
+            let rows_before = csv_rows(&runs).len();
+            let level_s = level.to_string();
+            let mut child = self
+                .autoplay(
+                    dir,
+                    &[
+                        "-s",
+                        &serial,
+                        "--level",
+                        &level_s,
+                        "--strategy",
+                        strategy,
+                        "--pace",
+                        "0",
+                    ],
+                )
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("autoplay");
+            let stderr = child.stderr.take().unwrap();
+            let reader = std::thread::spawn(move || {
+                let mut s = String::new();
+                let _ = std::io::Read::read_to_string(&mut { stderr }, &mut s);
+                s
+            });
+            let start = Instant::now();
+            let status = loop {
+                if let Some(st) = child.try_wait().unwrap() {
+                    break Some(st);
+                }
+                if start.elapsed() > self.timeout {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            let err = reader.join().unwrap_or_default();
+            let truth = self.adb(&["-s", &serial, "shell", "dumpsys", "sudoku"]);
+            let truth: serde_json::Value =
+                serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
+            let solved = truth["solved"] == true && truth["level"] == level;
+            let rows = csv_rows(&runs);
+            let row = (rows.len() > rows_before).then(|| rows.last().cloned().unwrap());
+            let code = status.and_then(|s| s.code());
+            let panicked = err.contains("panicked at");
+            let class = match (status, code) {
+                _ if panicked => Class::Panic,
+                (None, _) => Class::Hang,
+                (_, Some(0)) if !solved => Class::FalseSuccess,
+                (_, Some(0)) => match &row {
+                    Some(r) if r.contains(",solved,") || r.contains("solved") => Class::Solved,
+                    _ => Class::CsvDisagrees,
+                },
+                (_, _) if solved => Class::UnderClaim,
+                _ => match &row {
+                    Some(r) if r.contains(",solved,") => Class::CsvDisagrees,
+                    _ => Class::HonestFailure,
+                },
+            };
+            Outcome {
+                class,
+                code,
+                last_line: err
+                    .lines()
+                    .find(|l| l.starts_with("error"))
+                    .unwrap_or_else(|| err.lines().last().unwrap_or(""))
+                    .to_string(),
+                solved,
+            }
+        };
+        let _ = sim.kill();
+        let _ = sim.wait();
+        self.adb(&["disconnect", &serial]);
+        outcome
+    }
+}
+
+fn csv_rows(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .map(|s| s.lines().skip(1).map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+fn last_line(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .find(|l| l.starts_with("error"))
+        .unwrap_or("")
+        .to_string()
+}
+
+fn main() {
+    let mut runs = 30u64;
+    let mut seed = 1u64;
+    let mut timeout = 120u64;
+    let mut bin = std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
+        .unwrap_or_else(|| PathBuf::from("autoplay"));
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut v = || args.next().expect("a value");
+        match a.as_str() {
+            "--runs" => runs = v().parse().expect("--runs N"),
+            "--seed" => seed = v().parse().expect("--seed S"),
+            "--timeout" => timeout = v().parse().expect("--timeout SECS"),
+            "--bin" => bin = PathBuf::from(v()),
+            other => panic!("unknown option {other} (--runs N --seed S --timeout SECS --bin PATH)"),
+        }
+    }
+    assert!(
+        bin.exists(),
+        "{} missing: run `cargo build --release` first",
+        bin.display()
+    );
+    let env = Env {
+        bin,
+        adb_port: free_port(),
+        timeout: Duration::from_secs(timeout),
+    };
+    let _ = env.adb(&["start-server"]);
+    let mut rng = Rng(seed);
+    let mut counts: BTreeMap<Class, u64> = BTreeMap::new();
+    let mut faults_only = 0u64;
+    let mut recoverable_unsolved = 0u64;
+    for run in 1..=runs {
+        let d = draw(&mut rng);
+        let dir = tempfile::tempdir().unwrap();
+        let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
+        let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
+        let play_cmd = format!(
+            "autoplay --level {} --strategy {} --pace 0",
+            d.level, d.strategy
+        );
+        let outcome = match env.calibrate(dir.path(), &d.look) {
+            Err(e) => Outcome {
+                class: Class::SetupFailed,
+                code: None,
+                last_line: format!("calibration failed: {e}"),
+                solved: false,
+            },
+            Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
+        };
+        *counts.entry(outcome.class).or_default() += 1;
+        println!(
+            "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
+            outcome.class,
+            outcome.code,
+            d.level,
+            d.strategy,
+            faulty.join(" ")
+        );
+        if outcome.class == Class::Solved {
+            continue;
+        }
+        println!("    {}", outcome.last_line);
+        println!("    reproduce: {sim_cmd}");
+        println!(
+            "               (calibrate with `autoplay calibrate --am-start '{AM_START}'` on level 1)"
+        );
+        println!("               {play_cmd}");
+        if outcome.solved {
+            // An under-claim: solved on the phone, but the player said otherwise.
+            continue;
+        }
+        if d.recoverable && !d.faults.is_empty() {
+            // Without its faults: the style's own failure, or the faults'?
+            let again = env.play(dir.path(), &d.look, d.level, d.strategy);
+            println!(
+                "    without faults: {:?}{}",
+                again.class,
+                if again.solved {
+                    " (the faults' failure)"
+                } else {
+                    " (the style's own failure)"
+                }
+            );
+            if again.solved {
+                faults_only += 1;
+            }
+        }
+        if d.recoverable {
+            recoverable_unsolved += 1;
+        }
+    }
+    let _ = env.adb(&["kill-server"]);
+    println!("\nseed {seed}, {runs} runs");
+    println!("{:<16} {:>5}", "class", "runs");
+    for class in [
+        Class::Solved,
+        Class::FalseSuccess,
+        Class::HonestFailure,
+        Class::UnderClaim,
+        Class::Hang,
+        Class::Panic,
+        Class::CsvDisagrees,
+        Class::SetupFailed,
+    ] {
+        println!(
+            "{:<16} {:>5}",
+            format!("{class:?}"),
+            counts.get(&class).copied().unwrap_or(0)
+        );
+    }
+    println!(
+        "recoverable runs not solved: {recoverable_unsolved} ({faults_only} solved once the faults were off)"
+    );
+}
