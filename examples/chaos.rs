@@ -116,6 +116,15 @@ fn draw(rng: &mut Rng) -> Draw {
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
         recoverable &= strategy == "fast";
     }
+    // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
+    // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
+    if rng.chance(0.2) {
+        faults.push("--adb-root".into());
+    }
+    if rng.chance(0.05) {
+        faults.push("--inject-denied".into());
+        recoverable = false;
+    }
     Draw {
         look,
         faults,
