@@ -40,6 +40,42 @@ fn connect(sim: &SimHandle) -> (AdbServer, Device) {
     (adb, device)
 }
 
+/// A simulated phone `profile` drawing `style` in `theme` (app seed `seed`), calibrated the way a
+/// user calibrates one: level 1 open, `autoplay calibrate --am-start ... --out FILE` on the phone,
+/// no other hint. The calibration is written to `file`.
+fn calibrated_on_the_phone(
+    profile: &str,
+    style: &str,
+    theme: Theme,
+    seed: u64,
+    file: &Path,
+) -> (SimHandle, AdbServer, Device, std::path::PathBuf) {
+    let mut c = SimConfig::new(profile::profile(profile).unwrap().clone());
+    c.app = AppOptions {
+        theme,
+        style: Style::by_name(style).unwrap(),
+        seed,
+        ..AppOptions::default()
+    };
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(
+        out.code(),
+        0,
+        "{style} on {profile}: {}\n{}",
+        out.text(),
+        out.stderr
+    );
+    (sim, adb, device, file.to_path_buf())
+}
+
 fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
     PlayConfig {
         strategy,
@@ -181,24 +217,13 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
         ("disc", "small", Theme::Light, 3, Strategy::RowMajor),
     ];
     for (style, name, theme, level, strategy) in cases {
-        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
-        c.app = AppOptions {
+        let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+            name,
+            style,
             theme,
-            style: Style::by_name(style).unwrap(),
-            seed: 3,
-            ..AppOptions::default()
-        };
-        let sim = spawn(c).unwrap();
-        let (adb, device) = connect(&sim);
-        let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
-        adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
-        let out_file = data.path().join(format!("{style}.toml"));
-        let mut cmd = crate::common::autoplay_command();
-        cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
-            .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
-            .arg(&out_file);
-        let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-        assert_eq!(out.code(), 0, "{style}: {}\n{}", out.text(), out.stderr);
+            3,
+            &data.path().join(format!("{style}.toml")),
+        );
         let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
         let toggle = cal.keypad.erase == sudoku_autoplay::calibration::Erase::Toggle;
         assert_eq!(
@@ -227,24 +252,13 @@ fn plays_the_vision_tests_presets_after_calibrating_on_the_phone() {
         ("held-out", "budget", Theme::Light, 5),
     ];
     for (style, name, theme, level) in cases {
-        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
-        c.app = AppOptions {
+        let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+            name,
+            style,
             theme,
-            style: Style::by_name(style).unwrap(),
-            seed: 5,
-            ..AppOptions::default()
-        };
-        let sim = spawn(c).unwrap();
-        let (adb, device) = connect(&sim);
-        let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
-        adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
-        let out_file = data.path().join(format!("{style}.toml"));
-        let mut cmd = crate::common::autoplay_command();
-        cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
-            .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
-            .arg(&out_file);
-        let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-        assert_eq!(out.code(), 0, "{style}: {}\n{}", out.text(), out.stderr);
+            5,
+            &data.path().join(format!("{style}.toml")),
+        );
         let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
         assert!(
             !cal.keypad.erase_guessed
@@ -748,23 +762,13 @@ fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
     // took them for another screen, pressed BACK and stopped on the level list. Such a frame is
     // read where the calibration says, and is the board when every given reads as itself.
     let data = tempfile::tempdir().unwrap();
-    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
-    c.app = AppOptions {
-        theme: Theme::Light,
-        style: Style::by_name("tinted").unwrap(),
-        ..AppOptions::default()
-    };
-    let sim = spawn(c).unwrap();
-    let (adb, device) = connect(&sim);
-    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
-    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
-    let out_file = data.path().join("tinted.toml");
-    let mut cmd = crate::common::autoplay_command();
-    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
-        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
-        .arg(&out_file);
-    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        "tablet",
+        "tinted",
+        Theme::Light,
+        AppOptions::default().seed,
+        &data.path().join("tinted.toml"),
+    );
     let mut cfg = config(data.path(), 23, Strategy::RowMajor);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
@@ -778,24 +782,13 @@ fn the_bold_fours_are_read_on_the_small_phone() {
     // two of the givens, bold 4s, read as empty (the 4 is solid and square enough to pass for
     // a filled disc holding a digit), so the puzzle had more than one solution.
     let data = tempfile::tempdir().unwrap();
-    let mut c = SimConfig::new(profile::profile("small").unwrap().clone());
-    c.app = AppOptions {
-        theme: Theme::Light,
-        style: Style::by_name("bold").unwrap(),
-        seed: 180168,
-        ..AppOptions::default()
-    };
-    let sim = spawn(c).unwrap();
-    let (adb, device) = connect(&sim);
-    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
-    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
-    let out_file = data.path().join("bold.toml");
-    let mut cmd = crate::common::autoplay_command();
-    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
-        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
-        .arg(&out_file);
-    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        "small",
+        "bold",
+        Theme::Light,
+        180168,
+        &data.path().join("bold.toml"),
+    );
     let mut cfg = config(data.path(), 31, Strategy::RowMajor);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
@@ -812,24 +805,13 @@ fn a_given_misread_once_is_not_another_level() {
     // --theme dark --seed 778867`, level 13, a frame read the given 8 at r7c5 as a 9. One or
     // two givens read otherwise are the OCR's slips, not another puzzle: the run goes on.
     let data = tempfile::tempdir().unwrap();
-    let mut c = SimConfig::new(profile::profile("tablet").unwrap().clone());
-    c.app = AppOptions {
-        theme: Theme::Dark,
-        style: Style::by_name("actions").unwrap(),
-        seed: 778867,
-        ..AppOptions::default()
-    };
-    let sim = spawn(c).unwrap();
-    let (adb, device) = connect(&sim);
-    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
-    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
-    let out_file = data.path().join("actions.toml");
-    let mut cmd = crate::common::autoplay_command();
-    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
-        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
-        .arg(&out_file);
-    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        "tablet",
+        "actions",
+        Theme::Dark,
+        778867,
+        &data.path().join("actions.toml"),
+    );
     let mut cfg = config(data.path(), 13, Strategy::Fast);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
