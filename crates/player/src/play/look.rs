@@ -95,6 +95,19 @@ fn parse_focus(v: &str) -> Option<String> {
     Some(name.to_string())
 }
 
+/// What `uiautomator dump` printed: the texts of the window in front ([`ui_texts`]), or the
+/// error it printed instead of a dump (`ERROR: could not get idle state.` while the screen keeps
+/// animating, `ERROR: null root node returned by UiTestAutomationBridge.`: both on stdout, with
+/// exit status 0), which is not a screen without words.
+pub(crate) fn ui_dump(out: &str) -> Result<Vec<String>, String> {
+    if !out.contains("<hierarchy")
+        && let Some(error) = out.lines().map(str::trim).find(|l| l.starts_with("ERROR:"))
+    {
+        return Err(error.to_string());
+    }
+    Ok(ui_texts(out))
+}
+
 /// The `text` and `content-desc` attributes of a `uiautomator dump`, in order, non-empty,
 /// entities decoded.
 pub(crate) fn ui_texts(xml: &str) -> Vec<String> {
@@ -278,6 +291,22 @@ mod tests {
             ui_texts(xml),
             vec!["Level 5 complete", "Tom & Jerry \"x\"", "Close"]
         );
+    }
+
+    /// Real `uiautomator dump` outputs: a dump, or the error that replaced it.
+    #[test]
+    fn real_ui_dumps_and_their_errors() {
+        let outputs = crate::real_outputs::with_truth("uiautomator");
+        for (file, text, truth) in &outputs {
+            let dump = ui_dump(text);
+            match truth.as_str().unwrap() {
+                "ok" => assert!(dump.is_ok_and(|t| !t.is_empty()), "{file}"),
+                "idle-error" => assert_eq!(dump, Err("ERROR: could not get idle state.".into())),
+                "null-root" => assert!(dump.is_err_and(|e| e.contains("null root node")), "{file}"),
+                other => panic!("{file}: truth {other}"),
+            }
+        }
+        assert!(outputs.len() >= 3);
     }
 
     #[test]

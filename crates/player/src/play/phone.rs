@@ -161,14 +161,7 @@ impl<'a> PhoneTarget<'a> {
             return Ok(Err(()));
         }
         // The app (or a window we cannot place) is in front without the board: its words.
-        let texts = match self
-            .link
-            .shell("reading the screen's text", look::UI_DUMP_COMMAND)
-        {
-            Ok(out) => look::ui_texts(&out.stdout),
-            Err(e) if super::stop::is_restored(&e) => return Err(e),
-            Err(_) => Vec::new(),
-        };
+        let (texts, unread) = self.screen_texts()?;
         let window = match (&state.focus, state.focused_package()) {
             (_, Some(p)) if self.package.as_deref() == Some(p) => "the app".to_string(),
             (_, Some(p)) => p.to_string(),
@@ -181,9 +174,43 @@ impl<'a> PhoneTarget<'a> {
                 what: format!("{window} shows {}", look::quote(&texts, 3)),
             },
             Verdict::Neither => Seen::Other {
-                what: format!("{window} with {}", look::quote(&texts, 4)),
+                what: match unread {
+                    Some(said) => {
+                        format!("{window}, whose text uiautomator could not read ({said})")
+                    }
+                    None => format!("{window} with {}", look::quote(&texts, 4)),
+                },
             },
         }))
+    }
+}
+
+impl PhoneTarget<'_> {
+    /// The words on the screen (`uiautomator dump`), and what uiautomator said instead where it
+    /// could not read them: a screen that keeps animating (a completion's confetti) is asked again
+    /// after a pause, a few times, so it is not taken for a screen without words.
+    fn screen_texts(&mut self) -> anyhow::Result<(Vec<String>, Option<String>)> {
+        let mut said = None;
+        for attempt in 0..3 {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            match self
+                .link
+                .shell("reading the screen's text", look::UI_DUMP_COMMAND)
+            {
+                Ok(out) => match look::ui_dump(&out.stdout) {
+                    Ok(texts) => return Ok((texts, None)),
+                    Err(error) => {
+                        tracing::debug!(%error, attempt, "uiautomator could not read the screen");
+                        said = Some(error);
+                    }
+                },
+                Err(e) if super::stop::is_restored(&e) => return Err(e),
+                Err(_) => break,
+            }
+        }
+        Ok((Vec::new(), said))
     }
 }
 
