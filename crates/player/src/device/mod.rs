@@ -174,27 +174,31 @@ impl Device {
         out
     }
 
-    /// An interactive shell (`shell,raw:`: no pty, so no echo or prompts): `input` is fed to
-    /// it, its output goes to `output` (dropped when the shell ends). Blocks until the input is
-    /// over and the shell closed (or was closed after [`STREAM_TIMEOUT`]).
-    pub(crate) fn interactive_shell(
+    /// Runs `service` (`shell,raw:`: an interactive shell with no pty, so no echo or prompts;
+    /// `exec:CMD`: binary both ways) on a thread of its own, named `name`. The chunks sent on the
+    /// returned channel are its input; its output goes to `output`, which is dropped when the
+    /// stream ends (or after [`STREAM_TIMEOUT`] once the input is over). If the service cannot
+    /// run, `failed` gets the error. `None`: the thread could not start (nothing ran; `output`
+    /// and `failed` are dropped unused).
+    pub(crate) fn stream_on_thread(
         &self,
-        input: &mut dyn Read,
+        name: &str,
+        service: String,
         output: Box<dyn Write + Send>,
-    ) -> Result<(), DeviceError> {
-        self.pipe("shell,raw:", input, output)
-    }
-
-    /// A long-lived `exec:` stream (binary both ways, no pty): `input` is fed to `command`'s
-    /// stdin, its output goes to `output` (dropped when the stream ends). Blocks until the input
-    /// is over and the stream closed (or was closed after [`STREAM_TIMEOUT`]).
-    pub(crate) fn exec_stream(
-        &self,
-        command: &str,
-        input: &mut dyn Read,
-        output: Box<dyn Write + Send>,
-    ) -> Result<(), DeviceError> {
-        self.pipe(&format!("exec:{command}"), input, output)
+        failed: impl FnOnce(DeviceError) + Send + 'static,
+    ) -> Option<mpsc::Sender<Vec<u8>>> {
+        let (tx, rx) = mpsc::channel();
+        let device = self.clone();
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                let mut reader = ChannelReader::new(rx);
+                if let Err(e) = device.pipe(&service, &mut reader, output) {
+                    failed(e);
+                }
+            })
+            .ok()?;
+        Some(tx)
     }
 
     fn pipe(

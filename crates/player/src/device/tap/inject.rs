@@ -3,7 +3,7 @@
 //! `ok SEQ` / `err SEQ ...` line out per record; see `injector/README.md`), and how the player
 //! pushes it (the ADB sync protocol, which says when the file is complete).
 
-use crate::device::{ChannelReader, Device, DeviceError};
+use crate::device::{Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::Instant;
@@ -168,28 +168,26 @@ pub(super) enum Unusable {
 impl Injector {
     /// Starts the injector at [`INJECTOR_PATH`] and waits for its hello line (by `deadline`).
     fn start(device: &Device, deadline: Instant) -> Result<Injector, Unusable> {
-        let (tx, rx) = mpsc::channel();
         let replies = Arc::new(Replies::default());
         let sink = ReplySink {
             replies: replies.clone(),
             line: Vec::new(),
         };
-        let (d, command) = (device.clone(), start_command(INJECTOR_PATH));
         let ended = replies.clone();
-        let spawned = std::thread::Builder::new()
-            .name("inject-stream".into())
-            .spawn(move || {
-                let mut reader = ChannelReader::new(rx);
-                if let Err(e) = d.exec_stream(&command, &mut reader, Box::new(sink)) {
-                    let mut said = ended.said.lock().unwrap_or_else(|p| p.into_inner());
-                    said.other.push_str(&e.to_string());
-                    said.ended = true;
-                    ended.cv.notify_all();
-                }
-            });
-        if spawned.is_err() {
+        let tx = device.stream_on_thread(
+            "inject-stream",
+            format!("exec:{}", start_command(INJECTOR_PATH)),
+            Box::new(sink),
+            move |e| {
+                let mut said = ended.said.lock().unwrap_or_else(|p| p.into_inner());
+                said.other.push_str(&e.to_string());
+                said.ended = true;
+                ended.cv.notify_all();
+            },
+        );
+        let Some(tx) = tx else {
             return Err(Unusable::Failed("cannot start a thread".into()));
-        }
+        };
         let injector = Injector {
             tx,
             replies,

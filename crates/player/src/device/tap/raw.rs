@@ -12,7 +12,7 @@
 //! whose summary says whether the record went in.
 
 use super::panel::{EV_SYN, RECORD_32, RECORD_64, TouchPanel, guess_record, push, release};
-use crate::device::{CALL_TIMEOUT, ChannelReader, Device, DeviceError};
+use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
@@ -133,26 +133,24 @@ struct RawStream {
 impl RawStream {
     /// Opens `exec:command` on a thread of its own; writes are queued until it is open.
     fn open(device: &Device, command: &str) -> RawStream {
-        let (tx, rx) = mpsc::channel();
         let output = Arc::new(Output::default());
-        let sink = OutputSink(output.clone());
-        let (device, command) = (device.clone(), command.to_string());
         let ended = output.clone();
-        let spawned = std::thread::Builder::new()
-            .name("raw-stream".into())
-            .spawn(move || {
-                let mut reader = ChannelReader::new(rx);
-                if let Err(e) = device.exec_stream(&command, &mut reader, Box::new(sink)) {
-                    let mut st = ended.state.lock().unwrap_or_else(|p| p.into_inner());
-                    st.0.extend_from_slice(format!("\n{e}").as_bytes());
-                    st.1 = true;
-                    ended.cv.notify_all();
-                }
-            });
-        if spawned.is_err() {
+        let tx = device.stream_on_thread(
+            "raw-stream",
+            format!("exec:{command}"),
+            Box::new(OutputSink(output.clone())),
+            move |e| {
+                let mut st = ended.state.lock().unwrap_or_else(|p| p.into_inner());
+                st.0.extend_from_slice(format!("\n{e}").as_bytes());
+                st.1 = true;
+                ended.cv.notify_all();
+            },
+        );
+        let tx = tx.unwrap_or_else(|| {
             let mut st = output.state.lock().unwrap_or_else(|p| p.into_inner());
             *st = (b"cannot start a thread".to_vec(), true);
-        }
+            mpsc::channel().0
+        });
         RawStream { tx, output }
     }
 

@@ -4,7 +4,7 @@
 //! ([`super::proof`]) needs: the highest ack, the input dispatcher's queue lengths and the raw
 //! `dd`'s bytes written.
 
-use crate::device::{ChannelReader, Device};
+use crate::device::Device;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 
@@ -131,25 +131,21 @@ pub(super) struct ControlShell {
 
 impl ControlShell {
     pub(super) fn open(device: &Device) -> Self {
-        let (tx, rx) = mpsc::channel();
         let acks = Arc::new(Acks::default());
-        let sink = AckSink::new(acks.clone());
-        let device = device.clone();
         let closed = acks.clone();
-        let _ = std::thread::Builder::new()
-            .name("tap-shell".into())
-            .spawn(move || {
-                let mut reader = ChannelReader::new(rx);
-                // If the shell cannot even start, the sink is dropped here and the shell reads as closed.
-                if device
-                    .interactive_shell(&mut reader, Box::new(sink))
-                    .is_err()
-                {
+        // If the shell cannot even start, the sink is dropped and the shell reads as closed.
+        let tx = device
+            .stream_on_thread(
+                "tap-shell",
+                "shell,raw:".into(),
+                Box::new(AckSink::new(acks.clone())),
+                move |_| {
                     let mut st = closed.state.lock().unwrap_or_else(|p| p.into_inner());
                     st.closed = true;
                     closed.cv.notify_all();
-                }
-            });
+                },
+            )
+            .unwrap_or_else(|| mpsc::channel().0);
         ControlShell { tx, acks }
     }
 }
