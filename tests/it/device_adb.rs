@@ -53,6 +53,24 @@ fn device_lists_read_as_adb_client_reads_them() {
     }
 }
 
+/// 300 taps through `chosen`: each is carried out, and the phone gets each once.
+fn every_tap_arrives_once(
+    sim: &SimHandle,
+    device: &Device,
+    chosen: Channel,
+    size: (u32, u32),
+    name: &str,
+) {
+    let before = taps(sim);
+    let mut t = Tapper::open(device, chosen, size, TapperOptions::default()).unwrap();
+    for i in 0..300 {
+        t.tap(100 + i % 7, size.1 - 100).unwrap();
+    }
+    t.flush().unwrap();
+    assert_eq!(t.taps_done(), 300);
+    assert_eq!(taps(sim) - before, 300, "{name}: every tap arrived once");
+}
+
 #[test]
 fn selection_shell_and_capture() {
     let (sim, _adb, server) = phone("pixel", |_| {});
@@ -170,14 +188,7 @@ fn raw_records_reach_the_panel_on_two_profiles() {
             "{}",
             chosen.why
         );
-        let before = taps(&sim);
-        let mut t = Tapper::open(&device, chosen, size, TapperOptions::default()).unwrap();
-        for i in 0..300 {
-            t.tap(100 + i % 7, size.1 - 100).unwrap();
-        }
-        t.flush().unwrap();
-        assert_eq!(t.taps_done(), 300);
-        assert_eq!(taps(&sim) - before, 300, "{name}: every tap arrived once");
+        every_tap_arrives_once(&sim, &device, chosen, size, name);
     }
 }
 
@@ -477,14 +488,7 @@ fn the_injector_carries_taps_on_two_profiles() {
             Some(tap::INJECTOR_DEX),
             "{name}: the player pushed the committed dex"
         );
-        let before = taps(&sim);
-        let mut t = Tapper::open(&device, chosen, size, TapperOptions::default()).unwrap();
-        for i in 0..300 {
-            t.tap(100 + i % 7, size.1 - 100).unwrap();
-        }
-        t.flush().unwrap();
-        assert_eq!(t.taps_done(), 300);
-        assert_eq!(taps(&sim) - before, 300, "{name}: every tap arrived once");
+        every_tap_arrives_once(&sim, &device, chosen, size, name);
     }
 }
 

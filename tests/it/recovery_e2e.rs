@@ -35,6 +35,18 @@ fn config(data: &Path, level: u32) -> PlayConfig {
     }
 }
 
+/// The session's journal says the level was opened again; the journal.
+fn assert_reopened(session_dir: &Path) -> sudoku_autoplay::session::journal::JournalRead {
+    let journal = read_journal(&session_dir.join("journal.jsonl")).unwrap();
+    assert!(
+        journal.lines.iter().any(
+            |l| matches!(l, JournalLine::Incident { detail, .. } if detail.contains("opened it again"))
+        ),
+        "the level was opened again"
+    );
+    journal
+}
+
 fn last_run(data: &Path) -> RunRecord {
     read_runs(&data.join("runs.csv"))
         .unwrap()
@@ -539,13 +551,7 @@ fn a_level_left_by_back_gets_one_back_then_is_reopened() {
         "{:?}",
         report.performed
     );
-    let journal = read_journal(&report.session_dir.join("journal.jsonl")).unwrap();
-    assert!(
-        journal.lines.iter().any(
-            |l| matches!(l, JournalLine::Incident { detail, .. } if detail.contains("opened it again"))
-        ),
-        "the level was opened again"
-    );
+    let journal = assert_reopened(&report.session_dir);
     // runs.csv records the run's repairs, as the journal has them.
     let row = last_run(data.path());
     assert!(row.repairs > 0);
@@ -852,11 +858,5 @@ fn another_level_on_the_screen_gets_no_tap_and_the_level_is_reopened() {
         "{:?}",
         report.performed
     );
-    let journal = read_journal(&report.session_dir.join("journal.jsonl")).unwrap();
-    assert!(
-        journal.lines.iter().any(
-            |l| matches!(l, JournalLine::Incident { detail, .. } if detail.contains("opened it again"))
-        ),
-        "the level was opened again"
-    );
+    assert_reopened(&report.session_dir);
 }
