@@ -101,6 +101,106 @@ pub struct SimArgs {
     /// The lock screen shown when the display turns back on.
     #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
+    /// A way real phones print their commands, on top of the profile's own (repeatable; see
+    /// `--help` for each and which profiles have them).
+    #[arg(long = "quirk", value_name = "QUIRK", value_parser = choice::<Quirk>())]
+    quirks: Vec<Quirk>,
+    /// Answer shell commands starting with PREFIX with FILE's bytes (repeatable; the longest
+    /// prefix wins), e.g. 'getevent -p=their-getevent.txt': replays a user's phone's output
+    /// (from a bug report) against the player.
+    #[arg(long = "shell-output", value_name = "PREFIX=FILE", value_parser = parse_shell_output)]
+    shell_outputs: Vec<(String, PathBuf)>,
+}
+
+/// The phone quirks the command line can add (see [`profile::Quirks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quirk {
+    Displays,
+    AnrSnapshot,
+    SamsungPower,
+    WakefulnessObserver,
+    Doze,
+    DecoyPanels,
+    ProtocolA,
+    UiIdleError,
+    RawHeader12,
+}
+
+impl super::choice::Choice for Quirk {
+    const ALL: &'static [(Self, &'static str, &'static str)] = &[
+        (
+            Quirk::Displays,
+            "displays",
+            "a second display (a cover screen): screencap without -d warns first, dumpsys window shows two focus lines (flagship)",
+        ),
+        (
+            Quirk::AnrSnapshot,
+            "anr-snapshot",
+            "dumpsys input keeps an old ANR's snapshot with queued events (flagship)",
+        ),
+        (
+            Quirk::SamsungPower,
+            "samsung-power",
+            "dumpsys power says getWakefulnessLocked()= instead of mWakefulness= (budget)",
+        ),
+        (
+            Quirk::WakefulnessObserver,
+            "wakefulness-observer",
+            "dumpsys power also prints Android 16's wakefulness as a number (emulator)",
+        ),
+        (
+            Quirk::Doze,
+            "doze",
+            "the display off is the always-on display: Dozing, not Asleep (budget)",
+        ),
+        (
+            Quirk::DecoyPanels,
+            "decoy-panels",
+            "two more multitouch nodes that drive nothing, one listed before the real panel (tablet: one; emulator: ten)",
+        ),
+        (
+            Quirk::ProtocolA,
+            "protocol-a",
+            "the touch panel speaks multitouch protocol A: no slots (small)",
+        ),
+        (
+            Quirk::UiIdleError,
+            "ui-idle-error",
+            "uiautomator dump says 'ERROR: could not get idle state.' while the screen animates (flagship)",
+        ),
+        (
+            Quirk::RawHeader12,
+            "raw-header-12",
+            "raw screencap has the 12-byte header of Android 7 and older (small)",
+        ),
+    ];
+}
+
+impl Quirk {
+    fn apply(self, q: &mut profile::Quirks) {
+        match self {
+            Quirk::Displays => q.extra_displays = q.extra_displays.max(1),
+            Quirk::AnrSnapshot => q.anr_snapshot = true,
+            Quirk::SamsungPower => q.wakefulness = profile::WakeFormat::Samsung,
+            Quirk::WakefulnessObserver => q.wakefulness = profile::WakeFormat::Observer,
+            Quirk::Doze => q.doze = true,
+            Quirk::DecoyPanels => q.decoy_panels = q.decoy_panels.max(2),
+            Quirk::ProtocolA => q.protocol_a = true,
+            Quirk::UiIdleError => q.ui_idle_error = true,
+            Quirk::RawHeader12 => q.raw_header_12 = true,
+        }
+    }
+}
+
+fn parse_shell_output(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((prefix, file)) if !prefix.trim().is_empty() && !file.is_empty() => {
+            Ok((prefix.trim().to_string(), PathBuf::from(file)))
+        }
+        _ => Err(format!(
+            "'{s}' is not PREFIX=FILE (e.g. 'getevent -p=getevent.txt')"
+        )),
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -169,8 +269,21 @@ fn parse_probability(s: &str) -> Result<f64, String> {
 }
 
 impl SimArgs {
-    fn config(&self) -> SimConfig {
-        let mut config = SimConfig::new(self.profile.clone());
+    fn config(&self) -> anyhow::Result<SimConfig> {
+        let mut profile = self.profile.clone();
+        for q in &self.quirks {
+            q.apply(&mut profile.quirks);
+        }
+        let mut config = SimConfig::new(profile);
+        for (prefix, file) in &self.shell_outputs {
+            let bytes = std::fs::read(file).with_context(|| {
+                format!(
+                    "--shell-output '{prefix}={}': cannot read the file",
+                    file.display()
+                )
+            })?;
+            config.shell_outputs.push((prefix.clone(), bytes));
+        }
         config.app = AppOptions {
             theme: self.theme,
             keypad: self.keypad.unwrap_or_default(),
@@ -200,7 +313,7 @@ impl SimArgs {
                 NewKeys::Accept
             },
         });
-        config
+        Ok(config)
     }
 }
 
@@ -223,7 +336,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             k.name()
         );
     }
-    let config = args.config();
+    let config = args.config()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -249,6 +362,18 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
                 ""
             }
         );
+        let quirks = p.quirks.describe();
+        if !quirks.is_empty() {
+            println!("sim: quirks: {}", quirks.join(", "));
+        }
+        if !config.shell_outputs.is_empty() {
+            let prefixes: Vec<&str> = config
+                .shell_outputs
+                .iter()
+                .map(|(p, _)| p.as_str())
+                .collect();
+            println!("sim: canned answers for: {}", prefixes.join(" | "));
+        }
         println!("sim: connect with: adb connect {addr}");
         tokio::select! {
             r = autoplay_sim::serve(listener, config) => r?,
@@ -301,7 +426,7 @@ mod tests {
             "--deny-new-keys",
         ])
         .unwrap();
-        let c = a.config();
+        let c = a.config().unwrap();
         assert_eq!(c.profile.name, "budget");
         assert_eq!(
             (c.app.theme, c.app.keypad),
@@ -321,12 +446,12 @@ mod tests {
             auth.keys_file.as_deref(),
             Some(std::path::Path::new("/tmp/k"))
         );
-        let s = parse(&["--style", "disc"]).unwrap().config();
+        let s = parse(&["--style", "disc"]).unwrap().config().unwrap();
         assert_eq!(s.app.style.name, "disc");
         assert_eq!(s.app.keypad(), KeypadStyle::Grid);
         let d = parse(&[]).unwrap();
         assert_eq!(d.listen.to_string(), "127.0.0.1:5555");
-        let c = d.config();
+        let c = d.config().unwrap();
         assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
         assert_eq!(c.app.drop_taps, 0.0);
         assert_eq!(c.timing, TimingMode::Instant, "instant stays the default");

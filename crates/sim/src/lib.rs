@@ -60,6 +60,9 @@ pub struct SimConfig {
     /// Xiaomi (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the phone
     /// rebooted: `input` and the injector are refused with a SecurityException.
     pub inject_denied: bool,
+    /// Canned answers: a shell command line starting with the prefix prints the bytes
+    /// instead of running (a user's phone's output replayed against the player).
+    pub shell_outputs: Vec<(String, Vec<u8>)>,
 }
 
 impl SimConfig {
@@ -74,6 +77,7 @@ impl SimConfig {
             auth: None,
             adb_root: false,
             inject_denied: false,
+            shell_outputs: Vec::new(),
         }
     }
 }
@@ -93,6 +97,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         timing: config.timing,
         adb_root: config.adb_root,
         inject_denied: config.inject_denied,
+        shell_outputs: config.shell_outputs,
     };
     let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {

@@ -37,6 +37,97 @@ pub struct Profile {
     /// `ro.build.version.sdk` and `ro.build.version.release`.
     pub sdk: u32,
     pub release: &'static str,
+    /// How this phone's system commands print where real phones differ.
+    pub quirks: Quirks,
+}
+
+/// Where real phones' command outputs differ from the tidy default (each from published real
+/// outputs: `tests/data/android/SOURCES.toml` and the README's "Real phones' outputs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Quirks {
+    /// Displays besides the built-in one (a foldable's cover screen, a connected display):
+    /// `screencap` without `-d` prints Android 14's "Multiple displays" warning before the
+    /// image, and `dumpsys window` has a display and a focus line for each.
+    pub extra_displays: u8,
+    /// `dumpsys input` still holds the dispatcher's snapshot "at time of last ANR" (of another
+    /// app), with an event queued in it: it stays until the next ANR or a reboot.
+    pub anr_snapshot: bool,
+    /// How `dumpsys power` names the wakefulness.
+    pub wakefulness: WakeFormat,
+    /// The display off is the always-on display: `Dozing` instead of `Asleep`.
+    pub doze: bool,
+    /// Multitouch nodes that drive nothing on the built-in display (an emulator's
+    /// `virtio_input_multi_touch_N` for displays that do not exist, a second panel driver):
+    /// the first is listed before the real panel, the others after it.
+    pub decoy_panels: u8,
+    /// The panel speaks multitouch protocol A (no `ABS_MT_SLOT`: contacts end with
+    /// `SYN_MT_REPORT`, a lift is a frame without contacts).
+    pub protocol_a: bool,
+    /// `uiautomator dump` fails with `ERROR: could not get idle state.` while the screen
+    /// animates (for a while after each change).
+    pub ui_idle_error: bool,
+    /// Raw `screencap` has the 12-byte header of releases before Android 8 (no colour space).
+    pub raw_header_12: bool,
+}
+
+impl Quirks {
+    /// No quirk: the tidy default.
+    pub const NONE: Quirks = Quirks {
+        extra_displays: 0,
+        anr_snapshot: false,
+        wakefulness: WakeFormat::Plain,
+        doze: false,
+        decoy_panels: 0,
+        protocol_a: false,
+        ui_idle_error: false,
+        raw_header_12: false,
+    };
+
+    /// The quirks on, in words (for the sim's start-up line).
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.extra_displays > 0 {
+            out.push(format!("{} extra display(s)", self.extra_displays));
+        }
+        if self.anr_snapshot {
+            out.push("an old ANR in dumpsys input".into());
+        }
+        match self.wakefulness {
+            WakeFormat::Plain => {}
+            WakeFormat::Samsung => out.push("Samsung's getWakefulnessLocked()".into()),
+            WakeFormat::Observer => out.push("Android 16's wakefulness observer".into()),
+        }
+        if self.doze {
+            out.push("dozes when off".into());
+        }
+        if self.decoy_panels > 0 {
+            out.push(format!("{} decoy touch node(s)", self.decoy_panels));
+        }
+        if self.protocol_a {
+            out.push("protocol A panel".into());
+        }
+        if self.ui_idle_error {
+            out.push("uiautomator idle-state errors".into());
+        }
+        if self.raw_header_12 {
+            out.push("12-byte raw screencap header".into());
+        }
+        out
+    }
+}
+
+/// `dumpsys power`'s wakefulness lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WakeFormat {
+    /// `mWakefulness=Awake` (AOSP).
+    #[default]
+    Plain,
+    /// `getWakefulnessLocked()=Awake` and no `mWakefulness=` (Samsung builds: Flutter's
+    /// flutter_tools tests `pretendAwakeSamsung`, Appium's `isInDozingMode`).
+    Samsung,
+    /// AOSP's line plus Android 16's "Wakefulness Session Observer" with the state as a
+    /// number (`current wakefulness: 1`).
+    Observer,
 }
 
 pub const PROFILES: &[Profile] = &[
@@ -65,6 +156,11 @@ pub const PROFILES: &[Profile] = &[
         cutout: false,
         sdk: 28,
         release: "9",
+        quirks: Quirks {
+            wakefulness: WakeFormat::Samsung,
+            doze: true,
+            ..Quirks::NONE
+        },
     },
     Profile {
         name: "pixel",
@@ -90,6 +186,7 @@ pub const PROFILES: &[Profile] = &[
         cutout: true,
         sdk: 34,
         release: "14",
+        quirks: Quirks::NONE,
     },
     Profile {
         name: "flagship",
@@ -115,6 +212,12 @@ pub const PROFILES: &[Profile] = &[
         cutout: false,
         sdk: 35,
         release: "15",
+        quirks: Quirks {
+            extra_displays: 1,
+            anr_snapshot: true,
+            ui_idle_error: true,
+            ..Quirks::NONE
+        },
     },
     Profile {
         name: "tablet",
@@ -140,6 +243,10 @@ pub const PROFILES: &[Profile] = &[
         cutout: false,
         sdk: 33,
         release: "13",
+        quirks: Quirks {
+            decoy_panels: 1,
+            ..Quirks::NONE
+        },
     },
     Profile {
         name: "small",
@@ -167,6 +274,44 @@ pub const PROFILES: &[Profile] = &[
         cutout: false,
         sdk: 23,
         release: "6.0",
+        quirks: Quirks {
+            protocol_a: true,
+            raw_header_12: true,
+            ..Quirks::NONE
+        },
+    },
+    Profile {
+        name: "emulator",
+        model: "sdk_gphone64_x86_64",
+        product: "sdk_gphone64_x86_64",
+        device: "emu64xa",
+        width: 1080,
+        height: 2400,
+        density: 420,
+        // virtio-input reports the whole 15-bit range.
+        touch_max: (32767, 32767),
+        panel_writable: false,
+        abi: "x86_64",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 350,
+            cmd_input_ms: 40,
+            process_ms: 12,
+            screencap_raw_ms: (300, 500),
+            screencap_png_ms: (700, 1200),
+            app_tap_ms: 4,
+            inject_us: 150,
+        },
+        cutout: false,
+        sdk: 36,
+        release: "16",
+        // The Android Emulator lists one virtio_input_multi_touch_N per possible display
+        // (JakeWharton/adb-event-mirror#2: eleven of them), only one drives display 0.
+        quirks: Quirks {
+            decoy_panels: 10,
+            wakefulness: WakeFormat::Observer,
+            ..Quirks::NONE
+        },
     },
 ];
 

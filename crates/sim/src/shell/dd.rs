@@ -8,7 +8,7 @@
 //! with dd's message and status 1; the usual records summary goes to stderr at the end.
 
 use super::evdev::{self, InputEvent};
-use super::touch::{OTHER_DEVICES, TOUCH_DEVICE};
+use super::touch;
 use super::{Handset, Io, Output};
 
 /// Largest block size accepted (toybox allows more; nothing here needs it).
@@ -109,11 +109,11 @@ impl Dd {
         let sink = match of.as_deref() {
             None => return Err("dd: writing to stdout is not simulated; give of=FILE".into()),
             Some("/dev/null") => Sink::Discard,
-            Some(path) if path == TOUCH_DEVICE || OTHER_DEVICES.iter().any(|(p, _)| *p == path) => {
+            Some(path) if touch::node_kind(device.profile(), path).is_some() => {
                 if !device.panel_writable() {
                     return Err(format!("dd: {path}: Permission denied"));
                 }
-                if path == TOUCH_DEVICE {
+                if touch::node_kind(device.profile(), path) == Some(true) {
                     Sink::Panel
                 } else {
                     Sink::Discard

@@ -25,6 +25,9 @@ pub struct Knobs {
     /// Xiaomi (MIUI, HyperOS) without "USB debugging (Security settings)": injecting input
     /// (`input`, the injector) throws a SecurityException.
     pub inject_denied: bool,
+    /// Canned answers (`--shell-output PREFIX=FILE`): a command line starting with a prefix
+    /// prints its bytes (exit status 0) instead of running; the longest prefix wins.
+    pub shell_outputs: Vec<(String, Vec<u8>)>,
 }
 
 /// Shared device state.
@@ -45,7 +48,14 @@ pub struct Handset {
     processes: Mutex<HashMap<u32, Io>>,
     /// Files pushed to the phone (`/data/local/tmp`), by path.
     files: Mutex<HashMap<String, Vec<u8>>>,
+    /// Until when the screen animates after the last touch (uiautomator cannot get an idle
+    /// state meanwhile on phones with [`crate::profile::Quirks::ui_idle_error`]).
+    animating_until: Mutex<Instant>,
 }
+
+/// How long the app's screen animates after a touch it handled (a cell highlight, a digit
+/// appearing, a dialog sliding in).
+pub const ANIMATION: Duration = Duration::from_millis(600);
 
 /// Where the shell user may create files.
 pub const WRITABLE_DIR: &str = "/data/local/tmp/";
@@ -79,6 +89,7 @@ impl Handset {
             next_pid: AtomicU32::new(4000),
             processes: Mutex::new(HashMap::new()),
             files: Mutex::new(HashMap::new()),
+            animating_until: Mutex::new(Instant::now()),
         }
     }
 
@@ -127,8 +138,23 @@ impl Handset {
 
     /// Queues an action for the app; returns when the app will have handled it.
     pub(crate) fn inject(&self, action: Action) -> Instant {
-        self.queue()
-            .push(action, self.costs.app_tap(), Instant::now())
+        let due = self
+            .queue()
+            .push(action, self.costs.app_tap(), Instant::now());
+        *self
+            .animating_until
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = due + ANIMATION;
+        due
+    }
+
+    /// Whether the screen is still animating after the last touch.
+    pub(crate) fn animating(&self) -> bool {
+        Instant::now()
+            < *self
+                .animating_until
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The input dispatcher's backlog now: each action not yet handled, and whether the app is

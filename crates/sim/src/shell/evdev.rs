@@ -11,7 +11,7 @@
 
 use super::touch::{
     ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_PRESSURE, ABS_MT_SLOT, ABS_MT_TOUCH_MAJOR,
-    ABS_MT_TRACKING_ID, BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, SLOTS, SYN_REPORT,
+    ABS_MT_TRACKING_ID, BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, SLOTS, SYN_MT_REPORT, SYN_REPORT,
 };
 
 /// `sizeof(struct input_event)` for a 64-bit writer.
@@ -63,7 +63,8 @@ pub fn write(buf: &[u8], size: usize, events: &mut Vec<InputEvent>) -> Result<us
 /// Whether the touch panel declares this event (the input core drops the others silently).
 fn supported(e: InputEvent) -> bool {
     match (e.kind, e.code) {
-        (EV_SYN, SYN_REPORT) | (EV_KEY, BTN_TOUCH) => true,
+        // EV_SYN is always declared (SYN_MT_REPORT ends a protocol A contact).
+        (EV_SYN, SYN_REPORT | SYN_MT_REPORT) | (EV_KEY, BTN_TOUCH) => true,
         (EV_ABS, ABS_MT_SLOT) => usize::try_from(e.value).is_ok_and(|s| s < SLOTS),
         (
             EV_ABS,

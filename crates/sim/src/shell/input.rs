@@ -1,6 +1,6 @@
 //! `input`, `sendevent` and `getevent`.
 
-use super::touch::{self, OTHER_DEVICES, TOUCH_DEVICE};
+use super::touch;
 use super::{Handset, Output};
 use crate::app::Key;
 use crate::timing::Action;
@@ -198,11 +198,10 @@ pub fn sendevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err("use: sendevent device type code value\n");
         return 1;
     };
-    let known = dev == TOUCH_DEVICE || OTHER_DEVICES.iter().any(|(p, _)| p == dev);
-    if !known {
+    let Some(real) = touch::node_kind(device.profile(), dev) else {
         out.err(format!("could not open {dev}, No such file or directory\n"));
         return 1;
-    }
+    };
     if !device.panel_writable() {
         out.err(format!("sendevent: {dev}: Permission denied\n"));
         return 1;
@@ -210,7 +209,7 @@ pub fn sendevent(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let num = |s: &str| -> i64 { s.parse::<i64>().unwrap_or(0) };
     // The kernel takes u16 type/code and an i32 value (4294967295 is -1).
     let (kind, code, value) = (num(kind) as u16, num(code) as u16, num(value) as i32);
-    if dev == TOUCH_DEVICE {
+    if real {
         device.touch_event(kind, code, value);
     }
     0

@@ -12,6 +12,7 @@ pub const COLORSPACE_SRGB: u32 = 1;
 /// RGBA) or PNG to stdout. Writing to a file is not supported (the phone has no storage).
 pub fn screencap(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut png = false;
+    let mut display = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -21,6 +22,7 @@ pub fn screencap(device: &Handset, args: &[String], out: &mut Output) -> i32 {
                     out.err("screencap: option requires an argument -- d\n");
                     return 1;
                 }
+                display = true;
             }
             "-h" => {
                 out.err("usage: screencap [-hp] [-d display-id]\n");
@@ -35,6 +37,12 @@ pub fn screencap(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             }
         }
     }
+    let quirks = device.profile().quirks;
+    if quirks.extra_displays > 0 && !display {
+        // Android 14's screencap with several displays and no `-d` (on stderr, which an
+        // `exec:` stream carries in front of the image).
+        out.err(MULTIPLE_DISPLAYS_WARNING);
+    }
     let image = device.phone().screenshot();
     if png {
         match encode_png(&image) {
@@ -45,10 +53,22 @@ pub fn screencap(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             }
         }
     } else {
-        out.out(raw(&image));
+        let mut bytes = raw(&image);
+        if quirks.raw_header_12 {
+            // Before Android 8 the header had no colour space.
+            bytes.drain(12..16);
+        }
+        out.out(bytes);
     }
     0
 }
+
+/// What screencap prints on a phone with several displays when no `-d` is given
+/// (`tests/data/android/screencap/pixel-fold-multidisplay-warning.txt`).
+pub const MULTIPLE_DISPLAYS_WARNING: &str = "[Warning] Multiple displays were found, but no display id was specified! \
+Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. \
+A display id should be specified.\nA display ID can be specified with the [-d display-id] option.\n\
+See \"dumpsys SurfaceFlinger --display-id\" for valid display IDs.\n";
 
 /// screencap's raw format: width, height, format, colour space (u32 LE each), then RGBA rows.
 pub fn raw(image: &RgbaImage) -> Vec<u8> {

@@ -1,7 +1,10 @@
 //! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
 
 use super::{Handset, Output};
+use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
 use crate::app::{ACTIVITY, PACKAGE};
+use crate::profile::{Profile, WakeFormat};
+
 use crate::timing::Action;
 
 /// The device's system properties.
@@ -127,36 +130,42 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             let focus = phone.focus();
             let app = match focus.split_once('/') {
                 Some((pkg, activity)) => format!(
-                    "\n  mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
+                    "\n    mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
                     activity.strip_prefix(pkg).unwrap_or(activity)
                 ),
                 None => String::new(),
             };
-            out.out(format!(
+            let mut text = format!(
                 "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
                  Display: mDisplayId=0\n    \
                  init={w}x{h} {d}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}\n    \
-                 mCurrentRotation=ROTATION_0\n  \
+                 mCurrentRotation=ROTATION_0\n    \
                  mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
                 w = p.width,
                 h = p.height,
                 d = p.density,
-            ));
+            );
+            // Each other display (a cover screen) has a focus of its own: its launcher.
+            for id in 1..=u32::from(p.quirks.extra_displays) {
+                text.push_str(&format!(
+                    "  Display: mDisplayId={id}\n    \
+                     init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
+                     mCurrentRotation=ROTATION_0\n    \
+                     mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
+                     mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
+                ));
+            }
+            text.push_str(
+                "\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n",
+            );
+            out.out(text);
             0
         }
         Some("power") => {
             let mut phone = device.phone();
             phone.tick();
             let awake = phone.system().awake();
-            out.out(format!(
-                "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  \
-                 mWakefulness={}\n  \
-                 mWakefulnessChanging=false\n  \
-                 mIsPowered=true\n  \
-                 mStayOn=false\n\nDisplay Power: state={}\n",
-                if awake { "Awake" } else { "Asleep" },
-                if awake { "ON" } else { "OFF" },
-            ));
+            out.out(power_dump(p, awake));
             0
         }
         Some("input") => {
@@ -177,6 +186,38 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             1
         }
     }
+}
+
+/// `dumpsys power` in the profile's format: the wakefulness (Samsung's getter line, or AOSP's
+/// field and, on Android 16, the session observer's number), and the display's power state.
+fn power_dump(p: &Profile, awake: bool) -> String {
+    let (name, number) = match (awake, p.quirks.doze) {
+        (true, _) => ("Awake", 1),
+        (false, true) => ("Dozing", 3),
+        (false, false) => ("Asleep", 0),
+    };
+    let line = match p.quirks.wakefulness {
+        WakeFormat::Samsung => format!("getWakefulnessLocked()={name}"),
+        WakeFormat::Plain | WakeFormat::Observer => format!("mWakefulness={name}"),
+    };
+    let display = match (awake, p.quirks.doze) {
+        (true, _) => "ON",
+        (false, true) => "DOZE",
+        (false, false) => "OFF",
+    };
+    let mut text = format!(
+        "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  {line}\n  \
+         mWakefulnessChanging=false\n  mIsPowered=true\n  mStayOn=false\n\n\
+         Display Power: state={display}\n"
+    );
+    if p.quirks.wakefulness == WakeFormat::Observer {
+        text.push_str(&format!(
+            "\nWakefulness Session Observer:\n  \
+             Wakefulness Session Power Group powerGroupId: 0\n    \
+             current wakefulness: {number}\n"
+        ));
+    }
+    text
 }
 
 /// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
@@ -354,6 +395,12 @@ pub fn uiautomator(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\ndump: creates an XML dump of current UI hierarchy\n");
         return 1;
     }
+    // An animating screen never becomes idle within uiautomator's wait (printed on stdout,
+    // exit status 0, as real phones do).
+    if device.profile().quirks.ui_idle_error && device.animating() {
+        out.out("ERROR: could not get idle state.\n");
+        return 0;
+    }
     let Some(xml) = device.phone().ui_dump() else {
         out.err("ERROR: null root node returned by UiTestAutomationBridge.\n");
         return 1;
@@ -413,16 +460,78 @@ fn input_dump(device: &Handset) -> String {
         }
     };
     let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
+    let nodes = super::touch::touch_nodes(p);
+    let mut hub = String::new();
+    let mut reader = String::new();
+    for (i, n) in nodes.iter().enumerate() {
+        let id = i + 3;
+        hub.push_str(&format!(
+            "    {id}: {name}\n      Classes: TOUCH | TOUCH_MT\n      Path: {path}\n",
+            name = n.name,
+            path = n.path
+        ));
+        // A decoy belongs to a display port that does not exist: its mapper is disabled and
+        // has no viewport (as an emulator's virtio_input_multi_touch_N for absent displays).
+        let (port, mode, viewport) = if n.real {
+            (
+                "<none>".to_string(),
+                "DIRECT",
+                format!(
+                    "      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation=0, \
+                     logicalFrame=[0, 0, {w}, {h}], physicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}], isActive=[1]\n",
+                    w = p.width,
+                    h = p.height
+                ),
+            )
+        } else {
+            (
+                i.to_string(),
+                "DISABLED",
+                "      Viewport: <none>\n".to_string(),
+            )
+        };
+        let slot = if n.real && p.quirks.protocol_a {
+            "unknown range".to_string()
+        } else {
+            "min=0, max=9, flat=0, fuzz=0, resolution=0".to_string()
+        };
+        reader.push_str(&format!(
+            "  Device {id}: {name}\n    EventHub Devices: [ {id} ] \n    IsExternal: false\n    \
+             AssociatedDisplayPort: {port}\n    Sources: TOUCHSCREEN\n    \
+             Touch Input Mapper (mode - {mode}):\n      Raw Touch Axes:\n        \
+             X: min=0, max={mx}, flat=0, fuzz=0, resolution=0\n        \
+             Y: min=0, max={my}, flat=0, fuzz=0, resolution=0\n        \
+             TrackingId: min=0, max=65535, flat=0, fuzz=0, resolution=0\n        \
+             Slot: {slot}\n{viewport}",
+            name = n.name,
+            mx = p.touch_max.0,
+            my = p.touch_max.1,
+        ));
+    }
+    // Another app's ANR, long past: its snapshot stays until the next ANR or a reboot.
+    let anr = if p.quirks.anr_snapshot {
+        "\nInput Dispatcher State at time of last ANR:\n  ANR:\n    Time: 2026-11-02 09:14:51\n    \
+         Reason: Window:b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity is not \
+         responding. Waited 5001ms for MotionEvent\n  DispatchEnabled: true\n  FocusedDisplayId: 0\n  \
+         Connections:\n    1484: channelName='b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity', \
+         status=NORMAL, monitor=false, responsive=false\n      OutboundQueue: <empty>\n      \
+         WaitQueue: length=2\n        MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=5009ms, wait=5009ms\n        \
+         MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=UP), age=5008ms, wait=5008ms\n  \
+         PendingEvent: <none>\n  InboundQueue: length=1\n    MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=4990ms\n"
+    } else {
+        ""
+    };
     format!(
         "INPUT MANAGER (dumpsys input)\n\n\
          Input Manager State:\n  Interactive: true\n\n\
-         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n    3: sim_touchscreen\n      \
-         Path: /dev/input/event2\n      Classes: TOUCH | TOUCH_MT\n\n\
+         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n{hub}\n\
+         Input Reader State (Nums of device: {n}):\n{reader}\n\
          Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
          FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
          PendingEvent: <none>\n{inbound}  Connections:\n    \
          0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
-         {outbound}{wait}  Display: {w}x{h}\n",
+         {outbound}{wait}  Display: {w}x{h}\n{anr}",
+        n = nodes.len(),
         inbound = queue("InboundQueue", entries(false), "  "),
         outbound = queue("OutboundQueue", Vec::new(), "      "),
         wait = queue("WaitQueue", entries(true), "      "),

@@ -1,6 +1,7 @@
-//! The simulated touchscreen `/dev/input/event2`: its `getevent -p` description and a decoder
-//! for multitouch protocol B events written with `sendevent`, turned into taps and swipes in
-//! display pixels at each SYN_REPORT.
+//! The simulated touchscreen: its `getevent -p` description (beside the phone's other nodes,
+//! decoy multitouch nodes included) and a decoder for the multitouch events written into it
+//! (protocol B, or A where the profile says so), turned into taps and swipes in display pixels
+//! at each SYN_REPORT.
 
 use crate::profile::Profile;
 use std::time::Instant;
@@ -9,6 +10,8 @@ pub const EV_SYN: u16 = 0;
 pub const EV_KEY: u16 = 1;
 pub const EV_ABS: u16 = 3;
 pub const SYN_REPORT: u16 = 0;
+/// Protocol A: the end of one contact's data within a frame.
+pub const SYN_MT_REPORT: u16 = 2;
 pub const BTN_TOUCH: u16 = 0x14a;
 pub const ABS_MT_SLOT: u16 = 0x2f;
 pub const ABS_MT_TOUCH_MAJOR: u16 = 0x30;
@@ -17,13 +20,55 @@ pub const ABS_MT_POSITION_Y: u16 = 0x36;
 pub const ABS_MT_TRACKING_ID: u16 = 0x39;
 pub const ABS_MT_PRESSURE: u16 = 0x3a;
 
-/// The touchscreen's device node.
-pub const TOUCH_DEVICE: &str = "/dev/input/event2";
-/// Other input devices the phone has (they accept `sendevent` but nothing listens).
+/// Input devices besides the touch nodes (they accept `sendevent` but nothing listens).
 pub const OTHER_DEVICES: [(&str, &str); 2] = [
     ("/dev/input/event0", "gpio-keys"),
     ("/dev/input/event1", "qpnp_pon"),
 ];
+
+/// A multitouch device node: the panel of the built-in display, or a decoy that drives
+/// nothing there (see [`crate::profile::Quirks::decoy_panels`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchNode {
+    pub path: String,
+    pub name: String,
+    /// Whether touches written here reach the built-in display.
+    pub real: bool,
+}
+
+/// The phone's multitouch nodes in `getevent`'s order: the first decoy (if any), the panel,
+/// then the other decoys; numbered from `/dev/input/event2` in that order.
+pub fn touch_nodes(profile: &Profile) -> Vec<TouchNode> {
+    let decoys = usize::from(profile.quirks.decoy_panels);
+    let real_at = usize::from(decoys > 0);
+    (0..=decoys)
+        .map(|i| {
+            let real = i == real_at;
+            let decoy = if i < real_at { i } else { i.saturating_sub(1) } + 1;
+            TouchNode {
+                path: format!("/dev/input/event{}", i + 2),
+                name: if real {
+                    "sim_touchscreen".into()
+                } else {
+                    format!("sim_touchscreen_{decoy}")
+                },
+                real,
+            }
+        })
+        .collect()
+}
+
+/// What a path names among the input nodes: `Some(true)` the panel, `Some(false)` another node
+/// (a decoy or a key device), `None` no such node.
+pub fn node_kind(profile: &Profile, path: &str) -> Option<bool> {
+    if OTHER_DEVICES.iter().any(|(p, _)| *p == path) {
+        return Some(false);
+    }
+    touch_nodes(profile)
+        .into_iter()
+        .find(|n| n.path == path)
+        .map(|n| n.real)
+}
 pub const SLOTS: usize = 10;
 /// A contact that moves less than this many display pixels is a tap.
 const TAP_SLOP: i32 = 24;
@@ -49,16 +94,24 @@ struct Slot {
     down: Option<(i32, i32, i32, Instant)>,
 }
 
-/// Protocol B decoder state (persists across `sendevent` invocations, like the kernel's).
+/// Decoder state (persists across `sendevent` invocations, like the kernel's).
 #[derive(Debug, Default)]
 pub struct TouchDecoder {
     slot: usize,
     slots: [Slot; SLOTS],
+    /// Protocol A: the contacts of the frame being read (each closed by SYN_MT_REPORT), and
+    /// whether an axis event opened another one since.
+    frame: Vec<(i32, i32)>,
+    contact: (i32, i32),
+    open: bool,
 }
 
 impl TouchDecoder {
     /// Feeds one event; returns the gestures completed by a SYN_REPORT.
     pub fn event(&mut self, profile: &Profile, kind: u16, code: u16, value: i32) -> Vec<Gesture> {
+        if profile.quirks.protocol_a {
+            return self.event_a(profile, kind, code, value);
+        }
         match (kind, code) {
             (EV_ABS, ABS_MT_SLOT) => {
                 if let Ok(s) = usize::try_from(value)
@@ -73,6 +126,43 @@ impl TouchDecoder {
             (EV_ABS, ABS_MT_POSITION_X) => self.slots[self.slot].x = value,
             (EV_ABS, ABS_MT_POSITION_Y) => self.slots[self.slot].y = value,
             (EV_SYN, SYN_REPORT) => return self.sync(profile),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Protocol A, as Android's `MultiTouchMotionAccumulator` reads it without slots: any
+    /// `ABS_MT_*` event puts the current contact in use (a tracking id of -1 too: it is not a
+    /// lift here), SYN_MT_REPORT closes it, and SYN_REPORT ends the frame; a frame without
+    /// contacts lifts the finger. Contact 0 drives the one finger this panel follows.
+    fn event_a(&mut self, profile: &Profile, kind: u16, code: u16, value: i32) -> Vec<Gesture> {
+        let close = |d: &mut TouchDecoder| {
+            if d.open {
+                d.frame.push(d.contact);
+            }
+            // The next contact starts from a cleared slot, as after `clearSlots`.
+            (d.open, d.contact) = (false, (0, 0));
+        };
+        match (kind, code) {
+            (EV_ABS, ABS_MT_POSITION_X) => (self.contact.0, self.open) = (value, true),
+            (EV_ABS, ABS_MT_POSITION_Y) => (self.contact.1, self.open) = (value, true),
+            (EV_ABS, ABS_MT_TRACKING_ID | ABS_MT_TOUCH_MAJOR | ABS_MT_PRESSURE) => self.open = true,
+            (EV_SYN, SYN_MT_REPORT) => close(self),
+            (EV_SYN, SYN_REPORT) => {
+                close(self);
+                let contacts = std::mem::take(&mut self.frame);
+                let finger = &mut self.slots[0];
+                let Some(&(px, py)) = contacts.first() else {
+                    // No contact: the finger lifts where it last was.
+                    let (x, y) = to_display(profile, finger.x, finger.y);
+                    return lift(finger, x, y).into_iter().collect();
+                };
+                (finger.x, finger.y) = (px, py);
+                if finger.down.is_none() {
+                    let (x, y) = to_display(profile, px, py);
+                    finger.down = Some((0, x, y, Instant::now()));
+                }
+            }
             _ => {}
         }
         Vec::new()
@@ -161,32 +251,37 @@ pub fn describe(profile: &Profile, labels: bool) -> String {
     add(&mut s, 2, OTHER_DEVICES[1].0, OTHER_DEVICES[1].1);
     s.push_str(&key_line(&[(0x74, "KEY_POWER")]));
     s.push_str("  input props:\n    <none>\n");
-    add(&mut s, 3, TOUCH_DEVICE, "sim_touchscreen");
-    s.push_str(&key_line(&[(BTN_TOUCH, "BTN_TOUCH")]));
-    let axes: [(u16, &str, u32); 6] = [
-        (ABS_MT_SLOT, "ABS_MT_SLOT", (SLOTS - 1) as u32),
-        (ABS_MT_TOUCH_MAJOR, "ABS_MT_TOUCH_MAJOR", 255),
-        (ABS_MT_POSITION_X, "ABS_MT_POSITION_X", profile.touch_max.0),
-        (ABS_MT_POSITION_Y, "ABS_MT_POSITION_Y", profile.touch_max.1),
-        (ABS_MT_TRACKING_ID, "ABS_MT_TRACKING_ID", 65535),
-        (ABS_MT_PRESSURE, "ABS_MT_PRESSURE", 255),
-    ];
-    for (i, (code, name, max)) in axes.iter().enumerate() {
-        let prefix = if i == 0 {
-            "    ABS (0003): "
-        } else {
-            "                "
-        };
-        let label = if labels {
-            format!("{name:<20}")
-        } else {
-            format!("{code:04x}")
-        };
-        s.push_str(&format!(
-            "{prefix}{label}  : value 0, min 0, max {max}, fuzz 0, flat 0, resolution 0\n"
-        ));
+    for (i, node) in touch_nodes(profile).iter().enumerate() {
+        add(&mut s, 3 + i, &node.path, &node.name);
+        s.push_str(&key_line(&[(BTN_TOUCH, "BTN_TOUCH")]));
+        // A protocol A panel has no slots.
+        let slots = !(node.real && profile.quirks.protocol_a);
+        let axes: [(u16, &str, u32); 6] = [
+            (ABS_MT_SLOT, "ABS_MT_SLOT", (SLOTS - 1) as u32),
+            (ABS_MT_TOUCH_MAJOR, "ABS_MT_TOUCH_MAJOR", 255),
+            (ABS_MT_POSITION_X, "ABS_MT_POSITION_X", profile.touch_max.0),
+            (ABS_MT_POSITION_Y, "ABS_MT_POSITION_Y", profile.touch_max.1),
+            (ABS_MT_TRACKING_ID, "ABS_MT_TRACKING_ID", 65535),
+            (ABS_MT_PRESSURE, "ABS_MT_PRESSURE", 255),
+        ];
+        let axes = axes.iter().filter(|(c, ..)| slots || *c != ABS_MT_SLOT);
+        for (i, (code, name, max)) in axes.enumerate() {
+            let prefix = if i == 0 {
+                "    ABS (0003): "
+            } else {
+                "                "
+            };
+            let label = if labels {
+                format!("{name:<20}")
+            } else {
+                format!("{code:04x}")
+            };
+            s.push_str(&format!(
+                "{prefix}{label}  : value 0, min 0, max {max}, fuzz 0, flat 0, resolution 0\n"
+            ));
+        }
+        s.push_str("  input props:\n    INPUT_PROP_DIRECT\n");
     }
-    s.push_str("  input props:\n    INPUT_PROP_DIRECT\n");
     s
 }
 
