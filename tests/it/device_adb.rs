@@ -224,7 +224,13 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
     // By hand: half a tap (down, then 10 bytes of the next record), and the link drops.
     let mut s = adb.open_service(&sim.serial(), "exec:dd of=/dev/input/event2 bs=24");
     let mut bytes = Vec::new();
-    sudoku_autoplay::device::tap::panel::touch_down(&mut bytes, 24, (540, 2300), 9);
+    let panel = sudoku_autoplay::device::tap::panel::TouchPanel {
+        device: "/dev/input/event2".into(),
+        max_x: 1079,
+        max_y: 2399,
+        protocol: sudoku_autoplay::device::tap::panel::Protocol::B,
+    };
+    sudoku_autoplay::device::tap::panel::touch_down(&mut bytes, &panel, 24, (540, 2300), 9);
     std::io::Write::write_all(&mut s, &bytes[..5 * 24 + 10]).unwrap();
     std::io::Write::flush(&mut s).unwrap();
     std::thread::sleep(Duration::from_millis(200));

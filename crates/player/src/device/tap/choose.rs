@@ -14,7 +14,7 @@
 //! one and says why.
 
 use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable, XIAOMI_HINT};
-use super::panel::{TouchPanel, parse_getevent};
+use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
@@ -78,8 +78,11 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             "input: `input tap` lines, as asked (--input input)",
         ));
     }
-    let out = device.shell("getevent -p", CALL_TIMEOUT)?;
-    let panel = parse_getevent(&out.stdout);
+    let survey = PanelSurvey::of(device)?;
+    if let Some((_, why)) = &survey.chosen {
+        tracing::debug!(%why, "touch panel");
+    }
+    let panel = survey.panel();
     let mut not_raw = None;
     if let Some(panel) = &panel
         && !matches!(requested, Some(InputBackend::Events | InputBackend::Inject))
@@ -87,8 +90,8 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         match raw::probe(device, panel)? {
             Ok(record) => {
                 let why = format!(
-                    "raw: one `dd` stream of {record}-byte input_event records into {} (record size checked by a probe)",
-                    panel.device
+                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked by a probe)",
+                    panel.protocol, panel.device
                 );
                 return Ok(Channel {
                     mode: InputBackend::Raw,
@@ -145,11 +148,15 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     };
     let test = device.shell(&format!("sendevent {} 0 0 0", panel.device), CALL_TIMEOUT)?;
     if test.code == 0 {
+        let why = format!(
+            "events: `sendevent` lines (protocol {:?}) into the touch panel {}{because}{not_inject}",
+            panel.protocol, panel.device
+        );
         return Ok(Channel {
             mode: InputBackend::Events,
             panel: Some(panel),
             record: None,
-            why: format!("events: `sendevent` lines into the touch panel{because}{not_inject}"),
+            why,
         });
     }
     Ok(Channel::input(format!(

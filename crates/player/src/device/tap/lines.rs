@@ -1,15 +1,15 @@
 //! The line channels' writers: a tap as one shell line for the control shell. `input` writes
 //! `input tap X Y` (display pixels; Android's `input` command injects it); `events` spells the
-//! protocol B tap out as `sendevent` lines into the panel, at panel coordinates.
+//! panel's protocol (A or B) out as `sendevent` lines into the panel, at panel coordinates.
 
-use super::panel::{TouchPanel, to_panel};
+use super::panel::{TouchPanel, sendevent_line, to_panel};
 
 /// `input tap X Y`.
 pub(super) fn input_tap(x: u32, y: u32) -> String {
     format!("input tap {x} {y}\n")
 }
 
-/// Slot 0, tracking id `id`, position, touch down, sync; then lift, sync.
+/// The panel's protocol spelled out as `sendevent` commands, at panel coordinates.
 pub(super) fn sendevent_tap(
     panel: &TouchPanel,
     screen: (u32, u32),
@@ -17,10 +17,6 @@ pub(super) fn sendevent_tap(
     y: u32,
     id: u64,
 ) -> String {
-    let (px, py) = to_panel(panel, screen, x, y);
-    let d = &panel.device;
-    format!(
-        "sendevent {d} 3 47 0; sendevent {d} 3 57 {id}; sendevent {d} 3 53 {px}; sendevent {d} 3 54 {py}; \
-         sendevent {d} 1 330 1; sendevent {d} 0 0 0; sendevent {d} 3 57 -1; sendevent {d} 1 330 0; sendevent {d} 0 0 0\n"
-    )
+    let id = i32::try_from(id).unwrap_or(1);
+    sendevent_line(panel, to_panel(panel, screen, x, y), id)
 }

@@ -244,20 +244,21 @@ impl Tapper {
         };
         match self.channel.mode {
             InputBackend::Raw => {
+                let panel = &panel.clone();
                 let record = self.channel.record.unwrap_or(panel::RECORD_64);
                 let at = panel::to_panel(panel, self.screen, x, y);
                 self.touch_id = self.touch_id % 60000 + 1;
                 if self.options.hold.is_zero() {
-                    panel::tap_records(&mut self.pending_raw, record, at, self.touch_id);
+                    panel::tap_records(&mut self.pending_raw, panel, record, at, self.touch_id);
                 } else {
                     // Down now, up after the hold: two writes.
-                    panel::touch_down(&mut self.pending_raw, record, at, self.touch_id);
+                    panel::touch_down(&mut self.pending_raw, panel, record, at, self.touch_id);
                     let bytes = std::mem::take(&mut self.pending_raw);
                     if self.send_raw(bytes).is_none() {
                         return Err(self.closed());
                     }
                     std::thread::sleep(self.options.hold);
-                    panel::release(&mut self.pending_raw, record);
+                    panel::release(&mut self.pending_raw, panel, record);
                 }
             }
             InputBackend::Events => {

@@ -1,8 +1,13 @@
-//! The touch panel: which `/dev/input/eventN` it is and its axes (`getevent -p`), and the
-//! language it takes: multitouch protocol B `input_event` records, the same for every channel
-//! that writes the panel (`sendevent` lines spell them out one by one, `raw` streams them).
+//! The touch panel: which `/dev/input/eventN` it is, chosen by evidence among the multitouch
+//! nodes `getevent -p` lists (emulators list one per possible display, some phones two panel
+//! drivers): the node whose touches a capture shows, else the one `dumpsys input` maps to
+//! display 0. Its axes, and the language it takes: multitouch protocol A or B `input_event`
+//! records, the same for every channel that writes the panel (`sendevent` lines spell them out
+//! one by one, `raw` streams them).
 
 pub(super) const EV_SYN: u16 = 0;
+const SYN_REPORT: u16 = 0;
+const SYN_MT_REPORT: u16 = 2;
 const EV_KEY: u16 = 1;
 const EV_ABS: u16 = 3;
 const BTN_TOUCH: u16 = 0x14a;
@@ -25,39 +30,129 @@ pub(crate) fn guess_record(abi: &str) -> usize {
     }
 }
 
+/// The multitouch protocol a panel speaks (the kernel's `Documentation/input/multi-touch-protocol.rst`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Protocol {
+    /// Anonymous contacts, each closed by `SYN_MT_REPORT`; a frame without contacts is a
+    /// lift (no `ABS_MT_SLOT` axis).
+    A,
+    /// Slots (`ABS_MT_SLOT`) with tracking ids; a tracking id of -1 lifts the slot's contact.
+    B,
+}
+
 /// A touchscreen as `getevent -p` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TouchPanel {
     pub device: String,
     pub max_x: u32,
     pub max_y: u32,
+    pub protocol: Protocol,
 }
 
-/// Finds the first input device with ABS_MT_POSITION_X (0035) and _Y (0036) axes.
-pub(crate) fn parse_getevent(text: &str) -> Option<TouchPanel> {
-    let mut current: Option<String> = None;
-    let (mut max_x, mut max_y) = (None, None);
+/// One input node of a `getevent` output that has multitouch position axes, or whose
+/// multitouch events the output captured.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TouchNode {
+    pub device: String,
+    pub name: String,
+    /// ABS_MT_POSITION_X and _Y maxima (`None`: a capture that lists no axes).
+    pub axes: Option<(u32, u32)>,
+    /// B with an `ABS_MT_SLOT` axis (or slot events), A with position axes and no slot axis.
+    pub protocol: Option<Protocol>,
+    /// `INPUT_PROP_DIRECT` (a touchscreen rather than a touchpad) among its input props.
+    pub direct: bool,
+    /// Multitouch events from this node in the same output (a capture of `getevent` while
+    /// someone touched the screen).
+    pub events: usize,
+}
+
+impl TouchNode {
+    /// The panel to write, if its axes are known.
+    pub fn panel(&self) -> Option<TouchPanel> {
+        let (max_x, max_y) = self.axes?;
+        Some(TouchPanel {
+            device: self.device.clone(),
+            max_x,
+            max_y,
+            protocol: self.protocol.unwrap_or(Protocol::B),
+        })
+    }
+}
+
+/// Whether a device path may go into a shell line (only plain path characters).
+fn plain_path(d: &str) -> bool {
+    !d.is_empty()
+        && d.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
+}
+
+/// Every node with ABS_MT_POSITION_X (0035) and _Y (0036) axes in a `getevent` output (`-p`,
+/// `-lp`, `-ilp`, a capture of events with its device list, prompts and error lines between),
+/// in listed order, with what the output says about each.
+pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
+    #[derive(Default)]
+    struct Block {
+        device: Option<String>,
+        name: String,
+        max_x: Option<u32>,
+        max_y: Option<u32>,
+        slots: bool,
+        direct: bool,
+    }
+    let mut blocks: Vec<Block> = Vec::new();
+    // Per device: multitouch events, and whether any was a slot.
+    let mut events: std::collections::HashMap<String, (usize, bool)> = Default::default();
     for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("add device") {
-            if let (Some(dev), Some(x), Some(y)) = (&current, max_x, max_y) {
-                return Some(TouchPanel {
-                    device: dev.clone(),
-                    max_x: x,
-                    max_y: y,
-                });
-            }
-            // The path goes into `sendevent` lines: only plain path characters are accepted.
-            current = rest
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("add device") {
+            let device = rest
                 .split_once(':')
                 .map(|(_, d)| d.trim().to_string())
-                .filter(|d| {
-                    d.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
-                });
-            (max_x, max_y) = (None, None);
+                .filter(|d| plain_path(d));
+            blocks.push(Block {
+                device,
+                ..Block::default()
+            });
             continue;
         }
-        let l = line.trim();
+        // An event line: `/dev/input/event5: 0003 0035 000001e5`, `-l`'s
+        // `/dev/input/event1: EV_ABS ABS_MT_POSITION_X 000001e5`, `-t`'s `[ 12.3] /dev/...`.
+        let event = l.rsplit_once("] ").map_or(l, |(_, r)| r);
+        if let Some((dev, codes)) = event.split_once(": ")
+            && dev.starts_with("/dev/input/")
+        {
+            let words: Vec<&str> = codes.split_whitespace().collect();
+            let mt = match words[..] {
+                ["0003", code, _] => u16::from_str_radix(code, 16)
+                    .ok()
+                    .filter(|c| (ABS_MT_SLOT..=0x3d).contains(c)),
+                ["EV_ABS", label, _] if label.starts_with("ABS_MT_") => {
+                    Some(if label == "ABS_MT_SLOT" {
+                        ABS_MT_SLOT
+                    } else {
+                        0x30
+                    })
+                }
+                _ => None,
+            };
+            if let Some(code) = mt {
+                let e = events.entry(dev.to_string()).or_default();
+                e.0 += 1;
+                e.1 |= code == ABS_MT_SLOT;
+            }
+            continue;
+        }
+        let Some(b) = blocks.last_mut() else {
+            continue;
+        };
+        if let Some(name) = l.strip_prefix("name:") {
+            b.name = name.trim().trim_matches('"').to_string();
+            continue;
+        }
+        if l.ends_with("INPUT_PROP_DIRECT") {
+            b.direct = true;
+            continue;
+        }
         // `0035  : value 0, min 0, max 1079, fuzz 0, ...` (also after `ABS (0003):`).
         let l = l.rsplit_once("):").map(|(_, r)| r.trim()).unwrap_or(l);
         let max = || {
@@ -66,19 +161,279 @@ pub(crate) fn parse_getevent(text: &str) -> Option<TouchPanel> {
                 .and_then(|v| v.trim().parse::<u32>().ok())
         };
         if l.starts_with("0035") || l.starts_with("ABS_MT_POSITION_X") {
-            max_x = max();
+            b.max_x = max();
         } else if l.starts_with("0036") || l.starts_with("ABS_MT_POSITION_Y") {
-            max_y = max();
+            b.max_y = max();
+        } else if l.starts_with("002f") || l.starts_with("ABS_MT_SLOT") {
+            b.slots = true;
         }
     }
-    match (current, max_x, max_y) {
-        (Some(device), Some(max_x), Some(max_y)) => Some(TouchPanel {
-            device,
-            max_x,
-            max_y,
-        }),
-        _ => None,
+    blocks
+        .into_iter()
+        .filter_map(|b| {
+            let device = b.device?;
+            let (seen, slot_events) = events.get(&device).copied().unwrap_or_default();
+            let axes = b.max_x.zip(b.max_y);
+            let protocol = if b.slots || slot_events {
+                Some(Protocol::B)
+            } else {
+                axes.map(|_| Protocol::A)
+            };
+            (axes.is_some() || seen > 0).then_some(TouchNode {
+                device,
+                name: b.name,
+                axes,
+                protocol,
+                direct: b.direct,
+                events: seen,
+            })
+        })
+        .collect()
+}
+
+/// What `dumpsys input`'s reader says of one touch node: which display its touch mapper
+/// drives, and its mode.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Mapping {
+    pub device: String,
+    /// `Touch Input Mapper (mode - DIRECT)` (DISABLED while the screen is off, or when the
+    /// node's display does not exist).
+    pub mode: String,
+    /// A viewport of display 0 (the built-in display) is this mapper's.
+    pub display0: bool,
+}
+
+/// Whether a word is a device id (`65`, `-1`).
+fn device_id(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+}
+
+/// The touch mappers of a `dumpsys input` (Android 8 to 16 formats): the event hub's devices
+/// give each id's path, the reader's devices their mapper and viewport.
+pub fn touch_mappings(text: &str) -> Vec<Mapping> {
+    #[derive(PartialEq)]
+    enum Section {
+        Other,
+        Hub,
+        Reader,
     }
+    // (event hub id, path, name) of the hub's devices.
+    let mut hub: Vec<(String, String, String)> = Vec::new();
+    let mut section = Section::Other;
+    let mut hub_device: Option<(String, String)> = None;
+    let mut reader: Option<(Vec<String>, String)> = None;
+    let mut out: Vec<Mapping> = Vec::new();
+    // The mapper of the reader's device being read (its viewport lines follow it).
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        let l = line.trim();
+        if !line.starts_with(' ') && !l.is_empty() {
+            section = if l.starts_with("Event Hub State") {
+                Section::Hub
+            } else if l.starts_with("Input Reader State") {
+                Section::Reader
+            } else {
+                Section::Other
+            };
+            continue;
+        }
+        match section {
+            Section::Hub => {
+                if let Some((id, name)) = l.split_once(": ")
+                    && device_id(id)
+                {
+                    hub_device = Some((id.to_string(), name.trim().to_string()));
+                } else if let Some(path) = l.strip_prefix("Path:")
+                    && let Some((id, name)) = hub_device.take()
+                {
+                    hub.push((id, path.trim().to_string(), name));
+                }
+            }
+            Section::Reader => {
+                if let Some((id, name)) = l.strip_prefix("Device ").and_then(|r| r.split_once(": "))
+                    && device_id(id)
+                {
+                    reader = Some((vec![id.to_string()], name.trim().to_string()));
+                    current = None;
+                } else if let Some(ids) = l.strip_prefix("EventHub Devices:")
+                    && let Some((hub_ids, _)) = reader.as_mut()
+                {
+                    *hub_ids = ids
+                        .trim()
+                        .trim_matches(|c| c == '[' || c == ']')
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
+                } else if let Some(mode) = l
+                    .strip_prefix("Touch Input Mapper (mode - ")
+                    .and_then(|r| r.strip_suffix("):"))
+                    && let Some((ids, name)) = &reader
+                {
+                    // The node: by event hub id, else (old releases) by name.
+                    let by_id = hub.iter().find(|(i, ..)| ids.contains(i));
+                    let by_name = || hub.iter().find(|(.., n)| n == name);
+                    if let Some((_, path, _)) = by_id.or_else(by_name) {
+                        current = Some(out.len());
+                        out.push(Mapping {
+                            device: path.clone(),
+                            mode: mode.to_string(),
+                            display0: false,
+                        });
+                    }
+                } else if l.starts_with("Viewport")
+                    && let Some(m) = current.and_then(|i| out.get_mut(i))
+                {
+                    m.display0 |= l.contains("displayId=0,") || l.ends_with("displayId=0");
+                }
+            }
+            Section::Other => {}
+        }
+    }
+    out
+}
+
+/// The panel among `nodes`, by evidence: a node whose touches were captured, then the one
+/// `dumpsys input` maps to display 0 (in DIRECT mode first), then a touchscreen with slots;
+/// the first listed on a tie. With why, for the user.
+pub fn choose_panel<'a>(
+    nodes: &'a [TouchNode],
+    mappings: &[Mapping],
+) -> Option<(&'a TouchNode, String)> {
+    let score = |n: &TouchNode| -> (u32, &'static str) {
+        let mapped = mappings.iter().find(|m| m.device == n.device);
+        match mapped {
+            _ if n.events > 0 => (100, "its touches are in the capture"),
+            Some(m) if m.display0 && m.mode == "DIRECT" => {
+                (40, "dumpsys input maps it to display 0 (DIRECT)")
+            }
+            Some(m) if m.display0 => (30, "dumpsys input maps it to display 0"),
+            Some(_) => (0, "dumpsys input maps it to no display"),
+            None => (
+                10 + 2 * u32::from(n.direct) + u32::from(n.protocol == Some(Protocol::B)),
+                if n.direct {
+                    "a touchscreen (INPUT_PROP_DIRECT)"
+                } else {
+                    "multitouch axes"
+                },
+            ),
+        }
+    };
+    let (_, best) = nodes
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, n)| (score(n).0, std::cmp::Reverse(*i)))?;
+    let why = if nodes.len() == 1 {
+        format!("{} ({}), the only multitouch node", best.device, best.name)
+    } else {
+        let others: Vec<&str> = nodes
+            .iter()
+            .filter(|n| n.device != best.device)
+            .map(|n| n.device.as_str())
+            .collect();
+        format!(
+            "{} ({}): {}; not {}",
+            best.device,
+            best.name,
+            score(best).1,
+            others.join(", ")
+        )
+    };
+    Some((best, why))
+}
+
+/// What the phone says about its touch nodes, and the panel chosen among them.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct PanelSurvey {
+    /// The multitouch nodes `getevent -p` lists.
+    pub nodes: Vec<TouchNode>,
+    /// `dumpsys input`'s touch mappers (asked only when there are several nodes).
+    pub mappings: Vec<Mapping>,
+    /// The panel's node, and why it (`None`: no multitouch node).
+    pub chosen: Option<(usize, String)>,
+}
+
+impl PanelSurvey {
+    /// Asks the phone: `getevent -p`, and `dumpsys input` where several nodes need telling
+    /// apart.
+    pub fn of(device: &crate::device::Device) -> Result<PanelSurvey, crate::device::DeviceError> {
+        let timeout = crate::device::CALL_TIMEOUT;
+        let nodes = touch_nodes(&device.shell("getevent -p", timeout)?.stdout);
+        let mappings = if nodes.len() > 1 {
+            touch_mappings(&device.shell("dumpsys input", timeout)?.stdout)
+        } else {
+            Vec::new()
+        };
+        let chosen = choose_panel(&nodes, &mappings).map(|(node, why)| {
+            let at = nodes.iter().position(|n| n == node).unwrap_or(0);
+            (at, why)
+        });
+        Ok(PanelSurvey {
+            nodes,
+            mappings,
+            chosen,
+        })
+    }
+}
+
+impl PanelSurvey {
+    /// The chosen node.
+    pub fn node(&self) -> Option<&TouchNode> {
+        self.nodes.get(self.chosen.as_ref()?.0)
+    }
+
+    /// The chosen panel, if its axes are known.
+    pub fn panel(&self) -> Option<TouchPanel> {
+        self.node()?.panel()
+    }
+}
+
+/// The events of one contact going down at panel (x, y) with tracking id `id`, in the
+/// panel's protocol.
+fn down_events(protocol: Protocol, (x, y): (u32, u32), id: i32) -> Vec<(u16, u16, i32)> {
+    let mut e = Vec::with_capacity(7);
+    if protocol == Protocol::B {
+        e.push((EV_ABS, ABS_MT_SLOT, 0));
+    }
+    e.extend([
+        (EV_ABS, ABS_MT_TRACKING_ID, id),
+        (EV_ABS, ABS_MT_POSITION_X, x as i32),
+        (EV_ABS, ABS_MT_POSITION_Y, y as i32),
+    ]);
+    if protocol == Protocol::A {
+        e.push((EV_SYN, SYN_MT_REPORT, 0));
+    }
+    e.extend([(EV_KEY, BTN_TOUCH, 1), (EV_SYN, SYN_REPORT, 0)]);
+    e
+}
+
+/// The events that lift the contact (a no-op if none is down).
+fn up_events(protocol: Protocol) -> Vec<(u16, u16, i32)> {
+    match protocol {
+        // Slot 0's contact ends.
+        Protocol::B => vec![
+            (EV_ABS, ABS_MT_SLOT, 0),
+            (EV_ABS, ABS_MT_TRACKING_ID, -1),
+            (EV_KEY, BTN_TOUCH, 0),
+            (EV_SYN, SYN_REPORT, 0),
+        ],
+        // A frame without contacts (a tracking id of -1 would be a contact there).
+        Protocol::A => vec![
+            (EV_SYN, SYN_MT_REPORT, 0),
+            (EV_KEY, BTN_TOUCH, 0),
+            (EV_SYN, SYN_REPORT, 0),
+        ],
+    }
+}
+
+/// A tap at panel (x, y) as `sendevent` commands (one shell line).
+pub(super) fn sendevent_line(panel: &TouchPanel, at: (u32, u32), id: i32) -> String {
+    let mut events = down_events(panel.protocol, at, id);
+    events.extend(up_events(panel.protocol));
+    let words: Vec<String> = events
+        .iter()
+        .map(|(k, c, v)| format!("sendevent {} {k} {c} {v}", panel.device))
+        .collect();
+    words.join("; ") + "\n"
 }
 
 /// Appends one event as a record of `record` bytes (zero timestamp: the kernel ignores it).
@@ -89,30 +444,31 @@ pub(super) fn push(out: &mut Vec<u8>, record: usize, kind: u16, code: u16, value
     out.extend_from_slice(&value.to_le_bytes());
 }
 
-/// A protocol B tap at panel coordinates (x, y) with tracking id `id` on slot 0: slot, id,
-/// position, touch down, sync; then id -1, touch up, sync.
-pub(crate) fn tap_records(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
-    touch_down(out, record, (x, y), id);
-    release(out, record);
+/// A tap at panel coordinates (x, y) with tracking id `id`: the contact goes down and lifts.
+pub(crate) fn tap_records(
+    out: &mut Vec<u8>,
+    panel: &TouchPanel,
+    record: usize,
+    at: (u32, u32),
+    id: i32,
+) {
+    touch_down(out, panel, record, at, id);
+    release(out, panel, record);
 }
 
 /// The first half of [`tap_records`]: the contact goes down.
-pub fn touch_down(out: &mut Vec<u8>, record: usize, (x, y): (u32, u32), id: i32) {
-    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
-    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, id);
-    push(out, record, EV_ABS, ABS_MT_POSITION_X, x as i32);
-    push(out, record, EV_ABS, ABS_MT_POSITION_Y, y as i32);
-    push(out, record, EV_KEY, BTN_TOUCH, 1);
-    push(out, record, EV_SYN, 0, 0);
+pub fn touch_down(out: &mut Vec<u8>, panel: &TouchPanel, record: usize, at: (u32, u32), id: i32) {
+    for (k, c, v) in down_events(panel.protocol, at, id) {
+        push(out, record, k, c, v);
+    }
 }
 
-/// Lifts slot 0's contact (a no-op if none is down): written first on a new stream, so a tap
-/// cut in half by a dropped link cannot leave a finger on the screen.
-pub fn release(out: &mut Vec<u8>, record: usize) {
-    push(out, record, EV_ABS, ABS_MT_SLOT, 0);
-    push(out, record, EV_ABS, ABS_MT_TRACKING_ID, -1);
-    push(out, record, EV_KEY, BTN_TOUCH, 0);
-    push(out, record, EV_SYN, 0, 0);
+/// Lifts the contact (a no-op if none is down): written first on a new stream, so a tap cut
+/// in half by a dropped link cannot leave a finger on the screen.
+pub fn release(out: &mut Vec<u8>, panel: &TouchPanel, record: usize) {
+    for (k, c, v) in up_events(panel.protocol) {
+        push(out, record, k, c, v);
+    }
 }
 
 /// Display pixel -> panel axis value (the panel's range may differ from the display's).
@@ -132,46 +488,149 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
                 0035  : value 0, min 0, max 4095, fuzz 0, flat 0, resolution 0\n                0036  : value 0, min 0, max 4095, fuzz 0, flat 0, resolution 0\n\
                 0039  : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0\n  input props:\n    INPUT_PROP_DIRECT\n";
 
+    fn panel_of(getevent: &str) -> Option<TouchPanel> {
+        choose_panel(&touch_nodes(getevent), &[]).and_then(|(n, _)| n.panel())
+    }
+
+    fn panel(device: &str, protocol: Protocol) -> TouchPanel {
+        TouchPanel {
+            device: device.into(),
+            max_x: 4095,
+            max_y: 4095,
+            protocol,
+        }
+    }
+
     #[test]
     fn finds_the_touch_panel() {
         assert_eq!(
-            parse_getevent(GETEVENT),
-            Some(TouchPanel {
-                device: "/dev/input/event2".into(),
-                max_x: 4095,
-                max_y: 4095
-            })
+            panel_of(GETEVENT),
+            Some(panel("/dev/input/event2", Protocol::B))
         );
         let labelled = "add device 1: /dev/input/event3\n  name: \"ts\"\n  events:\n    ABS (0003): ABS_MT_POSITION_X    : value 0, min 0, max 1079, fuzz 0\n                ABS_MT_POSITION_Y    : value 0, min 0, max 2399, fuzz 0\n";
+        let p = panel_of(labelled).unwrap();
+        assert_eq!((p.max_x, p.max_y, p.protocol), (1079, 2399, Protocol::A));
         assert_eq!(
-            parse_getevent(labelled).map(|p| (p.max_x, p.max_y)),
-            Some((1079, 2399))
-        );
-        assert_eq!(
-            parse_getevent("add device 1: /dev/input/event0\n  name: \"keys\"\n"),
+            panel_of("add device 1: /dev/input/event0\n  name: \"keys\"\n"),
             None
         );
         let hostile = GETEVENT.replace("/dev/input/event2", "/dev/x;reboot");
         assert_eq!(
-            parse_getevent(&hostile),
+            panel_of(&hostile),
             None,
             "a device path with shell characters is refused"
         );
     }
 
     #[test]
+    fn the_panel_is_chosen_by_evidence_not_by_order() {
+        let decoy = GETEVENT
+            .replace("/dev/input/event2", "/dev/input/event1")
+            .replace("sim_touchscreen", "decoy");
+        let two = format!("{decoy}{GETEVENT}");
+        let nodes = touch_nodes(&two);
+        assert_eq!(nodes.len(), 2);
+        // Nothing tells them apart: the first listed.
+        assert_eq!(
+            choose_panel(&nodes, &[]).unwrap().0.device,
+            "/dev/input/event1"
+        );
+        // dumpsys input maps the second to display 0.
+        let mapped = [
+            Mapping {
+                device: "/dev/input/event1".into(),
+                mode: "DISABLED".into(),
+                display0: false,
+            },
+            Mapping {
+                device: "/dev/input/event2".into(),
+                mode: "DIRECT".into(),
+                display0: true,
+            },
+        ];
+        let (p, why) = choose_panel(&nodes, &mapped).unwrap();
+        assert_eq!(p.device, "/dev/input/event2");
+        assert!(
+            why.contains("display 0") && why.contains("not /dev/input/event1"),
+            "{why}"
+        );
+        // A capture's touches win over everything.
+        let captured = format!("{two}/dev/input/event1: 0003 0035 000001e5\n");
+        assert_eq!(
+            choose_panel(&touch_nodes(&captured), &mapped)
+                .unwrap()
+                .0
+                .device,
+            "/dev/input/event1"
+        );
+    }
+
+    #[test]
+    fn real_getevent_outputs_give_their_panel() {
+        let outputs = crate::real_outputs::with_truth("panel");
+        assert!(outputs.len() >= 5, "{}", outputs.len());
+        for (file, text, truth) in outputs {
+            // `getevent` lists the nodes; a `dumpsys input` alone names them by its mappers.
+            let mappings = touch_mappings(&text);
+            let mut nodes = touch_nodes(&text);
+            nodes.extend(mappings.iter().map(|m| TouchNode {
+                device: m.device.clone(),
+                name: String::new(),
+                axes: None,
+                protocol: None,
+                direct: false,
+                events: 0,
+            }));
+            let (node, why) =
+                choose_panel(&nodes, &mappings).unwrap_or_else(|| panic!("{file}: no panel"));
+            assert_eq!(Some(node.device.as_str()), truth.as_str(), "{file}: {why}");
+        }
+        for (file, text, truth) in crate::real_outputs::with_truth("protocol") {
+            let nodes = touch_nodes(&text);
+            let (node, _) = choose_panel(&nodes, &[]).unwrap();
+            assert_eq!(
+                node.protocol.map(|p| format!("{p:?}")).as_deref(),
+                truth.as_str(),
+                "{file}"
+            );
+        }
+        for (file, text, truth) in crate::real_outputs::with_truth("max_x") {
+            let nodes = touch_nodes(&text);
+            let (node, _) = choose_panel(&nodes, &[]).unwrap();
+            assert_eq!(
+                node.axes.map(|a| i64::from(a.0)),
+                truth.as_integer(),
+                "{file}"
+            );
+        }
+    }
+
+    #[test]
     fn records_of_a_tap() {
+        let b_panel = panel("/dev/input/event2", Protocol::B);
         let mut b = Vec::new();
-        tap_records(&mut b, RECORD_64, (100, 2000), 7);
+        tap_records(&mut b, &b_panel, RECORD_64, (100, 2000), 7);
         assert_eq!(b.len(), 10 * RECORD_64);
         // The second record: ABS_MT_TRACKING_ID 7 after a zero timeval.
         let r = &b[RECORD_64..2 * RECORD_64];
         assert_eq!(&r[..16], &[0u8; 16]);
         assert_eq!(&r[16..], &[3, 0, 0x39, 0, 7, 0, 0, 0]);
         let mut b = Vec::new();
-        release(&mut b, RECORD_32);
+        release(&mut b, &b_panel, RECORD_32);
         assert_eq!(b.len(), 4 * RECORD_32);
         assert_eq!(&b[RECORD_32 + 12..2 * RECORD_32], &(-1i32).to_le_bytes());
+        // Protocol A: no slot; the contact ends with SYN_MT_REPORT; the lift is an empty frame.
+        let a_panel = panel("/dev/input/event2", Protocol::A);
+        let line = sendevent_line(&a_panel, (5, 6), 3);
+        assert_eq!(
+            line,
+            "sendevent /dev/input/event2 3 57 3; sendevent /dev/input/event2 3 53 5; \
+             sendevent /dev/input/event2 3 54 6; sendevent /dev/input/event2 0 2 0; \
+             sendevent /dev/input/event2 1 330 1; sendevent /dev/input/event2 0 0 0; \
+             sendevent /dev/input/event2 0 2 0; sendevent /dev/input/event2 1 330 0; \
+             sendevent /dev/input/event2 0 0 0\n"
+        );
+        assert!(!line.contains(" 3 47 ") && !line.contains(" 3 57 -1"));
     }
 
     #[test]
@@ -179,11 +638,7 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
         assert_eq!(guess_record("arm64-v8a"), 24);
         assert_eq!(guess_record("x86_64"), 24);
         assert_eq!(guess_record("armeabi-v7a"), 16);
-        let p = TouchPanel {
-            device: "/dev/input/event2".into(),
-            max_x: 4095,
-            max_y: 4095,
-        };
+        let p = panel("/dev/input/event2", Protocol::B);
         assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4093));
     }
 }

@@ -226,7 +226,7 @@ impl Copier {
         let stream = RawStream::open(device, &stream_command(panel, record));
         let pid = stream.pid(deadline)?;
         let mut lift = Vec::new();
-        release(&mut lift, record);
+        release(&mut lift, panel, record);
         let sent = lift.len() as u64;
         stream.send(lift).then_some(Copier { stream, pid, sent })
     }
@@ -258,6 +258,7 @@ mod tests {
             device: "/dev/input/event2".into(),
             max_x: 4095,
             max_y: 4095,
+            protocol: crate::device::tap::panel::Protocol::B,
         };
         assert_eq!(
             copy_command(&p, 16, Some(1)),
