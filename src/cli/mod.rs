@@ -14,6 +14,7 @@ mod choice;
 mod demo;
 mod devices;
 mod dirs;
+mod doctor;
 mod logging;
 mod outcome;
 mod play;
@@ -61,6 +62,9 @@ enum Command {
     Demo(demo::DemoArgs),
     /// List connected devices, their screens, and whether a calibration exists.
     Devices(devices::DevicesArgs),
+    /// What autoplay concludes about a phone (screen, touch panel, tap channels, screencap,
+    /// uiautomator) and from which command; changes nothing. Paste --json into bug reports.
+    Doctor(doctor::DoctorArgs),
     /// Solve puzzles on the host and print the search's execution counts.
     Solve(solve::SolveArgs),
     /// Read the board in a screenshot (PNG, JPEG or raw screencap): digits, givens, confidence.
@@ -87,6 +91,7 @@ pub fn main() -> i32 {
         None => play::run(&cli.adb, &cli.play),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Devices(args)) => devices::run(&args),
+        Some(Command::Doctor(args)) => doctor::run(&args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Resume(args)) => resume::run(&args),

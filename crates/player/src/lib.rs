@@ -26,6 +26,9 @@
 //!    [`level::resume`]) finds the calibration, reads and searches the board, performs it
 //!    through [`play`] and records it through [`session`].
 //!
+//! [`doctor`] asks a phone, changing nothing, what the steps above will meet there (screen, ABI,
+//! touch panel, screen state, tap channels, screencap, uiautomator), for people and bug reports.
+//!
 //! [`adb_packet`] is the ADB transport's wire format, which the player's direct route and the
 //! simulated phone share, and [`text`] writes numbers and terminal frames for people.
 //!
@@ -41,6 +44,7 @@ pub mod board;
 pub mod calibration;
 pub mod capture;
 pub mod device;
+pub mod doctor;
 pub mod level;
 pub mod play;
 pub mod recheck;

@@ -187,6 +187,20 @@ pub fn decode_frame(bytes: &[u8]) -> Result<Frame, FrameError> {
     decode_image(&bytes[skip..])
 }
 
+/// The lines of text a command printed before the image (Android 14's "Multiple displays"
+/// warning), if the bytes do not start with one.
+pub fn text_before(bytes: &[u8]) -> Option<String> {
+    if matches!(decode_image(bytes), Ok(_)) {
+        return None;
+    }
+    let skip = text_lines(bytes);
+    (skip > 0).then(|| {
+        String::from_utf8_lossy(&bytes[..skip])
+            .trim_end()
+            .to_string()
+    })
+}
+
 /// Decodes bytes that start with the image.
 fn decode_image(bytes: &[u8]) -> Result<Frame, FrameError> {
     if let Some(frame) = encoded::decode(bytes)? {

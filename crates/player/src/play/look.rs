@@ -18,6 +18,8 @@ pub struct PhoneState {
     /// `mWakefulness=` other than `Awake` (`Asleep`, `Dozing`, `Dreaming`): the app is not on a
     /// lit screen.
     pub asleep: bool,
+    /// The wakefulness as said (`None`: no line found).
+    pub wakefulness: Option<Wakefulness>,
     /// The lock screen shows (`showing=true` of the keyguard delegate).
     pub keyguard: bool,
     /// It needs a PIN, pattern or password (`secure=true`).
@@ -33,8 +35,22 @@ impl PhoneState {
         let mut s = PhoneState::default();
         let mut in_keyguard = false;
         let mut wakefulness = None;
+        // Focus lines: each display's (Android 10+ print one per display, a foldable's cover
+        // screen has its own), and the ones outside a display's block.
+        let mut display: Option<String> = None;
+        let mut top = "0".to_string();
+        let mut per_display: Vec<(String, Option<String>)> = Vec::new();
+        let mut global = None;
         for line in text.lines() {
             let l = line.trim();
+            if !line.starts_with(' ') {
+                display = None;
+            }
+            if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
+                display = id.split_whitespace().next().map(str::to_string);
+            } else if let Some(id) = l.strip_prefix("mTopFocusedDisplayId=") {
+                top = id.trim().to_string();
+            }
             // The first one is the device's (later ones belong to power groups); Samsung's
             // builds print `getWakefulnessLocked()=`.
             let awake = l
@@ -49,10 +65,21 @@ impl PhoneState {
             } else if in_keyguard && let Some(v) = l.strip_prefix("secure=") {
                 s.secure = v.trim() == "true";
             } else if let Some(v) = l.strip_prefix("mCurrentFocus=") {
-                s.focus = parse_focus(v);
+                match &display {
+                    Some(id) => per_display.push((id.clone(), parse_focus(v))),
+                    None => global = Some(parse_focus(v)),
+                }
             }
         }
+        // The focused display's focus; else the one outside the display blocks.
+        s.focus = per_display
+            .into_iter()
+            .find(|(id, _)| *id == top)
+            .map(|(_, f)| f)
+            .or(global)
+            .flatten();
         s.asleep = wakefulness.is_some_and(|w| w != Wakefulness::Awake);
+        s.wakefulness = wakefulness;
         s
     }
 
@@ -63,8 +90,9 @@ impl PhoneState {
 }
 
 /// Android's wakefulness states (`PowerManagerInternal.WAKEFULNESS_*`), by name or number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Wakefulness {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Wakefulness {
     Asleep,
     Awake,
     Dreaming,
@@ -244,6 +272,29 @@ mod tests {
     }
 
     #[test]
+    fn the_focused_displays_focus_wins() {
+        let two = "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n    \
+                   mCurrentFocus=Window{1 u0 org.x/org.x.Game}\n  Display: mDisplayId=1\n    \
+                   mCurrentFocus=Window{2 u0 com.android.launcher3/com.android.launcher3.Launcher}\n\n\
+                   WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n";
+        assert_eq!(
+            PhoneState::parse(two).focus.as_deref(),
+            Some("org.x/org.x.Game")
+        );
+        let top1 = two.replace("mTopFocusedDisplayId=0", "mTopFocusedDisplayId=1");
+        assert_eq!(
+            PhoneState::parse(&top1).focused_package(),
+            Some("com.android.launcher3")
+        );
+        // Outside display blocks (old releases, `windows` only): that line.
+        let old = "  mCurrentFocus=Window{b4d2a948 org.x/org.x.Main paused=false}\n";
+        assert_eq!(
+            PhoneState::parse(old).focus.as_deref(),
+            Some("org.x/org.x.Main")
+        );
+    }
+
+    #[test]
     fn wakefulness_in_every_format() {
         let asleep = |t: &str| PhoneState::parse(t).asleep;
         assert!(!asleep("  mWakefulness=Awake\n"));
@@ -267,6 +318,7 @@ mod tests {
             s,
             PhoneState {
                 asleep: true,
+                wakefulness: Some(Wakefulness::Asleep),
                 keyguard: true,
                 secure: true,
                 focus: Some("NotificationShade".into()),

@@ -176,7 +176,8 @@ fn keycode(s: &str) -> Option<Option<Key>> {
             26 => Some(Some(Key::Power)),
             223 => Some(Some(Key::Sleep)),
             224 => Some(Some(Key::Wakeup)),
-            1..=316 => Some(None),
+            // 0 is KEYCODE_UNKNOWN: injected like any other, taken by no app.
+            0..=316 => Some(None),
             _ => None,
         };
     }

@@ -164,3 +164,103 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         panel.device, test.code
     )))
 }
+
+/// What one channel would be on a phone, and why.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ChannelCheck {
+    pub channel: InputBackend,
+    pub possible: bool,
+    pub why: String,
+}
+
+/// Every channel's verdict, found without changing anything on the phone: no injector pushed,
+/// no tap (the writes are a lone `SYN_REPORT`, which moves no finger, and `input keyevent 0`,
+/// KEYCODE_UNKNOWN, which no app takes); fastest first.
+pub fn check_channels(
+    device: &Device,
+    survey: &PanelSurvey,
+) -> Result<Vec<ChannelCheck>, DeviceError> {
+    let check = |channel, possible, why: String| ChannelCheck {
+        channel,
+        possible,
+        why,
+    };
+    let panel = survey.panel();
+    let no_panel = || match survey.node() {
+        Some(n) => format!("the axes of {} are not known", n.device),
+        None => "`getevent -p` lists no multitouch panel".to_string(),
+    };
+    let mut out = Vec::new();
+    out.push(match &panel {
+        Some(p) => match raw::probe(device, p)? {
+            Ok(record) => check(
+                InputBackend::Raw,
+                true,
+                format!("`dd` takes {record}-byte records into {}", p.device),
+            ),
+            Err(raw::NotWritable(why)) => check(InputBackend::Raw, false, why),
+        },
+        None => check(InputBackend::Raw, false, no_panel()),
+    });
+    let input = device.shell("input keyevent 0", CALL_TIMEOUT)?;
+    let said = input.stdout.clone();
+    let denied = said.contains("SecurityException") || said.contains("INJECT_EVENTS");
+    let deadline = std::time::Instant::now() + CALL_TIMEOUT;
+    out.push(match Injector::probe_pushed(device, deadline) {
+        Some(Ok(sdk)) => check(
+            InputBackend::Inject,
+            true,
+            format!("the injector on the phone ({INJECTOR_PATH}) injects (API {sdk})"),
+        ),
+        Some(Err(Unusable::Denied(why) | Unusable::Failed(why))) => {
+            check(InputBackend::Inject, false, why)
+        }
+        None if denied => check(InputBackend::Inject, false, XIAOMI_HINT.to_string()),
+        None => check(
+            InputBackend::Inject,
+            true,
+            format!(
+                "the shell may inject (`input keyevent 0` worked); the injector is pushed to {INJECTOR_PATH} on the first play"
+            ),
+        ),
+    });
+    out.push(match &panel {
+        Some(p) => {
+            let test = device.shell(&format!("sendevent {} 0 0 0", p.device), CALL_TIMEOUT)?;
+            let said = &test.stdout;
+            check(
+                InputBackend::Events,
+                test.code == 0,
+                if test.code == 0 {
+                    format!("`sendevent {} 0 0 0` works", p.device)
+                } else {
+                    format!(
+                        "`sendevent {} 0 0 0` failed (exit status {}): {}",
+                        p.device,
+                        test.code,
+                        said.trim()
+                    )
+                },
+            )
+        }
+        None => check(InputBackend::Events, false, no_panel()),
+    });
+    out.push(if denied {
+        check(InputBackend::Input, false, XIAOMI_HINT.to_string())
+    } else {
+        check(
+            InputBackend::Input,
+            input.code == 0,
+            if input.code == 0 {
+                "`input keyevent 0` works".to_string()
+            } else {
+                format!(
+                    "`input keyevent 0` failed (exit status {}): {}",
+                    input.code,
+                    said.trim()
+                )
+            },
+        )
+    });
+    Ok(out)
+}

@@ -243,7 +243,20 @@ impl Injector {
     /// Opens the injector and checks that the phone lets it inject, with a move that no view
     /// takes (no finger is down).
     pub(super) fn probe(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
-        let mut i = Injector::open(device, deadline)?;
+        Injector::open(device, deadline)?.try_move(deadline)
+    }
+
+    /// Like [`Injector::probe`] without pushing anything: `None` when the injector is not on
+    /// the phone (or is another version).
+    pub(super) fn probe_pushed(
+        device: &Device,
+        deadline: Instant,
+    ) -> Option<Result<u32, Unusable>> {
+        Some(Injector::start(device, deadline).ok()?.try_move(deadline))
+    }
+
+    fn try_move(mut self, deadline: Instant) -> Result<u32, Unusable> {
+        let i = &mut self;
         let end = i.send(vec![(KIND_MOVE, 0, 0)]);
         match i.acked_by(end, deadline) {
             Ok(()) => Ok(i.sdk),

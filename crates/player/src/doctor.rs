@@ -1,0 +1,246 @@
+//! What the player concludes about a phone, and from which command: the screen, the ABI and
+//! input record size, the touch panels and the one chosen, the screen's state and the app in
+//! front, the tap channels possible and why not the others, screencap's format, uiautomator.
+//! It changes nothing on the phone (no injector pushed, no tap, no key an app takes), and is
+//! what a user pastes into a bug report (`autoplay doctor --json`).
+
+use crate::capture::{self, FrameFormat};
+use crate::device::tap::choose::{ChannelCheck, check_channels};
+use crate::device::tap::panel::{self, Mapping, PanelSurvey, TouchNode};
+use crate::device::{CALL_TIMEOUT, Device, DeviceError};
+use crate::play::look::{self, PhoneState};
+use serde::Serialize;
+use std::time::Duration;
+
+/// Everything concluded, each part with the command it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub serial: String,
+    pub identity: Identity,
+    pub screen: ScreenSize,
+    pub abi: Abi,
+    pub touch: Touch,
+    pub state: State,
+    /// Fastest first; `autoplay` takes the first possible one.
+    pub channels: Vec<ChannelCheck>,
+    pub screencap: Screencap,
+    pub uiautomator: UiAutomator,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Identity {
+    pub model: String,
+    pub release: String,
+    pub sdk: Option<u32>,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScreenSize {
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub density: Option<u32>,
+    pub from: &'static str,
+    /// The lines that could not be placed, quoted when no size was found.
+    pub problem: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Abi {
+    /// `ro.product.cpu.abi`: the shell's binaries' ABI.
+    pub abi: String,
+    pub abilist: String,
+    /// Bytes per `input_event` a `dd` of that ABI writes (24 for 64-bit, 16 for 32-bit).
+    pub record_bytes: usize,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Touch {
+    /// Multitouch nodes listed.
+    pub nodes: Vec<TouchNode>,
+    /// `dumpsys input`'s touch mappers (asked when there are several nodes).
+    pub mappings: Vec<Mapping>,
+    /// The chosen node's path, protocol and axes.
+    pub panel: Option<String>,
+    pub protocol: Option<panel::Protocol>,
+    pub max_x: Option<u32>,
+    pub max_y: Option<u32>,
+    pub why: String,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct State {
+    /// `awake`, `asleep`, `dozing`, `dreaming`, or `unknown` (no wakefulness line).
+    pub screen: String,
+    pub keyguard: bool,
+    pub secure: bool,
+    /// `PACKAGE/ACTIVITY` of the focused window of the focused display, or a system window.
+    pub focus: Option<String>,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Screencap {
+    /// `raw`, `png`, `jpeg`, or `unreadable`.
+    pub format: String,
+    /// Raw frames' header: 12 (before Android 8) or 16 bytes.
+    pub header_bytes: Option<usize>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    /// Text the command printed before the image (Android 14's "Multiple displays" warning).
+    pub text_before: Option<String>,
+    pub problem: Option<String>,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UiAutomator {
+    pub usable: bool,
+    /// `ok`, `idle-error` (the screen never idles: retried), `null-root`, or `error`.
+    pub status: String,
+    /// The error line, quoted.
+    pub said: Option<String>,
+    pub from: &'static str,
+}
+
+const GETPROP: &str = "getprop";
+const FRAME_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Asks the phone. Every command has a deadline; only a lost device is an error.
+pub fn examine(device: &Device) -> Result<Report, DeviceError> {
+    let prop = |key: &str| device.getprop(key);
+    let identity = Identity {
+        model: prop("ro.product.model")?,
+        release: prop("ro.build.version.release")?,
+        sdk: prop("ro.build.version.sdk")?.trim().parse().ok(),
+        from: GETPROP,
+    };
+    let size = device.shell("wm size", CALL_TIMEOUT)?;
+    let parsed = crate::device::parse_wm_size(&size.stdout);
+    let density = device.shell("wm density", CALL_TIMEOUT)?;
+    let screen = ScreenSize {
+        width: parsed.map(|s| s.0),
+        height: parsed.map(|s| s.1),
+        density: last_number_after(&density.stdout, "density:"),
+        from: "wm size; wm density",
+        problem: parsed
+            .is_none()
+            .then(|| format!("`wm size` said {:?}", size.stdout.trim())),
+    };
+    let abi = prop("ro.product.cpu.abi")?;
+    let abi = Abi {
+        record_bytes: panel::guess_record(&abi),
+        abilist: prop("ro.product.cpu.abilist")?,
+        abi,
+        from: GETPROP,
+    };
+    let survey = PanelSurvey::of(device)?;
+    let node = survey.node();
+    let touch = Touch {
+        panel: node.map(|n| n.device.clone()),
+        protocol: node.and_then(|n| n.protocol),
+        max_x: node.and_then(|n| n.axes).map(|a| a.0),
+        max_y: node.and_then(|n| n.axes).map(|a| a.1),
+        why: survey
+            .chosen
+            .as_ref()
+            .map_or("`getevent -p` lists no multitouch node".into(), |c| {
+                c.1.clone()
+            }),
+        from: if survey.nodes.len() > 1 {
+            "getevent -p; dumpsys input"
+        } else {
+            "getevent -p"
+        },
+        nodes: survey.nodes.clone(),
+        mappings: survey.mappings.clone(),
+    };
+    let said = device.shell(look::STATE_COMMAND, CALL_TIMEOUT)?;
+    let s = PhoneState::parse(&said.stdout);
+    let state = State {
+        screen: s
+            .wakefulness
+            .map_or("unknown".into(), |w| format!("{w:?}").to_lowercase()),
+        keyguard: s.keyguard,
+        secure: s.secure,
+        focus: s.focus.clone(),
+        from: look::STATE_COMMAND,
+    };
+    let channels = check_channels(device, &survey)?;
+    let screencap = screencap(device)?;
+    let uiautomator = uiautomator(device)?;
+    Ok(Report {
+        serial: device.serial.clone(),
+        identity,
+        screen,
+        abi,
+        touch,
+        state,
+        channels,
+        screencap,
+        uiautomator,
+    })
+}
+
+/// `Physical density: 420` (and an `Override density:` line after it): the last number.
+fn last_number_after(text: &str, label: &str) -> Option<u32> {
+    text.lines()
+        .filter_map(|l| l.split_once(label).map(|(_, v)| v.trim().parse().ok()))
+        .last()
+        .flatten()
+}
+
+fn screencap(device: &Device) -> Result<Screencap, DeviceError> {
+    const COMMAND: &str = "screencap";
+    let bytes = device.exec(COMMAND, FRAME_TIMEOUT)?;
+    let text_before = capture::text_before(&bytes);
+    let mut report = Screencap {
+        format: "unreadable".into(),
+        header_bytes: None,
+        width: None,
+        height: None,
+        text_before,
+        problem: None,
+        from: "exec:screencap",
+    };
+    match capture::decode_frame(&bytes) {
+        Ok(frame) => {
+            report.width = Some(frame.image.width());
+            report.height = Some(frame.image.height());
+            report.format = match frame.format {
+                FrameFormat::Raw { header_len, .. } => {
+                    report.header_bytes = Some(header_len);
+                    "raw"
+                }
+                FrameFormat::Png | FrameFormat::PngCrlfRepaired => "png",
+                FrameFormat::Jpeg => "jpeg",
+            }
+            .into();
+        }
+        Err(e) => report.problem = Some(e.to_string()),
+    }
+    Ok(report)
+}
+
+fn uiautomator(device: &Device) -> Result<UiAutomator, DeviceError> {
+    let out = device.shell(look::UI_DUMP_COMMAND, CALL_TIMEOUT)?;
+    let (usable, status, said) = match look::ui_dump(&out.stdout) {
+        Ok(_) if out.code == 0 => (true, "ok", None),
+        Ok(_) => (
+            false,
+            "error",
+            Some(format!("exit status {}: {}", out.code, out.stdout.trim())),
+        ),
+        Err(line) if line.contains("idle state") => (true, "idle-error", Some(line)),
+        Err(line) if line.contains("null root node") => (false, "null-root", Some(line)),
+        Err(line) => (false, "error", Some(line)),
+    };
+    Ok(UiAutomator {
+        usable,
+        status: status.into(),
+        said,
+        from: look::UI_DUMP_COMMAND,
+    })
+}

@@ -1,0 +1,127 @@
+//! `autoplay doctor`: what the player concludes about a phone, and from which command.
+
+use super::args::AdbArgs;
+use sudoku_autoplay::doctor::{self, Report};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "It changes nothing on the phone: no injector is pushed, nothing is \
+tapped (the checks write a lone SYN_REPORT, which moves no finger, and press KEYCODE_UNKNOWN, \
+which no app takes). Paste `autoplay doctor --json` into a bug report."
+)]
+pub struct DoctorArgs {
+    /// One JSON object (for bug reports and scripts).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub adb: AdbArgs,
+}
+
+pub fn run(args: &DoctorArgs) -> anyhow::Result<i32> {
+    let device = args.adb.device()?;
+    let report = doctor::examine(&device)?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        print(&report)?;
+    }
+    Ok(0)
+}
+
+fn or_unknown<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("?".into(), |v| v.to_string())
+}
+
+fn print(r: &Report) -> std::io::Result<()> {
+    let i = &r.identity;
+    outln!(
+        "{} ({}, Android {}, API {})    [{}]",
+        r.serial,
+        i.model,
+        i.release,
+        or_unknown(i.sdk),
+        i.from
+    )?;
+    let s = &r.screen;
+    outln!(
+        "screen      {}x{}, {} dpi{}    [{}]",
+        or_unknown(s.width),
+        or_unknown(s.height),
+        or_unknown(s.density),
+        s.problem
+            .as_ref()
+            .map_or(String::new(), |p| format!(" ({p})")),
+        s.from
+    )?;
+    let a = &r.abi;
+    outln!(
+        "abi         {} ({}): {}-byte input_event records    [{}]",
+        a.abi,
+        a.abilist,
+        a.record_bytes,
+        a.from
+    )?;
+    let t = &r.touch;
+    outln!(
+        "touch       {} multitouch node(s); panel {}    [{}]",
+        t.nodes.len(),
+        t.why,
+        t.from
+    )?;
+    if let Some(panel) = &t.panel {
+        outln!(
+            "            {panel}: protocol {}, axes 0..{} x 0..{}",
+            t.protocol.map_or("?".into(), |p| format!("{p:?}")),
+            or_unknown(t.max_x),
+            or_unknown(t.max_y)
+        )?;
+    }
+    let st = &r.state;
+    outln!(
+        "state       screen {}, {}, in front: {}    [{}]",
+        st.screen,
+        match (st.keyguard, st.secure) {
+            (false, _) => "unlocked",
+            (true, false) => "lock screen (swipe)",
+            (true, true) => "lock screen (PIN, pattern or password)",
+        },
+        st.focus.as_deref().unwrap_or("nothing"),
+        st.from
+    )?;
+    let mut first = true;
+    for c in &r.channels {
+        outln!(
+            "{:<12}{} {:?}: {}",
+            if first { "channels" } else { "" },
+            if c.possible { "yes" } else { "no " },
+            c.channel,
+            c.why
+        )?;
+        first = false;
+    }
+    let sc = &r.screencap;
+    outln!(
+        "screencap   {}{} {}x{}{}{}    [{}]",
+        sc.format,
+        sc.header_bytes
+            .map_or(String::new(), |h| format!(" ({h}-byte header)")),
+        or_unknown(sc.width),
+        or_unknown(sc.height),
+        sc.text_before.as_ref().map_or(String::new(), |t| format!(
+            "; text before the image: {:?}",
+            t.lines().next().unwrap_or("")
+        )),
+        sc.problem
+            .as_ref()
+            .map_or(String::new(), |p| format!("; {p}")),
+        sc.from
+    )?;
+    let u = &r.uiautomator;
+    outln!(
+        "uiautomator {}{}    [{}]",
+        if u.usable { "usable" } else { "not usable" },
+        u.said.as_ref().map_or(String::new(), |s| format!(" ({s})")),
+        u.from
+    )?;
+    Ok(())
+}
