@@ -9,6 +9,7 @@ mod cli_solve;
 mod demo;
 mod device_adb;
 mod device_direct;
+mod doctor_corpus;
 mod injector_jvm;
 mod play_e2e;
 mod real_screens;

@@ -21,6 +21,7 @@ pub struct Report {
     pub abi: Abi,
     pub touch: Touch,
     pub state: State,
+    pub input: Input,
     /// Fastest first; `autoplay` takes the first possible one.
     pub channels: Vec<ChannelCheck>,
     pub screencap: Screencap,
@@ -59,7 +60,7 @@ pub struct Abi {
 pub struct Touch {
     /// Multitouch nodes listed.
     pub nodes: Vec<TouchNode>,
-    /// `dumpsys input`'s touch mappers (asked when there are several nodes).
+    /// `dumpsys input`'s touch mappers.
     pub mappings: Vec<Mapping>,
     /// The chosen node's path, protocol and axes.
     pub panel: Option<String>,
@@ -78,6 +79,13 @@ pub struct State {
     pub secure: bool,
     /// `PACKAGE/ACTIVITY` of the focused window of the focused display, or a system window.
     pub focus: Option<String>,
+    pub from: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Input {
+    /// Events the live input dispatcher holds unhandled (an old ANR's snapshot not counted).
+    pub queued: u64,
     pub from: &'static str,
 }
 
@@ -149,11 +157,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
             .map_or("`getevent -p` lists no multitouch node".into(), |c| {
                 c.1.clone()
             }),
-        from: if survey.nodes.len() > 1 {
-            "getevent -p; dumpsys input"
-        } else {
-            "getevent -p"
-        },
+        from: "getevent -p; dumpsys input",
         nodes: survey.nodes.clone(),
         mappings: survey.mappings.clone(),
     };
@@ -168,6 +172,12 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         focus: s.focus.clone(),
         from: look::STATE_COMMAND,
     };
+    let input = Input {
+        queued: crate::device::tap::live_queued(
+            &device.shell("dumpsys input", CALL_TIMEOUT)?.stdout,
+        ),
+        from: "dumpsys input",
+    };
     let channels = check_channels(device, &survey)?;
     let screencap = screencap(device)?;
     let uiautomator = uiautomator(device)?;
@@ -178,6 +188,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         abi,
         touch,
         state,
+        input,
         channels,
         screencap,
         uiautomator,

@@ -130,17 +130,20 @@ impl Device {
         let what = format!("`adb shell {command}` on {}", self.serial);
         let out = self.run(&format!("shell:{command}; echo rc=$?"), &what, timeout)?;
         let text = String::from_utf8_lossy(&out).replace("\r\n", "\n");
+        // The marker follows the output's last line, or ends it when the command printed no
+        // final newline.
         let body = text.trim_end_matches('\n');
-        let (stdout, last) = match body.rsplit_once('\n') {
-            Some((head, last)) => (format!("{head}\n"), last),
-            None => (String::new(), body),
-        };
-        let code = last
-            .strip_prefix("rc=")
-            .and_then(|c| c.trim().parse().ok())
+        let (stdout, code) = body
+            .rsplit_once("rc=")
+            .and_then(|(head, code)| Some((head, code.trim().parse::<i32>().ok()?)))
             .ok_or_else(|| {
                 DeviceError::Adb(format!("{what}: no exit status in the output {text:?}"))
             })?;
+        let stdout = match stdout {
+            "" => String::new(),
+            s if s.ends_with('\n') => s.to_string(),
+            s => format!("{s}\n"),
+        };
         Ok(ShellOutput { stdout, code })
     }
 

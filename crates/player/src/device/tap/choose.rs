@@ -146,8 +146,8 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             "input: `getevent -p` lists no multitouch panel, so touch events cannot be written{not_inject}"
         )));
     };
-    let test = device.shell(&format!("sendevent {} 0 0 0", panel.device), CALL_TIMEOUT)?;
-    if test.code == 0 {
+    let test = sendevent_test(device, &panel)?;
+    if let Ok(()) = test {
         let why = format!(
             "events: `sendevent` lines (protocol {:?}) into the touch panel {}{because}{not_inject}",
             panel.protocol, panel.device
@@ -159,10 +159,33 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             why,
         });
     }
+    let failed = test.err().unwrap_or_default();
     Ok(Channel::input(format!(
-        "input: `input tap` lines, because `sendevent {} 0 0 0` failed (exit status {}){because}{not_inject}",
-        panel.device, test.code
+        "input: `input tap` lines, because {failed}{because}{not_inject}"
     )))
+}
+
+/// Whether `sendevent PANEL 0 0 0` (a lone SYN_REPORT, which moves no finger) works; the
+/// error says how it failed.
+fn sendevent_test(device: &Device, panel: &TouchPanel) -> Result<Result<(), String>, DeviceError> {
+    let command = format!("sendevent {} 0 0 0", panel.device);
+    let test = device.shell(&command, CALL_TIMEOUT)?;
+    let said = test.stdout.trim();
+    // Some builds' sendevent says why and still exits 0.
+    let refused = said.contains("Permission denied") || said.contains("could not open");
+    Ok(if test.code == 0 && !refused {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{command}` failed (exit status {}){}",
+            test.code,
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!(": {said}")
+            }
+        ))
+    })
 }
 
 /// What one channel would be on a phone, and why.
@@ -225,24 +248,14 @@ pub fn check_channels(
         ),
     });
     out.push(match &panel {
-        Some(p) => {
-            let test = device.shell(&format!("sendevent {} 0 0 0", p.device), CALL_TIMEOUT)?;
-            let said = &test.stdout;
-            check(
+        Some(p) => match sendevent_test(device, p)? {
+            Ok(()) => check(
                 InputBackend::Events,
-                test.code == 0,
-                if test.code == 0 {
-                    format!("`sendevent {} 0 0 0` works", p.device)
-                } else {
-                    format!(
-                        "`sendevent {} 0 0 0` failed (exit status {}): {}",
-                        p.device,
-                        test.code,
-                        said.trim()
-                    )
-                },
-            )
-        }
+                true,
+                format!("`sendevent {} 0 0 0` works", p.device),
+            ),
+            Err(why) => check(InputBackend::Events, false, why),
+        },
         None => check(InputBackend::Events, false, no_panel()),
     });
     out.push(if denied {

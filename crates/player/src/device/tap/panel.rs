@@ -346,23 +346,32 @@ pub fn choose_panel<'a>(
 pub struct PanelSurvey {
     /// The multitouch nodes `getevent -p` lists.
     pub nodes: Vec<TouchNode>,
-    /// `dumpsys input`'s touch mappers (asked only when there are several nodes).
+    /// `dumpsys input`'s touch mappers.
     pub mappings: Vec<Mapping>,
     /// The panel's node, and why it (`None`: no multitouch node).
     pub chosen: Option<(usize, String)>,
 }
 
 impl PanelSurvey {
-    /// Asks the phone: `getevent -p`, and `dumpsys input` where several nodes need telling
-    /// apart.
+    /// Asks the phone: `getevent -p` for the nodes, `dumpsys input` for the display each
+    /// drives (touch devices only it names, e.g. nodes `getevent` may not open, join the nodes
+    /// without axes).
     pub fn of(device: &crate::device::Device) -> Result<PanelSurvey, crate::device::DeviceError> {
         let timeout = crate::device::CALL_TIMEOUT;
-        let nodes = touch_nodes(&device.shell("getevent -p", timeout)?.stdout);
-        let mappings = if nodes.len() > 1 {
-            touch_mappings(&device.shell("dumpsys input", timeout)?.stdout)
-        } else {
-            Vec::new()
-        };
+        let mut nodes = touch_nodes(&device.shell("getevent -p", timeout)?.stdout);
+        let mappings = touch_mappings(&device.shell("dumpsys input", timeout)?.stdout);
+        for m in &mappings {
+            if !nodes.iter().any(|n| n.device == m.device) {
+                nodes.push(TouchNode {
+                    device: m.device.clone(),
+                    name: String::new(),
+                    axes: None,
+                    protocol: None,
+                    direct: false,
+                    events: 0,
+                });
+            }
+        }
         let chosen = choose_panel(&nodes, &mappings).map(|(node, why)| {
             let at = nodes.iter().position(|n| n == node).unwrap_or(0);
             (at, why)

@@ -60,10 +60,7 @@ impl Write for AckSink {
             if b == b'\n' {
                 let raw = String::from_utf8_lossy(&self.line);
                 let line = raw.trim();
-                if raw.starts_with(|c: char| !c.is_whitespace()) {
-                    // A section of its own starts at the line's first column.
-                    self.in_anr_snapshot = line.contains("at time of last ANR");
-                }
+                let queued = live_queued_line(&raw, &mut self.in_anr_snapshot);
                 if let Some(n) = line
                     .strip_prefix("ack:")
                     .and_then(|n| n.parse::<u64>().ok())
@@ -77,7 +74,7 @@ impl Write for AckSink {
                     self.queued = None;
                     self.wchar = None;
                     self.acks.cv.notify_all();
-                } else if let Some(n) = queued_events(line).filter(|_| !self.in_anr_snapshot) {
+                } else if let Some(n) = queued {
                     *self.queued.get_or_insert(0) += n;
                 } else if let Some(n) = line
                     .strip_prefix("wchar:")
@@ -103,6 +100,25 @@ impl Drop for AckSink {
         st.closed = true;
         self.acks.cv.notify_all();
     }
+}
+
+/// The input events one line of `dumpsys input` reports queued, unless it is inside the
+/// snapshot "at time of last ANR" (`in_anr` follows the sections, which start at the line's
+/// first column).
+fn live_queued_line(raw: &str, in_anr: &mut bool) -> Option<u64> {
+    let line = raw.trim();
+    if raw.starts_with(|c: char| !c.is_whitespace()) {
+        *in_anr = line.contains("at time of last ANR");
+    }
+    queued_events(line).filter(|_| !*in_anr)
+}
+
+/// The input events a whole `dumpsys input` reports queued in the live dispatcher.
+pub(crate) fn live_queued(text: &str) -> u64 {
+    let mut in_anr = false;
+    text.lines()
+        .filter_map(|l| live_queued_line(l, &mut in_anr))
+        .sum()
 }
 
 /// Input events a `dumpsys input` line reports as not yet handled: the dispatcher's
@@ -201,6 +217,7 @@ mod tests {
             sink.write_all(b"\nack:1\n").unwrap();
             let backlog = acks.state.lock().unwrap().backlog;
             assert_eq!(backlog, Some(live.as_integer().unwrap() as u64), "{file}");
+            assert_eq!(Some(live_queued(text)), backlog, "{file}");
         }
         assert!(!outputs.is_empty());
     }
