@@ -472,9 +472,10 @@ fn bench_hold() {
 /// tap acknowledged and carried out once.
 #[test]
 fn the_injector_carries_taps_on_two_profiles() {
-    for (name, size, release) in [
-        ("pixel", (1080, 2400), "14"),
-        ("tablet", (1600, 2560), "13"),
+    // The tablet lists a decoy multitouch node first: its panel is the second node.
+    for (name, size, release, panel) in [
+        ("pixel", (1080, 2400), "14", "/dev/input/event2"),
+        ("tablet", (1600, 2560), "13", "/dev/input/event3"),
     ] {
         let (sim, _adb, server) = phone(name, |_| {});
         assert_eq!(sim.file(tap::INJECTOR_PATH), None);
@@ -484,7 +485,7 @@ fn the_injector_carries_taps_on_two_profiles() {
         assert!(
             chosen.why.starts_with("inject: one app_process injector")
                 && chosen.why.contains(&format!(
-                    "(raw is not possible on Android {release}: the shell user may not write /dev/input/event2 (dd: /dev/input/event2: Permission denied))"
+                    "(raw is not possible on Android {release}: the shell user may not write {panel} (dd: {panel}: Permission denied))"
                 )),
             "{}",
             chosen.why

@@ -205,6 +205,51 @@ fn plays_through_the_injector_on_android_14_and_13() {
     }
 }
 
+/// A phone that prints like many real ones at once: a second display (screencap's warning
+/// before every frame, a cover screen's launcher focus), an old ANR's snapshot with queued
+/// events in `dumpsys input`, Samsung's `getWakefulnessLocked()`, dozing when off, uiautomator's
+/// idle-state errors while the screen animates, and a decoy multitouch node listed before the
+/// real panel, which the taps must not go to (as root, so `raw` writes a node). Then the
+/// emulator (ten decoy nodes, Android 16) through the injector, and an Android 6 phone whose
+/// panel speaks protocol A, with 12-byte raw screencap headers, through `raw`. Each level is
+/// solved with every step shown, and verified.
+#[test]
+fn plays_on_phones_that_print_like_real_ones() {
+    use autoplay_sim::profile::{Quirks, WakeFormat};
+    let data = tempfile::tempdir().unwrap();
+    let quirky = Quirks {
+        extra_displays: 1,
+        anr_snapshot: true,
+        wakefulness: WakeFormat::Samsung,
+        doze: true,
+        decoy_panels: 1,
+        ui_idle_error: true,
+        ..Quirks::NONE
+    };
+    for (name, quirks, root, level, channel) in [
+        ("pixel", Some(quirky), true, 4, "Raw"),
+        ("emulator", None, false, 5, "Inject"),
+        ("small", None, false, 3, "Raw"),
+    ] {
+        let mut c = SimConfig::new(profile::profile(name).unwrap().clone());
+        if let Some(q) = quirks {
+            c.profile.quirks = q;
+        }
+        c.app.seed = 7;
+        c.adb_root = root;
+        let sim = spawn(c).unwrap();
+        let (_adb, device) = connect(&sim);
+        let report = play(
+            &device,
+            &config(data.path(), level, Strategy::RowMajor),
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
+        check(&sim, &report, Strategy::RowMajor);
+        assert_eq!(format!("{:?}", report.input), channel, "{name}");
+    }
+}
+
 /// Other apps' looks (`autoplay sim --style`): the binary calibrates from the phone's own screen
 /// with no hints, then the player reads, plays and verifies with that calibration. `disc` has
 /// no erase key, so its wrong digits are cleared by tapping them again (`erase = "toggle"`).

@@ -561,7 +561,9 @@ impl Performance<'_, '_> {
                         if stalled > self.options.stalled_rounds {
                             anyhow::bail!(
                                 "the board on screen still differs from the search in {} cells ({}) after {} repair \
-                                 rounds without progress: are the taps landing where they should (check the calibration)?",
+                                 rounds without progress: are the taps landing where they should? Check the calibration \
+                                 (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
+                                 (or try `--input input`)",
                                 wrong.len(),
                                 wrong
                                     .iter()
