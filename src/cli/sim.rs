@@ -124,6 +124,7 @@ pub enum Quirk {
     ProtocolA,
     UiIdleError,
     RawHeader12,
+    NoSysKeys,
 }
 
 impl super::choice::Choice for Quirk {
@@ -188,6 +189,7 @@ impl Quirk {
             Quirk::ProtocolA => q.protocol_a = true,
             Quirk::UiIdleError => q.ui_idle_error = true,
             Quirk::RawHeader12 => q.raw_header_12 = true,
+            Quirk::NoSysKeys => q.no_sys_keys = true,
         }
     }
 }

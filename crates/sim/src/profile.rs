@@ -68,6 +68,9 @@ pub struct Quirks {
     pub ui_idle_error: bool,
     /// Raw `screencap` has the 12-byte header of releases before Android 8 (no colour space).
     pub raw_header_12: bool,
+    /// No physical keys (an emulator): `monkey` aborts on its default share of system keys
+    /// unless `--pct-syskeys 0`.
+    pub no_sys_keys: bool,
 }
 
 impl Quirks {
@@ -81,6 +84,7 @@ impl Quirks {
         protocol_a: false,
         ui_idle_error: false,
         raw_header_12: false,
+        no_sys_keys: false,
     };
 
     /// The quirks on, in words (for the sim's start-up line).
@@ -111,6 +115,9 @@ impl Quirks {
         }
         if self.raw_header_12 {
             out.push("12-byte raw screencap header".into());
+        }
+        if self.no_sys_keys {
+            out.push("no physical keys (monkey needs --pct-syskeys 0)".into());
         }
         out
     }
@@ -310,6 +317,7 @@ pub const PROFILES: &[Profile] = &[
         quirks: Quirks {
             decoy_panels: 10,
             wakefulness: WakeFormat::Observer,
+            no_sys_keys: true,
             ..Quirks::NONE
         },
     },

@@ -123,6 +123,24 @@ fn parse_focus(v: &str) -> Option<String> {
     Some(name.to_string())
 }
 
+/// Whether `monkey -p PKG ... 1` launched the app (it prints `Events injected: 1`); the error
+/// is its last line (`** No activities found to run, monkey aborted.`, `** SYS_KEYS has no
+/// physical keys ...`).
+pub(crate) fn monkey_launched(out: &str) -> Result<(), String> {
+    if out
+        .lines()
+        .any(|l| l.trim().starts_with("Events injected:"))
+    {
+        return Ok(());
+    }
+    Err(out
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("no output")
+        .to_string())
+}
+
 /// What `uiautomator dump` printed: the texts of the window in front ([`ui_texts`]), or the
 /// error it printed instead of a dump (`ERROR: could not get idle state.` while the screen keeps
 /// animating, `ERROR: null root node returned by UiTestAutomationBridge.`: both on stdout, with
@@ -269,6 +287,20 @@ mod tests {
             }
         }
         assert!(power.len() >= 2 && window.len() >= 5);
+    }
+
+    #[test]
+    fn monkey_outputs_of_real_phones() {
+        let outputs = crate::real_outputs::with_truth("launched");
+        for (file, text, launched) in &outputs {
+            assert_eq!(
+                monkey_launched(text).is_ok(),
+                launched.as_bool().unwrap(),
+                "{file}: {:?}",
+                monkey_launched(text)
+            );
+        }
+        assert!(outputs.len() >= 2);
     }
 
     #[test]

@@ -152,12 +152,18 @@ impl<'a> PhoneTarget<'a> {
         if let (Some(front), Some(app)) = (state.focused_package(), self.package.clone())
             && front != app
         {
-            self.link.shell(
+            // `--pct-syskeys 0`: on phones without physical keys (emulators) monkey aborts
+            // otherwise ("SYS_KEYS has no physical keys", exit 251).
+            let out = self.link.shell(
                 "bringing the app back",
-                &format!("monkey -p {app} -c android.intent.category.LAUNCHER 1"),
+                &format!("monkey -p {app} -c android.intent.category.LAUNCHER --pct-syskeys 0 1"),
             )?;
             self.may_reopen = true;
-            self.settle(format!("{front} was in front: brought {app} back"))?;
+            let how = match look::monkey_launched(&out.stdout) {
+                Ok(()) => format!("brought {app} back"),
+                Err(said) => format!("monkey could not bring {app} back ({said})"),
+            };
+            self.settle(format!("{front} was in front: {how}"))?;
             return Ok(Err(()));
         }
         // The app (or a window we cannot place) is in front without the board: its words.

@@ -346,16 +346,19 @@ fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
 pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut package = None;
     let mut count = None;
+    let mut syskeys = true;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "-p" | "-c" | "--throttle" | "-s" => {
+            "-p" | "-c" | "--throttle" | "-s" | "--pct-syskeys" => {
                 let Some(v) = it.next() else {
                     out.err(format!("** Error: Missing argument for {a}\n"));
                     return 1;
                 };
                 if a == "-p" {
                     package = Some(v.clone());
+                } else if a == "--pct-syskeys" {
+                    syskeys = v.parse::<f64>().map_or(true, |p| p > 0.0);
                 }
             }
             "-v" => {}
@@ -368,6 +371,12 @@ pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     };
     if package.as_deref() != Some(PACKAGE) {
         out.err("** No activities found to run, monkey aborted.\n");
+        return 251;
+    }
+    // A phone without physical keys (an emulator): the default share of system keys aborts
+    // (tests/data/android/monkey/emulator-sys-keys-exit-251-excerpt.txt).
+    if syskeys && device.profile().quirks.no_sys_keys {
+        out.out("** SYS_KEYS has no physical keys but with factor 2.0%.\n");
         return 251;
     }
     // Only the launch is simulated, not the random events that would follow it.

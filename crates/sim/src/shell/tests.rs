@@ -538,3 +538,164 @@ async fn a_xiaomi_phone_refuses_injection() {
         assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), 0);
     }
 }
+
+/// A phone of profile `name` with `quirks`, its shell, and its tap count.
+fn quirky(name: &str, quirks: profile::Quirks) -> (Arc<Handset>, Shell) {
+    let mut p = profile::profile(name).unwrap().clone();
+    p.quirks = quirks;
+    let dev = Arc::new(Handset::new(
+        Phone::new(p, AppOptions::default()),
+        Knobs::default(),
+    ));
+    let sh = Shell::new(dev.clone());
+    (dev, sh)
+}
+
+fn taps(d: &Handset) -> u64 {
+    d.phone().dumpsys()["taps"].as_u64().unwrap()
+}
+
+#[tokio::test]
+async fn a_protocol_a_panel_taps_on_an_empty_frame_only() {
+    let q = profile::Quirks {
+        protocol_a: true,
+        ..profile::Quirks::NONE
+    };
+    let (dev, mut sh) = quirky("small", q);
+    let p = "sendevent /dev/input/event2";
+    let listing = run(&mut sh, "getevent -p").await.0;
+    assert!(!listing.contains("002f"), "no slot axis: {listing}");
+    // Protocol B's records: the contact never lifts (a tracking id of -1 is a contact here).
+    run(&mut sh, &format!("{p} 3 47 0; {p} 3 57 5; {p} 3 53 100; {p} 3 54 700; {p} 1 330 1; {p} 0 0 0; {p} 3 57 -1; {p} 1 330 0; {p} 0 0 0")).await;
+    assert_eq!(taps(&dev), 0);
+    // Protocol A: a contact closed by SYN_MT_REPORT, then a frame without contacts.
+    run(&mut sh, &format!("{p} 0 2 0; {p} 0 0 0")).await;
+    let before = taps(&dev);
+    run(&mut sh, &format!("{p} 3 53 100; {p} 3 54 700; {p} 0 2 0; {p} 1 330 1; {p} 0 0 0; {p} 0 2 0; {p} 1 330 0; {p} 0 0 0")).await;
+    assert_eq!(taps(&dev), before + 1);
+}
+
+#[tokio::test]
+async fn decoy_nodes_are_listed_first_and_drive_nothing() {
+    let q = profile::Quirks {
+        decoy_panels: 2,
+        ..profile::Quirks::NONE
+    };
+    let (dev, mut sh) = quirky("small", q);
+    let listing = run(&mut sh, "getevent -p").await.0;
+    let order: Vec<&str> = listing
+        .lines()
+        .filter_map(|l| l.strip_prefix("add device "))
+        .collect();
+    assert_eq!(order.len(), 5, "{listing}");
+    assert!(order[2].ends_with("/dev/input/event2") && order[3].ends_with("/dev/input/event3"));
+    let tap = |d: &str| {
+        format!(
+            "sendevent {d} 3 47 0; sendevent {d} 3 57 5; sendevent {d} 3 53 100; sendevent {d} 3 54 700; sendevent {d} 0 0 0; sendevent {d} 3 57 -1; sendevent {d} 0 0 0"
+        )
+    };
+    run(&mut sh, &tap("/dev/input/event2")).await;
+    assert_eq!(taps(&dev), 0, "the first node is a decoy");
+    run(&mut sh, &tap("/dev/input/event3")).await;
+    assert_eq!(taps(&dev), 1);
+    let input = run(&mut sh, "dumpsys input").await.0;
+    assert!(
+        input.contains("Touch Input Mapper (mode - DISABLED)")
+            && input.contains("Viewport INTERNAL: displayId=0")
+    );
+}
+
+#[tokio::test]
+async fn system_outputs_follow_the_quirks() {
+    let q = profile::Quirks {
+        extra_displays: 1,
+        anr_snapshot: true,
+        wakefulness: profile::WakeFormat::Samsung,
+        raw_header_12: true,
+        no_sys_keys: true,
+        ..profile::Quirks::NONE
+    };
+    let (_, mut sh) = quirky("pixel", q);
+    let power = run(&mut sh, "dumpsys power").await.0;
+    assert!(power.contains("getWakefulnessLocked()=Awake") && !power.contains("mWakefulness="));
+    let window = run(&mut sh, "dumpsys window").await.0;
+    assert_eq!(window.matches("mCurrentFocus=").count(), 2, "{window}");
+    assert!(
+        run(&mut sh, "dumpsys input")
+            .await
+            .0
+            .contains("at time of last ANR")
+    );
+    let mut out = Output::default();
+    sh.run("screencap", &mut out, false).await.unwrap();
+    let bytes = out.merged();
+    assert!(bytes.starts_with(b"[Warning] Multiple displays"));
+    let image = &bytes[screencap::MULTIPLE_DISPLAYS_WARNING.len()..];
+    assert_eq!(image.len(), 12 + 1080 * 2400 * 4, "a 12-byte header");
+    let (_, err, _) = run(&mut sh, "screencap -d 0 -p > /dev/null; echo").await;
+    assert!(!err.contains("Warning"));
+    let monkey = "monkey -p org.autoplay.sudoku -c android.intent.category.LAUNCHER 1; echo rc=$?";
+    assert!(
+        run(&mut sh, monkey)
+            .await
+            .0
+            .contains("SYS_KEYS has no physical keys")
+    );
+    let monkey = "monkey -p org.autoplay.sudoku --pct-syskeys 0 1";
+    assert!(run(&mut sh, monkey).await.0.contains("Events injected: 1"));
+}
+
+#[tokio::test]
+async fn uiautomator_cannot_get_idle_while_the_screen_animates() {
+    let q = profile::Quirks {
+        ui_idle_error: true,
+        ..profile::Quirks::NONE
+    };
+    let (_, mut sh) = quirky("pixel", q);
+    run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level 1",
+    )
+    .await;
+    assert!(
+        run(&mut sh, "uiautomator dump /dev/tty")
+            .await
+            .0
+            .contains("<hierarchy")
+    );
+    run(&mut sh, "input tap 540 1200").await;
+    let (out, _, _) = run(&mut sh, "uiautomator dump /dev/tty; echo rc=$?").await;
+    assert_eq!(out, "ERROR: could not get idle state.\nrc=0\n");
+    tokio::time::sleep(device::ANIMATION).await;
+    assert!(
+        run(&mut sh, "uiautomator dump /dev/tty")
+            .await
+            .0
+            .contains("<hierarchy")
+    );
+}
+
+#[tokio::test]
+async fn canned_answers_replace_commands_by_prefix() {
+    let dev = device(
+        "pixel",
+        Knobs {
+            shell_outputs: vec![
+                ("getevent".into(), b"A\n".to_vec()),
+                ("getevent -lp".into(), b"B\n".to_vec()),
+            ],
+            ..Knobs::default()
+        },
+    );
+    let mut sh = Shell::new(dev);
+    assert_eq!(run(&mut sh, "getevent -p; echo rc=$?").await.0, "A\nrc=0\n");
+    assert_eq!(
+        run(&mut sh, "getevent -lp").await.0,
+        "B\n",
+        "the longest prefix"
+    );
+    assert_eq!(
+        run(&mut sh, "wm size").await.0,
+        "Physical size: 1080x2400\n"
+    );
+}
