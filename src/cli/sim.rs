@@ -174,6 +174,11 @@ impl super::choice::Choice for Quirk {
             "raw-header-12",
             "raw screencap has the 12-byte header of Android 7 and older (small)",
         ),
+        (
+            Quirk::NoSysKeys,
+            "no-sys-keys",
+            "no physical keys: monkey aborts unless --pct-syskeys 0 (emulator)",
+        ),
     ];
 }
 
