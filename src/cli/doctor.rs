@@ -88,6 +88,11 @@ fn print(r: &Report) -> std::io::Result<()> {
         st.focus.as_deref().unwrap_or("nothing"),
         st.from
     )?;
+    outln!(
+        "input       {} event(s) queued    [{}]",
+        r.input.queued,
+        r.input.from
+    )?;
     let mut first = true;
     for c in &r.channels {
         outln!(

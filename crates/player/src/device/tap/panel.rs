@@ -330,12 +330,16 @@ pub fn choose_panel<'a>(
             .filter(|n| n.device != best.device)
             .map(|n| n.device.as_str())
             .collect();
+        let more = match others.len() {
+            n if n > 3 => format!(" and {} more", n - 3),
+            _ => String::new(),
+        };
         format!(
-            "{} ({}): {}; not {}",
+            "{} ({}): {}; not {}{more}",
             best.device,
             best.name,
             score(best).1,
-            others.join(", ")
+            others[..others.len().min(3)].join(", ")
         )
     };
     Some((best, why))
