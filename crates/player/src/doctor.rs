@@ -198,9 +198,8 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
 /// `Physical density: 420` (and an `Override density:` line after it): the last number.
 fn last_number_after(text: &str, label: &str) -> Option<u32> {
     text.lines()
-        .filter_map(|l| l.split_once(label).map(|(_, v)| v.trim().parse().ok()))
-        .last()
-        .flatten()
+        .rev()
+        .find_map(|l| l.split_once(label).and_then(|(_, v)| v.trim().parse().ok()))
 }
 
 fn screencap(device: &Device) -> Result<Screencap, DeviceError> {

@@ -190,7 +190,7 @@ pub fn decode_frame(bytes: &[u8]) -> Result<Frame, FrameError> {
 /// The lines of text a command printed before the image (Android 14's "Multiple displays"
 /// warning), if the bytes do not start with one.
 pub fn text_before(bytes: &[u8]) -> Option<String> {
-    if matches!(decode_image(bytes), Ok(_)) {
+    if decode_image(bytes).is_ok() {
         return None;
     }
     let skip = text_lines(bytes);
