@@ -191,6 +191,23 @@ pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
         .collect()
 }
 
+/// Adds the touch devices only `dumpsys input` names (nodes `getevent` may not open) to the
+/// nodes, without axes.
+fn add_mapped(nodes: &mut Vec<TouchNode>, mappings: &[Mapping]) {
+    for m in mappings {
+        if !nodes.iter().any(|n| n.device == m.device) {
+            nodes.push(TouchNode {
+                device: m.device.clone(),
+                name: String::new(),
+                axes: None,
+                protocol: None,
+                direct: false,
+                events: 0,
+            });
+        }
+    }
+}
+
 /// What `dumpsys input`'s reader says of one touch node: which display its touch mapper
 /// drives, and its mode.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -364,18 +381,7 @@ impl PanelSurvey {
         let timeout = crate::device::CALL_TIMEOUT;
         let mut nodes = touch_nodes(&device.shell("getevent -p", timeout)?.stdout);
         let mappings = touch_mappings(&device.shell("dumpsys input", timeout)?.stdout);
-        for m in &mappings {
-            if !nodes.iter().any(|n| n.device == m.device) {
-                nodes.push(TouchNode {
-                    device: m.device.clone(),
-                    name: String::new(),
-                    axes: None,
-                    protocol: None,
-                    direct: false,
-                    events: 0,
-                });
-            }
-        }
+        add_mapped(&mut nodes, &mappings);
         let chosen = choose_panel(&nodes, &mappings).map(|(node, why)| {
             let at = nodes.iter().position(|n| n == node).unwrap_or(0);
             (at, why)
@@ -586,14 +592,7 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
             // `getevent` lists the nodes; a `dumpsys input` alone names them by its mappers.
             let mappings = touch_mappings(&text);
             let mut nodes = touch_nodes(&text);
-            nodes.extend(mappings.iter().map(|m| TouchNode {
-                device: m.device.clone(),
-                name: String::new(),
-                axes: None,
-                protocol: None,
-                direct: false,
-                events: 0,
-            }));
+            add_mapped(&mut nodes, &mappings);
             let (node, why) =
                 choose_panel(&nodes, &mappings).unwrap_or_else(|| panic!("{file}: no panel"));
             assert_eq!(Some(node.device.as_str()), truth.as_str(), "{file}: {why}");
