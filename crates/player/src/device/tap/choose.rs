@@ -143,7 +143,8 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     }
     let Some(panel) = panel else {
         return Ok(Channel::input(format!(
-            "input: `getevent -p` lists no multitouch panel, so touch events cannot be written{not_inject}"
+            "input: {}, so touch events cannot be written{not_inject}",
+            no_panel(&survey)
         )));
     };
     let test = sendevent_test(device, &panel)?;
@@ -188,6 +189,14 @@ fn sendevent_test(device: &Device, panel: &TouchPanel) -> Result<Result<(), Stri
     })
 }
 
+/// Why no panel can be written: none listed, or the chosen one's axes unknown.
+fn no_panel(survey: &PanelSurvey) -> String {
+    match survey.node() {
+        Some(n) => format!("the axes of the touch panel {} are not known", n.device),
+        None => "`getevent -p` lists no multitouch panel".to_string(),
+    }
+}
+
 /// What one channel would be on a phone, and why.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ChannelCheck {
@@ -209,10 +218,7 @@ pub fn check_channels(
         why,
     };
     let panel = survey.panel();
-    let no_panel = || match survey.node() {
-        Some(n) => format!("the axes of {} are not known", n.device),
-        None => "`getevent -p` lists no multitouch panel".to_string(),
-    };
+    let no_panel = || no_panel(survey);
     let mut out = Vec::new();
     out.push(match &panel {
         Some(p) => match raw::probe(device, p)? {
