@@ -103,6 +103,20 @@ fn toml_round_trip_and_frame_size_check() {
     assert!(text.contains("[navigation]\nkind = \"am-start\""), "{text}");
     let back = Calibration::parse(&text, Path::new("x.toml")).unwrap();
     assert_eq!(back, cal);
+    assert!(
+        !text.contains("retap"),
+        "default input rules are not written"
+    );
+    // The app's input rules round-trip, each with its comment.
+    let mut rules = cal.clone();
+    rules.input.retap = sudoku_autoplay::calibration::Retap::Deselect;
+    rules.input.after_entry = sudoku_autoplay::calibration::AfterEntry::Clear;
+    let text = rules.to_toml();
+    assert!(text.contains("retap = \"deselect\"") && text.contains("after_entry = \"clear\""));
+    assert_eq!(
+        Calibration::parse(&text, Path::new("x.toml")).unwrap(),
+        rules
+    );
     assert!(back.check_frame(720, 1520).is_ok());
     let e = back.check_frame(1080, 2400).unwrap_err();
     assert!(e.contains("720x1520") && e.contains("1080x2400"), "{e}");

@@ -144,7 +144,7 @@ impl Calibration {
                 erase,
                 erase_guessed,
             },
-            input: InputSection { mode: options.mode },
+            input: InputSection::new(options.mode),
             navigation: options.navigation.clone(),
             templates,
         };

@@ -20,6 +20,9 @@
 //! erase_guessed = true             # optional: calibrate saw no erase key and guessed "toggle"
 //! [input]
 //! mode = "cell-first"              # or "digit-first": tap the cell then the digit, or the reverse
+//! retap = "nothing"                # optional: a tap on the selected cell: "deselect", "pencil"
+//! after_entry = "keep"             # optional: "clear": the app drops the selection after an entry
+//! brush_retap = "nothing"          # optional, digit-first: "clear": the brush's key drops it
 //! [navigation]                     # optional: how the player opens level N
 //! kind = "am-start"                # "am-start" | "taps" | "level-grid"
 //! command = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}"
@@ -239,11 +242,62 @@ impl From<Erase> for EraseValue {
 }
 
 /// `[input]`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InputSection {
     /// Cell-first or digit-first.
     pub mode: InputMode,
+    /// What a tap on the cell that is already selected does (absent in older files: nothing).
+    #[serde(default)]
+    pub retap: Retap,
+    /// Whether the selection survives an entry (absent: it does).
+    #[serde(default)]
+    pub after_entry: AfterEntry,
+    /// Digit-first: what a tap on the digit that is already the brush does (absent: nothing).
+    #[serde(default)]
+    pub brush_retap: BrushRetap,
+}
+
+impl InputSection {
+    /// Today's default app: cell-first or digit-first as given, taps that change nothing when
+    /// repeated, the selection kept after an entry.
+    pub fn new(mode: InputMode) -> InputSection {
+        InputSection {
+            mode,
+            retap: Retap::default(),
+            after_entry: AfterEntry::default(),
+            brush_retap: BrushRetap::default(),
+        }
+    }
+}
+
+/// A tap on the selected cell (real apps: nothing; deselect it; toggle pencil mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Retap {
+    #[default]
+    Nothing,
+    Deselect,
+    Pencil,
+}
+
+/// The selection after a digit went into a cell (real apps: kept, or cleared).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AfterEntry {
+    #[default]
+    Keep,
+    Clear,
+}
+
+/// Digit-first: a tap on the digit that is already the brush (real apps: nothing, or the brush
+/// is dropped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BrushRetap {
+    #[default]
+    Nothing,
+    Clear,
 }
 
 /// How the app takes a digit.

@@ -1,6 +1,9 @@
 //! Writing a calibration as documented TOML (what `autoplay calibrate` saves).
 
-use super::{Calibration, DeviceTemplate, Erase, InputMode, Navigation, VERSION};
+use super::{
+    AfterEntry, BrushRetap, Calibration, DeviceTemplate, Erase, InputMode, Navigation, Retap,
+    VERSION,
+};
 use serde::Serialize;
 
 impl Calibration {
@@ -53,6 +56,25 @@ impl Calibration {
             InputMode::DigitFirst => "digit-first",
         };
         s.push_str(&format!("mode = \"{mode}\"\n"));
+        // The app's other input rules, where they differ from the plain default.
+        let input = &self.input;
+        match input.retap {
+            Retap::Nothing => {}
+            Retap::Deselect => s.push_str(
+                "# A tap on the selected cell deselects it: the player never taps a selected cell again.\nretap = \"deselect\"\n",
+            ),
+            Retap::Pencil => s.push_str(
+                "# A tap on the selected cell toggles pencil mode: the player never taps a selected cell again.\nretap = \"pencil\"\n",
+            ),
+        }
+        if input.after_entry == AfterEntry::Clear {
+            s.push_str("# The app drops the selection after each entry: every write selects its cell.\nafter_entry = \"clear\"\n");
+        }
+        if input.brush_retap == BrushRetap::Clear {
+            s.push_str(
+                "# A tap on the brush's own key drops the brush.\nbrush_retap = \"clear\"\n",
+            );
+        }
         #[derive(Serialize)]
         struct Tail<'a> {
             #[serde(skip_serializing_if = "Option::is_none")]

@@ -231,7 +231,7 @@ pub(crate) fn perform(
     } = search;
     let start = Instant::now();
     let mut r = Performance {
-        enc: Encoder::new(layout),
+        enc: Encoder::for_puzzle(layout, &puzzle),
         target,
         journal,
         options,

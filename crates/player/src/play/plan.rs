@@ -40,7 +40,7 @@ impl Plan {
         budget: Option<Duration>,
         max_visible: Option<u64>,
     ) -> Plan {
-        let mut enc = Encoder::new(layout);
+        let mut enc = Encoder::for_puzzle(layout, puzzle);
         let mut taps: Vec<Point> = Vec::with_capacity(4);
         // Taps after each step, cumulated.
         let mut cumulative = Vec::with_capacity(events.len());

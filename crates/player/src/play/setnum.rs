@@ -5,9 +5,15 @@
 //! the calibration's `erase = "toggle"`).
 //! Digit-first apps get the digit (or erase) first, then the cell. Nothing is collapsed: every
 //! event becomes taps, so the phone shows exactly what the algorithm does.
+//!
+//! The app's input rules (the calibration's `[input]`) decide what is safe to tap: where a tap
+//! on the selected cell deselects it or flips pencil mode, a cell is never tapped while it may
+//! be selected (from an unknown state, a given cell, which the player never selects, is tapped
+//! first); where the app drops the selection after an entry, every write selects its cell;
+//! where the brush's own key drops the brush, another key is pressed first.
 
 pub use crate::calibration::InputMode as InputOrder;
-use crate::calibration::{Calibration, Erase};
+use crate::calibration::{AfterEntry, BrushRetap, Calibration, Erase, InputSection, Retap};
 use crate::solver::Event;
 
 /// A display pixel.
@@ -29,6 +35,8 @@ pub struct Layout {
     pub keypad: [Point; 9],
     pub order: InputOrder,
     pub cancel: Cancel,
+    /// The app's input rules (`order` is their `mode`).
+    pub rules: InputSection,
 }
 
 impl Layout {
@@ -42,6 +50,7 @@ impl Layout {
                 Erase::Key([x, y]) => Cancel::Erase((x, y)),
                 Erase::Toggle => Cancel::Toggle,
             },
+            rules: cal.input.clone(),
         }
     }
 }
@@ -51,6 +60,8 @@ impl Layout {
 pub enum Selection {
     #[default]
     Unknown,
+    /// Nothing is selected (the app dropped the selection after an entry).
+    Nothing,
     Cell(u8),
     Digit(u8),
     Erase,
@@ -61,6 +72,9 @@ pub enum Selection {
 pub struct Encoder<'a> {
     layout: &'a Layout,
     pub selection: Selection,
+    /// A given cell: tapped to leave an unknown selection where re-tapping a selected cell is
+    /// not harmless (the player never selects a given, so this tap is never a re-tap).
+    pub neutral: Option<usize>,
 }
 
 impl<'a> Encoder<'a> {
@@ -68,6 +82,15 @@ impl<'a> Encoder<'a> {
         Encoder {
             layout,
             selection: Selection::Unknown,
+            neutral: None,
+        }
+    }
+
+    /// An encoder for `puzzle`: its first given is the neutral cell.
+    pub fn for_puzzle(layout: &'a Layout, puzzle: &crate::board::Board) -> Self {
+        Encoder {
+            neutral: (0..81).find(|&c| puzzle.get(c) != 0),
+            ..Encoder::new(layout)
         }
     }
 
@@ -90,13 +113,32 @@ impl<'a> Encoder<'a> {
         match l.order {
             InputOrder::CellFirst => {
                 if self.selection != Selection::Cell(cell as u8) {
+                    if self.selection == Selection::Unknown
+                        && l.rules.retap != Retap::Nothing
+                        && let Some(n) = self.neutral.filter(|&n| n != cell)
+                    {
+                        out.push(l.cells[n]);
+                    }
                     out.push(l.cells[cell]);
-                    self.selection = Selection::Cell(cell as u8);
                 }
                 out.push(key_point);
+                self.selection = match l.rules.after_entry {
+                    AfterEntry::Keep => Selection::Cell(cell as u8),
+                    AfterEntry::Clear => Selection::Nothing,
+                };
             }
             InputOrder::DigitFirst => {
                 if self.selection != key {
+                    // From an unknown brush, the wanted key may be the brush: another key first.
+                    if self.selection == Selection::Unknown
+                        && l.rules.brush_retap == BrushRetap::Clear
+                    {
+                        let other = match key {
+                            Selection::Digit(d) => l.keypad[(d % 9) as usize],
+                            _ => l.keypad[0],
+                        };
+                        out.push(other);
+                    }
                     out.push(key_point);
                     self.selection = key;
                 }
@@ -135,6 +177,7 @@ pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
         } else {
             Cancel::Erase((50, 250))
         },
+        rules: InputSection::new(order),
     }
 }
 
@@ -173,6 +216,53 @@ mod tests {
         e.event(Event::Place { cell: 0, digit: 7 }, &mut taps);
         e.event(Event::Undo { cell: 0, digit: 7 }, &mut taps);
         assert_eq!(taps, vec![(5, 5), (65, 200), (65, 200)]);
+    }
+
+    #[test]
+    fn a_selected_cell_is_never_tapped_again_where_that_deselects() {
+        let mut l = layout(InputOrder::CellFirst, false);
+        l.rules.retap = Retap::Deselect;
+        let mut e = Encoder::new(&l);
+        e.neutral = Some(0);
+        let mut taps = Vec::new();
+        // From an unknown selection: the given cell 0 first, then the cell.
+        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
+        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (50, 250)]);
+        // After a reset (a popup, a repair): the same again, never the cell twice in a row.
+        e.reset();
+        taps.clear();
+        e.event(Event::Place { cell: 10, digit: 4 }, &mut taps);
+        assert_eq!(taps, vec![(5, 5), (15, 15), (35, 200)]);
+        // Where a re-tap is harmless, no extra tap.
+        let plain = layout(InputOrder::CellFirst, false);
+        let mut e = Encoder::new(&plain);
+        e.neutral = Some(0);
+        taps.clear();
+        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
+        assert_eq!(taps, vec![(15, 15), (25, 200)]);
+    }
+
+    #[test]
+    fn every_write_selects_its_cell_where_the_app_drops_the_selection() {
+        let mut l = layout(InputOrder::CellFirst, false);
+        l.rules.after_entry = AfterEntry::Clear;
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
+        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        assert_eq!(taps, vec![(15, 15), (25, 200), (15, 15), (50, 250)]);
+    }
+
+    #[test]
+    fn a_brush_that_its_key_drops_is_set_through_another_key() {
+        let mut l = layout(InputOrder::DigitFirst, false);
+        l.rules.brush_retap = BrushRetap::Clear;
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 0, digit: 2 }, &mut taps);
+        e.event(Event::Place { cell: 1, digit: 2 }, &mut taps);
+        assert_eq!(taps, vec![(25, 200), (15, 200), (5, 5), (15, 5)]);
     }
 
     #[test]
