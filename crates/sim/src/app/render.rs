@@ -108,7 +108,10 @@ impl Renderer {
         }
         if model.alert && !model.popup {
             cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-            let words = model.game.as_ref().map_or(&super::rules::ENGLISH, |g| g.words);
+            let words = model
+                .game
+                .as_ref()
+                .map_or(&super::rules::ENGLISH, |g| g.words);
             self.alert(&mut cv, layout, pal, words);
         }
         if model.popup {

@@ -306,7 +306,11 @@ impl Rule for FinishedKeys {
             "hidden",
             "it disappears, the other keys stay in place",
         ),
-        (FinishedKeys::Greyed, "greyed", "it is greyed and does nothing"),
+        (
+            FinishedKeys::Greyed,
+            "greyed",
+            "it is greyed and does nothing",
+        ),
         (
             FinishedKeys::Removed,
             "removed",
@@ -529,7 +533,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "limit3-greyed",
         about: "cell-first; the same digit does nothing; game over after 3 digits that differ \
-                from the solution (a dialog over the board); finished keys greyed; the \
+                from the solution (a dialog); finished keys greyed; the \
                 completion a screen of its own; undo key",
         rules: InputRules {
             same_digit: Some(SameDigit::Nothing),
@@ -691,7 +695,9 @@ mod tests {
             assert!(!names[..i].contains(n), "{n}");
         }
         assert_eq!(
-            Preset::by_name("locked-correct-limit3").unwrap().mistake_limit,
+            Preset::by_name("locked-correct-limit3")
+                .unwrap()
+                .mistake_limit,
             Some(3)
         );
     }
