@@ -21,6 +21,8 @@ pub(crate) mod model;
 pub mod palette;
 mod render;
 pub mod rules;
+#[cfg(test)]
+mod rules_tests;
 pub mod scene;
 pub mod screens;
 pub mod style;

@@ -373,12 +373,15 @@ impl ScreenLayout {
                 }
             }
             EndForm::Line => {
-                // Under the board, where the keypad was: a line, a smaller one, two buttons.
-                let top = self.board.bottom() + self.px(12.0);
-                let title = Rect::new(0, top, self.width, self.px(32.0));
-                let sub = Rect::new(0, title.bottom(), self.width, self.px(24.0));
-                let (bw, bh) = (self.dialog_home.w, self.px(44.0));
-                let y = sub.bottom() + self.px(8.0);
+                // Under the board, where the keypad was: a line, a smaller one, two buttons,
+                // shrunk to the room there is (116 dp at full size).
+                let room = (self.nav_bar.y - self.board.bottom()) as f32 / self.dp;
+                let k = (room / 116.0).min(1.0);
+                let px = |v: f32| (v * k * self.dp).round() as i32;
+                let title = Rect::new(0, self.board.bottom() + px(8.0), self.width, px(32.0));
+                let sub = Rect::new(0, title.bottom(), self.width, px(24.0));
+                let (bw, bh) = (self.dialog_home.w, px(44.0));
+                let y = sub.bottom() + px(4.0);
                 let cx = self.width / 2;
                 let gap = self.px(8.0);
                 EndRects {
