@@ -3,6 +3,10 @@
 //! [`choice`] turns the list into a clap value parser.
 
 use autoplay_sim::app::hazards::LockScreen;
+use autoplay_sim::app::rules::{
+    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, Language, Mistakes,
+    Retap, Rule, SameDigit,
+};
 use autoplay_sim::app::{KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -158,6 +162,28 @@ impl Choice for LockScreen {
         ),
     ];
 }
+
+/// The simulated app's input rules carry their own names and help ([`Rule`]).
+macro_rules! rule_choices {
+    ($($t:ty),*) => {
+        $(impl Choice for $t {
+            const ALL: &'static [(Self, &'static str, &'static str)] = <$t as Rule>::OPTIONS;
+        })*
+    };
+}
+
+rule_choices!(
+    InputOrder,
+    Retap,
+    BrushRetap,
+    AfterEntry,
+    SameDigit,
+    EraseRule,
+    Mistakes,
+    EndForm,
+    Language,
+    FinishedKeys
+);
 
 #[cfg(test)]
 mod tests {

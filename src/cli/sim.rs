@@ -4,6 +4,10 @@ use super::choice::choice;
 use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
+use autoplay_sim::app::rules::{
+    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, InputRules, Language,
+    Mistakes, Preset, Retap, SameDigit,
+};
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
@@ -28,7 +32,13 @@ Realism knobs (all off by default): --input-latency-ms makes every `input` comma
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
 adb reconnects). App hazards: --mistake-limit ends the game after N wrong digits, \
 --background-after sends the app to the background (the launcher shows), --screen-off-after \
-turns the display off after idle time (waking it shows the --lock-screen)."
+turns the display off after idle time (waking it shows the --lock-screen).\n\n\
+Input rules (how the app takes taps, the classes of behaviour read from real apps' source; each \
+combines with every style, profile and fault knob): --input-rules PRESET sets them together, the \
+flags after it (--input-order, --retap, --retap-brush, --after-entry, --same-digit, --erase, \
+--lock-correct, --refuse-conflicts, --mistakes, --completion, --game-over, --language, \
+--finished-keys, --undo-key, --frame-reads) change one each. `dumpsys sudoku` shows them under \
+\"rules\", with the mistake count."
 )]
 pub struct SimArgs {
     /// Address to listen on (loopback only unless --listen-any).
@@ -101,6 +111,8 @@ pub struct SimArgs {
     /// The lock screen shown when the display turns back on.
     #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// A way real phones print their commands, on top of the profile's own (repeatable; see
     /// `--help` for each and which profiles have them).
     #[arg(long = "quirk", value_name = "QUIRK", value_parser = choice::<Quirk>())]
@@ -110,6 +122,116 @@ pub struct SimArgs {
     /// (from a bug report) against the player.
     #[arg(long = "shell-output", value_name = "PREFIX=FILE", value_parser = parse_shell_output)]
     shell_outputs: Vec<(String, PathBuf)>,
+}
+
+/// How the simulated app takes taps (`autoplay_sim::app::rules`).
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_name = "PRESET", value_parser = parse_preset, help = preset_help())]
+    input_rules: Option<&'static Preset>,
+    /// Input rule: which comes first, the cell or the digit.
+    #[arg(long, value_parser = choice::<InputOrder>())]
+    input_order: Option<InputOrder>,
+    /// Input rule: a tap on the cell that is already selected.
+    #[arg(long, value_parser = choice::<Retap>())]
+    retap: Option<Retap>,
+    /// Input rule: a tap on the digit key that is the active brush (digit-first).
+    #[arg(long, value_parser = choice::<BrushRetap>())]
+    retap_brush: Option<BrushRetap>,
+    /// Input rule: the selection after a digit went into a cell.
+    #[arg(long, value_parser = choice::<AfterEntry>())]
+    after_entry: Option<AfterEntry>,
+    /// Input rule: the digit a cell holds, tapped again (default: the style's: cleared
+    /// without an erase key, else entered again).
+    #[arg(long, value_parser = choice::<SameDigit>())]
+    same_digit: Option<SameDigit>,
+    /// Input rule: the erase key.
+    #[arg(long, value_parser = choice::<EraseRule>())]
+    erase: Option<EraseRule>,
+    /// Input rule: digits equal to the solution's cannot be overwritten or erased (only undo
+    /// takes them back).
+    #[arg(long)]
+    lock_correct: bool,
+    /// Input rule: a digit that repeats in its row, column or box is refused with an alert
+    /// ("Invalid move", OK; BACK does not close it) and counts as a mistake.
+    #[arg(long)]
+    refuse_conflicts: bool,
+    /// Input rule: what counts as a mistake (against --mistake-limit).
+    #[arg(long, value_parser = choice::<Mistakes>())]
+    mistakes: Option<Mistakes>,
+    /// Input rule: how the completion shows.
+    #[arg(long, value_parser = choice::<EndForm>())]
+    completion: Option<EndForm>,
+    /// Input rule: how the game over (--mistake-limit) shows.
+    #[arg(long, value_parser = choice::<EndForm>())]
+    game_over: Option<EndForm>,
+    /// Input rule: the language of the end screens and alerts.
+    #[arg(long, value_parser = choice::<Language>())]
+    language: Option<Language>,
+    /// Input rule: the key of a digit placed nine times (default: the style's).
+    #[arg(long, value_parser = choice::<FinishedKeys>())]
+    finished_keys: Option<FinishedKeys>,
+    /// Input rule: an undo key (the last entry back, last in first out) in the app bar, or the
+    /// action row's Undo.
+    #[arg(long)]
+    undo_key: bool,
+    /// Input rule: taps read the last drawn frame: two taps within one frame interval
+    /// (16.7 ms) both see the state before the first.
+    #[arg(long)]
+    frame_reads: bool,
+}
+
+impl RulesArgs {
+    /// The preset's rules with the flags' changes, and the preset's mistake limit.
+    fn rules(&self) -> (InputRules, Option<u32>) {
+        let (mut r, limit) = self.input_rules.map_or((InputRules::default(), None), |p| {
+            (p.rules, p.mistake_limit)
+        });
+        r.order = self.input_order.unwrap_or(r.order);
+        r.retap = self.retap.unwrap_or(r.retap);
+        r.retap_brush = self.retap_brush.unwrap_or(r.retap_brush);
+        r.after_entry = self.after_entry.unwrap_or(r.after_entry);
+        r.same_digit = self.same_digit.or(r.same_digit);
+        r.erase = self.erase.unwrap_or(r.erase);
+        r.lock_correct |= self.lock_correct;
+        r.refuse_conflicts |= self.refuse_conflicts;
+        r.mistakes = self.mistakes.unwrap_or(r.mistakes);
+        r.completion = self.completion.unwrap_or(r.completion);
+        r.game_over = self.game_over.unwrap_or(r.game_over);
+        r.language = self.language.unwrap_or(r.language);
+        r.finished_keys = self.finished_keys.or(r.finished_keys);
+        r.undo_key |= self.undo_key;
+        r.frame_reads |= self.frame_reads;
+        (r, limit)
+    }
+}
+
+fn parse_preset(name: &str) -> Result<&'static Preset, String> {
+    Preset::by_name(name).ok_or_else(|| {
+        format!(
+            "unknown input rules '{name}'; choose one of: {}",
+            Preset::names().join(", ")
+        )
+    })
+}
+
+/// "Input rules preset: plain (...); ..." from the presets.
+fn preset_help() -> String {
+    let list: Vec<String> = autoplay_sim::app::rules::PRESETS
+        .iter()
+        .map(|p| {
+            let limit = p
+                .mistake_limit
+                .map(|n| format!("; --mistake-limit {n} unless given"))
+                .unwrap_or_default();
+            format!("{} ({}{limit})", p.name, p.about)
+        })
+        .collect();
+    format!(
+        "Input rules preset, rules combined as real apps do (the flags below change single \
+         rules): {}",
+        list.join("; ")
+    )
 }
 
 /// The phone quirks the command line can add (see [`profile::Quirks`]).
@@ -291,6 +413,7 @@ impl SimArgs {
             })?;
             config.shell_outputs.push((prefix.clone(), bytes));
         }
+        let (rules, preset_limit) = self.rules.rules();
         config.app = AppOptions {
             theme: self.theme,
             keypad: self.keypad.unwrap_or_default(),
@@ -299,7 +422,8 @@ impl SimArgs {
             show_conflicts: self.show_conflicts,
             drop_taps: self.drop_taps,
             popup_after: self.popup_after,
-            mistake_limit: self.mistake_limit,
+            mistake_limit: self.mistake_limit.or(preset_limit),
+            rules,
             hazards: HazardOptions {
                 background_after: self.background_after,
                 screen_off_after: self.screen_off_after,
@@ -462,6 +586,90 @@ mod tests {
         assert!(c.auth.is_none() && c.disconnect_after.is_none() && c.app.popup_after.is_none());
         assert_eq!(c.app.drop_taps, 0.0);
         assert_eq!(c.timing, TimingMode::Instant, "instant stays the default");
+    }
+
+    #[test]
+    fn input_rules_come_from_a_preset_and_the_flags() {
+        let c = parse(&[]).unwrap().config().unwrap();
+        assert_eq!(c.app.rules, InputRules::default(), "today's behaviour");
+        let c = parse(&[
+            "--input-rules",
+            "locked-correct-limit3",
+            "--language",
+            "russian",
+        ])
+        .unwrap()
+        .config()
+        .unwrap();
+        let r = c.app.rules;
+        assert!(r.lock_correct && r.frame_reads && r.undo_key);
+        assert_eq!(r.order, InputOrder::DigitFirst);
+        assert_eq!(r.language, Language::Russian, "a flag overrides the preset");
+        assert_eq!(c.app.mistake_limit, Some(3), "the preset's limit");
+        let c = parse(&[
+            "--input-rules",
+            "locked-correct-limit3",
+            "--mistake-limit",
+            "5",
+        ])
+        .unwrap()
+        .config()
+        .unwrap();
+        assert_eq!(c.app.mistake_limit, Some(5), "--mistake-limit wins");
+        let c = parse(&[
+            "--input-order",
+            "both",
+            "--retap",
+            "deselect",
+            "--retap-brush",
+            "clear",
+            "--after-entry",
+            "clear",
+            "--same-digit",
+            "clear-late",
+            "--erase",
+            "inert",
+            "--refuse-conflicts",
+            "--mistakes",
+            "rules",
+            "--completion",
+            "line",
+            "--game-over",
+            "screen",
+            "--finished-keys",
+            "removed",
+            "--style",
+            "disc",
+        ])
+        .unwrap()
+        .config()
+        .unwrap();
+        let r = c.app.rules;
+        assert_eq!(
+            (r.order, r.retap, r.retap_brush, r.after_entry),
+            (
+                InputOrder::Both,
+                Retap::Deselect,
+                BrushRetap::Clear,
+                AfterEntry::Clear
+            )
+        );
+        assert_eq!(
+            (r.same_digit, r.erase, r.mistakes),
+            (
+                Some(SameDigit::ClearLate),
+                EraseRule::Inert,
+                Mistakes::Rules
+            )
+        );
+        assert_eq!(
+            (r.completion, r.game_over),
+            (EndForm::Line, EndForm::Screen)
+        );
+        assert_eq!(r.finished_keys, Some(FinishedKeys::Removed));
+        assert!(r.refuse_conflicts && !r.lock_correct);
+        let e = parse(&["--input-rules", "nope"]).err().unwrap().to_string();
+        assert!(e.contains("choose one of: plain, deselect-brush"), "{e}");
     }
 
     #[test]

@@ -128,9 +128,10 @@ pub enum Action {
 }
 
 impl Action {
-    fn apply(self, phone: &mut Phone) {
+    /// Applies the action, which the app handles at `at`.
+    fn apply(self, phone: &mut Phone, at: Instant) {
         match self {
-            Action::Tap(x, y) => phone.tap(x, y),
+            Action::Tap(x, y) => phone.tap_at(x, y, at),
             Action::Swipe { from, to, ms } => phone.swipe(from.0, from.1, to.0, to.1, ms),
             Action::Key(k) => phone.key(k),
         }
@@ -163,7 +164,7 @@ impl Dispatcher {
                 break;
             }
             self.queue.pop_front();
-            action.apply(phone);
+            action.apply(phone, due);
         }
     }
 

@@ -5,7 +5,8 @@
 use super::PACKAGE;
 use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
-use super::model::Model;
+use super::model::{Game, Model};
+use super::rules::{EndForm, fill};
 use super::screens::AppScreen;
 use super::screens::layout::{Rect, ScreenLayout};
 
@@ -17,6 +18,7 @@ struct Node {
     id: &'static str,
     bounds: Rect,
     clickable: bool,
+    enabled: bool,
 }
 
 fn node(class: &'static str, text: impl Into<String>, bounds: Rect) -> Node {
@@ -27,6 +29,7 @@ fn node(class: &'static str, text: impl Into<String>, bounds: Rect) -> Node {
         id: "",
         bounds,
         clickable: class == "android.widget.Button",
+        enabled: true,
     }
 }
 
@@ -79,6 +82,7 @@ pub fn dump(model: &Model, layout: &ScreenLayout, shown: Shown, clock: &str) -> 
         id: "",
         bounds: full,
         clickable: false,
+        enabled: true,
     };
     push(&mut xml, 0, &root, package, false);
     for (i, n) in nodes.iter().enumerate() {
@@ -98,21 +102,27 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
             text("Press back to close", d),
         ];
     }
+    if model.alert
+        && let Some(g) = &model.game
+    {
+        return vec![text(g.words.invalid, d), button(g.words.ok, l.dialog_next)];
+    }
     let level = model.game.as_ref().map_or(0, |g| g.level);
     match (model.screen, &model.game) {
-        (AppScreen::Complete, Some(_)) => vec![
-            text(format!("Level {level} complete"), d),
-            text("Well done!", d),
-            button("Home", l.dialog_home),
-            button("Next level", l.dialog_next),
+        (AppScreen::Complete, Some(g)) if l.completion == EndForm::Dialog => vec![
+            text(fill(g.words.complete_title, level, g.mistakes), d),
+            text(fill(g.words.complete_sub, level, g.mistakes), d),
+            button(g.words.home, l.dialog_home),
+            button(g.words.next, l.dialog_next),
         ],
-        (AppScreen::GameOver, Some(g)) => vec![
-            text("Game over", d),
-            text(format!("You made {} mistakes", g.mistakes), d),
-            button("Home", l.dialog_home),
-            button("Try again", l.dialog_next),
+        (AppScreen::GameOver, Some(g)) if l.game_over == EndForm::Dialog => vec![
+            text(fill(g.words.over_title, level, g.mistakes), d),
+            text(fill(g.words.over_sub, level, g.mistakes), d),
+            button(g.words.home, l.dialog_home),
+            button(g.words.retry, l.dialog_next),
         ],
-        (AppScreen::Game, Some(_)) => {
+        (AppScreen::Complete | AppScreen::GameOver, Some(g)) => end_nodes(model, l, g),
+        (AppScreen::Game, Some(g)) => {
             let mut n = vec![
                 text(format!("Level {level}"), l.app_bar),
                 Node {
@@ -126,10 +136,21 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
                     ..node("android.view.View", "", l.board)
                 },
             ];
-            for (i, r) in l.keys.iter().enumerate() {
-                n.push(button((i + 1).to_string(), *r));
+            for (r, slot) in l.keys.iter().zip(model.keys(g)) {
+                if let Some((d, greyed)) = slot {
+                    let mut b = button(d.to_string(), *r);
+                    b.enabled = !greyed;
+                    n.push(b);
+                }
             }
             n.push(button("Erase", l.erase));
+            if l.undo.w > 0 {
+                n.push(Node {
+                    desc: "Undo".into(),
+                    clickable: true,
+                    ..node("android.widget.ImageButton", "", l.undo)
+                });
+            }
             n
         }
         (AppScreen::Levels, _) => {
@@ -159,11 +180,40 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
     }
 }
 
+/// A completion or game over as a screen of its own, or as a line under the board (which
+/// stays, a view without text).
+fn end_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
+    let over = model.screen == AppScreen::GameOver;
+    let form = if over { l.game_over } else { l.completion };
+    let e = l.end_rects(form);
+    let w = g.words;
+    let mut n = vec![text(format!("Level {}", g.level), l.app_bar)];
+    if form == EndForm::Line {
+        n.push(Node {
+            id: "org.autoplay.sudoku:id/board",
+            desc: "Sudoku board".into(),
+            ..node("android.view.View", "", l.board)
+        });
+    }
+    let (title, sub, primary) = if over {
+        (w.over_title, w.over_sub, w.retry)
+    } else {
+        (w.complete_title, w.complete_sub, w.next)
+    };
+    n.push(text(fill(title, g.level, g.mistakes), e.title));
+    n.push(text(fill(sub, g.level, g.mistakes), e.sub));
+    n.push(button(w.home, e.home));
+    if over || (g.level as usize) < LEVEL_COUNT {
+        n.push(button(primary, e.primary));
+    }
+    n
+}
+
 fn push(xml: &mut String, index: usize, n: &Node, package: &str, close: bool) {
     let b = n.bounds;
     xml.push_str(&format!(
         "<node index=\"{index}\" text=\"{}\" resource-id=\"{}\" class=\"{}\" package=\"{package}\" \
-         content-desc=\"{}\" checkable=\"false\" checked=\"false\" clickable=\"{}\" enabled=\"true\" \
+         content-desc=\"{}\" checkable=\"false\" checked=\"false\" clickable=\"{}\" enabled=\"{}\" \
          focusable=\"{}\" focused=\"false\" scrollable=\"false\" long-clickable=\"false\" \
          password=\"false\" selected=\"false\" bounds=\"[{},{}][{},{}]\"",
         escape(&n.text),
@@ -171,6 +221,7 @@ fn push(xml: &mut String, index: usize, n: &Node, package: &str, close: bool) {
         n.class,
         escape(&n.desc),
         n.clickable,
+        n.enabled,
         n.clickable,
         b.x,
         b.y,

@@ -20,6 +20,9 @@ pub mod levels;
 pub(crate) mod model;
 pub mod palette;
 mod render;
+pub mod rules;
+#[cfg(test)]
+mod rules_tests;
 pub mod scene;
 pub mod screens;
 pub mod style;
@@ -34,6 +37,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
 use screens::layout::ScreenLayout;
+use std::time::Instant;
 
 /// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
 pub const PACKAGE: &str = "org.autoplay.sudoku";
@@ -92,6 +96,8 @@ pub struct AppOptions {
     pub hazards: HazardOptions,
     /// Colours instead of the style's or the theme's (tests: faint lines).
     pub palette: Option<palette::Palette>,
+    /// How the app takes taps (`--input-rules` and the rules' flags).
+    pub rules: rules::InputRules,
 }
 
 impl AppOptions {
@@ -159,7 +165,7 @@ pub struct Phone {
 }
 
 /// SplitMix64: spreads a seed into well-mixed bits.
-fn splitmix(seed: u64) -> u64 {
+pub(crate) fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -168,13 +174,19 @@ fn splitmix(seed: u64) -> u64 {
 
 impl Phone {
     /// A phone showing the app's home screen.
-    pub fn new(profile: Profile, options: AppOptions) -> Self {
-        let layout = ScreenLayout::new(&profile, options.keypad(), &options.style);
+    pub fn new(profile: Profile, mut options: AppOptions) -> Self {
+        if options.rules.erase == rules::EraseRule::Absent {
+            options.style.erase = style::EraseKey::None;
+        }
+        let mut layout = ScreenLayout::new(&profile, options.keypad(), &options.style);
+        layout.apply_rules(&options.rules, &options.style);
         let mix = splitmix(options.seed);
+        let mut model = Model::new(options.popup_after, options.mistake_limit);
+        model.set_rules(options.rules, &options.style, options.seed);
         Phone {
             renderer: Renderer::new(&layout),
             layout,
-            model: Model::new(options.popup_after, options.mistake_limit),
+            model,
             system: System::new(options.hazards),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             clock_start: (mix % (24 * 60)) as u32,
@@ -216,6 +228,12 @@ impl Phone {
     /// Taps on a dark screen or the lock screen do nothing; on the launcher, only the app's icon
     /// does something.
     pub fn tap(&mut self, x: i32, y: i32) {
+        self.tap_at(x, y, Instant::now());
+    }
+
+    /// A tap the app handles at `at` (the input dispatcher's time; rules that read the last
+    /// drawn frame or clear late depend on it).
+    pub fn tap_at(&mut self, x: i32, y: i32, at: Instant) {
         let p = self.options.drop_taps;
         let dropped = p > 0.0 && self.rng.random::<f64>() < p;
         self.model.count_tap(dropped);
@@ -223,13 +241,14 @@ impl Phone {
         match self.system.shown() {
             Shown::App => {
                 if !dropped {
-                    changed |= match self.layout.hit(self.model.screen, self.model.popup, x, y) {
+                    let hit = if self.model.alert && !self.model.popup {
+                        self.layout.hit_alert(x, y)
+                    } else {
+                        self.layout.hit(self.model.screen, self.model.popup, x, y)
+                    };
+                    changed |= match hit {
                         Some(screens::Hit::NavHome) => self.system.go_home(),
-                        target => {
-                            let target =
-                                self.options.style.target(target, self.model.game.as_ref());
-                            self.model.tap(target)
-                        }
+                        target => self.model.tap_at(target, at),
                     };
                 }
                 changed |= self.model.maybe_popup();
@@ -317,9 +336,14 @@ impl Phone {
         a11y::dump(&self.model, &self.layout, self.system.shown(), &clock)
     }
 
-    /// Lets time pass (the display may turn off).
+    /// Lets time pass (the display may turn off, late clears fall due).
     pub(crate) fn tick(&mut self) {
-        if self.system.tick() {
+        self.tick_at(Instant::now());
+    }
+
+    /// Lets time pass to `now`.
+    pub(crate) fn tick_at(&mut self, now: Instant) {
+        if self.system.tick() | self.model.advance(now) {
             self.frame_clock = None;
         }
     }
@@ -381,7 +405,13 @@ impl Phone {
         let m = &self.model;
         let game = m.game.as_ref();
         let line = |b: Option<&sudoku_autoplay::board::Board>| b.map(|b| b.to_line());
-        let screen = if m.popup { "popup" } else { m.screen.name() };
+        let screen = if m.popup {
+            "popup"
+        } else if m.alert {
+            "alert"
+        } else {
+            m.screen.name()
+        };
         let completed: Vec<usize> = (0..m.completed.len())
             .filter(|&i| m.completed[i])
             .map(|i| i + 1)
@@ -393,10 +423,10 @@ impl Phone {
             })
             .unwrap_or_default();
         let clock = self.clock();
-        serde_json::json!({
+        let mut state = serde_json::json!({
             "package": PACKAGE,
             "screen": screen,
-            "under_popup": m.popup.then(|| m.screen.name()),
+            "under_popup": (m.popup || m.alert).then(|| m.screen.name()),
             "level": game.map(|g| g.level),
             "levels": levels::LEVEL_COUNT,
             "board": line(game.map(|g| &g.board)),
@@ -433,6 +463,27 @@ impl Phone {
             "width": self.profile.width,
             "height": self.profile.height,
             "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
-        })
+        });
+        let rules = serde_json::json!({
+            "rules": self.options.rules.json(&self.options.style),
+            "brush": game.and_then(|g| g.brush).map(|b| match b {
+                model::Brush::Digit(d) => serde_json::json!(d),
+                model::Brush::Erase => serde_json::json!("erase"),
+            }),
+            "pencil": game.is_some_and(|g| g.pencil),
+            "undo_depth": game.map(|g| g.history.len()),
+            "end_title": game.and_then(|g| {
+                let title = match m.screen {
+                    screens::AppScreen::GameOver => g.words.over_title,
+                    screens::AppScreen::Complete => g.words.complete_title,
+                    _ => return None,
+                };
+                Some(rules::fill(title, g.level, g.mistakes))
+            }),
+        });
+        if let (Some(state), serde_json::Value::Object(rules)) = (state.as_object_mut(), rules) {
+            state.extend(rules);
+        }
+        state
     }
 }

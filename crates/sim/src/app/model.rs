@@ -2,9 +2,23 @@
 
 use super::Key;
 use super::levels;
+use super::rules::{
+    AfterEntry, BrushRetap, CLEAR_LATE, ENGLISH, EraseRule, FRAME, FinishedKeys, InputOrder,
+    InputRules, Mistakes, Retap, SameDigit, Words,
+};
 use super::screens::{AppScreen, Hit, LEVELS_PER_PAGE};
 use super::style::Highlights;
+use std::collections::VecDeque;
+use std::time::Instant;
 use sudoku_autoplay::board::{Board, CELLS, box_of, col_of, row_of};
+
+/// What a digit-first app's cell taps write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Brush {
+    Digit(u8),
+    /// The erase key armed: cell taps clear.
+    Erase,
+}
 
 /// One level being played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,8 +38,17 @@ pub struct Game {
     /// The app ended this game (`--mistake-limit`): it cannot be continued.
     pub over: bool,
     /// Pencil marks: bit `d` of `notes[cell]` marks digit `d` (1..=9) in an empty cell. Taps
-    /// never write them; a scene drawn for a test may (`super::scene`).
+    /// write them only in pencil mode (`--retap pencil`); a scene drawn for a test may
+    /// (`super::scene`).
     pub notes: [u16; CELLS],
+    /// The digit-first brush (`--input-order`).
+    pub brush: Option<Brush>,
+    /// Pencil mode (`--retap pencil`).
+    pub pencil: bool,
+    /// Every change of a cell, (cell, digit before), for the undo key.
+    pub history: Vec<(usize, u8)>,
+    /// The words of this game's end screens (`--language`).
+    pub words: &'static Words,
 }
 
 /// How a cell relates to the selection, for tinting.
@@ -37,6 +60,144 @@ pub enum Highlight {
     /// Holds the same digit as the selected cell.
     SameDigit,
     Selected,
+}
+
+/// What a game tap does to the game it reads (`hit`: a digit already mapped from its slot).
+fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> Effect {
+    let mut fx = Effect::default();
+    let brush_only = matches!(
+        r.order,
+        InputOrder::DigitFirst | InputOrder::DigitFirstArmed
+    );
+    let arm = |g: &mut Game, b: Brush, fx: &mut Effect| {
+        if g.brush == Some(b) {
+            if r.retap_brush == BrushRetap::Clear {
+                g.brush = None;
+                fx.changed = true;
+            }
+        } else {
+            g.brush = Some(b);
+            fx.changed = true;
+        }
+    };
+    match hit {
+        Hit::Cell(cell) => {
+            let painting = brush_only || (r.order == InputOrder::Both && g.brush.is_some());
+            if painting {
+                match g.brush {
+                    Some(Brush::Digit(d)) => enter(g, cell, d, r, same, false, &mut fx),
+                    Some(Brush::Erase) => erase_cell(g, cell, r, &mut fx),
+                    None => {}
+                }
+            } else if g.selected == Some(cell) {
+                match r.retap {
+                    Retap::Nothing => {}
+                    Retap::Deselect => {
+                        g.selected = None;
+                        g.pencil = false;
+                        fx.changed = true;
+                    }
+                    Retap::Pencil => {
+                        g.pencil = !g.pencil;
+                        fx.changed = true;
+                    }
+                }
+            } else {
+                g.selected = Some(cell);
+                fx.changed = true;
+            }
+        }
+        Hit::Digit(d) => match g.selected {
+            Some(cell) if !brush_only => {
+                enter(g, cell, d, r, same, true, &mut fx);
+                if r.after_entry == AfterEntry::Clear && (fx.entered || fx.erased) {
+                    g.selected = None;
+                    fx.changed = true;
+                }
+            }
+            _ if r.order == InputOrder::CellFirst => {}
+            _ => arm(g, Brush::Digit(d), &mut fx),
+        },
+        Hit::Erase => match g.selected {
+            Some(cell) if !brush_only => erase_cell(g, cell, r, &mut fx),
+            _ if r.order == InputOrder::CellFirst => {}
+            _ => arm(g, Brush::Erase, &mut fx),
+        },
+        Hit::Undo => {
+            if let Some((cell, d)) = g.history.pop() {
+                g.board.set(cell, d);
+                fx.changed = true;
+            }
+        }
+        _ => {}
+    }
+    fx
+}
+
+/// Whether `cell` holds its solution's digit and the rules lock it.
+fn locked(g: &Game, cell: usize, r: &InputRules) -> bool {
+    let d = g.board.get(cell);
+    r.lock_correct && d != 0 && g.solution.get(cell) == d
+}
+
+/// `d` into `cell` (`selected`: through the selection, where pencil mode applies).
+fn enter(
+    g: &mut Game,
+    cell: usize,
+    d: u8,
+    r: &InputRules,
+    same: SameDigit,
+    selected: bool,
+    fx: &mut Effect,
+) {
+    if g.is_given(cell) || !(1..=9).contains(&d) || locked(g, cell, r) {
+        return;
+    }
+    let old = g.board.get(cell);
+    if selected && g.pencil {
+        if old == 0 {
+            g.notes[cell] ^= 1 << d;
+            fx.changed = true;
+        }
+        return;
+    }
+    if old == d {
+        match same {
+            SameDigit::Reenter => {}
+            SameDigit::Nothing => return,
+            SameDigit::Clear => return erase_cell(g, cell, r, fx),
+            SameDigit::ClearLate => {
+                fx.late_clear = Some(cell);
+                return;
+            }
+        }
+    }
+    if r.refuse_conflicts && repeats(&g.board, cell, d) {
+        fx.refused = true;
+        fx.mistake = true;
+        return;
+    }
+    g.history.push((cell, old));
+    g.board.set(cell, d);
+    fx.entered = true;
+    fx.changed = true;
+    fx.mistake = match r.mistakes {
+        Mistakes::None => false,
+        Mistakes::Solution => g.solution.get(cell) != d,
+        Mistakes::Rules => repeats(&g.board, cell, d),
+    };
+}
+
+/// Clears `cell` unless it is a given, empty or locked.
+fn erase_cell(g: &mut Game, cell: usize, r: &InputRules, fx: &mut Effect) {
+    let old = g.board.get(cell);
+    if g.is_given(cell) || old == 0 || locked(g, cell, r) {
+        return;
+    }
+    g.history.push((cell, old));
+    g.board.set(cell, 0);
+    fx.erased = true;
+    fx.changed = true;
 }
 
 impl Game {
@@ -52,6 +213,10 @@ impl Game {
             mistakes: 0,
             over: false,
             notes: [0; CELLS],
+            brush: None,
+            pencil: false,
+            history: Vec::new(),
+            words: &ENGLISH,
         })
     }
 
@@ -68,6 +233,10 @@ impl Game {
             mistakes: 0,
             over: false,
             notes: [0; CELLS],
+            brush: None,
+            pencil: false,
+            history: Vec::new(),
+            words: &ENGLISH,
         }
     }
 
@@ -167,9 +336,204 @@ pub struct Model {
     pub swallowed_taps: u64,
     pub digits_entered: u64,
     pub erasures: u64,
+    /// How taps are taken (`--input-rules` and the rules' flags).
+    pub rules: InputRules,
+    /// The rules where they defer to the style, resolved.
+    pub(crate) same_digit: SameDigit,
+    pub(crate) finished_keys: FinishedKeys,
+    /// The refusal alert (`--refuse-conflicts`) is showing: only its OK button takes taps.
+    pub alert: bool,
+    /// Seeds the words of `--language random`.
+    seed: u64,
+    games_opened: u64,
+    /// With `frame_reads`: each recent game tap's time and the game before it.
+    recent: VecDeque<(Instant, Game)>,
+    /// `--same-digit clear-late`: cells to clear, and when.
+    late_clears: Vec<(Instant, usize)>,
+}
+
+/// What one game tap did, besides the state it changed.
+#[derive(Debug, Default)]
+struct Effect {
+    changed: bool,
+    entered: bool,
+    erased: bool,
+    mistake: bool,
+    refused: bool,
+    late_clear: Option<usize>,
+}
+
+/// Whether `d` in `cell` would repeat a digit of its row, column or box.
+fn repeats(board: &Board, cell: usize, d: u8) -> bool {
+    (0..CELLS).any(|c| {
+        c != cell
+            && board.get(c) == d
+            && (row_of(c) == row_of(cell) || col_of(c) == col_of(cell) || box_of(c) == box_of(cell))
+    })
+}
+
+/// The digit on each keypad slot (`None`: no key there) and whether it is greyed, under
+/// `finished` (re-flowed keys fill the slots in order).
+pub fn key_slots(game: &Game, finished: FinishedKeys) -> [Option<(u8, bool)>; 9] {
+    let done = |d: u8| super::style::remaining(game, d) == 0;
+    let mut out = [None; 9];
+    let mut next = 0;
+    for d in 1..=9u8 {
+        let slot = d as usize - 1;
+        match finished {
+            FinishedKeys::Shown => out[slot] = Some((d, false)),
+            FinishedKeys::Hidden if done(d) => {}
+            FinishedKeys::Hidden => out[slot] = Some((d, false)),
+            FinishedKeys::Greyed => out[slot] = Some((d, done(d))),
+            FinishedKeys::Removed if done(d) => {}
+            FinishedKeys::Removed => {
+                out[next] = Some((d, false));
+                next += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The state a game tap writes: only what it changed relative to what it read lands on the
+/// current game (a tap that read an old frame overwrites newer changes of the same things).
+fn merge(g: &mut Game, read: &Game, after: &Game) {
+    for c in 0..CELLS {
+        if after.board.get(c) != read.board.get(c) {
+            g.board.set(c, after.board.get(c));
+        }
+        if after.notes[c] != read.notes[c] {
+            g.notes[c] = after.notes[c];
+        }
+    }
+    if after.selected != read.selected {
+        g.selected = after.selected;
+    }
+    if after.brush != read.brush {
+        g.brush = after.brush;
+    }
+    if after.pencil != read.pencil {
+        g.pencil = after.pencil;
+    }
+    let (n0, n1) = (read.history.len(), after.history.len());
+    if n1 > n0 {
+        g.history.extend_from_slice(&after.history[n0..]);
+    } else {
+        let keep = g.history.len().saturating_sub(n0 - n1);
+        g.history.truncate(keep);
+    }
 }
 
 impl Model {
+    /// The rules this app takes taps by (`same_digit` and `finished_keys` resolved against the
+    /// style), and the seed of its random words.
+    pub(crate) fn set_rules(&mut self, rules: InputRules, style: &super::style::Style, seed: u64) {
+        self.rules = rules;
+        self.same_digit = rules.same_digit(style);
+        self.finished_keys = rules.finished_keys(style);
+        self.seed = seed;
+    }
+
+    /// The keypad's slots now (see [`key_slots`]).
+    pub fn keys(&self, game: &Game) -> [Option<(u8, bool)>; 9] {
+        key_slots(game, self.finished_keys)
+    }
+
+    /// Lets time pass to `now`: late clears fall due. True if anything visible changed.
+    pub(crate) fn advance(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        while let Some(i) = self.late_clears.iter().position(|&(due, _)| due <= now) {
+            let (_, cell) = self.late_clears.remove(i);
+            let Some(g) = self.game.as_mut() else {
+                continue;
+            };
+            let d = g.board.get(cell);
+            if self.screen == AppScreen::Game && !g.is_given(cell) && d != 0 {
+                g.history.push((cell, d));
+                g.board.set(cell, 0);
+                self.erasures += 1;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// The game as the last drawn frame shows it at `at`, when it differs from the current one.
+    fn drawn(&mut self, at: Instant) -> Option<Game> {
+        while self.recent.front().is_some_and(|&(t, _)| t + FRAME <= at) {
+            self.recent.pop_front();
+        }
+        self.recent.front().map(|(_, g)| g.clone())
+    }
+
+    /// A tap on a cell, a digit key (its slot), the erase key or the undo key.
+    fn game_input(&mut self, hit: Hit, at: Instant) -> bool {
+        let rules = self.rules;
+        let hit = match hit {
+            Hit::Digit(slot) => {
+                let Some(g) = &self.game else { return false };
+                match self.keys(g).get(slot as usize - 1).copied().flatten() {
+                    Some((d, false)) => Hit::Digit(d),
+                    _ => return false,
+                }
+            }
+            Hit::Erase if rules.erase != EraseRule::Clears => return false,
+            Hit::Undo if !rules.undo_key => return false,
+            h => h,
+        };
+        let stale = if rules.frame_reads {
+            self.drawn(at)
+        } else {
+            None
+        };
+        let Some(current) = self.game.as_mut() else {
+            return false;
+        };
+        if rules.frame_reads {
+            self.recent.push_back((at, current.clone()));
+        }
+        let fx = match stale {
+            Some(read) => {
+                let mut after = read.clone();
+                let fx = input(&mut after, hit, &rules, self.same_digit);
+                merge(current, &read, &after);
+                fx
+            }
+            None => input(current, hit, &rules, self.same_digit),
+        };
+        if fx.entered {
+            self.digits_entered += 1;
+        }
+        if fx.erased {
+            self.erasures += 1;
+        }
+        if let Some(cell) = fx.late_clear {
+            self.late_clears.push((at + CLEAR_LATE, cell));
+        }
+        if fx.refused {
+            self.alert = true;
+        }
+        let g = self.game.as_mut().expect("checked above");
+        if fx.mistake && rules.mistakes != Mistakes::None {
+            g.mistakes += 1;
+            if self.mistake_limit.is_some_and(|n| g.mistakes >= n) {
+                g.over = true;
+                g.selected = None;
+                self.alert = false;
+                self.screen = AppScreen::GameOver;
+                return true;
+            }
+        }
+        if (fx.entered || fx.changed) && g.is_solved() {
+            let level = g.level as usize;
+            if let Some(done) = self.completed.get_mut(level - 1) {
+                *done = true;
+            }
+            self.screen = AppScreen::Complete;
+        }
+        fx.changed || fx.refused
+    }
+
     /// The app at its home screen.
     pub fn new(popup_after: Option<u64>, mistake_limit: Option<u32>) -> Self {
         Model {
@@ -186,6 +550,14 @@ impl Model {
             swallowed_taps: 0,
             digits_entered: 0,
             erasures: 0,
+            rules: InputRules::default(),
+            same_digit: SameDigit::Reenter,
+            finished_keys: FinishedKeys::Shown,
+            alert: false,
+            seed: 0,
+            games_opened: 0,
+            recent: VecDeque::new(),
+            late_clears: Vec::new(),
         }
     }
 
@@ -214,8 +586,33 @@ impl Model {
         }
     }
 
-    /// Applies a tap that hit `target` (or nothing). True if anything visible changed.
+    /// Applies a tap that hit `target` (or nothing) now. True if anything visible changed.
     pub fn tap(&mut self, target: Option<Hit>) -> bool {
+        self.tap_at(target, Instant::now())
+    }
+
+    /// Applies a tap that hit `target` (or nothing), handled by the app at `at`. True if
+    /// anything visible changed.
+    pub fn tap_at(&mut self, target: Option<Hit>, at: Instant) -> bool {
+        let mut changed = self.advance(at);
+        if self.alert && !self.popup {
+            // The refusal alert takes only its OK button; BACK does not close it.
+            return match target {
+                Some(Hit::AlertOk) => {
+                    self.alert = false;
+                    true
+                }
+                _ => {
+                    self.swallowed_taps += 1;
+                    changed
+                }
+            };
+        }
+        changed |= self.tap_on(target, at);
+        changed
+    }
+
+    fn tap_on(&mut self, target: Option<Hit>, at: Instant) -> bool {
         match target {
             Some(Hit::NavBack) => return self.key(Key::Back),
             Some(Hit::NavHome) => return false,
@@ -258,46 +655,8 @@ impl Model {
                 true
             }
             (AppScreen::Levels | AppScreen::Game, Hit::Back) => self.key(Key::Back),
-            (AppScreen::Game, Hit::Cell(cell)) => match &mut self.game {
-                Some(g) if g.selected != Some(cell) => {
-                    g.selected = Some(cell);
-                    true
-                }
-                _ => false,
-            },
-            (AppScreen::Game, Hit::Digit(d)) => {
-                let Some(g) = &mut self.game else {
-                    return false;
-                };
-                if !g.write(d) {
-                    return false;
-                }
-                self.digits_entered += 1;
-                let wrong = g.selected.is_some_and(|c| g.solution.get(c) != d);
-                if wrong {
-                    g.mistakes += 1;
-                    if self.mistake_limit.is_some_and(|n| g.mistakes >= n) {
-                        g.over = true;
-                        g.selected = None;
-                        self.screen = AppScreen::GameOver;
-                        return true;
-                    }
-                }
-                if g.is_solved() {
-                    let level = g.level as usize;
-                    if let Some(done) = self.completed.get_mut(level - 1) {
-                        *done = true;
-                    }
-                    self.screen = AppScreen::Complete;
-                }
-                true
-            }
-            (AppScreen::Game, Hit::Erase) => {
-                let erased = self.game.as_mut().is_some_and(|g| g.erase());
-                if erased {
-                    self.erasures += 1;
-                }
-                erased
+            (AppScreen::Game, h @ (Hit::Cell(_) | Hit::Digit(_) | Hit::Erase | Hit::Undo)) => {
+                self.game_input(h, at)
             }
             (AppScreen::Complete, Hit::DialogNext) => {
                 let next = self.game.as_ref().map_or(1, |g| g.level + 1);
@@ -322,6 +681,7 @@ impl Model {
                 self.popup = false;
                 true
             }
+            Key::Back if self.alert => false,
             Key::Back => match self.screen {
                 AppScreen::Home => false,
                 AppScreen::Levels => {
@@ -353,7 +713,16 @@ impl Model {
     /// Opens a fresh game of level `n`; false if there is no such level.
     fn open(&mut self, n: u32) -> bool {
         match Game::new(n) {
-            Some(g) => {
+            Some(mut g) => {
+                self.games_opened += 1;
+                let pick = super::splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
+                g.words = self.rules.language.words(pick);
+                if self.rules.order == InputOrder::DigitFirstArmed {
+                    g.brush = Some(Brush::Digit(1));
+                }
+                self.recent.clear();
+                self.late_clears.clear();
+                self.alert = false;
                 self.game = Some(g);
                 self.screen = AppScreen::Game;
                 true

@@ -4,8 +4,9 @@ use super::AppOptions;
 use super::canvas::Canvas;
 use super::font::{Face, Text};
 use super::levels::LEVEL_COUNT;
-use super::model::{Game, Highlight, Model};
+use super::model::{Brush, Game, Highlight, Model};
 use super::palette::Palette;
+use super::rules::{EndForm, Words, fill};
 use super::screens::layout::{Rect, ScreenLayout};
 use super::screens::{AppScreen, LEVELS_PER_PAGE};
 use super::style::{self, EraseKey, Givens, Style};
@@ -77,20 +78,41 @@ impl Renderer {
                 self.app_bar(&mut cv, layout, pal, "Levels", true);
                 self.levels(&mut cv, layout, pal, model);
             }
-            (AppScreen::Game | AppScreen::Complete, Some(game)) => {
+            (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, Some(game)) => {
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
-                self.game(&mut cv, layout, pal, game, options);
-                if model.screen == AppScreen::Complete {
-                    cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                    self.complete(&mut cv, layout, pal, game.level);
+                let over = model.screen == AppScreen::GameOver;
+                let form = match model.screen {
+                    AppScreen::Complete => Some(layout.completion),
+                    AppScreen::GameOver => Some(layout.game_over),
+                    _ => None,
+                };
+                match form {
+                    None => self.game(&mut cv, layout, pal, model, game, options, true),
+                    Some(EndForm::Dialog) if !over => {
+                        self.game(&mut cv, layout, pal, model, game, options, true);
+                        cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                        self.complete(&mut cv, layout, pal, game);
+                    }
+                    Some(EndForm::Dialog) => {
+                        // The board is gone: the app bar, an empty page and the dialog.
+                        cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                        self.game_over(&mut cv, layout, pal, game);
+                    }
+                    Some(EndForm::Screen) => self.end_words(&mut cv, layout, pal, game, over, form),
+                    Some(EndForm::Line) => {
+                        self.game(&mut cv, layout, pal, model, game, options, false);
+                        self.end_words(&mut cv, layout, pal, game, over, form);
+                    }
                 }
             }
-            (AppScreen::GameOver, Some(game)) => {
-                // The board is gone: the app bar, an empty page and the dialog.
-                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
-                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                self.game_over(&mut cv, layout, pal, game.mistakes);
-            }
+        }
+        if model.alert && !model.popup {
+            cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+            let words = model
+                .game
+                .as_ref()
+                .map_or(&super::rules::ENGLISH, |g| g.words);
+            self.alert(&mut cv, layout, pal, words);
         }
         if model.popup {
             cv.blend(content, [0, 0, 0], pal.scrim_alpha);
@@ -250,13 +272,17 @@ impl Renderer {
             .centered(cv, Face::Regular, small, &label, l.page_label, pal.muted);
     }
 
+    /// The game screen: the board and, with `keypad`, the keys (an end line replaces them).
+    #[allow(clippy::too_many_arguments)]
     fn game(
         &mut self,
         cv: &mut Canvas,
         l: &ScreenLayout,
         pal: &Palette,
+        model: &Model,
         game: &Game,
         options: &AppOptions,
+        keypad: bool,
     ) {
         let style = &options.style;
         let b = l.board;
@@ -364,10 +390,33 @@ impl Renderer {
             self.text.glyph_centered(cv, face, px, ch, r, colour);
         }
         self.notes(cv, l, pal, game, entered_face);
+        if game.pencil
+            && let Some(sel) = game.selected
+        {
+            // Pencil mode: the selected cell framed in the primary colour.
+            let r = l.cell(sel);
+            let t = l.px(2.0).max(1);
+            for edge in [
+                Rect::new(r.x, r.y, r.w, t),
+                Rect::new(r.x, r.bottom() - t, r.w, t),
+                Rect::new(r.x, r.y, t, r.h),
+                Rect::new(r.right() - t, r.y, t, r.h),
+            ] {
+                cv.fill(edge, pal.primary);
+            }
+        }
+        if l.undo.w > 0 && style.erase != EraseKey::Actions {
+            let px = Self::sp(l, 24.0);
+            self.text
+                .glyph_centered(cv, Face::Bold, px, '↶', l.undo, pal.on_app_bar);
+        }
+        if !keypad {
+            return;
+        }
         if style.erase == EraseKey::Actions {
             self.actions(cv, l, pal, style);
         }
-        self.keypad(cv, l, pal, game, style);
+        self.keypad(cv, l, pal, model, game, style);
     }
 
     /// Pencil marks: digit d small in the d-th ninth of its empty cell.
@@ -417,6 +466,7 @@ impl Renderer {
         cv: &mut Canvas,
         l: &ScreenLayout,
         pal: &Palette,
+        model: &Model,
         game: &Game,
         style: &Style,
     ) {
@@ -438,11 +488,19 @@ impl Renderer {
                 (f.keys, px)
             }
         };
-        for (i, r) in l.keys.iter().enumerate() {
-            let digit = i as u8 + 1;
-            if style.hidden(game, digit) {
+        let slots = model.keys(game);
+        for (r, slot) in l.keys.iter().zip(slots) {
+            let Some((digit, greyed)) = slot else {
                 continue;
-            }
+            };
+            // The brush's key in the primary colour, a finished digit's greyed.
+            let (key, on_key) = if game.brush == Some(Brush::Digit(digit)) {
+                (pal.primary, pal.on_primary)
+            } else if greyed {
+                (style::mix(key, pal.background, 0.6), pal.outline)
+            } else {
+                (key, on_key)
+            };
             cv.round_rect(*r, radius, key);
             let ch = char::from(b'0' + digit);
             if style.counts {
@@ -497,18 +555,68 @@ impl Renderer {
         cv.round_rect(l.dialog, l.px(24.0), pal.surface);
     }
 
-    fn complete(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, level: u32) {
-        let next = ((level as usize) < LEVEL_COUNT).then_some("Next level");
-        let title = format!("Level {level} complete");
-        self.dialog(cv, l, pal, &title, "Well done!", next);
+    fn complete(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, game: &Game) {
+        let w = game.words;
+        let next = ((game.level as usize) < LEVEL_COUNT).then_some(w.next);
+        let title = fill(w.complete_title, game.level, game.mistakes);
+        let sub = fill(w.complete_sub, game.level, game.mistakes);
+        self.dialog(cv, l, pal, &title, &sub, w.home, next);
     }
 
-    fn game_over(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, mistakes: u32) {
-        let sub = format!("You made {mistakes} mistakes");
-        self.dialog(cv, l, pal, "Game over", &sub, Some("Try again"));
+    fn game_over(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, game: &Game) {
+        let w = game.words;
+        let title = fill(w.over_title, game.level, game.mistakes);
+        let sub = fill(w.over_sub, game.level, game.mistakes);
+        self.dialog(cv, l, pal, &title, &sub, w.home, Some(w.retry));
+    }
+
+    /// The completion or game over as a screen of its own or a line under the board.
+    #[allow(clippy::too_many_arguments)]
+    fn end_words(
+        &mut self,
+        cv: &mut Canvas,
+        l: &ScreenLayout,
+        pal: &Palette,
+        game: &Game,
+        over: bool,
+        form: Option<EndForm>,
+    ) {
+        let e = l.end_rects(form.unwrap_or_default());
+        let w = game.words;
+        let (title, sub, primary) = if over {
+            (w.over_title, w.over_sub, Some(w.retry))
+        } else {
+            let next = ((game.level as usize) < LEVEL_COUNT).then_some(w.next);
+            (w.complete_title, w.complete_sub, next)
+        };
+        let screen = form == Some(EndForm::Screen);
+        let size = Self::sp(l, if screen { 32.0 } else { 22.0 });
+        let title = fill(title, game.level, game.mistakes);
+        let colour = if over { pal.conflict } else { pal.text };
+        self.text
+            .centered(cv, Face::Bold, size, &title, e.title, colour);
+        let sub = fill(sub, game.level, game.mistakes);
+        let sub_px = Self::sp(l, if screen { 16.0 } else { 14.0 });
+        self.text
+            .centered(cv, Face::Regular, sub_px, &sub, e.sub, pal.muted);
+        self.button(cv, l, e.home, w.home, false, pal);
+        if let Some(label) = primary {
+            self.button(cv, l, e.primary, label, true, pal);
+        }
+    }
+
+    /// The refusal alert: its words and an OK button.
+    fn alert(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, w: &Words) {
+        self.card(cv, l, pal);
+        let e = l.end_rects(EndForm::Dialog);
+        let px = Self::sp(l, 22.0);
+        self.text
+            .centered(cv, Face::Bold, px, w.invalid, e.title, pal.text);
+        self.button(cv, l, l.dialog_next, w.ok, true, pal);
     }
 
     /// A dialog card: a title, a line under it, Home and an optional primary button.
+    #[allow(clippy::too_many_arguments)]
     fn dialog(
         &mut self,
         cv: &mut Canvas,
@@ -516,6 +624,7 @@ impl Renderer {
         pal: &Palette,
         title_text: &str,
         sub_text: &str,
+        home: &str,
         primary: Option<&str>,
     ) {
         self.card(cv, l, pal);
@@ -538,7 +647,7 @@ impl Renderer {
             sub,
             pal.muted,
         );
-        self.button(cv, l, l.dialog_home, "Home", false, pal);
+        self.button(cv, l, l.dialog_home, home, false, pal);
         if let Some(label) = primary {
             self.button(cv, l, l.dialog_next, label, true, pal);
         }

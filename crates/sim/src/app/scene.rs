@@ -68,6 +68,7 @@ pub fn draw(profile: &Profile, options: &AppOptions, scene: &Scene) -> Drawn {
     game.notes = scene.notes;
     game.selected = scene.selected.filter(|&c| c < CELLS);
     let mut model = Model::new(None, None);
+    model.set_rules(options.rules, &options.style, options.seed);
     model.screen = AppScreen::Game;
     model.game = Some(game);
     let mut image = RgbaImage::new(0, 0);

@@ -173,7 +173,9 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("sudoku") => {
-            let state = device.phone().dumpsys();
+            let mut phone = device.phone();
+            phone.tick();
+            let state = phone.dumpsys();
             out.out(format!("{state}\n"));
             0
         }

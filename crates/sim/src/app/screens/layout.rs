@@ -4,6 +4,7 @@
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
 use super::super::KeypadStyle;
+use super::super::rules::{EndForm, InputRules};
 use super::super::style::{EraseKey, Style};
 use super::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
 use crate::profile::Profile;
@@ -95,6 +96,22 @@ pub struct ScreenLayout {
     pub dialog: Rect,
     pub dialog_next: Rect,
     pub dialog_home: Rect,
+    /// The undo key (empty unless `--undo-key`): the action row's Undo, else the app bar's
+    /// right end.
+    pub undo: Rect,
+    /// How the completion and the game over show (`--completion`, `--game-over`).
+    pub completion: EndForm,
+    pub game_over: EndForm,
+}
+
+/// Where an end screen's words and buttons are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndRects {
+    pub title: Rect,
+    pub sub: Rect,
+    pub home: Rect,
+    /// Next level, or Try again.
+    pub primary: Rect,
 }
 
 impl ScreenLayout {
@@ -312,7 +329,78 @@ impl ScreenLayout {
             dialog,
             dialog_next,
             dialog_home,
+            undo: Rect::default(),
+            completion: EndForm::Dialog,
+            game_over: EndForm::Dialog,
         }
+    }
+
+    /// The rules' parts of the layout: the undo key and the end screens' forms.
+    pub(crate) fn apply_rules(&mut self, rules: &InputRules, style: &Style) {
+        self.undo = match (rules.undo_key, style.erase) {
+            (false, _) => Rect::default(),
+            (true, EraseKey::Actions) => self.actions[0],
+            (true, _) => {
+                let w = self.px(56.0);
+                Rect::new(self.width - w, self.app_bar.y, w, self.app_bar.h)
+            }
+        };
+        self.completion = rules.completion;
+        self.game_over = rules.game_over;
+    }
+
+    /// Where an end screen of `form` puts its words and buttons.
+    pub fn end_rects(&self, form: EndForm) -> EndRects {
+        match form {
+            EndForm::Dialog => {
+                let d = self.dialog;
+                let title = Rect::new(d.x, d.y + self.px(24.0), d.w, self.px(36.0));
+                let sub = Rect::new(d.x, title.bottom() + self.px(4.0), d.w, self.px(28.0));
+                EndRects {
+                    title,
+                    sub,
+                    home: self.dialog_home,
+                    primary: self.dialog_next,
+                }
+            }
+            EndForm::Screen => {
+                let t = self.home_title;
+                EndRects {
+                    title: t,
+                    sub: Rect::new(t.x, t.bottom(), t.w, self.px(32.0)),
+                    home: self.level_list,
+                    primary: self.play,
+                }
+            }
+            EndForm::Line => {
+                // Under the board, where the keypad was: a line, a smaller one, two buttons,
+                // shrunk to the room there is (116 dp at full size).
+                let room = (self.nav_bar.y - self.board.bottom()) as f32 / self.dp;
+                let k = (room / 116.0).min(1.0);
+                let px = |v: f32| (v * k * self.dp).round() as i32;
+                let title = Rect::new(0, self.board.bottom() + px(8.0), self.width, px(32.0));
+                let sub = Rect::new(0, title.bottom(), self.width, px(24.0));
+                let (bw, bh) = (self.dialog_home.w, px(44.0));
+                let y = sub.bottom() + px(4.0);
+                let cx = self.width / 2;
+                let gap = self.px(8.0);
+                EndRects {
+                    title,
+                    sub,
+                    home: Rect::new(cx - gap - bw, y, bw, bh),
+                    primary: Rect::new(cx + gap, y, bw, bh),
+                }
+            }
+        }
+    }
+
+    /// What a tap at (x, y) hits while the refusal alert shows: its OK button (the dialog's
+    /// primary button) or the navigation bar.
+    pub fn hit_alert(&self, x: i32, y: i32) -> Option<Hit> {
+        if self.dialog_next.contains(x, y) {
+            return Some(Hit::AlertOk);
+        }
+        self.hit(AppScreen::Home, true, x, y)
     }
 
     /// Converts dp to pixels.
@@ -404,16 +492,20 @@ impl ScreenLayout {
                 if let Some(i) = self.keys.iter().position(|r| r.contains(x, y)) {
                     return Some(Hit::Digit(i as u8 + 1));
                 }
-                first(&[(self.erase, Hit::Erase), (self.back, Hit::Back)])
+                first(&[
+                    (self.erase, Hit::Erase),
+                    (self.undo, Hit::Undo),
+                    (self.back, Hit::Back),
+                ])
             }
-            AppScreen::Complete => first(&[
-                (self.dialog_next, Hit::DialogNext),
-                (self.dialog_home, Hit::DialogHome),
-            ]),
-            AppScreen::GameOver => first(&[
-                (self.dialog_next, Hit::DialogRetry),
-                (self.dialog_home, Hit::DialogHome),
-            ]),
+            AppScreen::Complete => {
+                let e = self.end_rects(self.completion);
+                first(&[(e.primary, Hit::DialogNext), (e.home, Hit::DialogHome)])
+            }
+            AppScreen::GameOver => {
+                let e = self.end_rects(self.game_over);
+                first(&[(e.primary, Hit::DialogRetry), (e.home, Hit::DialogHome)])
+            }
         }
     }
 

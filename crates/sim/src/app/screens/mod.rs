@@ -13,7 +13,8 @@ pub enum AppScreen {
     Game,
     /// The "Level N complete" dialog over the solved board.
     Complete,
-    /// The "Game over" dialog after too many mistakes (`--mistake-limit`); the board is gone.
+    /// The "Game over" dialog after too many mistakes (`--mistake-limit`); the board is gone
+    /// (other forms: `super::rules::EndForm`).
     GameOver,
 }
 
@@ -49,6 +50,10 @@ pub enum Hit {
     Digit(u8),
     /// Game: the erase key.
     Erase,
+    /// Game: the undo key (`--undo-key`).
+    Undo,
+    /// The refusal alert's OK button (`--refuse-conflicts`).
+    AlertOk,
     /// Completion dialog: Next level.
     DialogNext,
     /// Completion and game-over dialogs: Home.
