@@ -250,6 +250,62 @@ fn plays_on_phones_that_print_like_real_ones() {
     }
 }
 
+/// Apps whose taps mean more than selecting (`sim --retap`, `--after-entry`): a re-tap of the
+/// selected cell deselects it or toggles pencil mode, the selection is dropped after each
+/// entry. With those rules in the calibration's `[input]`, the row-major search is shown and
+/// verified, with 5% of the taps lost, through every verification's repairs: no cell is tapped
+/// while it may be selected.
+#[test]
+fn plays_by_the_apps_input_rules_in_the_calibration() {
+    use autoplay_sim::app::rules::{AfterEntry as SimAfter, InputRules, Retap as SimRetap};
+    use sudoku_autoplay::calibration::{AfterEntry, Calibration, Retap};
+    let data = tempfile::tempdir().unwrap();
+    let shipped = Calibration::load(&sim_calibrations().join("sim-pixel.toml")).unwrap();
+    for (retap, after, sim_retap, sim_after) in [
+        (
+            Retap::Deselect,
+            AfterEntry::Keep,
+            SimRetap::Deselect,
+            SimAfter::Keep,
+        ),
+        (
+            Retap::Pencil,
+            AfterEntry::Keep,
+            SimRetap::Pencil,
+            SimAfter::Keep,
+        ),
+        (
+            Retap::Deselect,
+            AfterEntry::Clear,
+            SimRetap::Deselect,
+            SimAfter::Clear,
+        ),
+    ] {
+        let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+        c.app.seed = 7;
+        c.app.rules = InputRules {
+            retap: sim_retap,
+            after_entry: sim_after,
+            ..InputRules::default()
+        };
+        // Lost taps: repairs after each verification write cells that may still be selected.
+        c.app.drop_taps = 0.05;
+        c.adb_root = true;
+        let sim = spawn(c).unwrap();
+        let (_adb, device) = connect(&sim);
+        let mut cal = shipped.clone();
+        cal.input.retap = retap;
+        cal.input.after_entry = after;
+        let file = data.path().join(format!("{retap:?}-{after:?}.toml"));
+        std::fs::write(&file, cal.to_toml()).unwrap();
+        let mut cfg = config(data.path(), 3, Strategy::RowMajor);
+        cfg.calibration = Some(file);
+        let report = play(&device, &cfg, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{retap:?}, {after:?}: {e:#}"));
+        check(&sim, &report, Strategy::RowMajor);
+    }
+}
+
 /// Other apps' looks (`autoplay sim --style`): the binary calibrates from the phone's own screen
 /// with no hints, then the player reads, plays and verifies with that calibration. `disc` has
 /// no erase key, so its wrong digits are cleared by tapping them again (`erase = "toggle"`).

@@ -151,21 +151,30 @@ pub fn play(
     Ok(report)
 }
 
-/// Measures the channel's rate with taps on a given cell (which change nothing): rounds of
+/// Measures the channel's rate with taps on given cells (which change nothing): rounds of
 /// 1, 2, 4, ... 32 taps, each flushed, while the next round should still end within about a
 /// second and at most 63 taps in all; the rate is the last round's. A fast channel always gets
 /// all 63 (the same warm-up on every run), a slow one (`input tap`, a few per second) stops
-/// after a second's worth. Returns the rate and the taps spent.
+/// after a second's worth. The taps alternate between two givens, so none re-taps a selected
+/// cell (which deselects it or toggles pencil mode in some apps). Returns the rate and the
+/// taps spent.
 fn measure_rate(link: &mut Link, givens: &Board, layout: &Layout) -> anyhow::Result<(f64, u64)> {
-    let Some(cell) = (0..81).find(|&c| givens.get(c) != 0) else {
+    // The last two givens: the encoder's neutral cells are the first two.
+    let cells: Vec<(u32, u32)> = (0..81)
+        .rev()
+        .filter(|&c| givens.get(c) != 0)
+        .take(2)
+        .map(|c| layout.cells[c])
+        .collect();
+    if cells.is_empty() {
         return Ok((1.0, 0));
-    };
-    let (x, y) = layout.cells[cell];
+    }
     let start = Instant::now();
     let (mut round, mut spent) = (1u64, 0u64);
     let rate = loop {
         let t = Instant::now();
-        for _ in 0..round {
+        for i in 0..round {
+            let (x, y) = cells[(spent + i) as usize % cells.len()];
             link.tap(x, y)?;
         }
         link.flush()?;

@@ -72,9 +72,11 @@ pub enum Selection {
 pub struct Encoder<'a> {
     layout: &'a Layout,
     pub selection: Selection,
-    /// A given cell: tapped to leave an unknown selection where re-tapping a selected cell is
-    /// not harmless (the player never selects a given, so this tap is never a re-tap).
-    pub neutral: Option<usize>,
+    /// Two given cells, tapped in turn to leave an unknown selection where re-tapping a
+    /// selected cell is not harmless: the player selects no other given (the rate's warm-up
+    /// taps the last two), and the one tapped last time is skipped, in case the tap after it
+    /// was lost; so this tap is never a re-tap.
+    pub neutral: [Option<usize>; 2],
 }
 
 impl<'a> Encoder<'a> {
@@ -82,14 +84,15 @@ impl<'a> Encoder<'a> {
         Encoder {
             layout,
             selection: Selection::Unknown,
-            neutral: None,
+            neutral: [None; 2],
         }
     }
 
     /// An encoder for `puzzle`: its first given is the neutral cell.
     pub fn for_puzzle(layout: &'a Layout, puzzle: &crate::board::Board) -> Self {
+        let mut givens = (0..81).filter(|&c| puzzle.get(c) != 0);
         Encoder {
-            neutral: (0..81).find(|&c| puzzle.get(c) != 0),
+            neutral: [givens.next(), givens.next()],
             ..Encoder::new(layout)
         }
     }
@@ -115,9 +118,10 @@ impl<'a> Encoder<'a> {
                 if self.selection != Selection::Cell(cell as u8) {
                     if self.selection == Selection::Unknown
                         && l.rules.retap != Retap::Nothing
-                        && let Some(n) = self.neutral.filter(|&n| n != cell)
+                        && let Some(n) = self.neutral[0].filter(|&n| n != cell)
                     {
                         out.push(l.cells[n]);
+                        self.neutral.swap(0, 1);
                     }
                     out.push(l.cells[cell]);
                 }
@@ -223,21 +227,22 @@ mod tests {
         let mut l = layout(InputOrder::CellFirst, false);
         l.rules.retap = Retap::Deselect;
         let mut e = Encoder::new(&l);
-        e.neutral = Some(0);
+        e.neutral = [Some(0), Some(1)];
         let mut taps = Vec::new();
         // From an unknown selection: the given cell 0 first, then the cell.
         e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
         e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (50, 250)]);
-        // After a reset (a popup, a repair): the same again, never the cell twice in a row.
+        // After a reset (a popup, a repair): the other given (the tap after the first may have
+        // been lost), then the cell; never a cell twice in a row.
         e.reset();
         taps.clear();
         e.event(Event::Place { cell: 10, digit: 4 }, &mut taps);
-        assert_eq!(taps, vec![(5, 5), (15, 15), (35, 200)]);
+        assert_eq!(taps, vec![(15, 5), (15, 15), (35, 200)]);
         // Where a re-tap is harmless, no extra tap.
         let plain = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&plain);
-        e.neutral = Some(0);
+        e.neutral = [Some(0), Some(1)];
         taps.clear();
         e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(15, 15), (25, 200)]);
