@@ -578,16 +578,29 @@ impl Performance<'_, '_> {
                     for &c in &wrong {
                         self.expected.set(c, board.get(c));
                     }
-                    for &c in &wrong {
+                    // Wrong digits are erased before any digit is written: apps that hide a
+                    // digit's key once nine of it are on the board (a wrong digit makes nine
+                    // early) would otherwise refuse the very digit that repairs another cell.
+                    // Once they are gone, no digit on screen outnumbers the search's, so every
+                    // key a repair needs is there.
+                    let erase = wrong
+                        .iter()
+                        .filter(|&&c| board.get(c) != 0 && want.get(c) != 0)
+                        .map(|&c| (c, 0));
+                    let writes = wrong.iter().map(|&c| (c, want.get(c)));
+                    for (c, digit) in erase.chain(writes) {
                         self.enc.reset();
-                        self.report.repairs += 1;
+                        if digit == want.get(c) {
+                            self.report.repairs += 1;
+                        }
                         tracing::debug!(
                             cell = %crate::board::cell_name(c),
                             seen = self.expected.get(c),
                             want = want.get(c),
+                            write = digit,
                             "repair"
                         );
-                        let sent = self.write(WriteKind::Repair, c, want.get(c));
+                        let sent = self.write(WriteKind::Repair, c, digit);
                         match sent {
                             Ok(()) => {}
                             Err(e) if is_restored(&e) => break,
@@ -670,6 +683,8 @@ mod tests {
         restore_at: Option<u64>,
         mistake_limit: Option<u32>,
         mistakes: u32,
+        /// A digit's key does nothing while nine of it are on the board (apps that hide it).
+        hide_completed: bool,
     }
 
     impl MemoryApp<'_> {
@@ -695,7 +710,10 @@ mod tests {
                 let toggles = self.layout.cancel == Cancel::Toggle;
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
                     let d = d as u8 + 1;
-                    if toggles && self.board.get(c) == d {
+                    let placed = (0..CELLS).filter(|&c| self.board.get(c) == d).count();
+                    if self.hide_completed && placed == 9 {
+                        // The key is hidden: the tap lands on nothing.
+                    } else if toggles && self.board.get(c) == d {
                         self.board.set(c, 0);
                     } else {
                         self.board.set(c, d);
@@ -758,6 +776,7 @@ mod tests {
             restore_at: None,
             mistake_limit: None,
             mistakes: 0,
+            hide_completed: false,
         }
     }
 
@@ -883,15 +902,37 @@ mod tests {
                 verify_taps: 300,
                 ..PerformOptions::default()
             };
-            let report = solved(Strategy::Mrv, opts, move |a| {
-                a.drop = Box::new(move |n| {
-                    let mut z = (n ^ seed << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
-                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                    (z ^ (z >> 31)) % 3 == 0
-                })
-            });
+            let report = solved(Strategy::Mrv, opts, move |a| a.drop = drops(seed, 3));
             assert!(report.repairs > 10, "{report:?}");
+        }
+    }
+
+    /// Drops tap `n` with probability 1/`one_in`, drawn from `seed`.
+    fn drops(seed: u64, one_in: u64) -> Box<dyn Fn(u64) -> bool> {
+        Box::new(move |n| {
+            let mut z = (n ^ seed << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)).is_multiple_of(one_in)
+        })
+    }
+
+    #[test]
+    fn wrong_digits_are_erased_before_repairs_write_where_completed_keys_hide() {
+        // Issue 27, case 3: a lost cell tap sends a right digit into the cell selected before,
+        // a wrong digit there. Where the app hides a digit's key once nine are on the board,
+        // that wrong digit completes its digit early, and the cell that wants it cannot get it
+        // until the wrong one is erased; rewriting cell by cell stalled in a ring of such cells.
+        for seed in 0..20u64 {
+            let opts = PerformOptions {
+                verify_taps: 40,
+                ..PerformOptions::default()
+            };
+            let report = solved(Strategy::Fast, opts, move |a| {
+                a.hide_completed = true;
+                a.drop = drops(seed, 5);
+            });
+            assert!(report.repairs > 0, "{report:?}");
         }
     }
 
