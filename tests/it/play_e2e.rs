@@ -858,3 +858,32 @@ fn digits_sent_to_another_cell_by_dropped_taps_are_erased_where_completed_keys_h
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
     assert_eq!(runs[0].result, "solved");
 }
+
+#[test]
+fn held_out_digits_missing_from_the_calibration_screen_are_read_as_themselves() {
+    // The campaign's open failure (issue 27): `--style held-out` read its 6s as 8s (levels 9 and
+    // 17 on `small`, light). Level 1, where the calibration harvests the board's glyphs, has no
+    // 6, so the calibration's only 6 is the keypad's, in another font; the board's monospace 6
+    // looked more like its own 8 than like that ("row 2 has two 8s"). The bundled fonts now
+    // vote with the device's templates, as one bank.
+    let data = tempfile::tempdir().unwrap();
+    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        "small",
+        "held-out",
+        Theme::Light,
+        AppOptions::default().seed,
+        &data.path().join("held-out.toml"),
+    );
+    let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
+    let from_board = |d: u8| {
+        cal.templates
+            .iter()
+            .any(|t| t.digit == d && t.source == "board")
+    };
+    assert!(!from_board(6), "the case needs a digit level 1 lacks");
+    let mut cfg = config(data.path(), 17, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(report.givens.to_line().contains('6'));
+    check(&sim, &report, Strategy::RowMajor);
+}
