@@ -887,3 +887,35 @@ fn held_out_digits_missing_from_the_calibration_screen_are_read_as_themselves() 
     assert!(report.givens.to_line().contains('6'));
     check(&sim, &report, Strategy::RowMajor);
 }
+
+#[test]
+fn the_action_rows_erase_word_over_wide_keys_is_the_erase_key() {
+    // The campaign's open failure (issue 27): on `--profile tablet --style actions`, level 30 with
+    // `rowmajor` stalled on row 4 ("still differs ... in 8 cells"), even without faults. The
+    // tablet's single row of keys is wide, and a key was taken to reach three quarters of a pitch
+    // above its digit as below, over the action row's words: "Erase" was dropped as part of a
+    // key, calibration guessed `toggle`, and the app kept every digit tapped again.
+    let data = tempfile::tempdir().unwrap();
+    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        "tablet",
+        "actions",
+        Theme::Dark,
+        AppOptions::default().seed,
+        &data.path().join("actions.toml"),
+    );
+    let cal = sudoku_autoplay::calibration::Calibration::load(&out_file).unwrap();
+    assert!(
+        !cal.keypad.erase_guessed
+            && matches!(
+                cal.keypad.erase,
+                sudoku_autoplay::calibration::Erase::Key(_)
+            ),
+        "erase {:?}",
+        cal.keypad.erase
+    );
+    let mut cfg = config(data.path(), 30, Strategy::RowMajor);
+    cfg.calibration = Some(out_file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::RowMajor);
+    assert_eq!(report.performed.repairs, 0, "{:?}", report.performed);
+}
