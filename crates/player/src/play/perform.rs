@@ -559,9 +559,17 @@ impl Performance<'_, '_> {
                     } else {
                         stalled += 1;
                         if stalled > self.options.stalled_rounds {
+                            // Only digits that should be gone: erasing is what fails.
+                            let hint = if wrong.iter().all(|&c| want.get(c) == 0) {
+                                "those cells should be empty, but erasing does not clear them: check the \
+                                 calibration's erase key (`autoplay calibrate --erase X,Y`, or `--erase toggle` \
+                                 where tapping the digit again clears it)"
+                            } else {
+                                "are the taps landing where they should (check the calibration)?"
+                            };
                             anyhow::bail!(
                                 "the board on screen still differs from the search in {} cells ({}) after {} repair \
-                                 rounds without progress: are the taps landing where they should (check the calibration)?",
+                                 rounds without progress: {hint}",
                                 wrong.len(),
                                 wrong
                                     .iter()
@@ -685,6 +693,8 @@ mod tests {
         mistakes: u32,
         /// A digit's key does nothing while nine of it are on the board (apps that hide it).
         hide_completed: bool,
+        /// A digit tapped again stays (the layout's toggle is a wrong guess).
+        retap_keeps: bool,
     }
 
     impl MemoryApp<'_> {
@@ -707,7 +717,7 @@ mod tests {
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
                 self.selected = Some(c);
             } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
-                let toggles = self.layout.cancel == Cancel::Toggle;
+                let toggles = self.layout.cancel == Cancel::Toggle && !self.retap_keeps;
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
                     let d = d as u8 + 1;
                     let placed = (0..CELLS).filter(|&c| self.board.get(c) == d).count();
@@ -777,6 +787,7 @@ mod tests {
             mistake_limit: None,
             mistakes: 0,
             hide_completed: false,
+            retap_keeps: false,
         }
     }
 
@@ -870,6 +881,24 @@ mod tests {
         let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
         assert_eq!(board, solution);
         assert!(report.repairs > 0, "{report:?}");
+    }
+
+    #[test]
+    fn a_toggle_that_does_not_clear_is_named_as_the_erase_key() {
+        // Where calibration found no erase key it guesses `toggle`; in an app where a digit
+        // tapped again stays, the backtracking's undos leave digits the repairs cannot clear.
+        let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+        let opts = PerformOptions {
+            verify_taps: 300,
+            ..PerformOptions::default()
+        };
+        let (r, _, _) = run_on(toggle, Strategy::RowMajor, opts, |a| a.retap_keeps = true);
+        let e = r.unwrap_err();
+        let text = format!("{e:#}");
+        assert!(
+            text.contains("erasing does not clear them") && text.contains("--erase X,Y"),
+            "{text}"
+        );
     }
 
     #[test]
