@@ -919,3 +919,26 @@ fn the_action_rows_erase_word_over_wide_keys_is_the_erase_key() {
     check(&sim, &report, Strategy::RowMajor);
     assert_eq!(report.performed.repairs, 0, "{:?}", report.performed);
 }
+
+#[test]
+fn a_completion_dialog_read_as_digits_over_givens_is_the_completion() {
+    // Found by the fault campaign (issue 27), an under-claim that needs no fault: on `--profile
+    // tablet --theme dark --keypad two-rows`, level 26, the completion dialog over the board
+    // reads as other digits in three given cells. The player took it for another puzzle, went
+    // BACK to the level list, opened the level again, solved it again, and stopped with exit 1
+    // on the level list with the level solved. The screen's words now tell a dialog from
+    // another puzzle.
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("tablet.toml");
+    let mut c = styled("tablet", "classic", Theme::Dark, 929510);
+    c.app.keypad = KeypadStyle::TwoRows;
+    let sim = spawn(c).unwrap();
+    let (adb, device) = connect(&sim);
+    calibrate(&sim, &adb, &file, "tablet, two rows, dark");
+    let mut cfg = config(data.path(), 26, Strategy::Static);
+    cfg.calibration = Some(file);
+    let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
+    check(&sim, &report, Strategy::Static);
+    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+    assert_eq!(sim.dumpsys()["completed"], serde_json::json!([26]));
+}
