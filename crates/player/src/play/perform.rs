@@ -171,7 +171,8 @@ pub struct PerformReport {
     /// Events computed on the host but not shown (`max_visible_steps`).
     pub events_hidden: u64,
     pub taps: u64,
-    /// Cells found wrong on screen and written again.
+    /// Repair writes: cells found wrong on screen and written again (an erase before a write
+    /// counts as one too), as the journal counts them.
     pub repairs: u64,
     pub verifications: u64,
     /// Digits written that differ from the solution (what apps count as mistakes).
@@ -598,9 +599,8 @@ impl Performance<'_, '_> {
                     let writes = wrong.iter().map(|&c| (c, want.get(c)));
                     for (c, digit) in erase.chain(writes) {
                         self.enc.reset();
-                        if digit == want.get(c) {
-                            self.report.repairs += 1;
-                        }
+                        // Every repair write counts (an erase too), as the journal counts them.
+                        self.report.repairs += 1;
                         tracing::debug!(
                             cell = %crate::board::cell_name(c),
                             seen = self.expected.get(c),
