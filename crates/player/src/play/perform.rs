@@ -510,6 +510,8 @@ impl Performance<'_, '_> {
         let mut backed = false;
         let mut reopened = false;
         let mut restored = 0;
+        // Stalled rounds whose look found the phone interrupted (the screen off, the app away).
+        let mut interrupted = 0;
         loop {
             self.since_verify = 0;
             self.last_verify = Instant::now();
@@ -518,7 +520,9 @@ impl Performance<'_, '_> {
                 return Err(stop.into());
             }
             let seen = self.target.sync().and_then(|()| self.target.look());
+            let before = self.report.interruptions;
             self.note_incidents()?;
+            let was_interrupted = self.report.interruptions > before;
             let seen = match seen {
                 Ok(seen) => seen,
                 Err(e) if is_restored(&e) && restored < 20 => {
@@ -556,12 +560,20 @@ impl Performance<'_, '_> {
                         );
                     }
                     if wrong.len() < best {
-                        (best, stalled) = (wrong.len(), 0);
+                        (best, stalled, interrupted) = (wrong.len(), 0, 0);
                     } else {
                         stalled += 1;
+                        interrupted += u32::from(was_interrupted);
                         if stalled > self.options.stalled_rounds {
-                            // Only digits that should be gone: erasing is what fails.
-                            let hint = if wrong.iter().all(|&c| want.get(c) == 0) {
+                            // Every round's look found the phone interrupted: the taps after it
+                            // were lost the same way. Only digits that should be gone: erasing
+                            // is what fails.
+                            let hint = if interrupted >= stalled {
+                                "the phone was interrupted again before every round's taps (the screen \
+                                 turned off, or the app left), so they were lost: set a longer screen \
+                                 timeout (or \"Stay awake\" in the developer options) and keep other apps \
+                                 from taking the screen"
+                            } else if wrong.iter().all(|&c| want.get(c) == 0) {
                                 "those cells should be empty, but erasing does not clear them: check the \
                                  calibration's erase key (`autoplay calibrate --erase X,Y`, or `--erase toggle` \
                                  where tapping the digit again clears it)"
@@ -695,6 +707,11 @@ mod tests {
         hide_completed: bool,
         /// A digit tapped again stays (the layout's toggle is a wrong guess).
         retap_keeps: bool,
+        /// After the first look, the screen turns off after every look: the taps that follow
+        /// are lost, and the next look wakes it (an interruption).
+        sleeps_after_look: bool,
+        asleep: bool,
+        incidents: Vec<Incident>,
     }
 
     impl MemoryApp<'_> {
@@ -711,7 +728,7 @@ mod tests {
                 self.restore_at = None;
                 return Err(Restored.into());
             }
-            if (self.drop)(self.taps) || self.popup || self.over() {
+            if (self.drop)(self.taps) || self.popup || self.over() || self.asleep {
                 return Ok(());
             }
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
@@ -743,7 +760,17 @@ mod tests {
         fn sync(&mut self) -> anyhow::Result<()> {
             Ok(())
         }
+        fn incidents(&mut self) -> Vec<Incident> {
+            std::mem::take(&mut self.incidents)
+        }
         fn look(&mut self) -> anyhow::Result<Seen> {
+            if self.asleep {
+                self.incidents.push(Incident {
+                    kind: IncidentKind::Interruption,
+                    what: "the screen was off: woke it up".into(),
+                });
+            }
+            self.asleep = self.sleeps_after_look;
             Ok(if self.over() {
                 Seen::GameOver {
                     what: "\"Game over\"".into(),
@@ -788,6 +815,9 @@ mod tests {
             mistakes: 0,
             hide_completed: false,
             retap_keeps: false,
+            sleeps_after_look: false,
+            asleep: false,
+            incidents: Vec::new(),
         }
     }
 
@@ -897,6 +927,22 @@ mod tests {
         let text = format!("{e:#}");
         assert!(
             text.contains("erasing does not clear them") && text.contains("--erase X,Y"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_screen_that_sleeps_before_every_rounds_taps_is_named() {
+        // Found by the campaign: a screen timeout of 1 s on a phone whose wake, settle and
+        // screenshot take longer, so the display is off again when a round's repairs go out.
+        let (r, _, _) = run_with(Strategy::Mrv, PerformOptions::default(), |a| {
+            a.sleeps_after_look = true;
+            a.asleep = true;
+        });
+        let text = format!("{:#}", r.unwrap_err());
+        assert!(
+            text.contains("interrupted again before every round")
+                && text.contains("screen timeout"),
             "{text}"
         );
     }
