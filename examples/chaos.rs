@@ -93,9 +93,11 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.3) {
         faults.push(format!("--input-latency-ms {}", rng.below(40)));
     }
+    let mut drops = false;
     if rng.chance(0.35) {
         let p = [0.01, 0.05, 0.1, 0.2][rng.below(4) as usize];
         faults.push(format!("--drop-taps {p}"));
+        drops = true;
     }
     if rng.chance(0.25) {
         faults.push(format!("--popup-after {}", 20 + rng.below(300)));
@@ -114,7 +116,9 @@ fn draw(rng: &mut Rng) -> Draw {
     }
     if rng.chance(0.2) {
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
-        recoverable &= strategy == "fast";
+        // Only `fast` writes right digits alone, and only where every tap lands: a lost cell tap
+        // sends the digit to the cell selected before, a mistake no player can prevent.
+        recoverable &= strategy == "fast" && !drops;
     }
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
     // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
@@ -124,6 +128,15 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.05) {
         faults.push("--inject-denied".into());
         recoverable = false;
+    }
+    // USB debugging secured: the adb server's key is accepted the first time ("Always allow"),
+    // or refused ("Deny"), which nothing on the host can get past.
+    if rng.chance(0.15) {
+        faults.push("--auth".into());
+        if rng.chance(0.3) {
+            faults.push("--deny-new-keys".into());
+            recoverable = false;
+        }
     }
     Draw {
         look,
@@ -165,6 +178,9 @@ struct Env {
     bin: PathBuf,
     adb_port: u16,
     timeout: Duration,
+    /// `autoplay --budget`: half the timeout, the rest for opening, reading, verifying and
+    /// filling in.
+    budget: String,
 }
 
 impl Env {
@@ -192,6 +208,8 @@ impl Env {
             .expect("autoplay sim")
     }
 
+    /// Connects the adb server to the phone: true once it is a device, or one that refused the
+    /// server's key (`--deny-new-keys`: the play then runs against it and must fail honestly).
     fn connect(&self, serial: &str) -> bool {
         let start = Instant::now();
         let mut connected = false;
@@ -203,7 +221,9 @@ impl Env {
             }
             if connected {
                 let st = self.adb(&["-s", serial, "get-state"]);
-                if String::from_utf8_lossy(&st.stdout).trim() == "device" {
+                let text = String::from_utf8_lossy(&st.stdout).to_string()
+                    + &String::from_utf8_lossy(&st.stderr);
+                if text.trim() == "device" || text.contains("unauthorized") {
                     return true;
                 }
             }
@@ -282,6 +302,11 @@ impl Env {
                         strategy,
                         "--pace",
                         "0",
+                        // A plan that fits the campaign's timeout: a run the player itself
+                        // plans longer is no hang (a level with a slow search on a slow channel
+                        // shows what fits, then fills the rest).
+                        "--budget",
+                        &self.budget,
                     ],
                 )
                 .stdout(Stdio::null())
@@ -347,6 +372,53 @@ impl Env {
     }
 }
 
+/// The options of `autoplay sim` that are no fault or look of a phone (where it listens, its
+/// logging, a file of keys).
+const NOT_DRAWN: &[&str] = &[
+    "--listen",
+    "--listen-any",
+    "--verbose",
+    "--help",
+    "--adb-keys",
+];
+
+/// Every option `autoplay sim --help` lists is drawn (in `draw`) or in [`NOT_DRAWN`]: a knob
+/// added to the simulated phone stops the campaign until it draws it too.
+fn check_knobs(bin: &Path) {
+    let help = Command::new(bin)
+        .args(["sim", "--help"])
+        .output()
+        .expect("autoplay sim --help");
+    let source = include_str!("chaos.rs");
+    let missing: Vec<String> = String::from_utf8_lossy(&help.stdout)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l
+                .strip_prefix("-v, ")
+                .or(l.strip_prefix("-h, "))
+                .unwrap_or(l);
+            l.starts_with("--").then(|| {
+                l.split(|c: char| c.is_whitespace() || c == ',' || c == '=')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches('.')
+                    .to_string()
+            })
+        })
+        .filter(|k| !NOT_DRAWN.contains(&k.as_str()) && !source.contains(&format!("\"{k} ")))
+        .filter(|k| !source.contains(&format!("\"{k}\"")))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "error: `autoplay sim` has knobs the campaign does not draw: {} (add them to `draw` in \
+             examples/chaos.rs, or to NOT_DRAWN if they are no fault or look)",
+            missing.join(", ")
+        );
+        std::process::exit(2);
+    }
+}
+
 fn csv_rows(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|s| s.lines().skip(1).map(str::to_string).collect())
@@ -389,7 +461,9 @@ fn main() {
         bin,
         adb_port: free_port(),
         timeout: Duration::from_secs(timeout),
+        budget: format!("{}s", timeout / 2),
     };
+    check_knobs(&env.bin);
     let _ = env.adb(&["start-server"]);
     let mut rng = Rng(seed);
     let mut counts: BTreeMap<Class, u64> = BTreeMap::new();

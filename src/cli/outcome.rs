@@ -40,6 +40,9 @@ pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Er
         }
         let resume = resume_command(adb, data_dir, dir);
         match stop {
+            Some(Stop::GameOver { mistakes: 0, .. }) => {
+                eprintln!("to play it again: turn the app's mistake limit off and run `{resume}`")
+            }
             Some(Stop::GameOver { .. }) => eprintln!(
                 "to play it again: add --strategy fast; or turn the app's mistake limit off and run `{resume}`"
             ),

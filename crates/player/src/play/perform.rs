@@ -171,7 +171,8 @@ pub struct PerformReport {
     /// Events computed on the host but not shown (`max_visible_steps`).
     pub events_hidden: u64,
     pub taps: u64,
-    /// Cells found wrong on screen and written again.
+    /// Repair writes: cells found wrong on screen and written again (an erase before a write
+    /// counts as one too), as the journal counts them.
     pub repairs: u64,
     pub verifications: u64,
     /// Digits written that differ from the solution (what apps count as mistakes).
@@ -509,6 +510,8 @@ impl Performance<'_, '_> {
         let mut backed = false;
         let mut reopened = false;
         let mut restored = 0;
+        // Stalled rounds whose look found the phone interrupted (the screen off, the app away).
+        let mut interrupted = 0;
         loop {
             self.since_verify = 0;
             self.last_verify = Instant::now();
@@ -517,7 +520,9 @@ impl Performance<'_, '_> {
                 return Err(stop.into());
             }
             let seen = self.target.sync().and_then(|()| self.target.look());
+            let before = self.report.interruptions;
             self.note_incidents()?;
+            let was_interrupted = self.report.interruptions > before;
             let seen = match seen {
                 Ok(seen) => seen,
                 Err(e) if is_restored(&e) && restored < 20 => {
@@ -555,15 +560,31 @@ impl Performance<'_, '_> {
                         );
                     }
                     if wrong.len() < best {
-                        (best, stalled) = (wrong.len(), 0);
+                        (best, stalled, interrupted) = (wrong.len(), 0, 0);
                     } else {
                         stalled += 1;
+                        interrupted += u32::from(was_interrupted);
                         if stalled > self.options.stalled_rounds {
+                            // Every round's look found the phone interrupted: the taps after it
+                            // were lost the same way. Only digits that should be gone: erasing
+                            // is what fails.
+                            let hint = if interrupted >= stalled {
+                                "the phone was interrupted again before every round's taps (the screen \
+                                 turned off, or the app left), so they were lost: set a longer screen \
+                                 timeout (or \"Stay awake\" in the developer options) and keep other apps \
+                                 from taking the screen"
+                            } else if wrong.iter().all(|&c| want.get(c) == 0) {
+                                "those cells should be empty, but erasing does not clear them: check the \
+                                 calibration's erase key (`autoplay calibrate --erase X,Y`, or `--erase toggle` \
+                                 where tapping the digit again clears it)"
+                            } else {
+                                "are the taps landing where they should? Check the calibration (`autoplay \
+                                 calibrate`), and the touch panel and tap channel `autoplay doctor` reports (or \
+                                 try `--input input`)"
+                            };
                             anyhow::bail!(
                                 "the board on screen still differs from the search in {} cells ({}) after {} repair \
-                                 rounds without progress: are the taps landing where they should? Check the calibration \
-                                 (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
-                                 (or try `--input input`)",
+                                 rounds without progress: {hint}",
                                 wrong.len(),
                                 wrong
                                     .iter()
@@ -580,16 +601,28 @@ impl Performance<'_, '_> {
                     for &c in &wrong {
                         self.expected.set(c, board.get(c));
                     }
-                    for &c in &wrong {
+                    // Wrong digits are erased before any digit is written: apps that hide a
+                    // digit's key once nine of it are on the board (a wrong digit makes nine
+                    // early) would otherwise refuse the very digit that repairs another cell.
+                    // Once they are gone, no digit on screen outnumbers the search's, so every
+                    // key a repair needs is there.
+                    let erase = wrong
+                        .iter()
+                        .filter(|&&c| board.get(c) != 0 && want.get(c) != 0)
+                        .map(|&c| (c, 0));
+                    let writes = wrong.iter().map(|&c| (c, want.get(c)));
+                    for (c, digit) in erase.chain(writes) {
                         self.enc.reset();
+                        // Every repair write counts (an erase too), as the journal counts them.
                         self.report.repairs += 1;
                         tracing::debug!(
                             cell = %crate::board::cell_name(c),
                             seen = self.expected.get(c),
                             want = want.get(c),
+                            write = digit,
                             "repair"
                         );
-                        let sent = self.write(WriteKind::Repair, c, want.get(c));
+                        let sent = self.write(WriteKind::Repair, c, digit);
                         match sent {
                             Ok(()) => {}
                             Err(e) if is_restored(&e) => break,
@@ -672,6 +705,15 @@ mod tests {
         restore_at: Option<u64>,
         mistake_limit: Option<u32>,
         mistakes: u32,
+        /// A digit's key does nothing while nine of it are on the board (apps that hide it).
+        hide_completed: bool,
+        /// A digit tapped again stays (the layout's toggle is a wrong guess).
+        retap_keeps: bool,
+        /// After the first look, the screen turns off after every look: the taps that follow
+        /// are lost, and the next look wakes it (an interruption).
+        sleeps_after_look: bool,
+        asleep: bool,
+        incidents: Vec<Incident>,
     }
 
     impl MemoryApp<'_> {
@@ -688,16 +730,19 @@ mod tests {
                 self.restore_at = None;
                 return Err(Restored.into());
             }
-            if (self.drop)(self.taps) || self.popup || self.over() {
+            if (self.drop)(self.taps) || self.popup || self.over() || self.asleep {
                 return Ok(());
             }
             if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
                 self.selected = Some(c);
             } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
-                let toggles = self.layout.cancel == Cancel::Toggle;
+                let toggles = self.layout.cancel == Cancel::Toggle && !self.retap_keeps;
                 if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
                     let d = d as u8 + 1;
-                    if toggles && self.board.get(c) == d {
+                    let placed = (0..CELLS).filter(|&c| self.board.get(c) == d).count();
+                    if self.hide_completed && placed == 9 {
+                        // The key is hidden: the tap lands on nothing.
+                    } else if toggles && self.board.get(c) == d {
                         self.board.set(c, 0);
                     } else {
                         self.board.set(c, d);
@@ -717,7 +762,17 @@ mod tests {
         fn sync(&mut self) -> anyhow::Result<()> {
             Ok(())
         }
+        fn incidents(&mut self) -> Vec<Incident> {
+            std::mem::take(&mut self.incidents)
+        }
         fn look(&mut self) -> anyhow::Result<Seen> {
+            if self.asleep {
+                self.incidents.push(Incident {
+                    kind: IncidentKind::Interruption,
+                    what: "the screen was off: woke it up".into(),
+                });
+            }
+            self.asleep = self.sleeps_after_look;
             Ok(if self.over() {
                 Seen::GameOver {
                     what: "\"Game over\"".into(),
@@ -760,6 +815,11 @@ mod tests {
             restore_at: None,
             mistake_limit: None,
             mistakes: 0,
+            hide_completed: false,
+            retap_keeps: false,
+            sleeps_after_look: false,
+            asleep: false,
+            incidents: Vec::new(),
         }
     }
 
@@ -856,6 +916,40 @@ mod tests {
     }
 
     #[test]
+    fn a_toggle_that_does_not_clear_is_named_as_the_erase_key() {
+        // Where calibration found no erase key it guesses `toggle`; in an app where a digit
+        // tapped again stays, the backtracking's undos leave digits the repairs cannot clear.
+        let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+        let opts = PerformOptions {
+            verify_taps: 300,
+            ..PerformOptions::default()
+        };
+        let (r, _, _) = run_on(toggle, Strategy::RowMajor, opts, |a| a.retap_keeps = true);
+        let e = r.unwrap_err();
+        let text = format!("{e:#}");
+        assert!(
+            text.contains("erasing does not clear them") && text.contains("--erase X,Y"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_screen_that_sleeps_before_every_rounds_taps_is_named() {
+        // Found by the campaign: a screen timeout of 1 s on a phone whose wake, settle and
+        // screenshot take longer, so the display is off again when a round's repairs go out.
+        let (r, _, _) = run_with(Strategy::Mrv, PerformOptions::default(), |a| {
+            a.sleeps_after_look = true;
+            a.asleep = true;
+        });
+        let text = format!("{:#}", r.unwrap_err());
+        assert!(
+            text.contains("interrupted again before every round")
+                && text.contains("screen timeout"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn the_board_read_back_solved_is_a_completion_too() {
         let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
             a.completed_hides_board = false
@@ -885,15 +979,37 @@ mod tests {
                 verify_taps: 300,
                 ..PerformOptions::default()
             };
-            let report = solved(Strategy::Mrv, opts, move |a| {
-                a.drop = Box::new(move |n| {
-                    let mut z = (n ^ seed << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
-                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                    (z ^ (z >> 31)) % 3 == 0
-                })
-            });
+            let report = solved(Strategy::Mrv, opts, move |a| a.drop = drops(seed, 3));
             assert!(report.repairs > 10, "{report:?}");
+        }
+    }
+
+    /// Drops tap `n` with probability 1/`one_in`, drawn from `seed`.
+    fn drops(seed: u64, one_in: u64) -> Box<dyn Fn(u64) -> bool> {
+        Box::new(move |n| {
+            let mut z = (n ^ seed << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)).is_multiple_of(one_in)
+        })
+    }
+
+    #[test]
+    fn wrong_digits_are_erased_before_repairs_write_where_completed_keys_hide() {
+        // Issue 27, case 3: a lost cell tap sends a right digit into the cell selected before,
+        // a wrong digit there. Where the app hides a digit's key once nine are on the board,
+        // that wrong digit completes its digit early, and the cell that wants it cannot get it
+        // until the wrong one is erased; rewriting cell by cell stalled in a ring of such cells.
+        for seed in 0..20u64 {
+            let opts = PerformOptions {
+                verify_taps: 40,
+                ..PerformOptions::default()
+            };
+            let report = solved(Strategy::Fast, opts, move |a| {
+                a.hide_completed = true;
+                a.drop = drops(seed, 5);
+            });
+            assert!(report.repairs > 0, "{report:?}");
         }
     }
 

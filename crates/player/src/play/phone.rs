@@ -231,13 +231,21 @@ impl Target for PhoneTarget<'_> {
 
     fn look(&mut self) -> anyhow::Result<Seen> {
         for _ in 0..MAX_FIXES {
-            match self.frame()? {
+            let other = match self.frame()? {
                 Framed::Board(board) => return Ok(Seen::Board(board)),
-                Framed::OtherPuzzle(what) => return Ok(self.other_puzzle_seen(what)),
-                Framed::NoBoard => {}
-            }
-            if let Ok(seen) = self.without_board()? {
-                return Ok(seen);
+                Framed::OtherPuzzle(what) => Some(what),
+                Framed::NoBoard => None,
+            };
+            match (self.without_board()?, other) {
+                (Err(()), _) => {}
+                (Ok(seen), None) => return Ok(seen),
+                // A dialog over the board (a completion's, with its title and pictures) can read
+                // as other digits in a few given cells: the screen's words tell it apart from
+                // another puzzle.
+                (Ok(seen @ (Seen::Completed | Seen::GameOver { .. })), Some(_)) => {
+                    return Ok(seen);
+                }
+                (Ok(_), Some(what)) => return Ok(self.other_puzzle_seen(what)),
             }
         }
         Ok(match self.frame()? {

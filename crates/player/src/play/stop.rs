@@ -24,12 +24,7 @@ pub mod exit {
 /// A run that stopped for a reason the user can act on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Stop {
-    #[error(
-        "the app ended the game ({what}): apps end it after a few wrong digits, and the visible \
-         search writes wrong digits by design ({mistakes} so far). Turn off the app's mistake limit \
-         (often \"Mistakes limit\" in its settings), or play with --strategy fast, which writes only \
-         right digits"
-    )]
+    #[error("the app ended the game ({what}): {}", game_over_cause(*mistakes))]
     GameOver { mistakes: u64, what: String },
     #[error(
         "lost the connection to {serial} while {during} and it did not come back within {:.0} s \
@@ -53,6 +48,26 @@ pub enum Stop {
         "{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back"
     )]
     UnknownScreen { what: String },
+}
+
+/// Why the app counted mistakes, and what to do: the search's wrong digits, or (none written)
+/// taps that went astray.
+fn game_over_cause(mistakes: u64) -> String {
+    const LIMIT: &str =
+        "Turn off the app's mistake limit (often \"Mistakes limit\" in its settings)";
+    if mistakes == 0 {
+        format!(
+            "the search wrote no wrong digit, so the app's mistakes are taps that went astray (a \
+             tap on a cell that is lost sends the next digit into the cell selected before). \
+             {LIMIT}, and check that the taps land (`autoplay -v` logs every repair)"
+        )
+    } else {
+        format!(
+            "apps end it after a few wrong digits, and the visible search writes wrong digits by \
+             design ({mistakes} so far). {LIMIT}, or play with --strategy fast, which writes only \
+             right digits"
+        )
+    }
 }
 
 impl Stop {
@@ -125,4 +140,28 @@ pub struct Restored;
 /// Whether `e` is [`Restored`].
 pub fn is_restored(e: &anyhow::Error) -> bool {
     e.downcast_ref::<Restored>().is_some()
+}
+
+#[cfg(test)]
+mod game_over_tests {
+    use super::Stop;
+
+    #[test]
+    fn a_game_over_without_wrong_digits_blames_the_taps_not_the_search() {
+        let stop = |mistakes| {
+            Stop::GameOver {
+                mistakes,
+                what: "\"Game over\"".into(),
+            }
+            .to_string()
+        };
+        let astray = stop(0);
+        assert!(astray.contains("taps that went astray"), "{astray}");
+        assert!(!astray.contains("--strategy fast"), "{astray}");
+        let wrong = stop(7);
+        assert!(
+            wrong.contains("(7 so far)") && wrong.contains("--strategy fast"),
+            "{wrong}"
+        );
+    }
 }

@@ -78,27 +78,26 @@ pub struct Keypad {
 
 impl Keypad {
     /// The area a key covers, about: `[x0, y0, x1, y1)` around its centre, one pitch wide and
-    /// one row pitch tall (a little less, so neighbours do not overlap); with one row, one and
-    /// a half pitches tall (tall keys carry a count label under the digit).
+    /// one row pitch tall (a little less, so neighbours do not overlap); with one row, reaching
+    /// three quarters of a pitch below the digit (tall keys carry a count label under it), but
+    /// above it no further than beside it: what sits higher (an action row's words over wide
+    /// keys) is not the key's.
     pub(crate) fn key_area(&self, k: &Key) -> [u32; 4] {
         let along = self.pitch * 0.48;
-        let across = if self.rows.len() > 1 {
-            self.row_pitch * 0.48
+        let (before, after) = if self.rows.len() > 1 {
+            (self.row_pitch * 0.48, self.row_pitch * 0.48)
+        } else if self.transposed {
+            (self.pitch * 0.75, self.pitch * 0.75)
         } else {
-            self.pitch * 0.75
-        };
-        let (hx, hy) = if self.transposed {
-            (across, along)
-        } else {
-            (along, across)
+            (along, self.pitch * 0.75)
         };
         let (cx, cy) = (k.center.0 as f32, k.center.1 as f32);
-        [
-            (cx - hx).max(0.0) as u32,
-            (cy - hy).max(0.0) as u32,
-            (cx + hx) as u32,
-            (cy + hy) as u32,
-        ]
+        let [x0, y0, x1, y1] = if self.transposed {
+            [cx - before, cy - along, cx + after, cy + along]
+        } else {
+            [cx - along, cy - before, cx + along, cy + after]
+        };
+        [x0.max(0.0) as u32, y0.max(0.0) as u32, x1 as u32, y1 as u32]
     }
 
     /// The bounding box of all key areas.

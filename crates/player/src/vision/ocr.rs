@@ -87,7 +87,7 @@ pub(crate) fn digit_height(cells: &[CellInk]) -> Option<f32> {
 }
 
 /// Pass 3: reads a cell analysed by [`analyse_cell`], given the board's digit height.
-/// `device` templates are preferred when present and they match well.
+/// `device` templates join the bank's.
 pub(crate) fn read_cell(
     img: &RgbaImage,
     cell: &CellInk,
@@ -120,13 +120,11 @@ pub(crate) fn read_cell(
     let Some(glyph) = Glyph::from_coverage(&cov, w, h) else {
         return empty(0.5);
     };
-    let matched = match device
-        .filter(|d| d.is_complete())
-        .and_then(|d| d.classify(&glyph))
-    {
-        Some(m) if m.score >= 0.6 => Some(m),
-        _ => bank.classify(&glyph),
-    };
+    // The device's templates and the bank's as one, the best match wins. A device bank holds
+    // the board's own font only for the digits its calibration screen showed (the rest come from
+    // the keypad, often another font): a glyph of a digit missing there looks more like another
+    // digit of its own font than like itself in the keypad's, and the bank's fonts must say so.
+    let matched = bank.classify_with(device, &glyph);
     let Some(m) = matched else {
         return empty(0.0);
     };

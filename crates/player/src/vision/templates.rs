@@ -94,14 +94,25 @@ impl TemplateBank {
     }
 
     /// Whether every digit 1..=9 has at least one template.
+    #[cfg(test)]
     pub(crate) fn is_complete(&self) -> bool {
         (1..=9).all(|d| self.templates.iter().any(|t| t.digit == d))
     }
 
     /// Matches a glyph against every template; `None` for an empty bank.
     pub(crate) fn classify(&self, glyph: &Glyph) -> Option<Match> {
+        self.classify_with(None, glyph)
+    }
+
+    /// Matches a glyph against every template of this bank and of `more`, as one bank.
+    pub(crate) fn classify_with(
+        &self,
+        more: Option<&TemplateBank>,
+        glyph: &Glyph,
+    ) -> Option<Match> {
         let mut best = [f32::MIN; 10];
-        for t in &self.templates {
+        let more = more.map_or(&[][..], |m| &m.templates[..]);
+        for t in self.templates.iter().chain(more) {
             let s = glyph.ncc(&t.glyph);
             let d = t.digit as usize;
             if d < 10 && s > best[d] {
