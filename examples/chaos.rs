@@ -110,7 +110,10 @@ fn draw(rng: &mut Rng) -> Draw {
     }
     if rng.chance(0.15) {
         let lock = rng.pick(LOCKS);
-        faults.push(format!("--screen-off-after {}", 1 + rng.below(4)));
+        // Android's display settings offer 15 s and 30 s as their shortest screen timeouts;
+        // a shorter one turns the screen off between a wake-up and the taps it allows on a
+        // slow phone, which no player can get past without changing the user's settings.
+        faults.push(format!("--screen-off-after {}", 15 + rng.below(16)));
         faults.push(format!("--lock-screen {lock}"));
         recoverable &= lock != "pin";
     }
@@ -138,6 +141,29 @@ fn draw(rng: &mut Rng) -> Draw {
             recoverable = false;
         }
     }
+    // How real phones print their commands (several displays, an old ANR, Samsung's or
+    // Android 16's wakefulness, dozing, decoy touch nodes, protocol A, uiautomator's idle-state
+    // errors, 12-byte raw headers, no physical keys): the player reads them all.
+    if rng.chance(0.4) {
+        for _ in 0..1 + rng.below(3) {
+            faults.push(format!("--quirk {}", rng.pick(QUIRKS)));
+        }
+    }
+    // How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`). `autoplay calibrate` does not
+    // probe these yet (issue 26), so a run on an app whose rules differ from the plain one is not
+    // counted as recoverable.
+    if rng.chance(0.15) {
+        let preset = rng.pick(INPUT_PRESETS);
+        faults.push(format!("--input-rules {preset}"));
+        recoverable &= preset == "plain";
+    } else if rng.chance(0.15) {
+        let (flag, values) = INPUT_RULES[rng.below(INPUT_RULES.len() as u64) as usize];
+        match values {
+            [] => faults.push(flag.to_string()),
+            _ => faults.push(format!("{flag} {}", rng.pick(values))),
+        }
+        recoverable = false;
+    }
     Draw {
         look,
         faults,
@@ -146,6 +172,52 @@ fn draw(rng: &mut Rng) -> Draw {
         strategy,
     }
 }
+
+/// `autoplay sim --quirk` values.
+const QUIRKS: &[&str] = &[
+    "displays",
+    "anr-snapshot",
+    "samsung-power",
+    "wakefulness-observer",
+    "doze",
+    "decoy-panels",
+    "protocol-a",
+    "ui-idle-error",
+    "raw-header-12",
+    "no-sys-keys",
+];
+
+/// `autoplay sim --input-rules` presets.
+const INPUT_PRESETS: &[&str] = &[
+    "plain",
+    "deselect-brush",
+    "digit-first",
+    "stale-brush",
+    "locked-correct-limit3",
+    "pencil-toggle",
+    "refuse-conflicts-limit3",
+    "limit3-greyed",
+    "clear-after-entry",
+];
+
+/// One input rule's flag and the values drawn (none: a switch).
+const INPUT_RULES: &[(&str, &[&str])] = &[
+    ("--input-order", &["digit-first", "digit-first-armed", "both"]),
+    ("--retap", &["deselect", "pencil"]),
+    ("--retap-brush", &["clear"]),
+    ("--after-entry", &["clear"]),
+    ("--same-digit", &["nothing", "clear", "clear-late"]),
+    ("--erase", &["absent", "inert"]),
+    ("--lock-correct", &[]),
+    ("--refuse-conflicts", &[]),
+    ("--mistakes", &["rules", "none"]),
+    ("--completion", &["screen", "line"]),
+    ("--game-over", &["screen", "line"]),
+    ("--language", &["turkish", "russian", "random"]),
+    ("--finished-keys", &["hidden", "greyed", "removed"]),
+    ("--undo-key", &[]),
+    ("--frame-reads", &[]),
+];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Class {
@@ -380,6 +452,8 @@ const NOT_DRAWN: &[&str] = &[
     "--verbose",
     "--help",
     "--adb-keys",
+    // Canned answers from files: a user's phone's outputs replayed, not a phone of its own.
+    "--shell-output",
 ];
 
 /// Every option `autoplay sim --help` lists is drawn (in `draw`) or in [`NOT_DRAWN`]: a knob
