@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PROFILES: &[&str] = &["budget", "pixel", "flagship", "tablet", "small"];
+const PROFILES: &[&str] = &["budget", "pixel", "flagship", "tablet", "small", "emulator"];
 const STYLES: &[&str] = &["classic", "bold", "tinted", "disc", "actions", "held-out"];
 const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
