@@ -202,7 +202,10 @@ const INPUT_PRESETS: &[&str] = &[
 
 /// One input rule's flag and the values drawn (none: a switch).
 const INPUT_RULES: &[(&str, &[&str])] = &[
-    ("--input-order", &["digit-first", "digit-first-armed", "both"]),
+    (
+        "--input-order",
+        &["digit-first", "digit-first-armed", "both"],
+    ),
     ("--retap", &["deselect", "pencil"]),
     ("--retap-brush", &["clear"]),
     ("--after-entry", &["clear"]),
