@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
             let mut n = 0usize;
             for &ev in &events {
                 taps.clear();
-                enc.event(ev, &mut taps);
+                enc.event(ev, &board, &mut taps);
                 n += taps.len();
                 black_box(&taps);
             }

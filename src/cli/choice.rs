@@ -102,6 +102,11 @@ impl Choice for InputMode {
             "digit-first",
             "Tap the digit, then the cell(s)",
         ),
+        (
+            InputMode::Both,
+            "both",
+            "Cell-first, but a digit with no cell selected arms a brush (played cell-first)",
+        ),
     ];
 }
 

@@ -18,11 +18,20 @@
 //! erase = [x, y]                   # tap point of the erase key, or "toggle": the app clears a
 //!                                  # cell when its digit is tapped again (no erase key)
 //! erase_guessed = true             # optional: calibrate saw no erase key and guessed "toggle"
-//! [input]
-//! mode = "cell-first"              # or "digit-first": tap the cell then the digit, or the reverse
+//! [input]                          # how the app takes taps (probed by `calibrate` on a phone)
+//! mode = "cell-first"              # or "digit-first" (a brush), or "both"
 //! retap = "nothing"                # optional: a tap on the selected cell: "deselect", "pencil"
-//! after_entry = "keep"             # optional: "clear": the app drops the selection after an entry
+//! after_entry = "keep"             # optional: "clear" (the app drops the selection), "unknown"
 //! brush_retap = "nothing"          # optional, digit-first: "clear": the brush's key drops it
+//! same_digit = "nothing"           # optional: the digit again: "clear", "clear-late"
+//! clear_late_ms = 200              # optional: with "clear-late", how late
+//! take_back = "erase"              # optional: the search's undos: "erase", "digit", "undo", "none"
+//! undo = [x, y]                    # optional: the undo key
+//! locked = true                    # optional: right digits cannot be erased or overwritten
+//! frame_reads = true               # optional: taps read the last drawn frame
+//! finished_keys = "reflow"         # optional: a finished digit's key goes, the others move up
+//! mistake_limit = 3                # optional: the game ends after this many mistakes
+//! [input.seen]                     # optional: what the probe saw, rule by rule
 //! [navigation]                     # optional: how the player opens level N
 //! kind = "am-start"                # "am-start" | "taps" | "level-grid"
 //! command = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}"
@@ -55,7 +64,11 @@ use crate::vision::templates::{Template, TemplateBank};
 use crate::vision::{self, VisionError};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+/// `clear_late_ms` when a file says `same_digit = "clear-late"` without it.
+pub const DEFAULT_CLEAR_LATE_MS: u32 = 500;
 
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
@@ -241,11 +254,12 @@ impl From<Erase> for EraseValue {
     }
 }
 
-/// `[input]`
+/// `[input]`: how the app takes taps. `autoplay calibrate` on a phone probes these rules on the
+/// open level and records what it saw for each in `seen`; a person can read and edit them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InputSection {
-    /// Cell-first or digit-first.
+    /// Cell-first, digit-first or both.
     pub mode: InputMode,
     /// What a tap on the cell that is already selected does (absent in older files: nothing).
     #[serde(default)]
@@ -256,6 +270,38 @@ pub struct InputSection {
     /// Digit-first: what a tap on the digit that is already the brush does (absent: nothing).
     #[serde(default)]
     pub brush_retap: BrushRetap,
+    /// The digit a cell holds, tapped again (absent: nothing, or clear where `[keypad] erase` is
+    /// `toggle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_digit: Option<SameDigit>,
+    /// `same_digit = "clear-late"`: how long after the tap the cell is cleared, at most (what the
+    /// probe measured; absent: 500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clear_late_ms: Option<u32>,
+    /// How the player takes a digit back (absent: `[keypad] erase` says: the key, or the digit
+    /// again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take_back: Option<TakeBack>,
+    /// The undo key's tap point (the last entry back, last in first out), where there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo: Option<[u32; 2]>,
+    /// A right digit cannot be erased or overwritten (only the undo key takes it back).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub locked: bool,
+    /// Taps are read against the app's last drawn frame: two taps within one frame interval
+    /// both act on the state before the first, so taps that depend on each other go out at
+    /// least a frame apart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub frame_reads: bool,
+    /// The key of a digit placed nine times (absent: it stays).
+    #[serde(default)]
+    pub finished_keys: FinishedKeys,
+    /// The game ends after this many mistakes (a counter such as "0/3" shows on the game screen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mistake_limit: Option<u32>,
+    /// What `calibrate` saw on the phone for each rule it probed (rule name -> what was seen).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub seen: BTreeMap<String, String>,
 }
 
 impl InputSection {
@@ -267,6 +313,15 @@ impl InputSection {
             retap: Retap::default(),
             after_entry: AfterEntry::default(),
             brush_retap: BrushRetap::default(),
+            same_digit: None,
+            clear_late_ms: None,
+            take_back: None,
+            undo: None,
+            locked: false,
+            frame_reads: false,
+            finished_keys: FinishedKeys::default(),
+            mistake_limit: None,
+            seen: BTreeMap::new(),
         }
     }
 }
@@ -281,13 +336,15 @@ pub enum Retap {
     Pencil,
 }
 
-/// The selection after a digit went into a cell (real apps: kept, or cleared).
+/// The selection after a digit went into a cell (real apps: kept, or cleared; `unknown` where
+/// the screen does not show the selection: every write then starts from a given cell).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AfterEntry {
     #[default]
     Keep,
     Clear,
+    Unknown,
 }
 
 /// Digit-first: a tap on the digit that is already the brush (real apps: nothing, or the brush
@@ -300,6 +357,43 @@ pub enum BrushRetap {
     Clear,
 }
 
+/// The digit a cell already holds, tapped again (real apps: nothing or entered again; the cell
+/// cleared; cleared a moment later, whatever the cell holds by then).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SameDigit {
+    Nothing,
+    Clear,
+    /// Cleared a moment after the tap (`clear_late_ms`).
+    ClearLate,
+}
+
+/// How the player takes a digit back out of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TakeBack {
+    /// The erase key (`[keypad] erase`).
+    Erase,
+    /// The digit again.
+    Digit,
+    /// The undo key (`undo`): the search takes digits back last in first out, as undo does.
+    Undo,
+    /// Nothing the probe tried took a digit back: only searches that never take one back can
+    /// be played (`--strategy fast`).
+    None,
+}
+
+/// The key of a digit placed nine times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinishedKeys {
+    /// It stays where it is (it may be greyed or hidden: it is not needed any more).
+    #[default]
+    Stay,
+    /// It disappears and the keys after it move up one place (the row re-flows).
+    Reflow,
+}
+
 /// How the app takes a digit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -309,6 +403,9 @@ pub enum InputMode {
     CellFirst,
     /// Tap the digit, then the cell(s).
     DigitFirst,
+    /// Cell-first, but a digit key with no cell selected arms a digit-first brush (the player
+    /// plays it cell-first and never taps a digit with no cell selected).
+    Both,
 }
 
 /// `[navigation]`: how to open level N.

@@ -1,8 +1,8 @@
 //! Writing a calibration as documented TOML (what `autoplay calibrate` saves).
 
 use super::{
-    AfterEntry, BrushRetap, Calibration, DeviceTemplate, Erase, InputMode, Navigation, Retap,
-    VERSION,
+    AfterEntry, BrushRetap, Calibration, DEFAULT_CLEAR_LATE_MS, DeviceTemplate, Erase,
+    FinishedKeys, InputMode, InputSection, Navigation, Retap, SameDigit, TakeBack, VERSION,
 };
 use serde::Serialize;
 
@@ -50,31 +50,7 @@ impl Calibration {
                  erase_guessed = true\n",
             );
         }
-        s.push_str("\n[input]\n# \"cell-first\": tap the cell, then the digit; \"digit-first\": the reverse.\n");
-        let mode = match self.input.mode {
-            InputMode::CellFirst => "cell-first",
-            InputMode::DigitFirst => "digit-first",
-        };
-        s.push_str(&format!("mode = \"{mode}\"\n"));
-        // The app's other input rules, where they differ from the plain default.
-        let input = &self.input;
-        match input.retap {
-            Retap::Nothing => {}
-            Retap::Deselect => s.push_str(
-                "# A tap on the selected cell deselects it: the player never taps a selected cell again.\nretap = \"deselect\"\n",
-            ),
-            Retap::Pencil => s.push_str(
-                "# A tap on the selected cell toggles pencil mode: the player never taps a selected cell again.\nretap = \"pencil\"\n",
-            ),
-        }
-        if input.after_entry == AfterEntry::Clear {
-            s.push_str("# The app drops the selection after each entry: every write selects its cell.\nafter_entry = \"clear\"\n");
-        }
-        if input.brush_retap == BrushRetap::Clear {
-            s.push_str(
-                "# A tap on the brush's own key drops the brush.\nbrush_retap = \"clear\"\n",
-            );
-        }
+        s.push_str(&self.input.to_toml());
         #[derive(Serialize)]
         struct Tail<'a> {
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +73,128 @@ impl Calibration {
             }
             s.push('\n');
             s.push_str(&t);
+        }
+        s
+    }
+}
+
+impl InputSection {
+    /// The `[input]` section, each rule that differs from the plain default with a comment on
+    /// what the player does about it, then what the probe saw.
+    fn to_toml(&self) -> String {
+        let mut s = String::from(
+            "\n[input]\n# How the app takes taps (`autoplay calibrate` on the phone probes them; see `seen`).\n\
+             # mode: \"cell-first\" (tap the cell, then the digit), \"digit-first\" (the reverse: a brush),\n\
+             # \"both\" (cell-first, and a digit with no cell selected arms a brush).\n",
+        );
+        let mode = match self.mode {
+            InputMode::CellFirst => "cell-first",
+            InputMode::DigitFirst => "digit-first",
+            InputMode::Both => "both",
+        };
+        s.push_str(&format!("mode = \"{mode}\"\n"));
+        let mut rule = |comment: &str, line: String| {
+            s.push_str(&format!("# {comment}\n{line}\n"));
+        };
+        match self.retap {
+            Retap::Nothing => {}
+            Retap::Deselect => rule(
+                "A tap on the selected cell deselects it: the player never taps a selected cell again.",
+                "retap = \"deselect\"".into(),
+            ),
+            Retap::Pencil => rule(
+                "A tap on the selected cell toggles pencil mode: the player never taps a selected cell again.",
+                "retap = \"pencil\"".into(),
+            ),
+        }
+        match self.after_entry {
+            AfterEntry::Keep => {}
+            AfterEntry::Clear => rule(
+                "The app drops the selection after each entry: every write selects its cell.",
+                "after_entry = \"clear\"".into(),
+            ),
+            AfterEntry::Unknown => rule(
+                "The screen does not show whether an entry keeps the selection: every write starts from a given cell.",
+                "after_entry = \"unknown\"".into(),
+            ),
+        }
+        if self.brush_retap == BrushRetap::Clear {
+            rule(
+                "A tap on the brush's own key drops the brush.",
+                "brush_retap = \"clear\"".into(),
+            );
+        }
+        match self.same_digit {
+            None => {}
+            Some(SameDigit::Nothing) => rule(
+                "The digit a cell holds, tapped again, changes nothing.",
+                "same_digit = \"nothing\"".into(),
+            ),
+            Some(SameDigit::Clear) => rule(
+                "The digit a cell holds, tapped again, clears it.",
+                "same_digit = \"clear\"".into(),
+            ),
+            Some(SameDigit::ClearLate) => rule(
+                "The digit a cell holds, tapped again, clears it a moment later (whatever it holds \
+                 then): the player waits that long before writing there again.",
+                format!(
+                    "same_digit = \"clear-late\"\nclear_late_ms = {}",
+                    self.clear_late_ms.unwrap_or(DEFAULT_CLEAR_LATE_MS)
+                ),
+            ),
+        }
+        if let Some(t) = self.take_back {
+            let (word, comment) = match t {
+                TakeBack::Erase => ("erase", "The search's undos: the erase key."),
+                TakeBack::Digit => ("digit", "The search's undos: the digit again."),
+                TakeBack::Undo => (
+                    "undo",
+                    "The search's undos: the undo key (last in first out, as the search takes digits back).",
+                ),
+                TakeBack::None => (
+                    "none",
+                    "Nothing took a digit back: only searches that never take one back can be played (--strategy fast).",
+                ),
+            };
+            rule(comment, format!("take_back = \"{word}\""));
+        }
+        if let Some([x, y]) = self.undo {
+            rule(
+                "The undo key (the last entry back).",
+                format!("undo = [{x}, {y}]"),
+            );
+        }
+        if self.locked {
+            rule(
+                "A right digit cannot be erased or overwritten (only undo takes it back).",
+                "locked = true".into(),
+            );
+        }
+        if self.frame_reads {
+            rule(
+                "Taps are read against the last drawn frame: taps go out at least a frame apart.",
+                "frame_reads = true".into(),
+            );
+        }
+        if self.finished_keys == FinishedKeys::Reflow {
+            rule(
+                "The key of a digit placed nine times disappears and the keys after it move up one place.",
+                "finished_keys = \"reflow\"".into(),
+            );
+        }
+        if let Some(n) = self.mistake_limit {
+            rule(
+                "The game ends after this many mistakes (a counter shows on the game screen).",
+                format!("mistake_limit = {n}"),
+            );
+        }
+        if !self.seen.is_empty() {
+            s.push_str(
+                "\n[input.seen]\n# What `autoplay calibrate` saw on the phone for each rule.\n",
+            );
+            for (k, v) in &self.seen {
+                s.push_str(&format!("{k} = {}\n", toml_string(v)));
+            }
         }
         s
     }

@@ -47,6 +47,8 @@ impl Run<'_> {
             stop: cfg.stop.clone(),
             ..PerformOptions::default()
         };
+        let layout = Layout::of(self.cal);
+        target.link.pace_at_least(layout.least_pace());
         let started = Instant::now();
         let search = Search {
             puzzle: self.givens,
@@ -55,7 +57,7 @@ impl Run<'_> {
         };
         let outcome = perform(
             &search,
-            &Layout::of(self.cal),
+            &layout,
             &mut target,
             &mut session.journal,
             &ropts,

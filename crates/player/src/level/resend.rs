@@ -108,6 +108,9 @@ pub fn resend(
     let (mode, why) = (channel.mode, channel.why);
     tell(on, Note::TapChannel { mode, why });
     let cal = Calibration::load(Path::new(&m.calibration)).ok();
+    if let Some(cal) = &cal {
+        link.pace_at_least(crate::play::setnum::Layout::of(cal).least_pace());
+    }
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
         _ => {

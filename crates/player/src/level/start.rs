@@ -87,6 +87,7 @@ pub fn play(
 
     // Before performing: measure the channel's rate, print the plan, fit the budget.
     let taps_layout = Layout::of(&cal);
+    link.pace_at_least(taps_layout.least_pace());
     let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
     let plan = Plan::new(
         &events,

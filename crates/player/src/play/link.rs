@@ -156,6 +156,19 @@ impl Link {
         Ok(chosen)
     }
 
+    /// Keeps taps at least `floor` apart from now on (apps that read taps against their last
+    /// drawn frame), on this channel and on any reopened one.
+    pub fn pace_at_least(&mut self, floor: Duration) {
+        if let Some(c) = self.channel.as_mut()
+            && c.options.pace < floor
+        {
+            c.options.pace = floor;
+            if let Some(t) = self.tapper.as_mut() {
+                t.set_pace(floor);
+            }
+        }
+    }
+
     fn reopen_channel(&mut self, what: &str) -> anyhow::Result<()> {
         let Some(c) = self.channel.clone() else {
             anyhow::bail!("internal: no tap channel was opened");

@@ -363,8 +363,10 @@ impl Performance<'_, '_> {
             return Ok(());
         }
         self.check_stop()?;
-        // The completing write selects its cell whatever the encoder believes is selected.
-        self.enc.reset();
+        // The completing write selects its cell whatever the encoder believes is selected, from a
+        // given cell: a lost cell tap then sends its digit nowhere, so the screen that follows
+        // it can only be the completion (or a popup).
+        self.enc.reset_guarded();
         let sent = match (last_event, final_cell) {
             (Some(i), _) => {
                 let sent = self.send_event(i, events[i]);
@@ -427,6 +429,11 @@ impl Performance<'_, '_> {
     }
 
     fn send_taps(&mut self) -> anyhow::Result<()> {
+        if let Some(wait) = self.enc.wait.take() {
+            // The app clears a cell late: every tap before is carried out, then it falls due.
+            self.target.sync()?;
+            std::thread::sleep(wait);
+        }
         let n = self.taps.len() as u64;
         self.report.taps += n;
         self.since_verify += n;
@@ -440,7 +447,7 @@ impl Performance<'_, '_> {
     /// verification repairs what did not land).
     fn send_event(&mut self, i: usize, ev: Event) -> anyhow::Result<()> {
         self.taps.clear();
-        self.enc.event(ev, &mut self.taps);
+        self.enc.event(ev, &self.expected, &mut self.taps);
         let sent = self.send_taps();
         apply(&mut self.expected, ev);
         if let Event::Place { cell, digit } = ev
@@ -455,8 +462,7 @@ impl Performance<'_, '_> {
 
     fn write(&mut self, kind: WriteKind, cell: usize, digit: u8) -> anyhow::Result<()> {
         self.taps.clear();
-        let previous = self.expected.get(cell);
-        self.enc.write(cell, digit, previous, &mut self.taps);
+        self.enc.write(cell, digit, &self.expected, &mut self.taps);
         let sent = self.send_taps();
         self.expected.set(cell, digit);
         if digit != 0 && digit != self.solution.get(cell) {

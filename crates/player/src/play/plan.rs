@@ -45,11 +45,20 @@ impl Plan {
         // Taps after each step, cumulated.
         let mut cumulative = Vec::with_capacity(events.len());
         let mut total = 0u64;
+        let mut board = *puzzle;
         for &ev in events {
             taps.clear();
-            enc.event(ev, &mut taps);
+            enc.event(ev, &board, &mut taps);
             total += taps.len() as u64;
+            // A wait for a late clear costs as much as the taps that would fit in it.
+            if let Some(wait) = enc.wait.take() {
+                total += (wait.as_secs_f64() * rate) as u64;
+            }
             cumulative.push(total);
+            match ev {
+                Event::Place { cell, digit } => board.set(cell as usize, digit),
+                Event::Undo { cell, .. } => board.set(cell as usize, 0),
+            }
         }
         let fill =
             (puzzle.to_line().bytes().filter(|&b| b == b'.').count() as u64) * FILL_TAPS_PER_CELL;

@@ -12,12 +12,21 @@
 //! first); where the app drops the selection after an entry, every write selects its cell;
 //! where the brush's own key drops the brush, another key is pressed first.
 
+use crate::board::Board;
 pub use crate::calibration::InputMode as InputOrder;
-use crate::calibration::{AfterEntry, BrushRetap, Calibration, Erase, InputSection, Retap};
+use crate::calibration::{
+    AfterEntry, BrushRetap, Calibration, DEFAULT_CLEAR_LATE_MS, Erase, FinishedKeys, InputSection,
+    Retap, SameDigit, TakeBack,
+};
 use crate::solver::Event;
+use std::time::{Duration, Instant};
 
 /// A display pixel.
 pub type Point = (u32, u32);
+
+/// How far apart taps go out on apps that read taps against their last drawn frame
+/// (`[input] frame_reads`): one frame at 60 Hz is 16.7 ms, with room for jitter.
+pub const FRAME_GAP: Duration = Duration::from_millis(25);
 
 /// How a digit is taken back out of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +35,9 @@ pub enum Cancel {
     Erase(Point),
     /// Tap the same digit again (apps where digits toggle).
     Toggle,
+    /// Tap the undo key here: the app's last entry back (the search's undos only: they take
+    /// digits back last in first out, as the key does).
+    Undo(Point),
 }
 
 /// Where to tap: the 81 cell centres, the keypad's 1..9, and how to erase.
@@ -34,7 +46,11 @@ pub struct Layout {
     pub cells: [Point; 81],
     pub keypad: [Point; 9],
     pub order: InputOrder,
+    /// How the search's undos are performed.
     pub cancel: Cancel,
+    /// How a cell is cleared outside the search's own order (repairs, fills): the erase key, or
+    /// the digit again; never the undo key, which takes back whatever came last.
+    pub clear: Cancel,
     /// The app's input rules (`order` is their `mode`).
     pub rules: InputSection,
 }
@@ -42,16 +58,63 @@ pub struct Layout {
 impl Layout {
     /// The tap layout of a calibration.
     pub fn of(cal: &Calibration) -> Layout {
+        let clear = match cal.keypad.erase {
+            Erase::Key([x, y]) => Cancel::Erase((x, y)),
+            Erase::Toggle => Cancel::Toggle,
+        };
+        let cancel = match (cal.input.take_back, cal.input.undo, cal.keypad.erase) {
+            (Some(TakeBack::Undo), Some([x, y]), _) => Cancel::Undo((x, y)),
+            (Some(TakeBack::Digit), _, _) => Cancel::Toggle,
+            (Some(TakeBack::Erase), _, Erase::Key([x, y])) => Cancel::Erase((x, y)),
+            _ => clear,
+        };
         Layout {
             cells: cal.geometry().cell_centers(),
             keypad: cal.keypad.digits.map(|[x, y]| (x, y)),
             order: cal.input.mode,
-            cancel: match cal.keypad.erase {
-                Erase::Key([x, y]) => Cancel::Erase((x, y)),
-                Erase::Toggle => Cancel::Toggle,
-            },
+            cancel,
+            clear,
             rules: cal.input.clone(),
         }
+    }
+
+    /// Where digit `d`'s key is while `board` is on the screen: its own place, or, in apps
+    /// whose finished digits' keys go and the keys after them move up, the place of the
+    /// `k`-th unfinished digit.
+    pub fn key(&self, d: u8, board: &Board) -> Point {
+        let d = d.clamp(1, 9);
+        let slot = match self.rules.finished_keys {
+            FinishedKeys::Stay => d - 1,
+            FinishedKeys::Reflow => {
+                let mut counts = [0u8; 10];
+                for c in 0..81 {
+                    counts[board.get(c) as usize] += 1;
+                }
+                (1..d).filter(|&e| counts[e as usize] < 9).count() as u8
+            }
+        };
+        self.keypad[slot as usize]
+    }
+
+    /// The least time between taps the app needs (see [`FRAME_GAP`]).
+    pub fn least_pace(&self) -> Duration {
+        if self.rules.frame_reads {
+            FRAME_GAP
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// How long after a digit is tapped again its cell is cleared, where that happens late.
+    fn clears_late(&self) -> Option<Duration> {
+        (self.rules.same_digit == Some(SameDigit::ClearLate)).then(|| {
+            Duration::from_millis(
+                self.rules
+                    .clear_late_ms
+                    .unwrap_or(DEFAULT_CLEAR_LATE_MS)
+                    .into(),
+            )
+        })
     }
 }
 
@@ -77,6 +140,15 @@ pub struct Encoder<'a> {
     /// taps the last two), and the one tapped last time is skipped, in case the tap after it
     /// was lost; so this tap is never a re-tap.
     pub neutral: [Option<usize>; 2],
+    /// The next write from an unknown selection starts from a given cell whatever the app's
+    /// rules, so that a lost cell tap sends its digit to a given (nothing) rather than to the
+    /// cell selected before (the write that completes the board).
+    guard: bool,
+    /// A cell whose digit was tapped again where that clears it late, and when.
+    late: Option<(usize, Instant)>,
+    /// What the next taps must wait for: the phone carries out every tap before, then this
+    /// much time passes (a late clear falling due before a digit goes into its cell).
+    pub wait: Option<Duration>,
 }
 
 impl<'a> Encoder<'a> {
@@ -85,11 +157,14 @@ impl<'a> Encoder<'a> {
             layout,
             selection: Selection::Unknown,
             neutral: [None; 2],
+            guard: false,
+            late: None,
+            wait: None,
         }
     }
 
     /// An encoder for `puzzle`: its first given is the neutral cell.
-    pub fn for_puzzle(layout: &'a Layout, puzzle: &crate::board::Board) -> Self {
+    pub fn for_puzzle(layout: &'a Layout, puzzle: &Board) -> Self {
         let mut givens = (0..81).filter(|&c| puzzle.get(c) != 0);
         Encoder {
             neutral: [givens.next(), givens.next()],
@@ -102,22 +177,76 @@ impl<'a> Encoder<'a> {
         self.selection = Selection::Unknown;
     }
 
-    /// The taps that write `digit` (0: clear) into `cell`, appended to `out`.
-    pub fn write(&mut self, cell: usize, digit: u8, previous: u8, out: &mut Vec<Point>) {
+    /// Forgets the selection, and starts the next write from a given cell (see `guard`).
+    pub fn reset_guarded(&mut self) {
+        self.reset();
+        self.guard = true;
+    }
+
+    /// The taps that write `digit` (0: clear) into `cell` while `board` is on the screen,
+    /// appended to `out` (repairs and fills: a clear is the erase key or the digit again).
+    pub fn write(&mut self, cell: usize, digit: u8, board: &Board, out: &mut Vec<Point>) {
+        let clear = self.layout.clear;
+        self.put(cell, digit, board.get(cell), board, clear, out);
+    }
+
+    /// The taps of one search event while `board` (before it) is on the screen.
+    pub fn event(&mut self, ev: Event, board: &Board, out: &mut Vec<Point>) {
+        let cancel = self.layout.cancel;
+        match ev {
+            Event::Place { cell, digit } => {
+                let previous = board.get(cell as usize);
+                self.put(cell as usize, digit, previous, board, cancel, out)
+            }
+            Event::Undo { cell, digit } => self.put(cell as usize, 0, digit, board, cancel, out),
+        }
+    }
+
+    fn put(
+        &mut self,
+        cell: usize,
+        digit: u8,
+        previous: u8,
+        board: &Board,
+        cancel: Cancel,
+        out: &mut Vec<Point>,
+    ) {
         let l = self.layout;
-        let (key, key_point) = match (digit, l.cancel) {
+        self.wait = None;
+        if let Some((c, at)) = self.late {
+            let late = l.clears_late().unwrap_or_default();
+            if c == cell && at.elapsed() < late + Duration::from_secs(2) {
+                // A late clear of this cell may still be due: let it fall first.
+                self.wait = Some(late);
+                self.late = None;
+            } else if at.elapsed() >= late + Duration::from_secs(2) {
+                self.late = None;
+            }
+        }
+        let (key, key_point) = match (digit, cancel) {
+            (0, Cancel::Undo(p)) => {
+                // The app's last entry back: no selection needed, none changed.
+                out.push(p);
+                return;
+            }
             (0, Cancel::Erase(p)) => (Selection::Erase, p),
             (0, Cancel::Toggle) => {
                 let d = previous.clamp(1, 9);
-                (Selection::Digit(d), l.keypad[(d - 1) as usize])
+                if l.clears_late().is_some() {
+                    self.late = Some((cell, Instant::now()));
+                }
+                (Selection::Digit(d), l.key(d, board))
             }
-            (d, _) => (Selection::Digit(d), l.keypad[(d.clamp(1, 9) - 1) as usize]),
+            (d, _) => (Selection::Digit(d), l.key(d, board)),
         };
         match l.order {
-            InputOrder::CellFirst => {
+            InputOrder::CellFirst | InputOrder::Both => {
                 if self.selection != Selection::Cell(cell as u8) {
+                    let unsure = l.rules.retap != Retap::Nothing
+                        || l.rules.after_entry == AfterEntry::Unknown
+                        || self.guard;
                     if self.selection == Selection::Unknown
-                        && l.rules.retap != Retap::Nothing
+                        && unsure
                         && let Some(n) = self.neutral[0].filter(|&n| n != cell)
                     {
                         out.push(l.cells[n]);
@@ -125,10 +254,12 @@ impl<'a> Encoder<'a> {
                     }
                     out.push(l.cells[cell]);
                 }
+                self.guard = false;
                 out.push(key_point);
                 self.selection = match l.rules.after_entry {
                     AfterEntry::Keep => Selection::Cell(cell as u8),
                     AfterEntry::Clear => Selection::Nothing,
+                    AfterEntry::Unknown => Selection::Unknown,
                 };
             }
             InputOrder::DigitFirst => {
@@ -148,14 +279,6 @@ impl<'a> Encoder<'a> {
                 }
                 out.push(l.cells[cell]);
             }
-        }
-    }
-
-    /// The taps of one search event.
-    pub fn event(&mut self, ev: Event, out: &mut Vec<Point>) {
-        match ev {
-            Event::Place { cell, digit } => self.write(cell as usize, digit, 0, out),
-            Event::Undo { cell, digit } => self.write(cell as usize, 0, digit, out),
         }
     }
 }
@@ -181,6 +304,11 @@ pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
         } else {
             Cancel::Erase((50, 250))
         },
+        clear: if toggle {
+            Cancel::Toggle
+        } else {
+            Cancel::Erase((50, 250))
+        },
         rules: InputSection::new(order),
     }
 }
@@ -195,10 +323,26 @@ mod tests {
         let l = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
-        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
-        e.event(Event::Place { cell: 10, digit: 4 }, &mut taps);
-        e.event(Event::Place { cell: 11, digit: 1 }, &mut taps);
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Undo { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Place { cell: 10, digit: 4 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Place { cell: 11, digit: 1 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(
             taps,
             vec![
@@ -217,8 +361,16 @@ mod tests {
         let l = layout(InputOrder::CellFirst, true);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(Event::Place { cell: 0, digit: 7 }, &mut taps);
-        e.event(Event::Undo { cell: 0, digit: 7 }, &mut taps);
+        e.event(
+            Event::Place { cell: 0, digit: 7 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Undo { cell: 0, digit: 7 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(5, 5), (65, 200), (65, 200)]);
     }
 
@@ -230,21 +382,37 @@ mod tests {
         e.neutral = [Some(0), Some(1)];
         let mut taps = Vec::new();
         // From an unknown selection: the given cell 0 first, then the cell.
-        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
-        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Undo { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (50, 250)]);
         // After a reset (a popup, a repair): the other given (the tap after the first may have
         // been lost), then the cell; never a cell twice in a row.
         e.reset();
         taps.clear();
-        e.event(Event::Place { cell: 10, digit: 4 }, &mut taps);
+        e.event(
+            Event::Place { cell: 10, digit: 4 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(15, 5), (15, 15), (35, 200)]);
         // Where a re-tap is harmless, no extra tap.
         let plain = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&plain);
         e.neutral = [Some(0), Some(1)];
         taps.clear();
-        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(15, 15), (25, 200)]);
     }
 
@@ -254,8 +422,16 @@ mod tests {
         l.rules.after_entry = AfterEntry::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(Event::Place { cell: 10, digit: 3 }, &mut taps);
-        e.event(Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Undo { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(15, 15), (25, 200), (15, 15), (50, 250)]);
     }
 
@@ -265,8 +441,16 @@ mod tests {
         l.rules.brush_retap = BrushRetap::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(Event::Place { cell: 0, digit: 2 }, &mut taps);
-        e.event(Event::Place { cell: 1, digit: 2 }, &mut taps);
+        e.event(
+            Event::Place { cell: 0, digit: 2 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Place { cell: 1, digit: 2 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(25, 200), (15, 200), (5, 5), (15, 5)]);
     }
 
@@ -275,9 +459,116 @@ mod tests {
         let l = layout(InputOrder::DigitFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(Event::Place { cell: 0, digit: 2 }, &mut taps);
-        e.event(Event::Place { cell: 1, digit: 2 }, &mut taps);
-        e.event(Event::Undo { cell: 1, digit: 2 }, &mut taps);
+        e.event(
+            Event::Place { cell: 0, digit: 2 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Place { cell: 1, digit: 2 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Undo { cell: 1, digit: 2 },
+            &Board::empty(),
+            &mut taps,
+        );
         assert_eq!(taps, vec![(15, 200), (5, 5), (15, 5), (50, 250), (15, 5)]);
+    }
+
+    #[test]
+    fn undo_key_takes_the_searchs_digits_back_and_repairs_never_use_it() {
+        let mut l = layout(InputOrder::CellFirst, false);
+        l.cancel = Cancel::Undo((80, 250));
+        let mut e = Encoder::new(&l);
+        let mut b = Board::empty();
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 10, digit: 3 }, &b, &mut taps);
+        b.set(10, 3);
+        e.event(Event::Undo { cell: 10, digit: 3 }, &b, &mut taps);
+        // A repair's clear is the erase key, with its cell selected.
+        e.write(10, 0, &b, &mut taps);
+        assert_eq!(taps, vec![(15, 15), (25, 200), (80, 250), (50, 250)]);
+    }
+
+    #[test]
+    fn keys_after_a_finished_digit_move_up_where_the_row_reflows() {
+        let mut l = layout(InputOrder::CellFirst, false);
+        l.rules.finished_keys = FinishedKeys::Reflow;
+        // Nine 2s on the board: 3's key is where 2's was.
+        let b = Board::parse(
+            "2........\n...2.....\n......2..\n.2.......\n....2....\n.......2.\n..2......\n.....2...\n........2",
+        )
+        .unwrap();
+        assert_eq!(l.key(1, &b), (5, 200));
+        assert_eq!(l.key(3, &b), (15, 200));
+        assert_eq!(l.key(9, &b), (75, 200));
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 1, digit: 3 }, &b, &mut taps);
+        assert_eq!(taps, vec![(15, 5), (15, 200)]);
+    }
+
+    #[test]
+    fn a_late_clear_falls_due_before_its_cell_is_written_again() {
+        let mut l = layout(InputOrder::CellFirst, true);
+        l.rules.same_digit = Some(SameDigit::ClearLate);
+        l.rules.clear_late_ms = Some(190);
+        let mut e = Encoder::new(&l);
+        let mut b = Board::empty();
+        let mut taps = Vec::new();
+        e.event(Event::Place { cell: 0, digit: 7 }, &b, &mut taps);
+        assert_eq!(e.wait, None);
+        b.set(0, 7);
+        e.event(Event::Undo { cell: 0, digit: 7 }, &b, &mut taps);
+        b.set(0, 0);
+        assert_eq!(e.wait, None);
+        // Another cell: no wait.
+        e.event(Event::Place { cell: 1, digit: 8 }, &b, &mut taps);
+        assert_eq!(e.wait, None);
+        e.event(Event::Place { cell: 0, digit: 8 }, &b, &mut taps);
+        assert_eq!(e.wait, Some(Duration::from_millis(190)));
+    }
+
+    #[test]
+    fn an_unknown_selection_after_entries_starts_every_write_from_a_given() {
+        let mut l = layout(InputOrder::CellFirst, false);
+        l.rules.after_entry = AfterEntry::Unknown;
+        let mut e = Encoder::new(&l);
+        e.neutral = [Some(0), Some(1)];
+        let mut taps = Vec::new();
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.event(
+            Event::Place { cell: 11, digit: 4 },
+            &Board::empty(),
+            &mut taps,
+        );
+        assert_eq!(
+            taps,
+            vec![(5, 5), (15, 15), (25, 200), (15, 5), (25, 15), (35, 200)]
+        );
+        // Plain apps: only the completing write starts from a given (reset_guarded).
+        let plain = layout(InputOrder::CellFirst, false);
+        let mut e = Encoder::new(&plain);
+        e.neutral = [Some(0), Some(1)];
+        taps.clear();
+        e.reset_guarded();
+        e.event(
+            Event::Place { cell: 10, digit: 3 },
+            &Board::empty(),
+            &mut taps,
+        );
+        e.reset();
+        e.event(
+            Event::Place { cell: 11, digit: 4 },
+            &Board::empty(),
+            &mut taps,
+        );
+        assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (25, 15), (35, 200)]);
     }
 }

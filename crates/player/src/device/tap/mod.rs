@@ -160,6 +160,12 @@ impl Tapper {
         &self.channel
     }
 
+    /// Keeps taps at least `every` apart from now on.
+    pub fn set_pace(&mut self, every: Duration) {
+        self.options.pace = every;
+        self.pace = Pace::new(every);
+    }
+
     /// Taps the device has carried out.
     pub fn taps_done(&self) -> u64 {
         self.ledger.done
