@@ -179,6 +179,10 @@ pub struct RulesArgs {
     /// (16.7 ms) both see the state before the first.
     #[arg(long)]
     frame_reads: bool,
+    /// Input rule: with a mistake limit, no counter ("Mistakes: 0/3") shows on the game screen
+    /// (by default it shows in the app bar).
+    #[arg(long)]
+    hide_mistakes: bool,
 }
 
 impl RulesArgs {
@@ -202,6 +206,7 @@ impl RulesArgs {
         r.finished_keys = self.finished_keys.or(r.finished_keys);
         r.undo_key |= self.undo_key;
         r.frame_reads |= self.frame_reads;
+        r.hide_mistakes |= self.hide_mistakes;
         (r, limit)
     }
 }

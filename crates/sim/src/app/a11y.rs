@@ -123,8 +123,11 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
         ],
         (AppScreen::Complete | AppScreen::GameOver, Some(g)) => end_nodes(model, l, g),
         (AppScreen::Game, Some(g)) => {
-            let mut n = vec![
-                text(format!("Level {level}"), l.app_bar),
+            let mut n = vec![text(format!("Level {level}"), l.app_bar)];
+            if let Some(counter) = model.mistake_counter() {
+                n.push(text(counter, l.app_bar));
+            }
+            n.extend([
                 Node {
                     desc: "Back".into(),
                     clickable: true,
@@ -135,7 +138,7 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
                     desc: "Sudoku board".into(),
                     ..node("android.view.View", "", l.board)
                 },
-            ];
+            ]);
             for (r, slot) in l.keys.iter().zip(model.keys(g)) {
                 if let Some((d, greyed)) = slot {
                     let mut b = button(d.to_string(), *r);

@@ -561,6 +561,18 @@ impl Model {
         }
     }
 
+    /// The game ends after this many mistakes.
+    pub fn mistake_limit(&self) -> Option<u32> {
+        self.mistake_limit
+    }
+
+    /// The mistake counter the game screen shows (`Mistakes: 1/3`), where there is one.
+    pub fn mistake_counter(&self) -> Option<String> {
+        let (g, limit) = (self.game.as_ref()?, self.mistake_limit?);
+        (!self.rules.hide_mistakes && self.rules.mistakes != Mistakes::None)
+            .then(|| format!("{}: {}/{limit}", g.words.mistakes, g.mistakes.min(limit)))
+    }
+
     /// Number of level-list pages.
     pub fn pages() -> usize {
         levels::LEVEL_COUNT.div_ceil(LEVELS_PER_PAGE)

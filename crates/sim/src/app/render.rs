@@ -80,6 +80,27 @@ impl Renderer {
             }
             (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, Some(game)) => {
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
+                if let Some(counter) = model.mistake_counter() {
+                    // Right-aligned in the app bar, left of the undo key.
+                    let size = Self::sp(layout, 16.0);
+                    let w = self.text.width(Face::Regular, size, &counter);
+                    let right = if layout.undo.w > 0 && layout.undo.y == layout.app_bar.y {
+                        layout.undo.x
+                    } else {
+                        layout.width
+                    } - layout.px(16.0);
+                    let baseline =
+                        self.text
+                            .baseline(Face::Regular, size, layout.app_bar.center().1);
+                    self.text.draw(
+                        &mut cv,
+                        Face::Regular,
+                        size,
+                        &counter,
+                        (right - w, baseline),
+                        pal.on_app_bar,
+                    );
+                }
                 let over = model.screen == AppScreen::GameOver;
                 let form = match model.screen {
                     AppScreen::Complete => Some(layout.completion),

@@ -352,6 +352,8 @@ pub struct InputRules {
     /// [`FRAME`] after it, so two taps within one frame interval both see the state before
     /// the first.
     pub frame_reads: bool,
+    /// With a mistake limit, no counter ("Mistakes: 0/3") shows on the game screen.
+    pub hide_mistakes: bool,
 }
 
 /// One frame interval at 60 Hz.
@@ -403,6 +405,7 @@ impl InputRules {
             "finished_keys": self.finished_keys(style).name(),
             "undo_key": self.undo_key,
             "frame_reads": self.frame_reads,
+            "hide_mistakes": self.hide_mistakes,
         })
     }
 }
@@ -433,6 +436,7 @@ const DEFAULT: InputRules = InputRules {
     finished_keys: None,
     undo_key: false,
     frame_reads: false,
+    hide_mistakes: false,
 };
 
 /// The presets of `--input-rules`, the first the default.
@@ -580,6 +584,8 @@ pub struct Words {
     pub retry: &'static str,
     pub invalid: &'static str,
     pub ok: &'static str,
+    /// The mistake counter's label (`{label}: m/n`).
+    pub mistakes: &'static str,
 }
 
 pub const ENGLISH: Words = Words {
@@ -592,6 +598,7 @@ pub const ENGLISH: Words = Words {
     retry: "Try again",
     invalid: "Invalid move",
     ok: "OK",
+    mistakes: "Mistakes",
 };
 
 pub const TURKISH: Words = Words {
@@ -604,6 +611,7 @@ pub const TURKISH: Words = Words {
     retry: "Tekrar dene",
     invalid: "Geçersiz hamle",
     ok: "TAMAM",
+    mistakes: "Hata",
 };
 
 pub const RUSSIAN: Words = Words {
@@ -616,6 +624,7 @@ pub const RUSSIAN: Words = Words {
     retry: "Ещё раз",
     invalid: "Неверный ход",
     ok: "ОК",
+    mistakes: "Ошибки",
 };
 
 /// What `--language random` picks from: real apps' English wordings, Turkish and Russian.
@@ -716,6 +725,7 @@ mod tests {
                 w.retry,
                 w.invalid,
                 w.ok,
+                w.mistakes,
             ] {
                 for ch in s.chars().filter(|c| !c.is_whitespace()) {
                     for face in [Face::Regular, Face::Bold] {

@@ -478,6 +478,40 @@ fn mistakes_count_against_the_solution_the_rules_or_not_at_all() {
     );
 }
 
+#[test]
+fn a_mistake_limit_shows_its_counter_unless_hidden() {
+    let mut p = ruled(
+        InputRules {
+            language: Language::Turkish,
+            ..InputRules::default()
+        },
+        Some(3),
+    );
+    let before = p.screenshot();
+    assert!(p.ui_dump().unwrap().contains("text=\"Hata: 0/3\""));
+    let (a, right) = empties(&p)[0];
+    cell(&mut p, a);
+    key(&mut p, (1..=9).find(|&d| d != right).unwrap());
+    assert!(p.ui_dump().unwrap().contains("text=\"Hata: 1/3\""));
+    // Drawn in the app bar.
+    let bar = p.layout().app_bar;
+    let after = p.screenshot();
+    let differs = (bar.x..bar.right())
+        .flat_map(|x| (bar.y..bar.bottom()).map(move |y| (x as u32, y as u32)))
+        .any(|(x, y)| before.get_pixel(x, y) != after.get_pixel(x, y));
+    assert!(differs, "the counter changed in the app bar");
+    let mut hidden = ruled(
+        InputRules {
+            hide_mistakes: true,
+            ..InputRules::default()
+        },
+        Some(3),
+    );
+    assert!(!hidden.ui_dump().unwrap().contains("0/3"));
+    let mut plain = ruled(InputRules::default(), None);
+    assert!(!plain.ui_dump().unwrap().contains("Mistakes"));
+}
+
 fn screen(p: &Phone) -> String {
     state(p)["screen"].as_str().unwrap().to_string()
 }
