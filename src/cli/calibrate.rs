@@ -5,25 +5,39 @@ use super::dirs::{CalibrationDir, calibration_dir_write_help, user_calibration_d
 use super::read::load_image;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+use sudoku_autoplay::board::cell_name;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
-use sudoku_autoplay::vision::overlay;
+use sudoku_autoplay::device::Device;
+use sudoku_autoplay::play::link::Link;
+use sudoku_autoplay::play::probe;
+use sudoku_autoplay::vision::Tool;
+use sudoku_autoplay::vision::overlay::{self, Marks};
 use sudoku_autoplay::vision::survey::{Hints, Survey};
 
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("calibration_dir", |a| a.help(calibration_dir_write_help())))]
 #[command(after_help = "Examples:\n  \
-    autoplay calibrate -s SERIAL                                  # the phone's screen\n  \
+    autoplay calibrate -s SERIAL                                  # the phone's screen, and a probe of its rules\n  \
+    autoplay calibrate -s SERIAL --no-probe                       # the phone's screen, no taps\n  \
     autoplay calibrate --screenshot shot.png --out my-phone.toml  # default: --calibration-dir\n  \
     autoplay calibrate --screenshot shot.png --erase 540,2100     # the erase key was not recognised\n  \
     autoplay calibrate --screenshot shot.png --erase toggle       # the app has no erase key\n  \
     autoplay calibrate --screenshot shot.png --board 40,600,1040,1600 --keys 90,1800,1000,1800\n  \
     autoplay calibrate --screenshot shot.png --mode digit-first \\\n      \
     --am-start 'am start -n org.autoplay.sudoku/.GameActivity --ei level {level}'\n\n\
+On a phone (no --screenshot), calibrate then probes how the app takes taps, on the open level:\n\
+cell-first or digit-first, what a re-tap of the selected cell does, whether an entry keeps the\n\
+selection, what the same digit again does, whether the erase key clears, whether there is an undo\n\
+key, whether taps are read against the last drawn frame, whether keys move when a digit is\n\
+finished, whether a mistake counter shows. It writes only the right digit into one empty cell\n\
+(no mistake), takes back what it wrote, and records what it saw for each rule in the file's\n\
+[input] section, which you can read and edit. Open a level with empty cells and no dialog first.\n\n\
 Whatever happens, the overlay PNG shows what was found (grid, keys, the keys beside the digits and\n\
-what they were taken for) with a legend; when something is not found, the message says which\n\
-option supplies it.")]
+what they were taken for, the probe's cell) with a legend; when something is not found, the\n\
+message says which option supplies it.")]
 pub struct CalibrateArgs {
     /// A screenshot of the game screen with the board and the number pad showing. Without it,
     /// the screen of the device (-s SERIAL, or the only one) is captured.
@@ -47,9 +61,14 @@ pub struct CalibrateArgs {
     /// row (X1,Y1,X9,Y9), when the number pad is not found.
     #[arg(long, value_name = "POINTS", value_parser = parse_keys)]
     keys: Option<[(u32, u32); 9]>,
-    /// How the app takes digits: tap the cell then the digit, or the reverse.
+    /// How the app takes digits: tap the cell then the digit, or the reverse (on a phone, the
+    /// probe finds it out unless --no-probe).
     #[arg(long, value_parser = choice::<InputMode>(), default_value = "cell-first")]
     mode: InputMode,
+    /// On a phone: do not probe how the app takes taps (no tap at all); the [input] section is
+    /// then today's default app (cell-first, plain taps), or --mode.
+    #[arg(long)]
+    no_probe: bool,
     /// Device model to record (informative).
     #[arg(long)]
     model: Option<String>,
@@ -127,6 +146,7 @@ fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
 }
 
 pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
+    let mut device = None;
     let (img, source, stem) = match &args.screenshot {
         Some(path) => {
             let frame = load_image(path)?;
@@ -140,8 +160,9 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             )
         }
         None => {
-            let device = args.adb.device()?;
-            let (_, frame) = sudoku_autoplay::device::screen::Screen::probe(&device)?;
+            let phone = device.insert(args.adb.device()?);
+            let device = &*phone;
+            let (_, frame) = sudoku_autoplay::device::screen::Screen::probe(device)?;
             let model = device.getprop("ro.product.model").unwrap_or_default();
             args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
             if args.density.is_none() {
@@ -207,7 +228,7 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         Err(e) => {
             let help = help_for(&e);
             let status = vec![format!("calibration FAILED: {e}"), help.clone()];
-            overlay::survey_overlay(img, &survey, None, &status)
+            overlay::survey_overlay(img, &survey, Marks::default(), &status)
                 .save(&overlay_path)
                 .with_context(|| format!("cannot write {}", overlay_path.display()))?;
             return Err(anyhow::anyhow!(
@@ -216,11 +237,33 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             ));
         }
     };
+    let mut c = c;
+    let probed = match (&device, args.no_probe) {
+        (Some(device), false) => Some(probe_rules(device, &mut c, &survey)),
+        _ => None,
+    };
     std::fs::write(&out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
-    let erase_point = c.keypad.erase.point().map(|[x, y]| (x, y));
+    let mut marks = Marks {
+        erase: c.keypad.erase.point().map(|[x, y]| (x, y)),
+        undo: c.input.undo.map(|[x, y]| (x, y)),
+        probe: None,
+    };
     let mut status = vec![format!("calibration written to {}", out.display())];
     status.extend(notes.iter().map(|n| format!("check: {n}")));
-    overlay::survey_overlay(img, &survey, erase_point, &status)
+    match &probed {
+        Some(Ok(p)) => {
+            marks.probe = Some(c.geometry().cell_bounds(p.cell));
+            status.push(format!(
+                "probed how the app takes taps on {} ({} taps, {:.1} s)",
+                cell_name(p.cell),
+                p.taps,
+                p.elapsed.as_secs_f64()
+            ));
+        }
+        Some(Err(e)) => status.push(format!("probing the app's input rules FAILED: {e:#}")),
+        None => {}
+    }
+    overlay::survey_overlay(img, &survey, marks, &status)
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
@@ -247,6 +290,25 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         },
         super::choice::name(c.input.mode)
     )?;
+    if let Some(Ok(p)) = &probed {
+        outln!(
+            "input rules probed on {} ({} taps, {} screenshots, {:.1} s):",
+            cell_name(p.cell),
+            p.taps,
+            p.screenshots,
+            p.elapsed.as_secs_f64()
+        )?;
+        for (rule, seen) in &c.input.seen {
+            outln!("  {rule}: {seen}")?;
+        }
+        if let Some((cell, d)) = p.kept {
+            outln!(
+                "  the app keeps right digits (locked): the probe's {d} stays in {} (only undo, if \
+                 any, takes it back)",
+                cell_name(cell)
+            )?;
+        }
+    }
     outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
         c.templates.len(),
@@ -263,6 +325,13 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         outln!("check: {n}")?;
     }
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    if let Some(Err(e)) = probed {
+        return Err(e.context(format!(
+            "{} was written with the board and keys, but without the app's input rules: fix what \
+             is said above and run calibrate again (or --no-probe to keep today's default rules)",
+            out.display()
+        )));
+    }
     outln!("{}", how_found(&args.dir, &out, (w, h)))?;
     match &c.navigation {
         Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`")?,
@@ -280,6 +349,37 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         )?,
     }
     Ok(0)
+}
+
+/// Probes the app's input rules on the open level (see `sudoku_autoplay::play::probe`) and puts
+/// them into `c`.
+fn probe_rules(
+    device: &Device,
+    c: &mut Calibration,
+    survey: &Survey,
+) -> anyhow::Result<sudoku_autoplay::play::probe::Probed> {
+    let mut link = Link::new(
+        device.clone(),
+        Duration::from_secs(30),
+        sudoku_autoplay::play::stop::StopFlag::default(),
+    );
+    let size = (c.device.width, c.device.height);
+    let channel = link.open_channel(None, size, Duration::ZERO)?;
+    println!(
+        "probing the app's input rules (tap channel: {:?})",
+        channel.mode
+    );
+    let undo_hint = survey
+        .tools
+        .iter()
+        .find(|t| t.tool == Some(Tool::Undo))
+        .map(|t| t.center);
+    let probed = probe::probe(&mut link, c, undo_hint, &mut |what| println!("  {what}"))?;
+    c.input = probed.input.clone();
+    if probed.toggle_confirmed && c.keypad.erase == Erase::Toggle {
+        c.keypad.erase_guessed = false;
+    }
+    Ok(probed)
 }
 
 /// Whether `autoplay` finds the calibration written to `out` by itself, and if not, how to use it.

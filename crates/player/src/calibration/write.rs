@@ -166,7 +166,7 @@ impl InputSection {
         }
         if self.locked {
             rule(
-                "A right digit cannot be erased or overwritten (only undo takes it back).",
+                "Erase and the digit again leave a right digit in place (locked, or an erase key that does nothing).",
                 "locked = true".into(),
             );
         }

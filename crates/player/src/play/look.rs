@@ -180,6 +180,85 @@ pub(crate) fn ui_texts(xml: &str) -> Vec<String> {
     texts
 }
 
+/// One node of a `uiautomator dump`: its words (`text`, then `content-desc`) and its centre.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UiNode {
+    pub words: String,
+    pub center: (u32, u32),
+}
+
+/// The nodes of a `uiautomator dump` that carry words and bounds, in order.
+pub(crate) fn ui_nodes(xml: &str) -> Vec<UiNode> {
+    let attr = |node: &str, name: &str| -> Option<String> {
+        let at = node.find(&format!(" {name}=\""))? + name.len() + 3;
+        let end = node[at..].find('"')?;
+        Some(unescape(&node[at..at + end]))
+    };
+    xml.split("<node")
+        .skip(1)
+        .filter_map(|node| {
+            let node = node.split('>').next()?;
+            let words = [attr(node, "text"), attr(node, "content-desc")]
+                .into_iter()
+                .flatten()
+                .filter(|w| !w.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            // bounds="[x0,y0][x1,y1]"
+            let b = attr(node, "bounds")?;
+            let n: Vec<u32> = b
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|t| !t.is_empty())
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            let &[x0, y0, x1, y1] = n.as_slice() else {
+                return None;
+            };
+            (!words.is_empty() && x1 > x0 && y1 > y0).then(|| UiNode {
+                words,
+                center: ((x0 + x1) / 2, (y0 + y1) / 2),
+            })
+        })
+        .collect()
+}
+
+/// A mistake counter among a screen's words: `Mistakes: 1/3` (any language: a count over a
+/// small limit, preferring a text that also says "mistake" or "error" in a language we know).
+/// Returns (mistakes so far, limit, the text).
+pub(crate) fn mistake_counter(texts: &[String]) -> Option<(u32, u32, String)> {
+    const WORDS: [&str; 12] = [
+        "mistake", "error", "hata", "ошиб", "fehler", "erreur", "errore", "erro", "fout", "błęd",
+        "错", "ミス",
+    ];
+    let counters: Vec<(u32, u32, &String)> = texts
+        .iter()
+        .filter_map(|t| {
+            let (a, b) = t.split_once('/')?;
+            let m: String = a
+                .trim_end()
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let n: String = b
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let m: u32 = m.chars().rev().collect::<String>().parse().ok()?;
+            let n: u32 = n.parse().ok()?;
+            (n > 0 && n <= 20 && m <= n).then_some((m, n, t))
+        })
+        .collect();
+    let named = counters.iter().find(|(_, _, t)| {
+        let t = t.to_lowercase();
+        WORDS.iter().any(|w| t.contains(w))
+    });
+    named
+        .or(counters.first())
+        .map(|&(m, n, t)| (m, n, t.clone()))
+}
+
 fn unescape(s: &str) -> String {
     s.replace("&quot;", "\"")
         .replace("&apos;", "'")
@@ -364,6 +443,38 @@ mod tests {
         assert_eq!(awake.focused_package(), Some("com.android.launcher3"));
         assert_eq!(PhoneState::parse("mCurrentFocus=null\n").focus, None);
         assert_eq!(PhoneState::parse("garbage\n"), PhoneState::default());
+    }
+
+    #[test]
+    fn nodes_and_mistake_counters_of_a_ui_dump() {
+        let xml = "<hierarchy><node index=\"0\" text=\"Hata: 1/3\" content-desc=\"\" bounds=\"[0,0][100,50]\"><node text=\"\" \
+            content-desc=\"Undo\" bounds=\"[900,10][1000,60]\" /></node></hierarchy>";
+        let nodes = ui_nodes(xml);
+        assert_eq!(
+            nodes,
+            vec![
+                UiNode {
+                    words: "Hata: 1/3".into(),
+                    center: (50, 25)
+                },
+                UiNode {
+                    words: "Undo".into(),
+                    center: (950, 35)
+                }
+            ]
+        );
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            mistake_counter(&t(&["Level 5", "Hata: 1/3"])),
+            Some((1, 3, "Hata: 1/3".into()))
+        );
+        assert_eq!(
+            mistake_counter(&t(&["Hints 2/3", "Ошибки: 0 / 3"])),
+            Some((0, 3, "Ошибки: 0 / 3".into())),
+            "a counter that says mistakes wins"
+        );
+        assert_eq!(mistake_counter(&t(&["0/3"])).map(|c| c.1), Some(3));
+        assert_eq!(mistake_counter(&t(&["Level 5/70", "12:30", "4/3"])), None);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! the screen through a `phone` that deals with what real phones do mid-run (`look` tells
 //! screens apart); `navigate` opens a level; `plan` says what a performance will show and how long
 //! it takes; `stop` types the reasons a run ends early; `note` is what a run tells its caller
-//! as it goes (the library does not print). A whole level, from finding the calibration to
+//! as it goes (the library does not print); `probe` finds out how the app takes taps, on the
+//! open level, for `autoplay calibrate`. A whole level, from finding the calibration to
 //! the session on disk, is [`crate::level`].
 
 pub mod link;
@@ -13,6 +14,7 @@ pub(crate) mod note;
 pub(crate) mod perform;
 pub mod phone;
 pub mod plan;
+pub mod probe;
 pub mod setnum;
 pub mod stop;
 

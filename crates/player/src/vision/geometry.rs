@@ -45,6 +45,17 @@ impl BoardGeometry {
         std::array::from_fn(|i| self.cell_center(i))
     }
 
+    /// Cell `cell` between its grid lines' centres.
+    pub fn cell_bounds(&self, cell: usize) -> Bounds {
+        let (r, c) = (cell / 9 % 9, cell % 9);
+        [
+            self.cols[c],
+            self.rows[r],
+            self.cols[c + 1],
+            self.rows[r + 1],
+        ]
+    }
+
     /// The inside of cell `cell` with the grid lines and a small margin left out.
     pub fn cell_inner(&self, cell: usize) -> Bounds {
         let (r, c) = (cell / 9 % 9, cell % 9);

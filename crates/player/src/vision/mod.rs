@@ -27,6 +27,7 @@ pub(crate) mod templates;
 mod tools;
 
 pub use geometry::{BoardGeometry, Bounds};
+pub use icons::Tool;
 pub use kinds::Kind;
 pub use templates::TemplateBank;
 

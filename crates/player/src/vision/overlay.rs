@@ -344,6 +344,7 @@ const GUESS: Rgba<u8> = Rgba([230, 120, 0, 255]);
 const ERASE: Rgba<u8> = Rgba([220, 0, 0, 255]);
 const TOOL: Rgba<u8> = Rgba([30, 90, 220, 255]);
 const UNKNOWN: Rgba<u8> = Rgba([120, 120, 120, 255]);
+const PROBE: Rgba<u8> = Rgba([150, 0, 200, 255]);
 
 /// Draws a hollow rectangle `[x0, y0, x1, y1)`, 2 pixels wide.
 fn frame(img: &mut RgbaImage, b: [u32; 4], c: Rgba<u8>) {
@@ -363,12 +364,23 @@ fn frame(img: &mut RgbaImage, b: [u32; 4], c: Rgba<u8>) {
 /// The calibration overlay: what a survey of `img` found (board and reading, keypad keys or
 /// the digit-shaped marks seen, the tool keys and what they were taken for, the erase key),
 /// with a legend that starts with `status` lines (the outcome, what to check or do).
+/// What `calibrate` adds to the survey's overlay: the erase and undo keys it settled on, and
+/// the cell where it probed how the app takes taps.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Marks {
+    pub erase: Option<(u32, u32)>,
+    pub undo: Option<(u32, u32)>,
+    /// The probe's cell, as `[x0, y0, x1, y1]`.
+    pub probe: Option<[u32; 4]>,
+}
+
 pub fn survey_overlay(
     img: &RgbaImage,
     survey: &super::survey::Survey,
-    erase: Option<(u32, u32)>,
+    marks: Marks,
     status: &[String],
 ) -> RgbaImage {
+    let erase = marks.erase;
     let mut out = img.clone();
     let mut legend: Vec<(Rgba<u8>, String)> = status
         .iter()
@@ -479,6 +491,26 @@ pub fn survey_overlay(
             ERASE,
             "no erase key: a cell is cleared by tapping its digit again (toggle)".into(),
         )),
+    }
+    if let Some(p) = marks.undo {
+        mark_point(&mut out, p, (px * 0.8) as i32, TOOL, "undo");
+        legend.push((
+            TOOL,
+            "blue circle \"undo\": the undo key the probe found".into(),
+        ));
+    }
+    if let Some(b) = marks.probe {
+        for inset in 0..3 {
+            frame(
+                &mut out,
+                [b[0] + inset, b[1] + inset, b[2] - inset, b[3] - inset],
+                PROBE,
+            );
+        }
+        legend.push((
+            PROBE,
+            "thick purple box: the cell where calibrate probed how the app takes taps".into(),
+        ));
     }
     with_legend(&out, &legend)
 }
