@@ -6,10 +6,15 @@ use sudoku_autoplay::play::PerformReport;
 use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
 
 /// How the solved board was seen, for the summary line.
-pub fn completion(r: &PerformReport) -> &'static str {
-    match r.completion {
-        Some(sudoku_autoplay::play::Completion::Screen) => "the app's completion screen",
-        _ => "the solved board read back",
+pub fn completion(r: &PerformReport) -> String {
+    match (r.completion, &r.end_words) {
+        (Some(sudoku_autoplay::play::Completion::Screen), Some(words)) => {
+            format!("the app's completion screen: {words}")
+        }
+        (Some(sudoku_autoplay::play::Completion::Screen), None) => {
+            "the app's completion screen".into()
+        }
+        _ => "the solved board read back".into(),
     }
 }
 

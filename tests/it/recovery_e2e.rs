@@ -588,12 +588,15 @@ fn screens_without_the_board_are_named() {
     assert_eq!(
         look(&mut phone),
         Seen::Other {
-            what: "the app with \"Rate this app\", \"Enjoying Sudoku? Tell us!\", \"Press back to close\"".into()
+            what: "the app with \"Rate this app\", \"Enjoying Sudoku? Tell us!\", \"Press back to close\"".into(),
+            in_app: true,
         }
     );
     shell("input keyevent 4; input keyevent 4");
     match look(&mut phone) {
-        Seen::Other { what } => assert!(what.contains("\"Levels\""), "{what}"),
+        Seen::Other { what, in_app } => {
+            assert!(what.contains("\"Levels\"") && in_app, "{what}")
+        }
         other => panic!("{other:?}"),
     }
     // Home goes to the launcher: the app is brought back (an interruption), still on its list.

@@ -392,6 +392,9 @@ pub enum FinishedKeys {
     Stay,
     /// It disappears and the keys after it move up one place (the row re-flows).
     Reflow,
+    /// Not seen yet (calibrate found no digit one short of nine): the player looks at the
+    /// keypad once, when a digit is first finished during a run.
+    Unknown,
 }
 
 /// How the app takes a digit.

@@ -176,11 +176,16 @@ impl InputSection {
                 "frame_reads = true".into(),
             );
         }
-        if self.finished_keys == FinishedKeys::Reflow {
-            rule(
+        match self.finished_keys {
+            FinishedKeys::Stay => {}
+            FinishedKeys::Reflow => rule(
                 "The key of a digit placed nine times disappears and the keys after it move up one place.",
                 "finished_keys = \"reflow\"".into(),
-            );
+            ),
+            FinishedKeys::Unknown => rule(
+                "Not seen whether keys move when a digit is finished: the player looks the first time.",
+                "finished_keys = \"unknown\"".into(),
+            ),
         }
         if let Some(n) = self.mistake_limit {
             rule(

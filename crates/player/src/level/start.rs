@@ -85,6 +85,12 @@ pub fn play(
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
+    // What the app forbids and the search needs is said before the first tap.
+    let shown = cfg
+        .max_visible_steps
+        .map_or(events.len(), |n| (n as usize).min(events.len()));
+    check_app_allows(&mut link, &cal, &events[..shown], &solution, cfg.strategy)?;
+
     // Before performing: measure the channel's rate, print the plan, fit the budget.
     let taps_layout = Layout::of(&cal);
     link.pace_at_least(taps_layout.least_pace());
@@ -137,6 +143,10 @@ pub fn play(
     target.package = package;
     target.reopen = navigation.zip(cfg.level);
     target.givens = Some(givens);
+    target.first_frame = Some(first);
+    // The game screen's words, to tell what the app puts on the screen later (an end screen in
+    // any language); a phone whose words cannot be read goes without.
+    let _ = target.note_first_words();
     let run = Run {
         device,
         cfg,
@@ -150,6 +160,100 @@ pub fn play(
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
+}
+
+/// Refuses, before the first tap, a search the app will not let be shown: digits it must take
+/// back where the app keeps right digits (locked) or has no way to take one back, or more
+/// wrong digits than the app's mistake limit allows (its counter on the screen, or the one the
+/// calibration saw). `shown` are the events that become taps.
+fn check_app_allows(
+    link: &mut Link,
+    cal: &crate::calibration::Calibration,
+    shown: &[Event],
+    solution: &Board,
+    strategy: Strategy,
+) -> anyhow::Result<()> {
+    use crate::calibration::TakeBack;
+    let input = &cal.input;
+    let choices = "play with --strategy fast (it writes only right digits and takes none back), \
+                   or --max-visible-steps N to show only the search's first steps";
+    let undo_of_right = shown.iter().position(
+        |e| matches!(*e, Event::Undo { cell, digit } if solution.get(cell as usize) == digit),
+    );
+    let first_undo = shown.iter().position(|e| matches!(e, Event::Undo { .. }));
+    let undo_key = input.take_back == Some(TakeBack::Undo) && input.undo.is_some();
+    if input.take_back == Some(TakeBack::None)
+        && let Some(i) = first_undo
+    {
+        bail!(
+            "the app gives no way to take a digit back ([input] take_back = \"none\": {}), and the \
+             {strategy} search takes one back at step {}: {choices}",
+            input
+                .seen
+                .get("erase")
+                .map_or("no erase key", String::as_str),
+            i + 1
+        );
+    }
+    if input.locked
+        && !undo_key
+        && let Some(i) = undo_of_right
+    {
+        bail!(
+            "the app keeps right digits (locked: erase and the digit again leave them), and the \
+             {strategy} search takes a right digit back at step {}: {choices}",
+            i + 1
+        );
+    }
+    let wrong: Vec<usize> = shown
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(**e, Event::Place { cell, digit } if solution.get(cell as usize) != digit))
+        .map(|(i, _)| i)
+        .collect();
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    // The counter on the screen now (mistakes made already count), else the calibration's.
+    let texts = link
+        .shell(
+            "reading the screen's words",
+            crate::play::look::UI_DUMP_COMMAND,
+        )
+        .ok()
+        .and_then(|out| crate::play::look::ui_dump(&out.stdout).ok())
+        .unwrap_or_default();
+    let (made, limit, said) = match crate::play::look::mistake_counter(&texts) {
+        Some((m, n, text)) => (m, n, format!("its screen shows {text:?}")),
+        None => match input.mistake_limit {
+            Some(n) => (
+                0,
+                n,
+                "`autoplay calibrate` saw its mistake counter".to_string(),
+            ),
+            None => return Ok(()),
+        },
+    };
+    let left = limit.saturating_sub(made) as usize;
+    if wrong.len() < left {
+        return Ok(());
+    }
+    let fits = wrong.get(left.saturating_sub(1)).copied().unwrap_or(0);
+    bail!(
+        "the app ends the game after {limit} mistakes ({said}), and the {strategy} search writes {} \
+         wrong digits before it solves the level (the first at step {}): the game would end before \
+         the level is solved. Turn the app's mistake limit off in its settings, or play with \
+         --strategy fast (it writes only right digits){}",
+        wrong.len(),
+        wrong[0] + 1,
+        if fits > 0 {
+            format!(
+                ", or --max-visible-steps {fits} (only the steps before the wrong digit that would end it)"
+            )
+        } else {
+            String::new()
+        }
+    );
 }
 
 /// Measures the channel's rate with taps on given cells (which change nothing): rounds of

@@ -275,19 +275,42 @@ pub enum Verdict {
     Neither,
 }
 
-/// Words of apps' game-over screens.
-const GAME_OVER: [&str; 8] = [
+/// Words of apps' game-over screens, in the languages real apps use most (lower case; a
+/// screen in another language is told by what changed on it, see `perform`).
+const GAME_OVER: &[&str] = &[
     "game over",
+    "gameover",
     "you lost",
     "game lost",
+    "failed",
     "out of lives",
     "no lives left",
     "no more lives",
     "too many mistakes",
     "mistakes limit",
+    // Turkish, Russian, German, Spanish, French, Portuguese, Italian, Polish.
+    "başarisiz",
+    "oyun bitti",
+    "kaybettiniz",
+    "игра окончена",
+    "вы проиграли",
+    "поражение",
+    "spiel vorbei",
+    "verloren",
+    "fin del juego",
+    "juego terminado",
+    "has perdido",
+    "partie terminée",
+    "vous avez perdu",
+    "fim de jogo",
+    "você perdeu",
+    "hai perso",
+    "koniec gry",
+    "ゲームオーバー",
+    "游戏结束",
 ];
 /// Words of apps' completion screens.
-const COMPLETED: [&str; 14] = [
+const COMPLETED: &[&str] = &[
     "complete",
     "completed",
     "congratulations",
@@ -302,28 +325,51 @@ const COMPLETED: [&str; 14] = [
     "level cleared",
     "puzzle cleared",
     "bravo",
+    "başarili",
+    "tebrikler",
+    "победа",
+    "поздравляем",
+    "пройден",
+    "gelöst",
+    "glückwunsch",
+    "gewonnen",
+    "felicidades",
+    "resuelto",
+    "félicitations",
+    "parabéns",
+    "complimenti",
+    "gratulacje",
+    "おめでとう",
+    "恭喜",
 ];
 
-/// Classifies a screen by its words (whole words, case-insensitive); game over wins, since a
-/// game-over screen may also say how much of the puzzle was "completed".
+/// Classifies a screen by its words (whole words, any case; `ı` read as `i`, so Turkish
+/// capitals match); game over wins, since a game-over screen may also say how much of the
+/// puzzle was "completed".
 pub(crate) fn classify(texts: &[String]) -> Verdict {
     let all: String = texts
         .iter()
         .map(|t| {
-            t.chars()
-                .map(|c| {
-                    if c.is_alphanumeric() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        ' '
-                    }
+            t.to_lowercase()
+                .chars()
+                .map(|c| match c {
+                    'ı' => 'i',
+                    c if c.is_alphanumeric() => c,
+                    _ => ' ',
                 })
                 .collect::<String>()
         })
         .collect::<Vec<_>>()
         .join(" | ");
     let words = format!(" {} ", all.split_whitespace().collect::<Vec<_>>().join(" "));
-    let has = |phrase: &&str| words.contains(&format!(" {phrase} "));
+    // Scripts without spaces between words match anywhere.
+    let has = |phrase: &&str| {
+        if phrase.chars().any(|c| c as u32 >= 0x3000) {
+            words.contains(*phrase)
+        } else {
+            words.contains(&format!(" {phrase} "))
+        }
+    };
     if GAME_OVER.iter().any(has) {
         Verdict::GameOver
     } else if COMPLETED.iter().any(has) {
@@ -528,6 +574,17 @@ mod tests {
             Verdict::Neither
         );
         assert_eq!(classify(&t(&["Incomplete", "Unsolved"])), Verdict::Neither);
+        assert_eq!(
+            classify(&t(&["BAŞARILI", "Bölüm 5 tamamlandı"])),
+            Verdict::Completed
+        );
+        assert_eq!(classify(&t(&["BAŞARISIZ"])), Verdict::GameOver);
+        assert_eq!(
+            classify(&t(&["Игра окончена", "Ошибок: 3"])),
+            Verdict::GameOver
+        );
+        assert_eq!(classify(&t(&["ПОБЕДА!"])), Verdict::Completed);
+        assert_eq!(classify(&t(&["ゲームオーバー！"])), Verdict::GameOver);
         assert_eq!(classify(&[]), Verdict::Neither);
         assert_eq!(quote(&t(&["a", "b", "c"]), 2), "\"a\", \"b\", ...");
     }

@@ -27,12 +27,15 @@ use std::time::{Duration, Instant};
 pub enum Seen {
     /// The board where the calibration says, read.
     Board(Board),
-    /// The app's completion screen, recognised positively.
-    Completed,
+    /// The app's completion screen, recognised positively by its words; `what` quotes it.
+    Completed { what: String },
     /// The app ended the game (a game-over screen); `what` quotes it.
     GameOver { what: String },
-    /// Anything else: a dialog over the board, another screen; `what` names it.
-    Other { what: String },
+    /// Anything else: a dialog over the board, another screen; `what` names it. `in_app`: a
+    /// screen of the app itself (not another app's, nor another puzzle), whose words are not
+    /// known: a popup, or an end screen in words we do not know, which [`perform`] tells apart
+    /// by what changed right before it.
+    Other { what: String, in_app: bool },
 }
 
 /// The phone, as a performance sees it. Any method may fail with [`super::stop::Restored`]: the
@@ -59,6 +62,17 @@ pub trait Target {
     /// Reconnects and interruptions dealt with since the last call (the performance journals them).
     fn incidents(&mut self) -> Vec<Incident> {
         Vec::new()
+    }
+    /// The words on the screen that were not on the game screen when the run began (quoted),
+    /// where there are any: the app showing something new over or under a board that stays.
+    fn new_words(&mut self) -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
+    /// Digit `d` has just been finished (nine on the board; call [`Target::sync`] first): whether
+    /// the keys after its moved up one place since the run began. `None` when the screen does not
+    /// tell (the board does not show `d` finished).
+    fn keys_moved(&mut self, _d: u8) -> anyhow::Result<Option<bool>> {
+        Ok(None)
     }
 }
 
@@ -183,6 +197,8 @@ pub struct PerformReport {
     pub interruptions: u64,
     /// How the solved board was recognised; `None` unless the performance succeeded.
     pub completion: Option<Completion>,
+    /// The words of the app's end screen (its completion or its game over), quoted.
+    pub end_words: Option<String>,
     pub elapsed: Duration,
 }
 
@@ -247,6 +263,8 @@ pub(crate) fn perform(
         glance_every: options.glance_interval,
         done: 0,
         total: events.len() as u64,
+        keys_unknown: layout.rules.finished_keys == crate::calibration::FinishedKeys::Unknown,
+        wrong_since_look: 0,
     };
     let result = r.run(events, progress);
     // What happened last (a reconnect before the device was given up) is journaled too.
@@ -290,6 +308,11 @@ struct Performance<'a, 'l> {
     glance_every: Duration,
     done: u64,
     total: u64,
+    /// Whether keys move when a digit is finished is still to be seen on the screen.
+    keys_unknown: bool,
+    /// Wrong digits written since the board was last seen: a screen that replaces the board
+    /// right after one is the app's game over.
+    wrong_since_look: u64,
 }
 
 impl Performance<'_, '_> {
@@ -428,6 +451,26 @@ impl Performance<'_, '_> {
         }
     }
 
+    /// Where keys may move when a digit is finished and that was not seen yet: the first time
+    /// a digit (other than 9) is finished on the screen, look whether the keys after it moved.
+    fn learn_keys(&mut self) -> anyhow::Result<()> {
+        if !self.keys_unknown {
+            return Ok(());
+        }
+        let Some(d) = (1..9u8).find(|&d| {
+            super::setnum::finished(&self.expected, d) && !super::setnum::finished(&self.puzzle, d)
+        }) else {
+            return Ok(());
+        };
+        self.target.sync()?;
+        if let Some(moved) = self.target.keys_moved(d)? {
+            tracing::debug!(digit = d, moved, "the keypad after a finished digit");
+            self.enc.reflow = moved;
+            self.keys_unknown = false;
+        }
+        Ok(())
+    }
+
     fn send_taps(&mut self) -> anyhow::Result<()> {
         if let Some(wait) = self.enc.wait.take() {
             // The app clears a cell late: every tap before is carried out, then it falls due.
@@ -446,6 +489,7 @@ impl Performance<'_, '_> {
     /// Sends event `i`; whatever happens to its taps, it is journaled and counted as sent (a
     /// verification repairs what did not land).
     fn send_event(&mut self, i: usize, ev: Event) -> anyhow::Result<()> {
+        self.learn_keys()?;
         self.taps.clear();
         self.enc.event(ev, &self.expected, &mut self.taps);
         let sent = self.send_taps();
@@ -454,6 +498,7 @@ impl Performance<'_, '_> {
             && self.solution.get(cell as usize) != digit
         {
             self.report.wrong_digits += 1;
+            self.wrong_since_look += 1;
         }
         self.report.events_shown += 1;
         self.journal.event(i, ev, &self.taps)?;
@@ -461,12 +506,14 @@ impl Performance<'_, '_> {
     }
 
     fn write(&mut self, kind: WriteKind, cell: usize, digit: u8) -> anyhow::Result<()> {
+        self.learn_keys()?;
         self.taps.clear();
         self.enc.write(cell, digit, &self.expected, &mut self.taps);
         let sent = self.send_taps();
         self.expected.set(cell, digit);
         if digit != 0 && digit != self.solution.get(cell) {
             self.report.wrong_digits += 1;
+            self.wrong_since_look += 1;
         }
         self.journal.write(kind, cell, digit, &self.taps)?;
         sent
@@ -508,12 +555,31 @@ impl Performance<'_, '_> {
         Ok(())
     }
 
+    /// The app's completion screen (`words`) ends the performance: the board is solved.
+    fn completed(&mut self, words: String) {
+        self.report.completion = Some(Completion::Screen);
+        self.report.end_words = Some(words);
+        self.expected = self.solution;
+    }
+
+    /// The app ended the game (`words`).
+    fn game_over(&mut self, words: String) -> anyhow::Error {
+        self.report.end_words = Some(words.clone());
+        Stop::GameOver {
+            mistakes: self.report.wrong_digits,
+            what: words,
+        }
+        .into()
+    }
+
     /// Looks at the screen until it shows `want` (or the app's completion screen), repairing
     /// what differs round after round while the rounds make progress.
     fn verify(&mut self, want: &Board) -> anyhow::Result<()> {
         let mut best = usize::MAX;
         let mut stalled = 0;
         let mut backed = false;
+        // The app's own screen that replaced the board, before BACK was pressed on it.
+        let mut before_back: Option<String> = None;
         let mut reopened = false;
         let mut restored = 0;
         // Stalled rounds whose look found the phone interrupted (the screen off, the app away).
@@ -543,6 +609,8 @@ impl Performance<'_, '_> {
             match seen {
                 Seen::Board(board) => {
                     backed = false;
+                    before_back = None;
+                    let wrong_before = std::mem::take(&mut self.wrong_since_look);
                     let wrong: Vec<usize> = (0..CELLS)
                         .filter(|&c| board.get(c) != want.get(c))
                         .collect();
@@ -569,6 +637,16 @@ impl Performance<'_, '_> {
                         (best, stalled, interrupted) = (wrong.len(), 0, 0);
                     } else {
                         stalled += 1;
+                        // Taps that change nothing on a board that stays: the app may show
+                        // its end under the board (a game over as a line, the keypad gone).
+                        if stalled == 1
+                            && let Some(words) = self.target.new_words()?
+                        {
+                            if self.report.wrong_digits > 0 || wrong_before > 0 {
+                                return Err(self.game_over(words));
+                            }
+                            tracing::debug!(%words, "new words on the screen, and no wrong digit written");
+                        }
                         interrupted += u32::from(was_interrupted);
                         if stalled > self.options.stalled_rounds {
                             // Every round's look found the phone interrupted: the taps after it
@@ -636,11 +714,9 @@ impl Performance<'_, '_> {
                         }
                     }
                 }
-                Seen::Completed => {
-                    tracing::debug!(step = self.done, "the app shows its completion screen");
-                    self.report.completion = Some(Completion::Screen);
-                    self.expected = self.solution;
-                    return Ok(());
+                Seen::Completed { what } => {
+                    tracing::debug!(step = self.done, %what, "the app shows its completion screen");
+                    return Ok(self.completed(what));
                 }
                 Seen::GameOver { what } => {
                     tracing::debug!(%what, "the app ended the game");
@@ -652,18 +728,27 @@ impl Performance<'_, '_> {
                         self.note_incidents()?;
                         continue;
                     }
-                    return Err(Stop::GameOver {
-                        mistakes: self.report.wrong_digits,
-                        what,
-                    }
-                    .into());
+                    return Err(self.game_over(what));
                 }
-                Seen::Other { what } => {
+                Seen::Other { what, in_app } => {
                     tracing::debug!(%what, backed, reopened, "the board is not on the screen");
                     self.enc.reset();
+                    if let Some(words) = before_back.take() {
+                        // A screen of the app replaced the board, and BACK did not bring the
+                        // board back: no popup. Right after the write that completed the
+                        // board, it is the completion; right after wrong digits, the game over
+                        // (its words, in whatever language, are quoted).
+                        if self.expected == self.solution {
+                            return Ok(self.completed(words));
+                        }
+                        if self.wrong_since_look > 0 {
+                            return Err(self.game_over(words));
+                        }
+                    }
                     if !backed {
                         // A popup may cover the board: BACK once, then look again.
                         backed = true;
+                        before_back = in_app.then_some(what);
                         match self.target.back() {
                             Ok(()) => {}
                             Err(e) if is_restored(&e) => {}
@@ -786,9 +871,12 @@ mod tests {
             } else if self.popup {
                 Seen::Other {
                     what: "\"Rate this app\"".into(),
+                    in_app: true,
                 }
             } else if self.board.is_solved() && self.completed_hides_board {
-                Seen::Completed
+                Seen::Completed {
+                    what: "\"Well done\"".into(),
+                }
             } else {
                 Seen::Board(self.board)
             })
@@ -1091,6 +1179,7 @@ mod tests {
             fn look(&mut self) -> anyhow::Result<Seen> {
                 Ok(Seen::Other {
                     what: "the launcher".into(),
+                    in_app: false,
                 })
             }
             fn back(&mut self) -> anyhow::Result<()> {

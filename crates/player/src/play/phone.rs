@@ -37,6 +37,11 @@ pub struct PhoneTarget<'a> {
     pub givens: Option<Board>,
     /// The last frame read (saved as `last.png`).
     pub last_frame: Option<RgbaImage>,
+    /// The run's first frame: the keypad before any digit was finished by the run.
+    pub first_frame: Option<RgbaImage>,
+    /// The words of the game screen when the run began (`uiautomator dump`), digits left out:
+    /// words that were not there show that the app put something new on the screen.
+    pub first_words: Option<Vec<String>>,
 }
 
 impl<'a> PhoneTarget<'a> {
@@ -49,7 +54,18 @@ impl<'a> PhoneTarget<'a> {
             may_reopen: false,
             givens: None,
             last_frame: None,
+            first_frame: None,
+            first_words: None,
         }
+    }
+
+    /// Remembers the game screen's words as the run begins (see `first_words`).
+    pub fn note_first_words(&mut self) -> anyhow::Result<()> {
+        let (texts, unread) = self.screen_texts()?;
+        if unread.is_none() {
+            self.first_words = Some(texts.iter().map(|t| without_digits(t)).collect());
+        }
+        Ok(())
     }
 
     /// The first frame of a run, showing the board: `frame` if it does, else one taken after
@@ -68,8 +84,9 @@ impl<'a> PhoneTarget<'a> {
         let what = match (seen, self.last_frame.clone()) {
             (Seen::Board(_), Some(frame)) => return Ok(frame),
             (Seen::Board(_), None) => "no frame".to_string(),
-            (Seen::Completed, _) => "the app's completion screen".to_string(),
-            (Seen::GameOver { what } | Seen::Other { what }, _) => what,
+            (Seen::Completed { what } | Seen::GameOver { what } | Seen::Other { what, .. }, _) => {
+                what
+            }
         };
         anyhow::bail!(
             "board not visible: {what} is on the screen, not the Sudoku board where the calibration \
@@ -110,6 +127,7 @@ impl<'a> PhoneTarget<'a> {
         self.may_reopen = self.reopen.is_some();
         Seen::Other {
             what: format!("another puzzle ({what})"),
+            in_app: false,
         }
     }
 
@@ -168,17 +186,17 @@ impl<'a> PhoneTarget<'a> {
         }
         // The app (or a window we cannot place) is in front without the board: its words.
         let (texts, unread) = self.screen_texts()?;
-        let window = match (&state.focus, state.focused_package()) {
-            (_, Some(p)) if self.package.as_deref() == Some(p) => "the app".to_string(),
-            (_, Some(p)) => p.to_string(),
-            (Some(w), None) => format!("the window {w}"),
-            (None, None) => "a window".to_string(),
+        // The app's own window (where its package is not known, any app's window).
+        let (window, in_app) = match (&state.focus, state.focused_package()) {
+            (_, Some(p)) if self.package.as_deref() == Some(p) => ("the app".to_string(), true),
+            (_, Some(p)) => (p.to_string(), self.package.is_none()),
+            (Some(w), None) => (format!("the window {w}"), false),
+            (None, None) => ("a window".to_string(), false),
         };
+        let shows = format!("{window} shows {}", look::quote(&texts, 4));
         Ok(Ok(match look::classify(&texts) {
-            Verdict::Completed => Seen::Completed,
-            Verdict::GameOver => Seen::GameOver {
-                what: format!("{window} shows {}", look::quote(&texts, 3)),
-            },
+            Verdict::Completed => Seen::Completed { what: shows },
+            Verdict::GameOver => Seen::GameOver { what: shows },
             Verdict::Neither => Seen::Other {
                 what: match unread {
                     Some(said) => {
@@ -186,6 +204,7 @@ impl<'a> PhoneTarget<'a> {
                     }
                     None => format!("{window} with {}", look::quote(&texts, 4)),
                 },
+                in_app,
             },
         }))
     }
@@ -242,7 +261,7 @@ impl Target for PhoneTarget<'_> {
                 // A dialog over the board (a completion's, with its title and pictures) can read
                 // as other digits in a few given cells: the screen's words tell it apart from
                 // another puzzle.
-                (Ok(seen @ (Seen::Completed | Seen::GameOver { .. })), Some(_)) => {
+                (Ok(seen @ (Seen::Completed { .. } | Seen::GameOver { .. })), Some(_)) => {
                     return Ok(seen);
                 }
                 (Ok(_), Some(what)) => return Ok(self.other_puzzle_seen(what)),
@@ -255,6 +274,7 @@ impl Target for PhoneTarget<'_> {
                 what: format!(
                     "a screen that stayed without the board after {MAX_FIXES} attempts to wake, unlock or bring back the app"
                 ),
+                in_app: false,
             },
         })
     }
@@ -282,6 +302,36 @@ impl Target for PhoneTarget<'_> {
         self.link
             .interruption(format!("the app was not on level {level}: opened it again"));
         Ok(true)
+    }
+
+    fn new_words(&mut self) -> anyhow::Result<Option<String>> {
+        let Some(first) = self.first_words.clone() else {
+            return Ok(None);
+        };
+        let (texts, _) = self.screen_texts()?;
+        let new: Vec<String> = texts
+            .into_iter()
+            .filter(|t| {
+                let w = without_digits(t);
+                !w.is_empty() && !first.contains(&w)
+            })
+            .collect();
+        Ok((!new.is_empty()).then(|| format!("the app shows {}", look::quote(&new, 4))))
+    }
+
+    fn keys_moved(&mut self, d: u8) -> anyhow::Result<Option<bool>> {
+        let Some(first) = self.first_frame.clone() else {
+            return Ok(None);
+        };
+        let shows_it = match self.frame()? {
+            Framed::Board(board) => super::setnum::finished(&board, d),
+            _ => false,
+        };
+        let Some(now) = self.last_frame.as_ref().filter(|_| shows_it) else {
+            return Ok(None);
+        };
+        let keys = self.calibration.keypad.digits.map(|[x, y]| (x, y));
+        Ok(Some(super::probe::reflowed(&first, now, &keys, d)))
     }
 
     fn incidents(&mut self) -> Vec<Incident> {
@@ -328,6 +378,16 @@ fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
             n => format!(", and {} more given(s) differ", n - 1),
         }
     ))
+}
+
+/// A screen text with its digits and the punctuation around them left out (a counter's
+/// "Mistakes: 1/3" is the same words as "Mistakes: 0/3").
+fn without_digits(t: &str) -> String {
+    t.chars()
+        .filter(|c| !c.is_ascii_digit())
+        .collect::<String>()
+        .trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation())
+        .to_string()
 }
 
 /// `board` with `givens` in their places.

@@ -900,9 +900,12 @@ impl<'a> Prober<'a> {
             self.start.get(c) == 0 && counts[self.solution.get(c) as usize] == 8 && c != self.a
         });
         let (Some(f), true) = (target, no_key) else {
+            self.input.finished_keys = FinishedKeys::Unknown;
             self.see(
                 "finished_keys",
-                "not probed (no digit one short of nine, or no erase or undo key)".into(),
+                "not probed (no digit one short of nine, or no erase or undo key): the player \
+                 looks at the keypad when a digit is first finished"
+                    .into(),
             );
             return Ok(());
         };
@@ -1095,7 +1098,7 @@ fn changed(a: &RgbaImage, b: &RgbaImage, g: &crate::vision::BoardGeometry, cell:
 
 /// Whether the keys after `d`'s moved up one place between `before` and `after` (each key's
 /// patch after looks like the next key's before).
-fn reflowed(before: &RgbaImage, after: &RgbaImage, keys: &[Point; 9], d: u8) -> bool {
+pub(crate) fn reflowed(before: &RgbaImage, after: &RgbaImage, keys: &[Point; 9], d: u8) -> bool {
     let pitch = keys
         .windows(2)
         .map(|w| w[0].0.abs_diff(w[1].0).max(w[0].1.abs_diff(w[1].1)))

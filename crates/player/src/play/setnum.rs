@@ -79,21 +79,16 @@ impl Layout {
     }
 
     /// Where digit `d`'s key is while `board` is on the screen: its own place, or, in apps
-    /// whose finished digits' keys go and the keys after them move up, the place of the
-    /// `k`-th unfinished digit.
-    pub fn key(&self, d: u8, board: &Board) -> Point {
+    /// whose finished digits' keys go and the keys after them move up (`reflow`), the place of
+    /// the `k`-th unfinished digit.
+    pub fn key(&self, d: u8, board: &Board, reflow: bool) -> Point {
         let d = d.clamp(1, 9);
-        let slot = match self.rules.finished_keys {
-            FinishedKeys::Stay => d - 1,
-            FinishedKeys::Reflow => {
-                let mut counts = [0u8; 10];
-                for c in 0..81 {
-                    counts[board.get(c) as usize] += 1;
-                }
-                (1..d).filter(|&e| counts[e as usize] < 9).count() as u8
-            }
+        let slot = if reflow {
+            (1..d).filter(|&e| finished(board, e)).count() as u8
+        } else {
+            0
         };
-        self.keypad[slot as usize]
+        self.keypad[(d - 1 - slot) as usize]
     }
 
     /// The least time between taps the app needs (see [`FRAME_GAP`]).
@@ -116,6 +111,11 @@ impl Layout {
             )
         })
     }
+}
+
+/// Whether nine of `d` are on `board`.
+pub fn finished(board: &Board, d: u8) -> bool {
+    (0..81).filter(|&c| board.get(c) == d).count() >= 9
 }
 
 /// What the app has selected: a cell (cell-first apps) or a "brush" (digit-first apps).
@@ -149,6 +149,9 @@ pub struct Encoder<'a> {
     /// What the next taps must wait for: the phone carries out every tap before, then this
     /// much time passes (a late clear falling due before a digit goes into its cell).
     pub wait: Option<Duration>,
+    /// The keys after a finished digit's move up one place (the calibration says so, or the
+    /// performance saw it).
+    pub reflow: bool,
 }
 
 impl<'a> Encoder<'a> {
@@ -160,6 +163,7 @@ impl<'a> Encoder<'a> {
             guard: false,
             late: None,
             wait: None,
+            reflow: layout.rules.finished_keys == FinishedKeys::Reflow,
         }
     }
 
@@ -235,9 +239,9 @@ impl<'a> Encoder<'a> {
                 if l.clears_late().is_some() {
                     self.late = Some((cell, Instant::now()));
                 }
-                (Selection::Digit(d), l.key(d, board))
+                (Selection::Digit(d), l.key(d, board, self.reflow))
             }
-            (d, _) => (Selection::Digit(d), l.key(d, board)),
+            (d, _) => (Selection::Digit(d), l.key(d, board, self.reflow)),
         };
         match l.order {
             InputOrder::CellFirst | InputOrder::Both => {
@@ -501,9 +505,10 @@ mod tests {
             "2........\n...2.....\n......2..\n.2.......\n....2....\n.......2.\n..2......\n.....2...\n........2",
         )
         .unwrap();
-        assert_eq!(l.key(1, &b), (5, 200));
-        assert_eq!(l.key(3, &b), (15, 200));
-        assert_eq!(l.key(9, &b), (75, 200));
+        assert_eq!(l.key(1, &b, true), (5, 200));
+        assert_eq!(l.key(3, &b, true), (15, 200));
+        assert_eq!(l.key(9, &b, true), (75, 200));
+        assert_eq!(l.key(3, &b, false), (25, 200));
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         e.event(Event::Place { cell: 1, digit: 3 }, &b, &mut taps);

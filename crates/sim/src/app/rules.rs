@@ -255,8 +255,10 @@ pub enum Language {
     Turkish,
     /// Russian (Cyrillic script).
     Russian,
+    /// Greek (Greek script).
+    Greek,
     /// Each game picks one of [`RANDOM_WORDS`] (seeded): English wordings of real apps, Turkish,
-    /// Russian.
+    /// Russian, Greek.
     Random,
 }
 
@@ -278,9 +280,14 @@ impl Rule for Language {
             "\"Победа!\", \"Игра окончена\" (Cyrillic)",
         ),
         (
+            Language::Greek,
+            "greek",
+            "\"Συγχαρητήρια!\", \"Τέλος παιχνιδιού\" (Greek script)",
+        ),
+        (
             Language::Random,
             "random",
-            "each game picks its words from a list: real apps' English wordings, Turkish, Russian",
+            "each game picks its words from a list: real apps' English wordings, Turkish, Russian, Greek",
         ),
     ];
 }
@@ -627,7 +634,20 @@ pub const RUSSIAN: Words = Words {
     mistakes: "Ошибки",
 };
 
-/// What `--language random` picks from: real apps' English wordings, Turkish and Russian.
+pub const GREEK: Words = Words {
+    complete_title: "Συγχαρητήρια!",
+    complete_sub: "Το επίπεδο {n} ολοκληρώθηκε",
+    over_title: "Τέλος παιχνιδιού",
+    over_sub: "Κάνατε {m} λάθη",
+    home: "Αρχική",
+    next: "Επόμενο",
+    retry: "Ξανά",
+    invalid: "Μη έγκυρη κίνηση",
+    ok: "ΟΚ",
+    mistakes: "Λάθη",
+};
+
+/// What `--language random` picks from: real apps' English wordings, Turkish, Russian, Greek.
 pub const RANDOM_WORDS: &[Words] = &[
     ENGLISH,
     Words {
@@ -656,6 +676,7 @@ pub const RANDOM_WORDS: &[Words] = &[
     },
     TURKISH,
     RUSSIAN,
+    GREEK,
 ];
 
 impl Language {
@@ -665,6 +686,7 @@ impl Language {
             Language::English => &ENGLISH,
             Language::Turkish => &TURKISH,
             Language::Russian => &RUSSIAN,
+            Language::Greek => &GREEK,
             Language::Random => &RANDOM_WORDS[(pick % RANDOM_WORDS.len() as u64) as usize],
         }
     }
