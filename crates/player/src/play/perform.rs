@@ -716,7 +716,8 @@ impl Performance<'_, '_> {
                 }
                 Seen::Completed { what } => {
                     tracing::debug!(step = self.done, %what, "the app shows its completion screen");
-                    return Ok(self.completed(what));
+                    self.completed(what);
+                    return Ok(());
                 }
                 Seen::GameOver { what } => {
                     tracing::debug!(%what, "the app ended the game");
@@ -739,7 +740,8 @@ impl Performance<'_, '_> {
                         // board, it is the completion; right after wrong digits, the game over
                         // (its words, in whatever language, are quoted).
                         if self.expected == self.solution {
-                            return Ok(self.completed(words));
+                            self.completed(words);
+                            return Ok(());
                         }
                         if self.wrong_since_look > 0 {
                             return Err(self.game_over(words));
