@@ -53,8 +53,9 @@ fn styled(profile: &str, style: &str, theme: Theme, seed: u64) -> SimConfig {
 }
 
 /// Calibrates `sim` the way a user calibrates a phone: level 1 open, `autoplay calibrate
-/// --am-start ... --out FILE`, no other hint.
-fn calibrate(sim: &SimHandle, adb: &AdbServer, file: &Path, what: &str) {
+/// --am-start ... --out FILE`, no other hint (it probes how the app takes taps). Returns the
+/// taps the phone has had by then (the probe's).
+fn calibrate(sim: &SimHandle, adb: &AdbServer, file: &Path, what: &str) -> u64 {
     let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
     adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
     let mut cmd = crate::common::autoplay_command();
@@ -63,21 +64,23 @@ fn calibrate(sim: &SimHandle, adb: &AdbServer, file: &Path, what: &str) {
         .arg(file);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
     assert_eq!(out.code(), 0, "{what}: {}\n{}", out.text(), out.stderr);
+    sim.dumpsys()["taps"].as_u64().unwrap()
 }
 
 /// A simulated phone `profile` drawing `style` in `theme` (app seed `seed`), calibrated the way a
-/// user calibrates one (`calibrate`). The calibration is written to `file`.
+/// user calibrates one (`calibrate`). The calibration is written to `file`; the last value is
+/// the taps the calibration's probe made.
 fn calibrated_on_the_phone(
     profile: &str,
     style: &str,
     theme: Theme,
     seed: u64,
     file: &Path,
-) -> (SimHandle, AdbServer, Device, std::path::PathBuf) {
+) -> (SimHandle, AdbServer, Device, std::path::PathBuf, u64) {
     let sim = spawn(styled(profile, style, theme, seed)).unwrap();
     let (adb, device) = connect(&sim);
-    calibrate(&sim, &adb, file, &format!("{style} on {profile}"));
-    (sim, adb, device, file.to_path_buf())
+    let probed = calibrate(&sim, &adb, file, &format!("{style} on {profile}"));
+    (sim, adb, device, file.to_path_buf(), probed)
 }
 
 fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
@@ -87,8 +90,9 @@ fn config(data: &Path, level: u32, strategy: Strategy) -> PlayConfig {
     }
 }
 
-/// Checks the phone, the journal and the counts after a play.
-fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
+/// Checks the phone, the journal and the counts after a play; `before`: taps the phone had before
+/// the play (a calibration's probe).
+fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy, before: u64) {
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert_eq!(state["screen"], "complete", "{state}");
@@ -106,7 +110,7 @@ fn check(sim: &SimHandle, report: &PlayReport, strategy: Strategy) {
         })
         .sum();
     // ... besides the few taps on a given cell that measured the channel's rate for the plan.
-    let received = state["taps"].as_u64().unwrap();
+    let received = state["taps"].as_u64().unwrap() - before;
     assert_eq!(received, report.performed.taps + report.warmup_taps);
     let plan = report.plan.as_ref().expect("a plan before playing");
     assert_eq!(plan.steps, report.performed.events_shown);
@@ -170,7 +174,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
         let (_adb, device) = connect(&sim);
         let report = play(&device, &config(data.path(), level, strategy), &mut |_| {})
             .unwrap_or_else(|e| panic!("{name} {theme:?} {keypad:?} level {level}: {e:#}"));
-        check(&sim, &report, strategy);
+        check(&sim, &report, strategy, 0);
         // Raw records where the panel can be written (24-byte records on pixel, 16-byte on the
         // 32-bit budget phone); the flagship denies its panel (Android 15, no root), so the
         // injector.
@@ -204,7 +208,7 @@ fn plays_through_the_injector_on_android_14_and_13() {
             &mut |_| {},
         )
         .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
-        check(&sim, &report, Strategy::Mrv);
+        check(&sim, &report, Strategy::Mrv, 0);
         assert_eq!(format!("{:?}", report.input), "Inject", "{name}");
     }
 }
@@ -249,7 +253,7 @@ fn plays_on_phones_that_print_like_real_ones() {
             &mut |_| {},
         )
         .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
-        check(&sim, &report, Strategy::RowMajor);
+        check(&sim, &report, Strategy::RowMajor, 0);
         assert_eq!(format!("{:?}", report.input), channel, "{name}");
     }
 }
@@ -306,7 +310,7 @@ fn plays_by_the_apps_input_rules_in_the_calibration() {
         cfg.calibration = Some(file);
         let report = play(&device, &cfg, &mut |_| {})
             .unwrap_or_else(|e| panic!("{retap:?}, {after:?}: {e:#}"));
-        check(&sim, &report, Strategy::RowMajor);
+        check(&sim, &report, Strategy::RowMajor, 0);
     }
 }
 
@@ -322,7 +326,7 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
         ("disc", "small", Theme::Light, 3, Strategy::RowMajor),
     ];
     for (style, name, theme, level, strategy) in cases {
-        let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
             name,
             style,
             theme,
@@ -342,7 +346,7 @@ fn plays_other_app_styles_after_calibrating_on_the_phone() {
         cfg.calibration = Some(out_file);
         let report = play(&device, &cfg, &mut |_| {})
             .unwrap_or_else(|e| panic!("{style} on {name} level {level}: {e:#}"));
-        check(&sim, &report, strategy);
+        check(&sim, &report, strategy, probed);
         assert!(report.stats.undos > 0, "{style}: some digits were erased");
     }
 }
@@ -357,7 +361,7 @@ fn plays_the_vision_tests_presets_after_calibrating_on_the_phone() {
         ("held-out", "budget", Theme::Light, 5),
     ];
     for (style, name, theme, level) in cases {
-        let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+        let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
             name,
             style,
             theme,
@@ -375,7 +379,7 @@ fn plays_the_vision_tests_presets_after_calibrating_on_the_phone() {
         cfg.calibration = Some(out_file);
         let report = play(&device, &cfg, &mut |_| {})
             .unwrap_or_else(|e| panic!("{style} on {name} level {level}: {e:#}"));
-        check(&sim, &report, Strategy::RowMajor);
+        check(&sim, &report, Strategy::RowMajor, probed);
         assert!(report.stats.undos > 0, "{style}: some digits were erased");
     }
 }
@@ -756,7 +760,7 @@ fn slow_input_loses_no_taps() {
     let mut cfg = config(data.path(), 1, Strategy::Mrv);
     cfg.input = Some(InputBackend::Input);
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
-    check(&sim, &report, Strategy::Mrv);
+    check(&sim, &report, Strategy::Mrv, 0);
     assert_eq!(
         report.performed.repairs, 0,
         "nothing was lost: {:?}",
@@ -867,7 +871,7 @@ fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
     // took them for another screen, pressed BACK and stopped on the level list. Such a frame is
     // read where the calibration says, and is the board when every given reads as itself.
     let data = tempfile::tempdir().unwrap();
-    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+    let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
         "tablet",
         "tinted",
         Theme::Light,
@@ -877,7 +881,7 @@ fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
     let mut cfg = config(data.path(), 23, Strategy::RowMajor);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
-    check(&sim, &report, Strategy::RowMajor);
+    check(&sim, &report, Strategy::RowMajor, probed);
     assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
 }
 
@@ -887,7 +891,7 @@ fn the_bold_fours_are_read_on_the_small_phone() {
     // two of the givens, bold 4s, read as empty (the 4 is solid and square enough to pass for
     // a filled disc holding a digit), so the puzzle had more than one solution.
     let data = tempfile::tempdir().unwrap();
-    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+    let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
         "small",
         "bold",
         Theme::Light,
@@ -901,7 +905,7 @@ fn the_bold_fours_are_read_on_the_small_phone() {
         report.givens.to_line(),
         sim.dumpsys()["givens"].as_str().unwrap()
     );
-    check(&sim, &report, Strategy::RowMajor);
+    check(&sim, &report, Strategy::RowMajor, probed);
 }
 
 #[test]
@@ -910,7 +914,7 @@ fn a_given_misread_once_is_not_another_level() {
     // --theme dark --seed 778867`, level 13, a frame read the given 8 at r7c5 as a 9. One or
     // two givens read otherwise are the OCR's slips, not another puzzle: the run goes on.
     let data = tempfile::tempdir().unwrap();
-    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+    let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
         "tablet",
         "actions",
         Theme::Dark,
@@ -920,7 +924,7 @@ fn a_given_misread_once_is_not_another_level() {
     let mut cfg = config(data.path(), 13, Strategy::Fast);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
-    check(&sim, &report, Strategy::Fast);
+    check(&sim, &report, Strategy::Fast, probed);
     assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
 }
 
@@ -968,7 +972,7 @@ fn held_out_digits_missing_from_the_calibration_screen_are_read_as_themselves() 
     // looked more like its own 8 than like that ("row 2 has two 8s"). The bundled fonts now
     // vote with the device's templates, as one bank.
     let data = tempfile::tempdir().unwrap();
-    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+    let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
         "small",
         "held-out",
         Theme::Light,
@@ -986,7 +990,7 @@ fn held_out_digits_missing_from_the_calibration_screen_are_read_as_themselves() 
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
     assert!(report.givens.to_line().contains('6'));
-    check(&sim, &report, Strategy::RowMajor);
+    check(&sim, &report, Strategy::RowMajor, probed);
 }
 
 #[test]
@@ -997,7 +1001,7 @@ fn the_action_rows_erase_word_over_wide_keys_is_the_erase_key() {
     // above its digit as below, over the action row's words: "Erase" was dropped as part of a
     // key, calibration guessed `toggle`, and the app kept every digit tapped again.
     let data = tempfile::tempdir().unwrap();
-    let (sim, _adb, device, out_file) = calibrated_on_the_phone(
+    let (sim, _adb, device, out_file, probed) = calibrated_on_the_phone(
         "tablet",
         "actions",
         Theme::Dark,
@@ -1017,7 +1021,7 @@ fn the_action_rows_erase_word_over_wide_keys_is_the_erase_key() {
     let mut cfg = config(data.path(), 30, Strategy::RowMajor);
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
-    check(&sim, &report, Strategy::RowMajor);
+    check(&sim, &report, Strategy::RowMajor, probed);
     assert_eq!(report.performed.repairs, 0, "{:?}", report.performed);
 }
 
@@ -1035,11 +1039,11 @@ fn a_completion_dialog_read_as_digits_over_givens_is_the_completion() {
     c.app.keypad = KeypadStyle::TwoRows;
     let sim = spawn(c).unwrap();
     let (adb, device) = connect(&sim);
-    calibrate(&sim, &adb, &file, "tablet, two rows, dark");
+    let probed = calibrate(&sim, &adb, &file, "tablet, two rows, dark");
     let mut cfg = config(data.path(), 26, Strategy::Static);
     cfg.calibration = Some(file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
-    check(&sim, &report, Strategy::Static);
+    check(&sim, &report, Strategy::Static, probed);
     assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
     assert_eq!(sim.dumpsys()["completed"], serde_json::json!([26]));
 }

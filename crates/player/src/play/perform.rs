@@ -265,6 +265,7 @@ pub(crate) fn perform(
         total: events.len() as u64,
         keys_unknown: layout.rules.finished_keys == crate::calibration::FinishedKeys::Unknown,
         wrong_since_look: 0,
+        incidents_at_look: 0,
     };
     let result = r.run(events, progress);
     // What happened last (a reconnect before the device was given up) is journaled too.
@@ -313,6 +314,9 @@ struct Performance<'a, 'l> {
     /// Wrong digits written since the board was last seen: a screen that replaces the board
     /// right after one is the app's game over.
     wrong_since_look: u64,
+    /// Reconnects and interruptions when the board was last seen: a screen that follows one
+    /// (the app restarted, brought back) tells nothing about the taps before it.
+    incidents_at_look: u64,
 }
 
 impl Performance<'_, '_> {
@@ -610,6 +614,7 @@ impl Performance<'_, '_> {
                 Seen::Board(board) => {
                     backed = false;
                     before_back = None;
+                    self.incidents_at_look = self.report.reconnects + self.report.interruptions;
                     let wrong_before = std::mem::take(&mut self.wrong_since_look);
                     let wrong: Vec<usize> = (0..CELLS)
                         .filter(|&c| board.get(c) != want.get(c))
@@ -734,7 +739,9 @@ impl Performance<'_, '_> {
                 Seen::Other { what, in_app } => {
                     tracing::debug!(%what, backed, reopened, "the board is not on the screen");
                     self.enc.reset();
-                    if let Some(words) = before_back.take() {
+                    let undisturbed = self.incidents_at_look
+                        == self.report.reconnects + self.report.interruptions;
+                    if let Some(words) = before_back.take().filter(|_| undisturbed) {
                         // A screen of the app replaced the board, and BACK did not bring the
                         // board back: no popup. Right after the write that completed the
                         // board, it is the completion; right after wrong digits, the game over

@@ -33,7 +33,7 @@ const SETTLE: Duration = Duration::from_millis(250);
 /// taps against their last drawn frame see each tap's effect before the next.
 const STEP: Duration = Duration::from_millis(80);
 /// How long the probe watches a digit tapped again for a late clear.
-const LATE_WATCH: Duration = Duration::from_millis(1500);
+const LATE_WATCH: Duration = Duration::from_millis(700);
 
 /// What the probe found, and what it cost.
 #[derive(Debug, Clone)]
