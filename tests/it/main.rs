@@ -11,6 +11,7 @@ mod device_adb;
 mod device_direct;
 mod doctor_corpus;
 mod injector_jvm;
+mod input_rules_e2e;
 mod play_e2e;
 mod real_screens;
 mod real_screens_calibrate;

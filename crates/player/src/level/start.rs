@@ -182,6 +182,18 @@ fn check_app_allows(
     );
     let first_undo = shown.iter().position(|e| matches!(e, Event::Undo { .. }));
     let undo_key = input.take_back == Some(TakeBack::Undo) && input.undo.is_some();
+    if input.locked
+        && !undo_key
+        && let Some(i) =
+            undo_of_right.or(first_undo.filter(|_| input.take_back == Some(TakeBack::None)))
+    {
+        bail!(
+            "the app keeps right digits (erase and the digit again left the probe's right digit in \
+             place, and no undo key took it back), and the {strategy} search takes a digit back at \
+             step {}: {choices}",
+            i + 1
+        );
+    }
     if input.take_back == Some(TakeBack::None)
         && let Some(i) = first_undo
     {
@@ -192,16 +204,6 @@ fn check_app_allows(
                 .seen
                 .get("erase")
                 .map_or("no erase key", String::as_str),
-            i + 1
-        );
-    }
-    if input.locked
-        && !undo_key
-        && let Some(i) = undo_of_right
-    {
-        bail!(
-            "the app keeps right digits (locked: erase and the digit again leave them), and the \
-             {strategy} search takes a right digit back at step {}: {choices}",
             i + 1
         );
     }

@@ -1,0 +1,559 @@
+//! Apps that take taps by other rules (`autoplay sim --input-rules` and its flags, one class of
+//! real apps' behaviour each, `../shared/real-apps/BEHAVIOUR.md`): for each rule, the binary's
+//! `calibrate` probes the app on the phone with no hint, then `autoplay --level N` plays the
+//! row-major search with every step shown and verifies it, through the real adb server. Apps
+//! with a mistake limit that the search would hit get the advice before the first tap (and
+//! `--strategy fast` solves them); where the limit does not show, the game over is recognised,
+//! in any language.
+
+use crate::common::{AdbServer, autoplay_command, run_with_timeout};
+use autoplay_sim::app::rules::{
+    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, InputRules, Language,
+    Mistakes, Preset, Retap, SameDigit,
+};
+use autoplay_sim::app::{ACTIVITY, AppOptions, PACKAGE};
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
+use std::path::Path;
+use std::time::Duration;
+use sudoku_autoplay::calibration::{Calibration, InputSection};
+
+/// How a case ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum End {
+    /// Solved and verified, every step shown.
+    Solved,
+    /// Refused before the first tap (exit 1), the message holding this.
+    Refused(&'static str),
+    /// The app's game over, recognised (exit 3).
+    GameOver,
+}
+
+struct Case {
+    name: &'static str,
+    rules: InputRules,
+    mistake_limit: Option<u32>,
+    /// The level open while calibrating, and the one played.
+    calibrate_on: u32,
+    level: u32,
+    strategy: &'static str,
+    end: End,
+    /// What the probe must have found.
+    probed: fn(&InputSection) -> bool,
+}
+
+fn rules(f: impl FnOnce(&mut InputRules)) -> InputRules {
+    let mut r = InputRules::default();
+    f(&mut r);
+    r
+}
+
+fn preset(name: &str) -> (InputRules, Option<u32>) {
+    let p = Preset::by_name(name).unwrap();
+    (p.rules, p.mistake_limit)
+}
+
+fn sim(case: &Case) -> SimHandle {
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.app = AppOptions {
+        rules: case.rules,
+        mistake_limit: case.mistake_limit,
+        seed: 11,
+        ..AppOptions::default()
+    };
+    spawn(c).unwrap()
+}
+
+/// Calibrates on the phone (level `calibrate_on` open, no hint but how to open levels), then plays
+/// `level` with the case's strategy; checks the probe's findings and how it ended.
+fn run(case: &Case) {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim(case);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let port = adb.addr().port().to_string();
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    let shell = open.replace("{level}", &case.calibrate_on.to_string());
+    adb.adb(&["-s", &sim.serial(), "shell", &shell]);
+    let before = sim.dumpsys();
+    let file = data.path().join("app.toml");
+    let mut cmd = autoplay_command();
+    cmd.args([
+        "calibrate",
+        "-P",
+        &port,
+        "-s",
+        &sim.serial(),
+        "--am-start",
+        &open,
+    ])
+    .arg("--out")
+    .arg(&file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(90));
+    let name = case.name;
+    assert_eq!(out.code(), 0, "{name}: {}\n{}", out.text(), out.stderr);
+    // The probe cost no mistake and left the board as it found it (but a locked digit).
+    let after = sim.dumpsys();
+    assert_eq!(after["mistakes"], 0, "{name}: {after}");
+    let input = Calibration::load(&file).unwrap().input;
+    if !input.locked {
+        assert_eq!(after["board"], before["board"], "{name}: {}", out.text());
+    }
+    let before = after;
+    assert!((case.probed)(&input), "{name}: the probe found {input:#?}");
+
+    let mut cmd = autoplay_command();
+    cmd.args([
+        "--level",
+        &case.level.to_string(),
+        "--strategy",
+        case.strategy,
+    ])
+    .args([
+        "--pace",
+        "0",
+        "-P",
+        &port,
+        "-s",
+        &sim.serial(),
+        "--calibration",
+    ])
+    .arg(&file)
+    .arg("--data-dir")
+    .arg(data.path());
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(240));
+    let state = sim.dumpsys();
+    let said = format!("{name}: {}\n{}\n{state}", out.text(), out.stderr);
+    match case.end {
+        End::Solved => {
+            assert_eq!(out.code(), 0, "{said}");
+            assert_eq!(state["solved"], true, "{said}");
+            // Every step of the search was shown: placements + undos = steps shown.
+            let text = out.text();
+            let number_before = |word: &str| -> u64 {
+                let at = text.find(word).unwrap_or_else(|| panic!("{word}: {said}"));
+                let digits: String = text[..at]
+                    .trim_end()
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_digit() || *c == ',')
+                    .filter(char::is_ascii_digit)
+                    .collect();
+                digits.chars().rev().collect::<String>().parse().unwrap()
+            };
+            assert_eq!(
+                number_before(" placements") + number_before(" undos"),
+                number_before(" steps shown"),
+                "{said}"
+            );
+        }
+        End::Refused(words) => {
+            assert_eq!(out.code(), 1, "{said}");
+            assert!(out.stderr.contains(words), "{said}");
+            assert_eq!(
+                (state["digits_entered"].as_u64(), state["mistakes"].as_u64()),
+                (before["digits_entered"].as_u64(), Some(0)),
+                "no digit before the advice: {said}"
+            );
+        }
+        End::GameOver => {
+            assert_eq!(out.code(), 3, "{said}");
+            assert!(out.stderr.contains("the app ended the game"), "{said}");
+            // The game over's own words are quoted.
+            let title = case.rules.language.words(0).over_title;
+            assert!(out.stderr.contains(title), "{said}");
+            assert_eq!(state["mistakes"], 3, "{said}");
+        }
+    }
+}
+
+fn run_all(cases: &[Case]) {
+    for case in cases {
+        run(case);
+    }
+}
+
+#[test]
+fn digit_first_apps_with_or_without_a_brush_at_start() {
+    run_all(&[
+        Case {
+            name: "digit-first, no brush at start, an erase key, an undo key",
+            rules: rules(|r| {
+                r.order = InputOrder::DigitFirst;
+                r.undo_key = true;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| {
+                i.mode == sudoku_autoplay::calibration::InputMode::DigitFirst
+                    && i.undo.is_some()
+                    && i.take_back == Some(sudoku_autoplay::calibration::TakeBack::Erase)
+            },
+        },
+        Case {
+            name: "digit-first preset: the brush on 1 at start, the digit again clears, no erase key",
+            rules: preset("digit-first").0,
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| {
+                i.mode == sudoku_autoplay::calibration::InputMode::DigitFirst
+                    && i.take_back == Some(sudoku_autoplay::calibration::TakeBack::Digit)
+            },
+        },
+        Case {
+            name: "digit-first, the brush's key drops it",
+            rules: rules(|r| {
+                r.order = InputOrder::DigitFirstArmed;
+                r.retap_brush = BrushRetap::Clear;
+                r.same_digit = Some(SameDigit::Clear);
+                r.erase = EraseRule::Absent;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.brush_retap == sudoku_autoplay::calibration::BrushRetap::Clear,
+        },
+    ]);
+}
+
+#[test]
+fn re_taps_and_the_selection_after_an_entry() {
+    use sudoku_autoplay::calibration as c;
+    run_all(&[
+        Case {
+            name: "both orders, a re-tapped cell deselected, the brush dropped by its key",
+            rules: preset("deselect-brush").0,
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.mode == c::InputMode::Both && i.retap == c::Retap::Deselect,
+        },
+        Case {
+            name: "a re-tapped cell toggles pencil mode, the completion a line under the board",
+            rules: preset("pencil-toggle").0,
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.retap == c::Retap::Pencil && i.same_digit == Some(c::SameDigit::Nothing),
+        },
+        Case {
+            name: "the selection dropped after each entry, a re-tap deselects",
+            rules: rules(|r| {
+                r.after_entry = AfterEntry::Clear;
+                r.retap = Retap::Deselect;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.after_entry == c::AfterEntry::Clear && i.retap == c::Retap::Deselect,
+        },
+    ]);
+}
+
+#[test]
+fn the_same_digit_again_the_erase_key_and_undo() {
+    use sudoku_autoplay::calibration as c;
+    run_all(&[
+        Case {
+            name: "the digit again clears 190 ms later; no erase key",
+            rules: rules(|r| {
+                r.same_digit = Some(SameDigit::ClearLate);
+                r.erase = EraseRule::Absent;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| {
+                i.same_digit == Some(c::SameDigit::ClearLate)
+                    && i.take_back == Some(c::TakeBack::Digit)
+            },
+        },
+        Case {
+            name: "clear-after-entry preset: the digit again clears late, end words at random",
+            rules: preset("clear-after-entry").0,
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| {
+                i.after_entry == c::AfterEntry::Clear && i.take_back == Some(c::TakeBack::Erase)
+            },
+        },
+        Case {
+            name: "an erase key that does nothing: undo takes digits back",
+            rules: rules(|r| {
+                r.erase = EraseRule::Inert;
+                r.undo_key = true;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.take_back == Some(c::TakeBack::Undo) && i.undo.is_some(),
+        },
+    ]);
+}
+
+#[test]
+fn locked_and_refused_digits_and_taps_read_from_the_last_frame() {
+    use sudoku_autoplay::calibration as c;
+    run_all(&[
+        Case {
+            name: "right digits locked (only undo takes them back), no mistakes counted",
+            rules: rules(|r| {
+                r.lock_correct = true;
+                r.undo_key = true;
+                r.mistakes = Mistakes::None;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.locked && i.take_back == Some(c::TakeBack::Undo),
+        },
+        Case {
+            name: "right digits locked, no undo key: the visible search is refused",
+            rules: rules(|r| {
+                r.lock_correct = true;
+                r.mistakes = Mistakes::None;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Refused("keeps right digits"),
+            probed: |i| i.locked && i.take_back == Some(c::TakeBack::None),
+        },
+        Case {
+            name: "rule-breaking digits refused (a row-major search writes none)",
+            rules: rules(|r| {
+                r.refuse_conflicts = true;
+                r.mistakes = Mistakes::None;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.mistake_limit.is_none(),
+        },
+        Case {
+            name: "stale-brush preset: taps read the last drawn frame",
+            rules: preset("stale-brush").0,
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.frame_reads && i.mode == c::InputMode::DigitFirst,
+        },
+    ]);
+}
+
+#[test]
+fn mistake_limits_get_the_advice_before_the_first_tap_and_fast_solves() {
+    use sudoku_autoplay::calibration as c;
+    let (locked, locked_limit) = preset("locked-correct-limit3");
+    let (refuse, refuse_limit) = preset("refuse-conflicts-limit3");
+    let (greyed, greyed_limit) = preset("limit3-greyed");
+    let mut cases = Vec::new();
+    for (name, rules, limit) in [
+        ("locked-correct-limit3 (Turkish)", locked, locked_limit),
+        ("refuse-conflicts-limit3", refuse, refuse_limit),
+        ("limit3-greyed", greyed, greyed_limit),
+    ] {
+        cases.push(Case {
+            name,
+            rules,
+            mistake_limit: limit,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Refused("ends the game after 3 mistakes"),
+            probed: |i| i.mistake_limit == Some(3),
+        });
+        cases.push(Case {
+            name,
+            rules,
+            mistake_limit: limit,
+            calibrate_on: 5,
+            level: 12,
+            strategy: "fast",
+            end: End::Solved,
+            probed: |i| i.mistake_limit == Some(3),
+        });
+    }
+    cases.push(Case {
+        name: "no mistakes counted, a limit set: no counter, rowmajor solves",
+        rules: rules(|r| r.mistakes = Mistakes::None),
+        mistake_limit: Some(3),
+        calibrate_on: 5,
+        level: 5,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed: |i| i.mistake_limit.is_none() && i.mode == c::InputMode::CellFirst,
+    });
+    run_all(&cases);
+}
+
+#[test]
+fn game_overs_whose_counter_does_not_show_in_words_the_player_does_not_know() {
+    let mut cases = Vec::new();
+    for (form, language) in [
+        (EndForm::Dialog, Language::Greek),
+        (EndForm::Screen, Language::Greek),
+        (EndForm::Line, Language::Greek),
+        (EndForm::Line, Language::Russian),
+    ] {
+        cases.push(Case {
+            name: "a hidden mistake counter",
+            rules: rules(|r| {
+                r.game_over = form;
+                r.language = language;
+                r.hide_mistakes = true;
+            }),
+            mistake_limit: Some(3),
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::GameOver,
+            probed: |i| i.mistake_limit.is_none(),
+        });
+    }
+    run_all(&cases);
+}
+
+#[test]
+fn completions_in_words_the_player_does_not_know() {
+    let mut cases = Vec::new();
+    for form in [EndForm::Dialog, EndForm::Screen, EndForm::Line] {
+        cases.push(Case {
+            name: "a Greek completion",
+            rules: rules(|r| {
+                r.completion = form;
+                r.language = Language::Greek;
+            }),
+            mistake_limit: None,
+            calibrate_on: 5,
+            level: 5,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |_| true,
+        });
+    }
+    cases.push(Case {
+        name: "random words",
+        rules: rules(|r| r.language = Language::Random),
+        mistake_limit: None,
+        calibrate_on: 5,
+        level: 7,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed: |_| true,
+    });
+    run_all(&cases);
+}
+
+#[test]
+fn keys_of_finished_digits_hidden_greyed_or_moved() {
+    use sudoku_autoplay::calibration as c;
+    let mut cases = Vec::new();
+    for keys in [FinishedKeys::Hidden, FinishedKeys::Greyed] {
+        cases.push(Case {
+            name: "finished keys hidden or greyed",
+            rules: rules(|r| r.finished_keys = Some(keys)),
+            mistake_limit: None,
+            calibrate_on: 1,
+            level: 1,
+            strategy: "rowmajor",
+            end: End::Solved,
+            probed: |i| i.finished_keys == c::FinishedKeys::Stay,
+        });
+    }
+    // Level 1 has eight 2s: the probe sees the keys move.
+    cases.push(Case {
+        name: "finished keys removed, the row re-flowing (probed)",
+        rules: rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
+        mistake_limit: None,
+        calibrate_on: 1,
+        level: 1,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed: |i| i.finished_keys == c::FinishedKeys::Reflow,
+    });
+    // Level 5 has no digit one short of nine: the player sees it during the run.
+    cases.push(Case {
+        name: "finished keys removed, the row re-flowing (seen during the run)",
+        rules: rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
+        mistake_limit: None,
+        calibrate_on: 5,
+        level: 5,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed: |i| i.finished_keys == c::FinishedKeys::Unknown,
+    });
+    run_all(&cases);
+}
+
+/// The calibration's `[input]` as a person reads it: each finding with what was seen.
+#[test]
+fn the_probes_findings_are_written_with_what_was_seen() {
+    let case = Case {
+        name: "deselect-brush",
+        rules: preset("deselect-brush").0,
+        mistake_limit: None,
+        calibrate_on: 5,
+        level: 5,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed: |_| true,
+    };
+    let sim = sim(&case);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("app.toml");
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "5")]);
+    let mut cmd = autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--out"])
+        .arg(&file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(90));
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let toml = std::fs::read_to_string(&file).unwrap();
+    for line in [
+        "mode = \"both\"",
+        "retap = \"deselect\"",
+        "same_digit = \"clear\"",
+        "[input.seen]",
+        "retap = \"tapped r",
+    ] {
+        assert!(toml.contains(line), "{line}:\n{toml}");
+    }
+    // What was seen is printed too, and the probe's cell is in the overlay's legend.
+    assert!(
+        out.text().contains("input rules probed on r"),
+        "{}",
+        out.text()
+    );
+    assert!(Path::new(&file.with_extension("overlay.png")).exists());
+}
