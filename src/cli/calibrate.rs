@@ -237,6 +237,19 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             ));
         }
     };
+    outln!(
+        "board: {:?}, line width {} px",
+        c.board.rect,
+        c.board.line_width
+    )?;
+    let keys: Vec<String> = c
+        .keypad
+        .digits
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
+        .collect();
+    outln!("keypad: {}", keys.join(" "))?;
     let mut c = c;
     let probed = match (&device, args.no_probe) {
         (Some(device), false) => Some(probe_rules(device, &mut c, &survey)),
@@ -268,19 +281,6 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
 
     outln!(
-        "board: {:?}, line width {} px",
-        c.board.rect,
-        c.board.line_width
-    )?;
-    let keys: Vec<String> = c
-        .keypad
-        .digits
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
-        .collect();
-    outln!("keypad: {}", keys.join(" "))?;
-    outln!(
         "erase: {}{}; input mode: {}",
         c.keypad.erase,
         if c.keypad.erase_guessed {
@@ -298,8 +298,23 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             p.screenshots,
             p.elapsed.as_secs_f64()
         )?;
-        for (rule, seen) in &c.input.seen {
-            outln!("  {rule}: {seen}")?;
+        // In the order the probe tries them.
+        const ORDER: [&str; 10] = [
+            "mode",
+            "after_entry",
+            "same_digit",
+            "erase",
+            "undo",
+            "retap",
+            "brush_retap",
+            "frame_reads",
+            "finished_keys",
+            "mistake_limit",
+        ];
+        let mut seen: Vec<(&String, &String)> = c.input.seen.iter().collect();
+        seen.sort_by_key(|(rule, _)| ORDER.iter().position(|o| o == rule));
+        for (rule, what) in seen {
+            outln!("  {rule}: {what}")?;
         }
         if let Some((cell, d)) = p.kept {
             outln!(
@@ -366,8 +381,8 @@ fn probe_rules(
     let size = (c.device.width, c.device.height);
     let channel = link.open_channel(None, size, Duration::ZERO)?;
     println!(
-        "probing the app's input rules (tap channel: {:?})",
-        channel.mode
+        "probing how the app takes taps on the open level (tap channel: {}; --no-probe skips this)",
+        super::choice::name(channel.mode)
     );
     let undo_hint = survey
         .tools
@@ -375,6 +390,13 @@ fn probe_rules(
         .find(|t| t.tool == Some(Tool::Undo))
         .map(|t| t.center);
     let probed = probe::probe(&mut link, c, undo_hint, &mut |what| println!("  {what}"))?;
+    match probed.kept {
+        None => println!("  done: the board is as it was"),
+        Some((cell, d)) => println!(
+            "  done: the board is as it was, but for the probe's {d} in {}, which the app keeps",
+            cell_name(cell)
+        ),
+    }
     c.input = probed.input.clone();
     if probed.toggle_confirmed && c.keypad.erase == Erase::Toggle {
         c.keypad.erase_guessed = false;

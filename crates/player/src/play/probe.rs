@@ -283,7 +283,7 @@ impl<'a> Prober<'a> {
         let (a, d) = (self.a, self.digit);
         let other = d % 9 + 1;
         on(&format!(
-            "probing how the app takes taps on {} (its digit is {d}; only that digit is written there)",
+            "on {} (its digit is {d}; only that digit is written there, then taken back)",
             cell_name(a)
         ));
         // Unselected: a given away from the probe's cell.
