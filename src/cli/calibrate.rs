@@ -342,8 +342,9 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
     if let Some(Err(e)) = probed {
         return Err(e.context(format!(
-            "{} was written with the board and keys, but without the app's input rules: fix what \
-             is said above and run calibrate again (or --no-probe to keep today's default rules)",
+            "{} was written with the board and keys, but without the app's input rules (run \
+             calibrate again with a level open, or --no-probe to keep the default rules), because \
+             probing them failed",
             out.display()
         )));
     }

@@ -185,6 +185,8 @@ pub(crate) fn ui_texts(xml: &str) -> Vec<String> {
 pub(crate) struct UiNode {
     pub words: String,
     pub center: (u32, u32),
+    /// The node takes taps (a button).
+    pub clickable: bool,
 }
 
 /// The nodes of a `uiautomator dump` that carry words and bounds, in order.
@@ -217,6 +219,7 @@ pub(crate) fn ui_nodes(xml: &str) -> Vec<UiNode> {
             (!words.is_empty() && x1 > x0 && y1 > y0).then(|| UiNode {
                 words,
                 center: ((x0 + x1) / 2, (y0 + y1) / 2),
+                clickable: attr(node, "clickable").as_deref() == Some("true"),
             })
         })
         .collect()
@@ -272,6 +275,8 @@ fn unescape(s: &str) -> String {
 pub enum Verdict {
     Completed,
     GameOver,
+    /// The app refused a digit (an alert that only its button closes).
+    Refused,
     Neither,
 }
 
@@ -343,6 +348,19 @@ const COMPLETED: &[&str] = &[
     "恭喜",
 ];
 
+/// Words of apps' alerts that refuse a digit (one that breaks a rule).
+const REFUSED: &[&str] = &[
+    "invalid move",
+    "not allowed",
+    "geçersiz hamle",
+    "неверный ход",
+    "ungültiger zug",
+    "movimiento inválido",
+    "coup invalide",
+    "jogada inválida",
+    "mossa non valida",
+];
+
 /// Classifies a screen by its words (whole words, any case; `ı` read as `i`, so Turkish
 /// capitals match); game over wins, since a game-over screen may also say how much of the
 /// puzzle was "completed".
@@ -374,6 +392,8 @@ pub(crate) fn classify(texts: &[String]) -> Verdict {
         Verdict::GameOver
     } else if COMPLETED.iter().any(has) {
         Verdict::Completed
+    } else if REFUSED.iter().any(has) {
+        Verdict::Refused
     } else {
         Verdict::Neither
     }
@@ -501,11 +521,13 @@ mod tests {
             vec![
                 UiNode {
                     words: "Hata: 1/3".into(),
-                    center: (50, 25)
+                    center: (50, 25),
+                    clickable: false
                 },
                 UiNode {
                     words: "Undo".into(),
-                    center: (950, 35)
+                    center: (950, 35),
+                    clickable: false
                 }
             ]
         );
@@ -585,6 +607,7 @@ mod tests {
         );
         assert_eq!(classify(&t(&["ПОБЕДА!"])), Verdict::Completed);
         assert_eq!(classify(&t(&["ゲームオーバー！"])), Verdict::GameOver);
+        assert_eq!(classify(&t(&["Geçersiz hamle", "TAMAM"])), Verdict::Refused);
         assert_eq!(classify(&[]), Verdict::Neither);
         assert_eq!(quote(&t(&["a", "b", "c"]), 2), "\"a\", \"b\", ...");
     }

@@ -185,7 +185,7 @@ impl<'a> PhoneTarget<'a> {
             return Ok(Err(()));
         }
         // The app (or a window we cannot place) is in front without the board: its words.
-        let (texts, unread) = self.screen_texts()?;
+        let (texts, nodes, unread) = self.screen_dump()?;
         // The app's own window (where its package is not known, any app's window).
         let (window, in_app) = match (&state.focus, state.focused_package()) {
             (_, Some(p)) if self.package.as_deref() == Some(p) => ("the app".to_string(), true),
@@ -194,10 +194,19 @@ impl<'a> PhoneTarget<'a> {
             (None, None) => ("a window".to_string(), false),
         };
         let shows = format!("{window} shows {}", look::quote(&texts, 4));
+        let buttons: Vec<&look::UiNode> = nodes.iter().filter(|n| n.clickable).collect();
+        if let (Verdict::Refused, [button], true) = (look::classify(&texts), &buttons[..], in_app) {
+            // An alert that refused a digit (one that broke a rule: a tap that went astray) and
+            // that BACK does not close: its one button.
+            let (x, y) = button.center;
+            self.link.tap(x, y)?;
+            self.settle(format!("{shows}: tapped {:?}", button.words))?;
+            return Ok(Err(()));
+        }
         Ok(Ok(match look::classify(&texts) {
             Verdict::Completed => Seen::Completed { what: shows },
             Verdict::GameOver => Seen::GameOver { what: shows },
-            Verdict::Neither => Seen::Other {
+            Verdict::Refused | Verdict::Neither => Seen::Other {
                 what: match unread {
                     Some(said) => {
                         format!("{window}, whose text uiautomator could not read ({said})")
@@ -215,6 +224,11 @@ impl PhoneTarget<'_> {
     /// could not read them: a screen that keeps animating (a completion's confetti) is asked again
     /// after a pause, a few times, so it is not taken for a screen without words.
     fn screen_texts(&mut self) -> anyhow::Result<(Vec<String>, Option<String>)> {
+        self.screen_dump().map(|(texts, _, said)| (texts, said))
+    }
+
+    /// [`Self::screen_texts`], with the dump's nodes.
+    fn screen_dump(&mut self) -> anyhow::Result<(Vec<String>, Vec<look::UiNode>, Option<String>)> {
         let mut said = None;
         for attempt in 0..3 {
             if attempt > 0 {
@@ -225,7 +239,7 @@ impl PhoneTarget<'_> {
                 .shell("reading the screen's text", look::UI_DUMP_COMMAND)
             {
                 Ok(out) => match look::ui_dump(&out.stdout) {
-                    Ok(texts) => return Ok((texts, None)),
+                    Ok(texts) => return Ok((texts, look::ui_nodes(&out.stdout), None)),
                     Err(error) => {
                         tracing::debug!(%error, attempt, "uiautomator could not read the screen");
                         said = Some(error);
@@ -235,7 +249,7 @@ impl PhoneTarget<'_> {
                 Err(_) => break,
             }
         }
-        Ok((Vec::new(), said))
+        Ok((Vec::new(), Vec::new(), said))
     }
 }
 

@@ -286,48 +286,58 @@ impl<'a> Prober<'a> {
             "on {} (its digit is {d}; only that digit is written there, then taken back)",
             cell_name(a)
         ));
-        // Unselected: a given away from the probe's cell.
-        self.cell(self.g[0])?;
-        let none = self.look()?.frame.clone();
-        // Another digit, the digit, the cell: a digit-first app writes the digit (its brush);
-        // a cell-first app only selects the cell (the digits went to a given, which takes none).
-        self.key(other)?;
-        self.key(d)?;
-        self.cell(a)?;
-        self.look()?;
-        match self.at_a() {
-            x if x == d => {
-                self.input.mode = InputMode::DigitFirst;
-                self.see(
-                    "mode",
-                    format!(
-                        "tapped {other}, {d}, then {}: {d} went in (a brush)",
-                        self.name()
-                    ),
-                );
-                on("digit-first: a digit key arms a brush that cell taps write");
-                self.brush_path(undo_hint, on)?;
-            }
-            0 => {
-                let selected = self.last_frame().clone();
-                self.key(d)?;
-                self.look()?;
-                if self.at_a() != d {
-                    anyhow::bail!(
-                        "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} there: check the \
-                         calibration's keys (autoplay calibrate --keys) or give [input] by hand",
-                        self.name()
+        // Twice, should a tap be lost.
+        for attempt in 0..2 {
+            // Unselected: a given away from the probe's cell.
+            self.cell(self.g[attempt])?;
+            let none = self.look()?.frame.clone();
+            // Another digit, the digit, the cell: a digit-first app writes the digit (its
+            // brush); a cell-first app only selects the cell (the digits went to a given, which
+            // takes none).
+            self.key(other)?;
+            self.key(d)?;
+            self.cell(a)?;
+            self.look()?;
+            match self.at_a() {
+                x if x == d => {
+                    self.input.mode = InputMode::DigitFirst;
+                    self.see(
+                        "mode",
+                        format!(
+                            "tapped {other}, {d}, then {}: {d} went in (a brush)",
+                            self.name()
+                        ),
                     );
+                    on("digit-first: a digit key arms a brush that cell taps write");
+                    self.brush_path(undo_hint, on)?;
+                    break;
                 }
-                self.input.mode = InputMode::CellFirst;
-                self.see(
-                    "mode",
-                    format!("tapped {}, then {d}: {d} went in", self.name()),
-                );
-                on("cell-first: tap the cell, then the digit");
-                self.cell_path(&none, &selected, undo_hint, on)?;
+                0 => {
+                    let selected = self.last_frame().clone();
+                    self.key(d)?;
+                    self.look()?;
+                    if self.at_a() != d {
+                        if attempt == 0 {
+                            continue;
+                        }
+                        anyhow::bail!(
+                            "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} there \
+                             (tried twice): check the calibration's keys (autoplay calibrate \
+                             --keys) or give [input] by hand",
+                            self.name()
+                        );
+                    }
+                    self.input.mode = InputMode::CellFirst;
+                    self.see(
+                        "mode",
+                        format!("tapped {}, then {d}: {d} went in", self.name()),
+                    );
+                    on("cell-first: tap the cell, then the digit");
+                    self.cell_path(&none, &selected, undo_hint, on)?;
+                    break;
+                }
+                x => anyhow::bail!("{} shows {x} after the probe's first taps", self.name()),
             }
-            x => anyhow::bail!("{} shows {x} after the probe's first taps", self.name()),
         }
         self.mistake_counter(on)?;
         // Leave a given selected: nothing the player does next can write by accident.
@@ -387,9 +397,15 @@ impl<'a> Prober<'a> {
 
         // Erase.
         if let Some(e) = self.erase {
-            self.select_a(Some(false))?;
-            self.tap(e)?;
-            self.look()?;
+            // Where the digit stays, once more (should a tap have been lost).
+            for _ in 0..2 {
+                self.select_a(Some(false))?;
+                self.tap(e)?;
+                self.look()?;
+                if self.at_a() == 0 {
+                    break;
+                }
+            }
             let cleared = self.at_a() == 0;
             self.see(
                 "erase",
@@ -462,25 +478,31 @@ impl<'a> Prober<'a> {
         self.cell(self.a)
     }
 
-    /// Writes the digit into the probe's (empty) cell by the mode found.
+    /// Writes the digit into the probe's (empty) cell by the mode found (twice, should a tap be
+    /// lost).
     fn write_a(&mut self) -> anyhow::Result<()> {
         let (a, d) = (self.a, self.digit);
-        match self.input.mode {
-            InputMode::DigitFirst => {
-                self.key(d % 9 + 1)?;
-                self.key(d)?;
-                self.cell(a)?;
+        for _ in 0..2 {
+            match self.input.mode {
+                InputMode::DigitFirst => {
+                    self.key(d % 9 + 1)?;
+                    self.key(d)?;
+                    self.cell(a)?;
+                }
+                _ => {
+                    self.select_a(Some(false))?;
+                    self.key(d)?;
+                }
             }
-            _ => {
-                self.select_a(Some(false))?;
-                self.key(d)?;
+            self.look()?;
+            if self.at_a() == d {
+                return Ok(());
             }
         }
-        self.look()?;
-        if self.at_a() != d {
-            anyhow::bail!("writing {d} into {} again did not work", self.name());
-        }
-        Ok(())
+        anyhow::bail!(
+            "writing {d} into {} again did not work (tried twice)",
+            self.name()
+        )
     }
 
     /// Takes the probe's digit back by the way found (cell-first or brush).
@@ -489,6 +511,16 @@ impl<'a> Prober<'a> {
     }
 
     fn take_back_cell(&mut self, c: usize, d: u8) -> anyhow::Result<()> {
+        // Twice, should a tap be lost (a digit tapped again that then stayed is tapped again).
+        match self.take_back_once(c, d) {
+            Err(_) if self.last.as_ref().map_or(0, |l| l.board.get(c)) == d => {
+                self.take_back_once(c, d)
+            }
+            r => r,
+        }
+    }
+
+    fn take_back_once(&mut self, c: usize, d: u8) -> anyhow::Result<()> {
         let brush = self.input.mode == InputMode::DigitFirst;
         match self.take_back {
             Some(TakeBack::Erase) => {
@@ -536,18 +568,24 @@ impl<'a> Prober<'a> {
     /// clear a moment later.
     fn same_digit(&mut self, on: &mut dyn FnMut(&str)) -> anyhow::Result<SameDigit> {
         let (a, d) = (self.a, self.digit);
-        if self.input.mode == InputMode::DigitFirst {
-            self.cell(a)?;
-        } else {
-            self.key(d)?;
-        }
-        let tapped = Instant::now();
-        self.link.flush()?;
-        self.look_now()?;
         let mut same = SameDigit::Nothing;
-        if self.at_a() == 0 {
-            same = SameDigit::Clear;
-        } else {
+        // Where the digit stays, once more (should the tap have been lost).
+        for attempt in 0..2 {
+            if self.input.mode == InputMode::DigitFirst {
+                self.cell(a)?;
+            } else {
+                if attempt > 0 {
+                    self.select_a(Some(false))?;
+                }
+                self.key(d)?;
+            }
+            let tapped = Instant::now();
+            self.link.flush()?;
+            self.look_now()?;
+            if self.at_a() == 0 {
+                same = SameDigit::Clear;
+                break;
+            }
             while tapped.elapsed() < LATE_WATCH {
                 std::thread::sleep(Duration::from_millis(40));
                 self.look_now()?;
@@ -557,6 +595,9 @@ impl<'a> Prober<'a> {
                     same = SameDigit::ClearLate;
                     break;
                 }
+            }
+            if same != SameDigit::Nothing {
+                break;
             }
         }
         let how = if self.input.mode == InputMode::DigitFirst {
@@ -839,9 +880,14 @@ impl<'a> Prober<'a> {
         }
         // The erase key as a brush.
         if let Some(e) = self.erase {
-            self.tap(e)?;
-            self.cell(a)?;
-            self.look()?;
+            for _ in 0..2 {
+                self.tap(e)?;
+                self.cell(a)?;
+                self.look()?;
+                if self.at_a() == 0 {
+                    break;
+                }
+            }
             let cleared = self.at_a() == 0;
             self.see(
                 "erase",
