@@ -118,10 +118,8 @@ fn draw(rng: &mut Rng) -> Draw {
         recoverable &= lock != "pin";
     }
     if rng.chance(0.2) {
+        // Judged with the app's rules below (an app that counts no mistakes never ends it).
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
-        // Only `fast` writes right digits alone, and only where every tap lands: a lost cell tap
-        // sends the digit to the cell selected before, a mistake no player can prevent.
-        recoverable &= strategy == "fast" && !drops;
     }
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
     // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
@@ -149,27 +147,153 @@ fn draw(rng: &mut Rng) -> Draw {
             faults.push(format!("--quirk {}", rng.pick(QUIRKS)));
         }
     }
-    // How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`). `autoplay calibrate` does not
-    // probe these yet (issue 26), so a run on an app whose rules differ from the plain one is not
-    // counted as recoverable.
-    if rng.chance(0.15) {
+    // How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`): the app's, so the calibration
+    // twin has them too and `autoplay calibrate` probes them there. What they let the player do
+    // decides whether the run can be solved.
+    let mut app = AppRules::default();
+    if rng.chance(0.2) {
         let preset = rng.pick(INPUT_PRESETS);
-        faults.push(format!("--input-rules {preset}"));
-        recoverable &= preset == "plain";
-    } else if rng.chance(0.15) {
-        let (flag, values) = INPUT_RULES[rng.below(INPUT_RULES.len() as u64) as usize];
-        match values {
-            [] => faults.push(flag.to_string()),
-            _ => faults.push(format!("{flag} {}", rng.pick(values))),
+        look.push(format!("--input-rules {preset}"));
+        app.preset(preset);
+    } else if rng.chance(0.3) {
+        for _ in 0..1 + rng.below(2) {
+            let (flag, values) = INPUT_RULES[rng.below(INPUT_RULES.len() as u64) as usize];
+            let value = match values {
+                [] => None,
+                _ => Some(rng.pick(values)),
+            };
+            if look
+                .iter()
+                .any(|l| l.split_whitespace().next() == Some(flag))
+            {
+                continue;
+            }
+            look.push(value.map_or(flag.to_string(), |v| format!("{flag} {v}")));
+            app.flag(flag, value);
         }
-        recoverable = false;
     }
+    if style == "disc" {
+        app.erase_key = false;
+    }
+    let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
+    recoverable &= app.allows(strategy, drops, limit);
     Draw {
         look,
         faults,
         recoverable,
         level,
         strategy,
+    }
+}
+
+/// What an app's input rules let the player do (`autoplay sim --input-rules` and its flags).
+#[derive(Clone, Copy)]
+struct AppRules {
+    /// The app ends the game after a few mistakes (a preset's limit).
+    limit: bool,
+    /// It counts mistakes at all.
+    counts: bool,
+    locked: bool,
+    undo: bool,
+    erase_key: bool,
+    erase_clears: bool,
+    /// The digit again clears (`None`: the style's: where there is no erase key).
+    same_clears: Option<bool>,
+    /// A tap on the selected cell deselects it or flips pencil mode, or a digit with no cell
+    /// selected arms a brush: a lost tap can leave the app in a state the player cannot see.
+    retap_hazard: bool,
+    /// Digits that break a rule are refused with an alert.
+    refuses: bool,
+}
+
+impl Default for AppRules {
+    fn default() -> Self {
+        AppRules {
+            limit: false,
+            counts: true,
+            locked: false,
+            undo: false,
+            erase_key: true,
+            erase_clears: true,
+            same_clears: None,
+            retap_hazard: false,
+            refuses: false,
+        }
+    }
+}
+
+impl AppRules {
+    fn preset(&mut self, name: &str) {
+        match name {
+            "deselect-brush" => {
+                self.retap_hazard = true;
+                self.same_clears = Some(true);
+                self.undo = true;
+                self.counts = false;
+            }
+            "digit-first" => {
+                self.same_clears = Some(true);
+                self.erase_key = false;
+            }
+            "stale-brush" => {
+                self.same_clears = Some(true);
+                self.erase_key = false;
+                self.undo = true;
+                self.counts = false;
+            }
+            "locked-correct-limit3" => {
+                self.locked = true;
+                self.undo = true;
+                self.limit = true;
+            }
+            "pencil-toggle" => {
+                self.retap_hazard = true;
+                self.same_clears = Some(false);
+                self.counts = false;
+                self.undo = true;
+            }
+            "refuse-conflicts-limit3" => {
+                self.refuses = true;
+                self.limit = true;
+            }
+            "limit3-greyed" => {
+                self.same_clears = Some(false);
+                self.undo = true;
+                self.limit = true;
+            }
+            "clear-after-entry" => self.same_clears = Some(true),
+            _ => {}
+        }
+    }
+
+    fn flag(&mut self, flag: &str, value: Option<&str>) {
+        match (flag, value) {
+            ("--input-order", Some("both")) | ("--retap", Some(_)) => self.retap_hazard = true,
+            ("--same-digit", Some(v)) => self.same_clears = Some(v.starts_with("clear")),
+            ("--erase", Some("absent")) => self.erase_key = false,
+            ("--erase", Some("inert")) => self.erase_clears = false,
+            ("--lock-correct", _) => self.locked = true,
+            ("--refuse-conflicts", _) => self.refuses = true,
+            ("--mistakes", Some("none")) => self.counts = false,
+            ("--undo-key", _) => self.undo = true,
+            _ => {}
+        }
+    }
+
+    /// Whether a player can solve a level with `strategy` on this app (`drops`: taps get lost;
+    /// `limit`: a mistake limit is set).
+    fn allows(&self, strategy: &str, drops: bool, limit: bool) -> bool {
+        let fast = strategy == "fast";
+        let same_clears = self.same_clears.unwrap_or(!self.erase_key);
+        let takes_back = (self.erase_key && self.erase_clears) || same_clears || self.undo;
+        // A search whose wrong digits hit a limit, a lost tap that sends a digit to the cell
+        // selected before (a mistake no player prevents), right digits locked without undo, no
+        // way to take a digit back: refused before the first tap, or a game over.
+        !(limit && self.counts && (!fast || drops))
+            && !(self.locked && ((!fast && !self.undo) || drops))
+            && (fast || takes_back)
+            && !(self.retap_hazard && drops)
+            && !(self.refuses && drops && limit)
     }
 }
 
@@ -216,10 +340,11 @@ const INPUT_RULES: &[(&str, &[&str])] = &[
     ("--mistakes", &["rules", "none"]),
     ("--completion", &["screen", "line"]),
     ("--game-over", &["screen", "line"]),
-    ("--language", &["turkish", "russian", "random"]),
+    ("--language", &["turkish", "russian", "greek", "random"]),
     ("--finished-keys", &["hidden", "greyed", "removed"]),
     ("--undo-key", &[]),
     ("--frame-reads", &[]),
+    ("--hide-mistakes", &[]),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
