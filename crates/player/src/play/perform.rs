@@ -812,6 +812,10 @@ mod tests {
         /// After the first look, the screen turns off after every look: the taps that follow
         /// are lost, and the next look wakes it (an interruption).
         sleeps_after_look: bool,
+        /// The end screens' words are in a language the player does not know, and BACK on them
+        /// leaves for the level list.
+        foreign_ends: bool,
+        left: bool,
         asleep: bool,
         incidents: Vec<Incident>,
     }
@@ -873,7 +877,18 @@ mod tests {
                 });
             }
             self.asleep = self.sleeps_after_look;
-            Ok(if self.over() {
+            let ended = self.over() || (self.board.is_solved() && self.completed_hides_board);
+            Ok(if self.left {
+                Seen::Other {
+                    what: "\"Επίπεδα\"".into(),
+                    in_app: true,
+                }
+            } else if self.foreign_ends && ended && !self.popup {
+                Seen::Other {
+                    what: "\"Τέλος\"".into(),
+                    in_app: true,
+                }
+            } else if self.over() {
                 Seen::GameOver {
                     what: "\"Game over\"".into(),
                 }
@@ -891,6 +906,10 @@ mod tests {
             })
         }
         fn back(&mut self) -> anyhow::Result<()> {
+            let ended = self.over() || (self.board.is_solved() && self.completed_hides_board);
+            if !self.popup && self.foreign_ends && ended {
+                self.left = true;
+            }
             self.popup = false;
             Ok(())
         }
@@ -921,6 +940,8 @@ mod tests {
             hide_completed: false,
             retap_keeps: false,
             sleeps_after_look: false,
+            foreign_ends: false,
+            left: false,
             asleep: false,
             incidents: Vec::new(),
         }
@@ -990,6 +1011,39 @@ mod tests {
             report.wrong_digits > 1000 && report.wrong_digits <= 4208,
             "{report:?}"
         );
+    }
+
+    #[test]
+    fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
+        // Right after the completing write: the completion, its words quoted.
+        let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
+            a.foreign_ends = true;
+        });
+        assert_eq!(report.completion, Some(Completion::Screen));
+        assert_eq!(report.end_words.as_deref(), Some("\"Τέλος\""));
+        // ... even with a popup over the board on the last tap: BACK closes it and the board,
+        // solved, is read back.
+        let (_, events, _) = search_of(Strategy::RowMajor);
+        let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
+            a.foreign_ends = true;
+            a.popup_at = Some(events.len() as u64 * 2 - 1);
+        });
+        assert!(report.completion.is_some(), "{report:?}");
+        // Right after wrong digits: the game over, never a solve.
+        let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
+            a.foreign_ends = true;
+            a.mistake_limit = Some(3);
+        });
+        let e = r.expect_err("a game over");
+        assert!(
+            matches!(
+                crate::play::stop::stop_of(&e.error),
+                Some(Stop::GameOver { what, .. }) if what == "\"Τέλος\""
+            ),
+            "{:#}",
+            e.error
+        );
+        assert_eq!(e.report.completion, None);
     }
 
     #[test]

@@ -27,11 +27,13 @@ use std::time::{Duration, Instant};
 /// A display pixel.
 type Point = (u32, u32);
 
-/// How long the app gets to draw after taps before a screenshot (ripples, highlights).
-const SETTLE: Duration = Duration::from_millis(250);
+/// How often the screen is looked at until it stops changing after taps (ripples, highlights,
+/// a digit drawn), and how many looks at most.
+const SETTLE: Duration = Duration::from_millis(40);
+const SETTLE_LOOKS: u32 = 12;
 /// The gap after each tap of the probe's own sequences: several frames, so that apps that read
 /// taps against their last drawn frame see each tap's effect before the next.
-const STEP: Duration = Duration::from_millis(80);
+const STEP: Duration = Duration::from_millis(50);
 /// How long the probe watches a digit tapped again for a late clear.
 const LATE_WATCH: Duration = Duration::from_millis(700);
 
@@ -159,8 +161,7 @@ impl<'a> Prober<'a> {
             counts[start.get(c) as usize] += 1;
         }
         let givens: Vec<usize> = (0..CELLS)
-            .filter(|&c| reading.kinds[c] == Kind::Given || start.get(c) != 0)
-            .filter(|&c| reading.kinds[c] != Kind::Entered)
+            .filter(|&c| start.get(c) != 0 && reading.kinds[c] != Kind::Entered)
             .collect();
         // An empty cell whose digit is far from finished (its key stays), with two givens that
         // are not its peers (their selection does not tint it).
@@ -224,15 +225,39 @@ impl<'a> Prober<'a> {
         self.tap(self.keys[(d.clamp(1, 9) - 1) as usize])
     }
 
+    /// A look once the screen has stopped changing (two frames in a row alike on the board and
+    /// below it).
     fn look(&mut self) -> anyhow::Result<&Look> {
         self.link.flush()?;
-        std::thread::sleep(SETTLE);
-        self.look_now()
+        let top = self.cal.board.rect[1] as usize;
+        let mut previous: Option<RgbaImage> = None;
+        for _ in 0..SETTLE_LOOKS {
+            std::thread::sleep(SETTLE);
+            let frame = self.link.grab()?;
+            self.screenshots += 1;
+            let width = frame.width() as usize * 4;
+            let alike = previous.as_ref().is_some_and(|p| {
+                p.dimensions() == frame.dimensions()
+                    && p.as_raw()[top * width..] == frame.as_raw()[top * width..]
+            });
+            previous = Some(frame);
+            if alike {
+                break;
+            }
+        }
+        let frame = previous.expect("looked at least once");
+        self.read(frame)
     }
 
+    /// A look right now.
     fn look_now(&mut self) -> anyhow::Result<&Look> {
         let frame = self.link.grab()?;
         self.screenshots += 1;
+        self.read(frame)
+    }
+
+    /// A frame read with the calibration; only the probe's cells may have changed.
+    fn read(&mut self, frame: RgbaImage) -> anyhow::Result<&Look> {
         // Highlighted cells can hide faint grid lines from the board detection: the board is
         // still there where every digit the probe found reads as itself.
         let board = match self.cal.read_if_visible(&frame)? {
