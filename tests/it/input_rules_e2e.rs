@@ -41,6 +41,20 @@ struct Case {
     probed: fn(&InputSection) -> bool,
 }
 
+/// A case on level 5 (calibrated there), no mistake limit, rowmajor, solved.
+fn case(name: &'static str, rules: InputRules, probed: fn(&InputSection) -> bool) -> Case {
+    Case {
+        name,
+        rules,
+        mistake_limit: None,
+        calibrate_on: 5,
+        level: 5,
+        strategy: "rowmajor",
+        end: End::Solved,
+        probed,
+    }
+}
+
 fn rules(f: impl FnOnce(&mut InputRules)) -> InputRules {
     let mut r = InputRules::default();
     f(&mut r);
@@ -175,51 +189,36 @@ fn run_all(cases: &[Case]) {
 #[test]
 fn digit_first_apps_with_or_without_a_brush_at_start() {
     run_all(&[
-        Case {
-            name: "digit-first, no brush at start, an erase key, an undo key",
-            rules: rules(|r| {
+        case(
+            "digit-first, no brush at start, an erase key, an undo key",
+            rules(|r| {
                 r.order = InputOrder::DigitFirst;
                 r.undo_key = true;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| {
+            |i| {
                 i.mode == sudoku_autoplay::calibration::InputMode::DigitFirst
                     && i.undo.is_some()
                     && i.take_back == Some(sudoku_autoplay::calibration::TakeBack::Erase)
             },
-        },
-        Case {
-            name: "digit-first preset: the brush on 1 at start, the digit again clears, no erase key",
-            rules: preset("digit-first").0,
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| {
+        ),
+        case(
+            "digit-first preset: the brush on 1 at start, the digit again clears, no erase key",
+            preset("digit-first").0,
+            |i| {
                 i.mode == sudoku_autoplay::calibration::InputMode::DigitFirst
                     && i.take_back == Some(sudoku_autoplay::calibration::TakeBack::Digit)
             },
-        },
-        Case {
-            name: "digit-first, the brush's key drops it",
-            rules: rules(|r| {
+        ),
+        case(
+            "digit-first, the brush's key drops it",
+            rules(|r| {
                 r.order = InputOrder::DigitFirstArmed;
                 r.retap_brush = BrushRetap::Clear;
                 r.same_digit = Some(SameDigit::Clear);
                 r.erase = EraseRule::Absent;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.brush_retap == sudoku_autoplay::calibration::BrushRetap::Clear,
-        },
+            |i| i.brush_retap == sudoku_autoplay::calibration::BrushRetap::Clear,
+        ),
     ]);
 }
 
@@ -227,39 +226,24 @@ fn digit_first_apps_with_or_without_a_brush_at_start() {
 fn re_taps_and_the_selection_after_an_entry() {
     use sudoku_autoplay::calibration as c;
     run_all(&[
-        Case {
-            name: "both orders, a re-tapped cell deselected, the brush dropped by its key",
-            rules: preset("deselect-brush").0,
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.mode == c::InputMode::Both && i.retap == c::Retap::Deselect,
-        },
-        Case {
-            name: "a re-tapped cell toggles pencil mode, the completion a line under the board",
-            rules: preset("pencil-toggle").0,
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.retap == c::Retap::Pencil && i.same_digit == Some(c::SameDigit::Nothing),
-        },
-        Case {
-            name: "the selection dropped after each entry, a re-tap deselects",
-            rules: rules(|r| {
+        case(
+            "both orders, a re-tapped cell deselected, the brush dropped by its key",
+            preset("deselect-brush").0,
+            |i| i.mode == c::InputMode::Both && i.retap == c::Retap::Deselect,
+        ),
+        case(
+            "a re-tapped cell toggles pencil mode, the completion a line under the board",
+            preset("pencil-toggle").0,
+            |i| i.retap == c::Retap::Pencil && i.same_digit == Some(c::SameDigit::Nothing),
+        ),
+        case(
+            "the selection dropped after each entry, a re-tap deselects",
+            rules(|r| {
                 r.after_entry = AfterEntry::Clear;
                 r.retap = Retap::Deselect;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.after_entry == c::AfterEntry::Clear && i.retap == c::Retap::Deselect,
-        },
+            |i| i.after_entry == c::AfterEntry::Clear && i.retap == c::Retap::Deselect,
+        ),
     ]);
 }
 
@@ -267,47 +251,30 @@ fn re_taps_and_the_selection_after_an_entry() {
 fn the_same_digit_again_the_erase_key_and_undo() {
     use sudoku_autoplay::calibration as c;
     run_all(&[
-        Case {
-            name: "the digit again clears 190 ms later; no erase key",
-            rules: rules(|r| {
+        case(
+            "the digit again clears 190 ms later; no erase key",
+            rules(|r| {
                 r.same_digit = Some(SameDigit::ClearLate);
                 r.erase = EraseRule::Absent;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| {
+            |i| {
                 i.same_digit == Some(c::SameDigit::ClearLate)
                     && i.take_back == Some(c::TakeBack::Digit)
             },
-        },
-        Case {
-            name: "clear-after-entry preset: the digit again clears late, end words at random",
-            rules: preset("clear-after-entry").0,
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| {
-                i.after_entry == c::AfterEntry::Clear && i.take_back == Some(c::TakeBack::Erase)
-            },
-        },
-        Case {
-            name: "an erase key that does nothing: undo takes digits back",
-            rules: rules(|r| {
+        ),
+        case(
+            "clear-after-entry preset: the digit again clears late, end words at random",
+            preset("clear-after-entry").0,
+            |i| i.after_entry == c::AfterEntry::Clear && i.take_back == Some(c::TakeBack::Erase),
+        ),
+        case(
+            "an erase key that does nothing: undo takes digits back",
+            rules(|r| {
                 r.erase = EraseRule::Inert;
                 r.undo_key = true;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.take_back == Some(c::TakeBack::Undo) && i.undo.is_some(),
-        },
+            |i| i.take_back == Some(c::TakeBack::Undo) && i.undo.is_some(),
+        ),
     ]);
 }
 
@@ -315,20 +282,15 @@ fn the_same_digit_again_the_erase_key_and_undo() {
 fn locked_and_refused_digits_and_taps_read_from_the_last_frame() {
     use sudoku_autoplay::calibration as c;
     run_all(&[
-        Case {
-            name: "right digits locked (only undo takes them back), no mistakes counted",
-            rules: rules(|r| {
+        case(
+            "right digits locked (only undo takes them back), no mistakes counted",
+            rules(|r| {
                 r.lock_correct = true;
                 r.undo_key = true;
                 r.mistakes = Mistakes::None;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.locked && i.take_back == Some(c::TakeBack::Undo),
-        },
+            |i| i.locked && i.take_back == Some(c::TakeBack::Undo),
+        ),
         Case {
             name: "right digits locked, no undo key: the visible search is refused",
             rules: rules(|r| {
@@ -342,29 +304,19 @@ fn locked_and_refused_digits_and_taps_read_from_the_last_frame() {
             end: End::Refused("keeps right digits"),
             probed: |i| i.locked && i.take_back == Some(c::TakeBack::None),
         },
-        Case {
-            name: "rule-breaking digits refused (a row-major search writes none)",
-            rules: rules(|r| {
+        case(
+            "rule-breaking digits refused (a row-major search writes none)",
+            rules(|r| {
                 r.refuse_conflicts = true;
                 r.mistakes = Mistakes::None;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.mistake_limit.is_none(),
-        },
-        Case {
-            name: "stale-brush preset: taps read the last drawn frame",
-            rules: preset("stale-brush").0,
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |i| i.frame_reads && i.mode == c::InputMode::DigitFirst,
-        },
+            |i| i.mistake_limit.is_none(),
+        ),
+        case(
+            "stale-brush preset: taps read the last drawn frame",
+            preset("stale-brush").0,
+            |i| i.frame_reads && i.mode == c::InputMode::DigitFirst,
+        ),
     ]);
 }
 
@@ -445,19 +397,14 @@ fn game_overs_whose_counter_does_not_show_in_words_the_player_does_not_know() {
 fn completions_in_words_the_player_does_not_know() {
     let mut cases = Vec::new();
     for form in [EndForm::Dialog, EndForm::Screen, EndForm::Line] {
-        cases.push(Case {
-            name: "a Greek completion",
-            rules: rules(|r| {
+        cases.push(case(
+            "a Greek completion",
+            rules(|r| {
                 r.completion = form;
                 r.language = Language::Greek;
             }),
-            mistake_limit: None,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
-            end: End::Solved,
-            probed: |_| true,
-        });
+            |_| true,
+        ));
     }
     cases.push(Case {
         name: "random words",
@@ -500,32 +447,18 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
         probed: |i| i.finished_keys == c::FinishedKeys::Reflow,
     });
     // Level 5 has no digit one short of nine: the player sees it during the run.
-    cases.push(Case {
-        name: "finished keys removed, the row re-flowing (seen during the run)",
-        rules: rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
-        mistake_limit: None,
-        calibrate_on: 5,
-        level: 5,
-        strategy: "rowmajor",
-        end: End::Solved,
-        probed: |i| i.finished_keys == c::FinishedKeys::Unknown,
-    });
+    cases.push(case(
+        "finished keys removed, the row re-flowing (seen during the run)",
+        rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
+        |i| i.finished_keys == c::FinishedKeys::Unknown,
+    ));
     run_all(&cases);
 }
 
 /// The calibration's `[input]` as a person reads it: each finding with what was seen.
 #[test]
 fn the_probes_findings_are_written_with_what_was_seen() {
-    let case = Case {
-        name: "deselect-brush",
-        rules: preset("deselect-brush").0,
-        mistake_limit: None,
-        calibrate_on: 5,
-        level: 5,
-        strategy: "rowmajor",
-        end: End::Solved,
-        probed: |_| true,
-    };
+    let case = case("deselect-brush", preset("deselect-brush").0, |_| true);
     let sim = sim(&case);
     let adb = AdbServer::start();
     adb.connect(&sim.serial());

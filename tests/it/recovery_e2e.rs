@@ -414,15 +414,18 @@ fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     let adb = AdbServer::start();
     let mut c = pixel();
     c.app.mistake_limit = Some(3);
+    let level_30 = |sim: &autoplay_sim::SimHandle| {
+        adb.connect(&sim.serial());
+        run_with_timeout(
+            autoplay_through(&adb, data.path(), &["--level", "30", "-s", &sim.serial()]),
+            b"",
+            Duration::from_secs(120),
+        )
+    };
     // Its counter ("Mistakes: 0/3") on the screen: the run is refused before the first tap,
     // with the choices.
     let sim = spawn(c.clone()).unwrap();
-    adb.connect(&sim.serial());
-    let out = run_with_timeout(
-        autoplay_through(&adb, data.path(), &["--level", "30", "-s", &sim.serial()]),
-        b"",
-        Duration::from_secs(120),
-    );
+    let out = level_30(&sim);
     assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr.contains("ends the game after 3 mistakes")
@@ -441,12 +444,7 @@ fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     // No counter on the screen: the game over is noticed and said.
     c.app.rules.hide_mistakes = true;
     let sim = spawn(c.clone()).unwrap();
-    adb.connect(&sim.serial());
-    let out = run_with_timeout(
-        autoplay_through(&adb, data.path(), &["--level", "30", "-s", &sim.serial()]),
-        b"",
-        Duration::from_secs(120),
-    );
+    let out = level_30(&sim);
     assert_eq!(out.code(), 3, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr.contains("the app ended the game")

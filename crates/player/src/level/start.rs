@@ -241,12 +241,14 @@ fn check_app_allows(
         return Ok(());
     }
     let fits = wrong.get(left.saturating_sub(1)).copied().unwrap_or(0);
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     bail!(
-        "the app ends the game after {limit} mistakes ({said}), and the {strategy} search writes {} \
-         wrong digits before it solves the level (the first at step {}): the game would end before \
-         the level is solved. Turn the app's mistake limit off in its settings, or play with \
-         --strategy fast (it writes only right digits){}",
-        wrong.len(),
+        "the app ends the game after {} ({said}), and the {strategy} search writes {} before it \
+         solves the level (the first at step {}): the game would end before the level is solved. \
+         Turn the app's mistake limit off in its settings, or play with --strategy fast (it writes \
+         only right digits){}",
+        plural(limit as usize, "mistake"),
+        plural(wrong.len(), "wrong digit"),
         wrong[0] + 1,
         if fits > 0 {
             format!(

@@ -420,39 +420,7 @@ impl<'a> Prober<'a> {
             self.write_a()?;
         }
 
-        // Erase.
-        if let Some(e) = self.erase {
-            // Where the digit stays, once more (should a tap have been lost).
-            for _ in 0..2 {
-                self.select_a(Some(false))?;
-                self.tap(e)?;
-                self.look()?;
-                if self.at_a() == 0 {
-                    break;
-                }
-            }
-            let cleared = self.at_a() == 0;
-            self.see(
-                "erase",
-                format!(
-                    "tapped the erase key with {} selected: {}",
-                    self.name(),
-                    if cleared {
-                        "it cleared"
-                    } else {
-                        "the digit stayed"
-                    }
-                ),
-            );
-            self.erase_failed = !cleared;
-            if cleared {
-                self.take_back.get_or_insert(TakeBack::Erase);
-                self.write_a()?;
-            }
-        }
-        if self.take_back.is_none() && matches!(same, SameDigit::Clear | SameDigit::ClearLate) {
-            self.take_back = Some(TakeBack::Digit);
-        }
+        self.try_erase(same)?;
 
         // Undo.
         self.try_undo(undo_hint, on)?;
@@ -491,6 +459,49 @@ impl<'a> Prober<'a> {
             self.frame_reads(true, None);
         }
         self.finished_keys(on)?;
+        Ok(())
+    }
+
+    /// The erase key (the cell selected, or as a brush), twice should a tap be lost: whether it
+    /// takes the probe's digit back. Then the take-back found so far: erase, else the digit again
+    /// where it clears (`same`).
+    fn try_erase(&mut self, same: SameDigit) -> anyhow::Result<()> {
+        let brush = self.input.mode == InputMode::DigitFirst;
+        if let Some(e) = self.erase {
+            for _ in 0..2 {
+                if brush {
+                    self.tap(e)?;
+                    self.cell(self.a)?;
+                } else {
+                    self.select_a(Some(false))?;
+                    self.tap(e)?;
+                }
+                self.look()?;
+                if self.at_a() == 0 {
+                    break;
+                }
+            }
+            let cleared = self.at_a() == 0;
+            let how = if brush {
+                format!("tapped the erase key, then {}", self.name())
+            } else {
+                format!("tapped the erase key with {} selected", self.name())
+            };
+            let what = if cleared {
+                "it cleared"
+            } else {
+                "the digit stayed"
+            };
+            self.see("erase", format!("{how}: {what}"));
+            self.erase_failed = !cleared;
+            if cleared {
+                self.take_back.get_or_insert(TakeBack::Erase);
+                self.write_a()?;
+            }
+        }
+        if self.take_back.is_none() && matches!(same, SameDigit::Clear | SameDigit::ClearLate) {
+            self.take_back = Some(TakeBack::Digit);
+        }
         Ok(())
     }
 
@@ -903,38 +914,7 @@ impl<'a> Prober<'a> {
         if self.at_a() != d {
             self.write_a()?;
         }
-        // The erase key as a brush.
-        if let Some(e) = self.erase {
-            for _ in 0..2 {
-                self.tap(e)?;
-                self.cell(a)?;
-                self.look()?;
-                if self.at_a() == 0 {
-                    break;
-                }
-            }
-            let cleared = self.at_a() == 0;
-            self.see(
-                "erase",
-                format!(
-                    "tapped the erase key, then {}: {}",
-                    self.name(),
-                    if cleared {
-                        "it cleared"
-                    } else {
-                        "the digit stayed"
-                    }
-                ),
-            );
-            self.erase_failed = !cleared;
-            if cleared {
-                self.take_back.get_or_insert(TakeBack::Erase);
-                self.write_a()?;
-            }
-        }
-        if self.take_back.is_none() && matches!(same, SameDigit::Clear | SameDigit::ClearLate) {
-            self.take_back = Some(TakeBack::Digit);
-        }
+        self.try_erase(same)?;
         self.try_undo(undo_hint, on)?;
         // Two taps on the cell at once (the brush on its digit): fresh, the second writes
         // again what the first cleared; read from the last frame, both clear.

@@ -322,31 +322,20 @@ mod tests {
     use super::*;
     use test_layout as layout;
 
+    /// One event's taps with an empty board on the screen.
+    fn ev(e: &mut Encoder, event: Event, taps: &mut Vec<Point>) {
+        e.event(event, &Board::empty(), taps)
+    }
+
     #[test]
     fn cell_first_skips_reselecting() {
         let l = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Undo { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Place { cell: 10, digit: 4 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Place { cell: 11, digit: 1 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 10, digit: 4 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 11, digit: 1 }, &mut taps);
         assert_eq!(
             taps,
             vec![
@@ -365,16 +354,8 @@ mod tests {
         let l = layout(InputOrder::CellFirst, true);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 0, digit: 7 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Undo { cell: 0, digit: 7 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 0, digit: 7 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 0, digit: 7 }, &mut taps);
         assert_eq!(taps, vec![(5, 5), (65, 200), (65, 200)]);
     }
 
@@ -386,37 +367,21 @@ mod tests {
         e.neutral = [Some(0), Some(1)];
         let mut taps = Vec::new();
         // From an unknown selection: the given cell 0 first, then the cell.
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Undo { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (50, 250)]);
         // After a reset (a popup, a repair): the other given (the tap after the first may have
         // been lost), then the cell; never a cell twice in a row.
         e.reset();
         taps.clear();
-        e.event(
-            Event::Place { cell: 10, digit: 4 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 4 }, &mut taps);
         assert_eq!(taps, vec![(15, 5), (15, 15), (35, 200)]);
         // Where a re-tap is harmless, no extra tap.
         let plain = layout(InputOrder::CellFirst, false);
         let mut e = Encoder::new(&plain);
         e.neutral = [Some(0), Some(1)];
         taps.clear();
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(15, 15), (25, 200)]);
     }
 
@@ -426,16 +391,8 @@ mod tests {
         l.rules.after_entry = AfterEntry::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Undo { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(15, 15), (25, 200), (15, 15), (50, 250)]);
     }
 
@@ -445,16 +402,8 @@ mod tests {
         l.rules.brush_retap = BrushRetap::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 0, digit: 2 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Place { cell: 1, digit: 2 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 0, digit: 2 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 1, digit: 2 }, &mut taps);
         assert_eq!(taps, vec![(25, 200), (15, 200), (5, 5), (15, 5)]);
     }
 
@@ -463,21 +412,9 @@ mod tests {
         let l = layout(InputOrder::DigitFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 0, digit: 2 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Place { cell: 1, digit: 2 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Undo { cell: 1, digit: 2 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 0, digit: 2 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 1, digit: 2 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 1, digit: 2 }, &mut taps);
         assert_eq!(taps, vec![(15, 200), (5, 5), (15, 5), (50, 250), (15, 5)]);
     }
 
@@ -543,16 +480,8 @@ mod tests {
         let mut e = Encoder::new(&l);
         e.neutral = [Some(0), Some(1)];
         let mut taps = Vec::new();
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
-        e.event(
-            Event::Place { cell: 11, digit: 4 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 11, digit: 4 }, &mut taps);
         assert_eq!(
             taps,
             vec![(5, 5), (15, 15), (25, 200), (15, 5), (25, 15), (35, 200)]
@@ -563,17 +492,9 @@ mod tests {
         e.neutral = [Some(0), Some(1)];
         taps.clear();
         e.reset_guarded();
-        e.event(
-            Event::Place { cell: 10, digit: 3 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
         e.reset();
-        e.event(
-            Event::Place { cell: 11, digit: 4 },
-            &Board::empty(),
-            &mut taps,
-        );
+        ev(&mut e, Event::Place { cell: 11, digit: 4 }, &mut taps);
         assert_eq!(taps, vec![(5, 5), (15, 15), (25, 200), (25, 15), (35, 200)]);
     }
 }
