@@ -285,7 +285,8 @@ pub struct InputSection {
     /// The undo key's tap point (the last entry back, last in first out), where there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undo: Option<[u32; 2]>,
-    /// A right digit cannot be erased or overwritten (only the undo key takes it back).
+    /// Neither erase nor the digit again takes a right digit back: the app locks right digits
+    /// (only the undo key takes them back), or has no erase key that works.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub locked: bool,
     /// Taps are read against the app's last drawn frame: two taps within one frame interval

@@ -166,7 +166,7 @@ impl InputSection {
         }
         if self.locked {
             rule(
-                "Erase and the digit again leave a right digit in place (locked, or an erase key that does nothing).",
+                "Neither erase nor the digit again takes a right digit back (locked, or no erase key that works).",
                 "locked = true".into(),
             );
         }

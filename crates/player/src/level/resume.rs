@@ -79,11 +79,6 @@ pub fn resume(
     target.package = package;
     target.reopen = cal.navigation.clone().zip(meta.level);
     target.givens = Some(givens);
-    // The keypad before the run finished a digit (keys may move when one is).
-    target.first_frame = image::open(dir.join("first.png"))
-        .ok()
-        .map(|i| i.to_rgba8());
-    let _ = target.note_first_words();
     // The app may have restarted since: the level can be opened again.
     target.may_reopen = true;
     let run = Run {

@@ -64,6 +64,7 @@ pub fn play(
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation.as_ref());
     let first = setup.board_frame(probed)?;
+    let first_words = setup.first_words.take();
     let mut link = setup.link;
     let choice = found.pick(Some(&first));
     if let Some(why) = &choice.why {
@@ -143,10 +144,7 @@ pub fn play(
     target.package = package;
     target.reopen = navigation.zip(cfg.level);
     target.givens = Some(givens);
-    target.first_frame = Some(first);
-    // The game screen's words, to tell what the app puts on the screen later (an end screen in
-    // any language); a phone whose words cannot be read goes without.
-    let _ = target.note_first_words();
+    target.first_words = first_words;
     let run = Run {
         device,
         cfg,

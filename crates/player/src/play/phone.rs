@@ -37,8 +37,6 @@ pub struct PhoneTarget<'a> {
     pub givens: Option<Board>,
     /// The last frame read (saved as `last.png`).
     pub last_frame: Option<RgbaImage>,
-    /// The run's first frame: the keypad before any digit was finished by the run.
-    pub first_frame: Option<RgbaImage>,
     /// The words of the game screen when the run began (`uiautomator dump`), digits left out:
     /// words that were not there show that the app put something new on the screen.
     pub first_words: Option<Vec<String>>,
@@ -54,13 +52,16 @@ impl<'a> PhoneTarget<'a> {
             may_reopen: false,
             givens: None,
             last_frame: None,
-            first_frame: None,
             first_words: None,
         }
     }
 
-    /// Remembers the game screen's words as the run begins (see `first_words`).
-    pub fn note_first_words(&mut self) -> anyhow::Result<()> {
+    /// Remembers the game screen's words the first time the board is seen whole (see
+    /// `first_words`); a phone whose words cannot be read goes without.
+    fn note_first_words(&mut self) -> anyhow::Result<()> {
+        if self.first_words.is_some() {
+            return Ok(());
+        }
         let (texts, unread) = self.screen_texts()?;
         if unread.is_none() {
             self.first_words = Some(texts.iter().map(|t| without_digits(t)).collect());
@@ -72,6 +73,7 @@ impl<'a> PhoneTarget<'a> {
     /// waking the screen, unlocking it or bringing the app back, as during the run.
     pub(crate) fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
         if self.calibration.read_if_visible(&frame)?.is_some() {
+            self.note_first_words()?;
             return Ok(frame);
         }
         let mut tries = 0;
@@ -82,7 +84,10 @@ impl<'a> PhoneTarget<'a> {
             }
         };
         let what = match (seen, self.last_frame.clone()) {
-            (Seen::Board(_), Some(frame)) => return Ok(frame),
+            (Seen::Board(_), Some(frame)) => {
+                self.note_first_words()?;
+                return Ok(frame);
+            }
             (Seen::Board(_), None) => "no frame".to_string(),
             (Seen::Completed { what } | Seen::GameOver { what } | Seen::Other { what, .. }, _) => {
                 what
@@ -265,7 +270,10 @@ impl Target for PhoneTarget<'_> {
     fn look(&mut self) -> anyhow::Result<Seen> {
         for _ in 0..MAX_FIXES {
             let other = match self.frame()? {
-                Framed::Board(board) => return Ok(Seen::Board(board)),
+                Framed::Board(board) => {
+                    self.note_first_words()?;
+                    return Ok(Seen::Board(board));
+                }
                 Framed::OtherPuzzle(what) => Some(what),
                 Framed::NoBoard => None,
             };
@@ -334,9 +342,6 @@ impl Target for PhoneTarget<'_> {
     }
 
     fn keys_moved(&mut self, d: u8) -> anyhow::Result<Option<bool>> {
-        let Some(first) = self.first_frame.clone() else {
-            return Ok(None);
-        };
         let shows_it = match self.frame()? {
             Framed::Board(board) => super::setnum::finished(&board, d),
             _ => false,
@@ -344,8 +349,7 @@ impl Target for PhoneTarget<'_> {
         let Some(now) = self.last_frame.as_ref().filter(|_| shows_it) else {
             return Ok(None);
         };
-        let keys = self.calibration.keypad.digits.map(|[x, y]| (x, y));
-        Ok(Some(super::probe::reflowed(&first, now, &keys, d)))
+        Ok(Some(super::probe::reflowed(self.calibration, now, d)))
     }
 
     fn incidents(&mut self) -> Vec<Incident> {

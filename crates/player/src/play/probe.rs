@@ -430,7 +430,16 @@ impl<'a> Prober<'a> {
 
         // A re-tapped cell: the probe's cell is empty now (or locked with its digit).
         if self.at_a() == 0 {
-            self.retap(&bg_none, &bg_sel, visible, on)?;
+            if self.retap(&bg_none, &bg_sel, visible, on)? {
+                self.frame_reads(true, None);
+                self.input.finished_keys = FinishedKeys::Unknown;
+                self.see(
+                    "finished_keys",
+                    "not probed (the app kept a brush): the player looks when a digit is first finished"
+                        .into(),
+                );
+                return Ok(());
+            }
         } else {
             self.see(
                 "retap",
@@ -740,15 +749,18 @@ impl<'a> Prober<'a> {
     }
 
     /// A tap on the selected cell (the probe's cell empty): nothing, deselected, or pencil mode.
+    /// True where it left the app with a brush it keeps (a `both` app): no cell may be tapped
+    /// after.
     fn retap(
         &mut self,
         bg_none: &[u8; 3],
         bg_sel: &[u8; 3],
         visible: bool,
         on: &mut dyn FnMut(&str),
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         let (a, d) = (self.a, self.digit);
         let geometry = self.cal.geometry();
+        let mut stuck = false;
         self.select_a(Some(false))?;
         self.cell(a)?;
         let before = self.look()?.frame.clone();
@@ -795,9 +807,9 @@ impl<'a> Prober<'a> {
                     ),
                 );
                 on("both: a digit with no cell selected arms a brush");
-                // Drop the brush: its key again, else another digit's; then the digit out.
+                // Drop the brush: its key again; then the digit out.
                 self.key(d)?;
-                self.brush_dropped()?;
+                stuck = !self.brush_dropped()?;
             } else {
                 self.key(d)?;
                 self.look()?;
@@ -821,34 +833,60 @@ impl<'a> Prober<'a> {
         });
         self.input.retap = retap;
         self.see("retap", what);
-        Ok(())
+        Ok(stuck)
     }
 
-    /// In a `both` app after its brush key was tapped again: whether the brush is gone (a cell
-    /// tap selects, the digit taken back by the cell-first way).
-    fn brush_dropped(&mut self) -> anyhow::Result<()> {
-        // A given tap: with a brush it writes nothing; without, it selects the given.
+    /// In a `both` app, after its brush key was tapped again (the probe's cell holding its
+    /// digit): whether the brush is gone, told without a tap that could write elsewhere. With
+    /// an erase key: a given, erase, the cell: a brush still there becomes the eraser and clears
+    /// the cell, else the cell is selected. Else, where the digit again clears: a given, the
+    /// cell. True (dropped): the cell selected, its digit taken back; false: the brush stays
+    /// (the cell cleared).
+    fn brush_dropped(&mut self) -> anyhow::Result<bool> {
+        let toggles = matches!(
+            self.input.same_digit,
+            Some(SameDigit::Clear | SameDigit::ClearLate)
+        );
         self.cell(self.g[0])?;
-        self.cell(self.a)?;
-        self.look()?;
-        if self.at_a() == 0 {
-            // The brush was still there and the digit again cleared the cell.
-            self.input.brush_retap = BrushRetap::Nothing;
-            anyhow::bail!(
-                "the app kept its brush (cell taps write {}): reopen the level before playing",
-                self.digit
-            );
-        }
-        self.input.brush_retap = BrushRetap::Clear;
-        self.see(
-            "brush_retap",
-            format!(
-                "tapped {} (the brush) again, then a given and {}: it was selected (the brush was dropped)",
+        match self.erase {
+            Some(e) => self.tap(e)?,
+            None if toggles => {}
+            None => anyhow::bail!(
+                "could not tell safely whether the app keeps its brush (no erase key, and the digit \
+                 again does not clear): the probe's {} stays in {}: clear it by hand, and give \
+                 [input] by hand",
                 self.digit,
                 self.name()
             ),
+        }
+        self.cell(self.a)?;
+        self.look()?;
+        let dropped = self.at_a() != 0;
+        self.input.brush_retap = if dropped {
+            BrushRetap::Clear
+        } else {
+            BrushRetap::Nothing
+        };
+        self.see(
+            "brush_retap",
+            if dropped {
+                format!(
+                    "tapped {} (the brush) again, then a given and {}: it was selected (the brush was dropped)",
+                    self.digit,
+                    self.name()
+                )
+            } else {
+                format!(
+                    "tapped {} (the brush) again: cell taps still wrote a brush (the app keeps it until \
+                     the level is opened again; the player plays cell-first from a fresh level)",
+                    self.digit
+                )
+            },
         );
-        self.take_back_a()
+        if dropped {
+            self.take_back_a()?;
+        }
+        Ok(dropped)
     }
 
     /// Two taps at once: whether the second acted on the screen before the first (`how` they
@@ -961,7 +999,6 @@ impl<'a> Prober<'a> {
             return Ok(());
         };
         let d = self.solution.get(f);
-        let before = self.look()?.frame.clone();
         match self.input.mode {
             InputMode::DigitFirst => {
                 self.key(d % 9 + 1)?;
@@ -978,8 +1015,7 @@ impl<'a> Prober<'a> {
         if self.last.as_ref().map_or(0, |l| l.board.get(f)) != d {
             anyhow::bail!("{} did not take {d}", cell_name(f));
         }
-        let after = self.last_frame().clone();
-        let reflow = reflowed(&before, &after, &self.keys, d);
+        let reflow = reflowed(self.cal, self.last_frame(), d);
         self.take_back_cell(f, d)?;
         self.input.finished_keys = if reflow {
             on("a finished digit's key goes and the keys after it move up");
@@ -1032,12 +1068,13 @@ impl<'a> Prober<'a> {
 
     /// The way found to take digits back, into the rules; locked right digits where nothing did.
     fn conclude(&mut self) {
-        let erase_failed = self.erase_failed;
+        let erase_clears = self.erase.is_some() && !self.erase_failed;
         let toggles = matches!(
             self.input.same_digit,
             Some(SameDigit::Clear | SameDigit::ClearLate)
         );
-        self.input.locked = erase_failed && !toggles;
+        // Neither erase nor the digit again takes a right digit back (at most undo does).
+        self.input.locked = !erase_clears && !toggles;
         self.input.take_back = Some(self.take_back.unwrap_or(TakeBack::None));
     }
 
@@ -1147,50 +1184,34 @@ fn changed(a: &RgbaImage, b: &RgbaImage, g: &crate::vision::BoardGeometry, cell:
     diff as f32 / n.max(1) as f32
 }
 
-/// Whether the keys after `d`'s moved up one place between `before` and `after` (each key's
-/// patch after looks like the next key's before).
-pub(crate) fn reflowed(before: &RgbaImage, after: &RgbaImage, keys: &[Point; 9], d: u8) -> bool {
+/// Whether the keys after `d`'s moved up one place on `after` (most places from `d`'s on show
+/// the next digit), each key read like a cell with the calibration's templates.
+pub(crate) fn reflowed(cal: &Calibration, after: &RgbaImage, d: u8) -> bool {
+    let keys = cal.keypad.digits;
     let pitch = keys
         .windows(2)
-        .map(|w| w[0].0.abs_diff(w[1].0).max(w[0].1.abs_diff(w[1].1)))
+        .map(|w| w[0][0].abs_diff(w[1][0]).max(w[0][1].abs_diff(w[1][1])))
         .filter(|&p| p > 4)
         .min()
         .unwrap_or(40);
-    let half = (pitch * 2 / 5).max(4);
-    let patch_diff = |fa: &RgbaImage, pa: Point, fb: &RgbaImage, pb: Point| -> f32 {
-        let (mut n, mut diff) = (0u32, 0u32);
-        for dy in 0..2 * half {
-            for dx in 0..2 * half {
-                let (xa, ya) = (
-                    (pa.0 + dx).saturating_sub(half),
-                    (pa.1 + dy).saturating_sub(half),
-                );
-                let (xb, yb) = (
-                    (pb.0 + dx).saturating_sub(half),
-                    (pb.1 + dy).saturating_sub(half),
-                );
-                if xa >= fa.width() || ya >= fa.height() || xb >= fb.width() || yb >= fb.height() {
-                    continue;
-                }
-                n += 1;
-                let (p, q) = (fa.get_pixel(xa, ya).0, fb.get_pixel(xb, yb).0);
-                if (0..3).any(|i| p[i].abs_diff(q[i]) > 40) {
-                    diff += 1;
-                }
-            }
-        }
-        diff as f32 / n.max(1) as f32
-    };
+    let half = (pitch * 9 / 20).max(4);
+    let bank = cal.template_bank();
     let slot = (d - 1) as usize;
     if slot >= 8 {
         return false;
     }
-    // Most places after the finished key's show now what the next place showed before (a
-    // highlighted brush key may differ either way).
     let shifted = (slot..8)
         .filter(|&i| {
-            let moved = patch_diff(after, keys[i], before, keys[i + 1]);
-            moved < 0.03 && moved < patch_diff(after, keys[i], before, keys[i])
+            let [x, y] = keys[i];
+            let rect = [
+                x.saturating_sub(half),
+                y.saturating_sub(half),
+                x + half,
+                y + half,
+            ];
+            let shows = crate::vision::read_key(after, rect, bank.as_ref());
+            tracing::trace!(slot = i, ?shows, "a key's place after a finished digit");
+            shows == Some(i as u8 + 2)
         })
         .count();
     shifted >= 1 && 3 * shifted >= 2 * (8 - slot)

@@ -188,6 +188,19 @@ pub fn read_board(img: &RgbaImage) -> Result<Reading, VisionError> {
     })
 }
 
+/// The digit a key shows inside `rect` (`[x0, y0, x1, y1)`), read like a cell with its own
+/// glyph's height; `None` where it shows no digit (a hidden key). `device`: the calibration's
+/// templates (the keypad's among them).
+pub(crate) fn read_key(img: &RgbaImage, rect: Bounds, device: Option<&TemplateBank>) -> Option<u8> {
+    let ink = ocr::analyse_cell(img, rect);
+    let height = ink.tallest as f32;
+    (ink.tallest > 0)
+        .then(|| ocr::read_cell(img, &ink, height, TemplateBank::default_bank(), device))
+        .filter(|c| c.confidence >= MIN_SCORE)
+        .map(|c| c.digit)
+        .filter(|&d| d != 0)
+}
+
 /// Reads the cells of a known geometry.
 pub(crate) fn read_with(
     img: &RgbaImage,
