@@ -30,6 +30,9 @@ enum End {
 
 struct Case {
     name: &'static str,
+    /// The phone and the app's look (`pixel`, `classic` but where a case says).
+    profile: &'static str,
+    style: &'static str,
     rules: InputRules,
     mistake_limit: Option<u32>,
     /// The level open while calibrating, and the one played.
@@ -45,6 +48,8 @@ struct Case {
 fn case(name: &'static str, rules: InputRules, probed: fn(&InputSection) -> bool) -> Case {
     Case {
         name,
+        profile: "pixel",
+        style: "classic",
         rules,
         mistake_limit: None,
         calibrate_on: 5,
@@ -67,13 +72,16 @@ fn preset(name: &str) -> (InputRules, Option<u32>) {
 }
 
 fn sim(case: &Case) -> SimHandle {
-    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    let mut c = SimConfig::new(profile::profile(case.profile).unwrap().clone());
     c.app = AppOptions {
         rules: case.rules,
         mistake_limit: case.mistake_limit,
+        style: autoplay_sim::app::style::Style::by_name(case.style).unwrap(),
         seed: 11,
         ..AppOptions::default()
     };
+    // Phones whose shell may write the panel keep `raw` (the small one is Android 6).
+    c.adb_root = c.profile.panel_writable;
     spawn(c).unwrap()
 }
 
@@ -293,6 +301,8 @@ fn locked_and_refused_digits_and_taps_read_from_the_last_frame() {
         ),
         Case {
             name: "right digits locked, no undo key: the visible search is refused",
+            profile: "pixel",
+            style: "classic",
             rules: rules(|r| {
                 r.lock_correct = true;
                 r.mistakes = Mistakes::None;
@@ -332,29 +342,23 @@ fn mistake_limits_get_the_advice_before_the_first_tap_and_fast_solves() {
         ("refuse-conflicts-limit3", refuse, refuse_limit),
         ("limit3-greyed", greyed, greyed_limit),
     ] {
-        cases.push(Case {
-            name,
-            rules,
+        let limited = Case {
             mistake_limit: limit,
-            calibrate_on: 5,
-            level: 5,
-            strategy: "rowmajor",
             end: End::Refused("ends the game after 3 mistakes"),
-            probed: |i| i.mistake_limit == Some(3),
-        });
+            ..case(name, rules, |i| i.mistake_limit == Some(3))
+        };
         cases.push(Case {
-            name,
-            rules,
-            mistake_limit: limit,
-            calibrate_on: 5,
             level: 12,
             strategy: "fast",
             end: End::Solved,
-            probed: |i| i.mistake_limit == Some(3),
+            ..limited
         });
+        cases.push(limited);
     }
     cases.push(Case {
         name: "no mistakes counted, a limit set: no counter, rowmajor solves",
+        profile: "pixel",
+        style: "classic",
         rules: rules(|r| r.mistakes = Mistakes::None),
         mistake_limit: Some(3),
         calibrate_on: 5,
@@ -377,6 +381,8 @@ fn game_overs_whose_counter_does_not_show_in_words_the_player_does_not_know() {
     ] {
         cases.push(Case {
             name: "a hidden mistake counter",
+            profile: "pixel",
+            style: "classic",
             rules: rules(|r| {
                 r.game_over = form;
                 r.language = language;
@@ -408,6 +414,8 @@ fn completions_in_words_the_player_does_not_know() {
     }
     cases.push(Case {
         name: "random words",
+        profile: "pixel",
+        style: "classic",
         rules: rules(|r| r.language = Language::Random),
         mistake_limit: None,
         calibrate_on: 5,
@@ -426,6 +434,8 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
     for keys in [FinishedKeys::Hidden, FinishedKeys::Greyed] {
         cases.push(Case {
             name: "finished keys hidden or greyed",
+            profile: "pixel",
+            style: "classic",
             rules: rules(|r| r.finished_keys = Some(keys)),
             mistake_limit: None,
             calibrate_on: 1,
@@ -438,6 +448,8 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
     // Level 1 has eight 2s: the probe sees the keys move.
     cases.push(Case {
         name: "finished keys removed, the row re-flowing (probed)",
+        profile: "pixel",
+        style: "classic",
         rules: rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
         mistake_limit: None,
         calibrate_on: 1,
@@ -453,6 +465,57 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
         |i| i.finished_keys == c::FinishedKeys::Unknown,
     ));
     run_all(&cases);
+}
+
+/// Apps the fault campaign (`examples/chaos.rs`) found the probe or the player wrong on.
+#[test]
+fn apps_the_fault_campaign_found() {
+    use sudoku_autoplay::calibration as c;
+    run_all(&[
+        // No erase key and right digits locked: nothing takes the probe's digit back, and it
+        // says so (it stays) instead of failing; the visible search is refused.
+        Case {
+            profile: "budget",
+            style: "disc",
+            end: End::Refused("keeps right digits"),
+            ..case(
+                "no erase key, right digits locked",
+                rules(|r| {
+                    r.lock_correct = true;
+                    r.mistakes = Mistakes::None;
+                }),
+                |i| i.locked && i.take_back == Some(c::TakeBack::None),
+            )
+        },
+        // Both orders, a re-tapped cell deselected, and a brush its key does not drop: the probe
+        // tells that without writing through the brush, and the player plays a fresh level.
+        Case {
+            profile: "flagship",
+            ..case(
+                "both, deselect, the brush kept",
+                rules(|r| {
+                    r.order = InputOrder::Both;
+                    r.retap = Retap::Deselect;
+                }),
+                |i| i.mode == c::InputMode::Both && i.brush_retap == c::BrushRetap::Nothing,
+            )
+        },
+        // Digit-first on a small phone whose finished keys re-flow: the probe reads the keys.
+        Case {
+            profile: "small",
+            style: "held-out",
+            calibrate_on: 1,
+            level: 11,
+            ..case(
+                "digit-first, finished keys removed, small phone",
+                rules(|r| {
+                    r.order = InputOrder::DigitFirstArmed;
+                    r.finished_keys = Some(FinishedKeys::Removed);
+                }),
+                |i| i.finished_keys == c::FinishedKeys::Reflow,
+            )
+        },
+    ]);
 }
 
 /// The calibration's `[input]` as a person reads it: each finding with what was seen.
