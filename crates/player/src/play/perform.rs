@@ -380,9 +380,12 @@ impl Performance<'_, '_> {
                 .rev()
                 .find(|&c| self.expected.get(c) != solution.get(c)),
         };
+        // Every cell right but the last, which is empty: a wrong digit left there by the steps
+        // shown goes with the others (where a finished digit's key hides, it would block the
+        // key of its digit's ninth right place).
         let mut almost = solution;
         if let Some(c) = final_cell {
-            almost.set(c, self.expected.get(c));
+            almost.set(c, 0);
         }
         self.fill(&almost)?;
         self.verify(&almost)?;
@@ -1349,6 +1352,43 @@ mod tests {
         let report = solved(Strategy::RowMajor, opts, |_| {});
         assert_eq!(report.events_shown, 100);
         assert_eq!(report.events_hidden, 4208 + 4157 - 100);
+    }
+
+    #[test]
+    fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_in_it() {
+        // The steps shown end with a wrong digit in the cell the fill leaves for last: it must
+        // be erased with the other wrong ones, or (where a finished digit's key hides) it
+        // blocks the key the fill needs for that digit's ninth right place. The campaign's
+        // tinted phones stalled so.
+        let layout = layout();
+        let (puzzle, _, solution) = search_of(Strategy::RowMajor);
+        let last = (0..CELLS).rev().find(|&c| puzzle.get(c) == 0).unwrap();
+        let wrong = (1..=9).find(|&d| d != solution.get(last)).unwrap();
+        let first = (0..CELLS).find(|&c| puzzle.get(c) == 0).unwrap();
+        let events = [
+            Event::Place {
+                cell: last as u8,
+                digit: wrong,
+            },
+            Event::Place {
+                cell: first as u8,
+                digit: solution.get(first),
+            },
+        ];
+        let mut app = app(&layout, puzzle, solution);
+        app.hide_completed = true;
+        let opts = PerformOptions {
+            max_visible_steps: Some(1),
+            ..PerformOptions::default()
+        };
+        let search = Search {
+            puzzle,
+            events: &events,
+            solution,
+        };
+        perform(&search, &layout, &mut app, &mut (), &opts, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{:#}", e.error));
+        assert_eq!(app.board, solution);
     }
 
     #[test]
