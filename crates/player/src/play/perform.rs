@@ -691,6 +691,17 @@ impl Performance<'_, '_> {
                                  turned off, or the app left), so they were lost: set a longer screen \
                                  timeout (or \"Stay awake\" in the developer options) and keep other apps \
                                  from taking the screen"
+                            } else if self.enc.layout().rules.retap
+                                == crate::calibration::Retap::Pencil
+                            {
+                                "the app's pencil mode may be on (a lost tap re-tapped the selected \
+                                 cell, which toggles it): switch it off on the phone, then `autoplay \
+                                 resume`"
+                            } else if self.enc.layout().order == crate::calibration::InputMode::Both
+                            {
+                                "the app may hold a brush (a digit tapped while no cell was selected, \
+                                 after a lost tap: cell taps then write it): tap that digit's key again \
+                                 on the phone to drop it, then `autoplay resume`"
                             } else if wrong.iter().all(|&c| want.get(c) == 0) {
                                 "those cells should be empty, but erasing does not clear them: check the \
                                  calibration's erase key (`autoplay calibrate --erase X,Y`, or `--erase toggle` \
@@ -770,7 +781,10 @@ impl Performance<'_, '_> {
                     self.enc.reset();
                     let undisturbed = self.incidents_at_look
                         == self.report.reconnects + self.report.interruptions;
-                    if let Some(words) = before_back.take().filter(|_| undisturbed) {
+                    // BACK must have changed the screen: a dialog that ignores BACK (or a phone
+                    // that refused the key) tells nothing.
+                    let changed = before_back.as_ref().is_some_and(|w| *w != what);
+                    if let Some(words) = before_back.take().filter(|_| undisturbed && changed) {
                         // A screen of the app replaced the board, and BACK did not bring the
                         // board back: no popup. Right after the write that completed the
                         // board, it is the completion; right after wrong digits, the game over
@@ -834,6 +848,9 @@ mod tests {
         restore_at: Option<u64>,
         /// Asking for the screen's words loses the link this many times (then: no new words).
         words_lost: u32,
+        /// BACK does not close the popup (a dialog that ignores it, or a phone that refuses
+        /// the key).
+        stuck_popup: bool,
         mistake_limit: Option<u32>,
         mistakes: u32,
         /// A digit's key does nothing while nine of it are on the board (apps that hide it).
@@ -948,7 +965,7 @@ mod tests {
             if !self.popup && self.foreign_ends && ended {
                 self.left = true;
             }
-            self.popup = false;
+            self.popup &= self.stuck_popup;
             Ok(())
         }
     }
@@ -981,6 +998,7 @@ mod tests {
             foreign_ends: false,
             left: false,
             words_lost: 0,
+            stuck_popup: false,
             asleep: false,
             incidents: Vec::new(),
         }
@@ -1049,6 +1067,23 @@ mod tests {
         assert!(
             report.wrong_digits > 1000 && report.wrong_digits <= 4208,
             "{report:?}"
+        );
+    }
+
+    #[test]
+    fn a_dialog_back_does_not_close_is_no_game_over_even_right_after_wrong_digits() {
+        let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
+            a.popup_at = Some(300);
+            a.stuck_popup = true;
+        });
+        let e = r.expect_err("a stop");
+        assert!(
+            matches!(
+                crate::play::stop::stop_of(&e.error),
+                Some(Stop::UnknownScreen { .. })
+            ),
+            "{:#}",
+            e.error
         );
     }
 

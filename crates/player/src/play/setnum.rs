@@ -176,6 +176,11 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// The layout it encodes for.
+    pub fn layout(&self) -> &'a Layout {
+        self.layout
+    }
+
     /// Forgets the selection (after anything else touched the screen).
     pub fn reset(&mut self) {
         self.selection = Selection::Unknown;
