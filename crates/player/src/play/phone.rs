@@ -72,8 +72,8 @@ impl<'a> PhoneTarget<'a> {
     /// The first frame of a run, showing the board: `frame` if it does, else one taken after
     /// waking the screen, unlocking it or bringing the app back, as during the run.
     pub(crate) fn board_frame(&mut self, frame: RgbaImage) -> anyhow::Result<RgbaImage> {
-        if self.calibration.read_if_visible(&frame)?.is_some() {
-            self.note_first_words()?;
+        // The board: its words noted (where the link drops meanwhile, looked at again below).
+        if self.calibration.read_if_visible(&frame)?.is_some() && self.note_first_words().is_ok() {
             return Ok(frame);
         }
         let mut tries = 0;
@@ -84,10 +84,8 @@ impl<'a> PhoneTarget<'a> {
             }
         };
         let what = match (seen, self.last_frame.clone()) {
-            (Seen::Board(_), Some(frame)) => {
-                self.note_first_words()?;
-                return Ok(frame);
-            }
+            // (`look` noted the board's words.)
+            (Seen::Board(_), Some(frame)) => return Ok(frame),
             (Seen::Board(_), None) => "no frame".to_string(),
             (Seen::Completed { what } | Seen::GameOver { what } | Seen::Other { what, .. }, _) => {
                 what
