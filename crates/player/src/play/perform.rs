@@ -69,8 +69,8 @@ pub trait Target {
         Ok(None)
     }
     /// Digit `d` has just been finished (nine on the board; call [`Target::sync`] first): whether
-    /// the keys after its moved up one place since the run began. `None` when the screen does not
-    /// tell (the board does not show `d` finished).
+    /// the keys after its moved up one place, as the keypad shows now. `None` when the screen
+    /// does not tell (the board does not show `d` finished).
     fn keys_moved(&mut self, _d: u8) -> anyhow::Result<Option<bool>> {
         Ok(None)
     }
@@ -264,6 +264,7 @@ pub(crate) fn perform(
         done: 0,
         total: events.len() as u64,
         keys_unknown: layout.rules.finished_keys == crate::calibration::FinishedKeys::Unknown,
+        keys_asked_at: None,
         wrong_since_look: 0,
         incidents_at_look: 0,
     };
@@ -311,6 +312,9 @@ struct Performance<'a, 'l> {
     total: u64,
     /// Whether keys move when a digit is finished is still to be seen on the screen.
     keys_unknown: bool,
+    /// The verification count when the keypad was last looked at without an answer (the
+    /// screen did not show the digit finished): once more only after the next verification.
+    keys_asked_at: Option<u64>,
     /// Wrong digits written since the board was last seen: a screen that replaces the board
     /// right after one is the app's game over.
     wrong_since_look: u64,
@@ -461,7 +465,7 @@ impl Performance<'_, '_> {
     /// Where keys may move when a digit is finished and that was not seen yet: the first time
     /// a digit (other than 9) is finished on the screen, look whether the keys after it moved.
     fn learn_keys(&mut self) -> anyhow::Result<()> {
-        if !self.keys_unknown {
+        if !self.keys_unknown || self.keys_asked_at == Some(self.report.verifications) {
             return Ok(());
         }
         let Some(d) = (1..9u8).find(|&d| {
@@ -470,10 +474,13 @@ impl Performance<'_, '_> {
             return Ok(());
         };
         self.target.sync()?;
-        if let Some(moved) = self.target.keys_moved(d)? {
-            tracing::debug!(digit = d, moved, "the keypad after a finished digit");
-            self.enc.reflow = moved;
-            self.keys_unknown = false;
+        match self.target.keys_moved(d)? {
+            Some(moved) => {
+                tracing::debug!(digit = d, moved, "the keypad after a finished digit");
+                self.enc.reflow = moved;
+                self.keys_unknown = false;
+            }
+            None => self.keys_asked_at = Some(self.report.verifications),
         }
         Ok(())
     }

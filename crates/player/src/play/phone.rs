@@ -197,8 +197,9 @@ impl<'a> PhoneTarget<'a> {
             (None, None) => ("a window".to_string(), false),
         };
         let shows = format!("{window} shows {}", look::quote(&texts, 4));
+        let verdict = look::classify(&texts);
         let buttons: Vec<&look::UiNode> = nodes.iter().filter(|n| n.clickable).collect();
-        if let (Verdict::Refused, [button], true) = (look::classify(&texts), &buttons[..], in_app) {
+        if let (Verdict::Refused, [button], true) = (verdict, &buttons[..], in_app) {
             // An alert that refused a digit (one that broke a rule: a tap that went astray) and
             // that BACK does not close: its one button.
             let (x, y) = button.center;
@@ -206,7 +207,7 @@ impl<'a> PhoneTarget<'a> {
             self.settle(format!("{shows}: tapped {:?}", button.words))?;
             return Ok(Err(()));
         }
-        Ok(Ok(match look::classify(&texts) {
+        Ok(Ok(match verdict {
             Verdict::Completed => Seen::Completed { what: shows },
             Verdict::GameOver => Seen::GameOver { what: shows },
             Verdict::Refused | Verdict::Neither => Seen::Other {

@@ -443,7 +443,9 @@ impl<'a> Prober<'a> {
         } else {
             self.see(
                 "retap",
-                "not probed: the probe's digit could not be taken back".into(),
+                "not probed (the probe's digit could not be taken back): the player assumes a \
+                 re-tap deselects and never re-taps a selected cell"
+                    .into(),
             );
             self.input.retap = Retap::Deselect;
         }
