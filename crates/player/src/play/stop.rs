@@ -64,7 +64,7 @@ fn game_over_cause(mistakes: u64) -> String {
     } else {
         format!(
             "apps end it after a few wrong digits, and the visible search writes wrong digits by \
-             design ({mistakes} so far). {LIMIT}, or play with --strategy fast, which writes only \
+             design ({mistakes} sent before the game over was seen). {LIMIT}, or play with --strategy fast, which writes only \
              right digits"
         )
     }
@@ -160,7 +160,8 @@ mod game_over_tests {
         assert!(!astray.contains("--strategy fast"), "{astray}");
         let wrong = stop(7);
         assert!(
-            wrong.contains("(7 so far)") && wrong.contains("--strategy fast"),
+            wrong.contains("(7 sent before the game over was seen)")
+                && wrong.contains("--strategy fast"),
             "{wrong}"
         );
     }
