@@ -54,7 +54,9 @@ const SYMBOLS: &[(Tool, &str)] = &[
     (Tool::Redo, "↷↻⟳↪"),
     (Tool::Pencil, "✎✏✐"),
     (Tool::Hint, "?"),
-    (Tool::Other, "✓✔"),
+    // An app bar's back arrow (straight, unlike undo's curved one) must never be taken for
+    // undo: tapping it leaves the game.
+    (Tool::Other, "✓✔←⟵⬅"),
 ];
 
 /// The reference icons, built once.

@@ -569,7 +569,13 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
     let Some(&(tool, name, score)) = scores.first() else {
         return unknown("no icons".into());
     };
-    let runner = scores.get(1).map_or(-1.0, |s| s.2);
+    // A shape of no key the player taps (a check mark, an app bar's back arrow) is a rival only
+    // where it fits best: then the key is no tool; where it comes second, it leaves the tools'
+    // margin as it was (a backspace key looks like a back arrow too).
+    let runner = scores[1..]
+        .iter()
+        .find(|s| tool == Tool::Other || s.0 != Tool::Other)
+        .map_or(-1.0, |s| s.2);
     if name.starts_with("trash can") && !trash_like(&marks) {
         return unknown(format!(
             "unclear: shaped like {name} ({score:.2}) but no lid over a can"
