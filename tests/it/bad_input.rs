@@ -132,8 +132,14 @@ fn toml_string(s: &str) -> String {
 #[test]
 fn am_start_template_cannot_smuggle_shell_syntax() {
     let file = Path::new("cal.toml");
-    let ok = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}";
-    assert!(Calibration::parse(&with_am_start(ok), file).is_ok());
+    for ok in [
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}",
+        // A deep link, as some apps take (BEHAVIOUR.md, class 13).
+        "am start -a android.intent.action.VIEW -d sudoku://level/{level}",
+        "am start -a android.intent.action.VIEW -d sgtpuzzles:solo:3x3:{level}",
+    ] {
+        assert!(Calibration::parse(&with_am_start(ok), file).is_ok(), "{ok}");
+    }
     for bad in [
         "am start --ei level {level}; rm -rf /sdcard",
         "am start --ei level {level} && reboot",
@@ -144,6 +150,9 @@ fn am_start_template_cannot_smuggle_shell_syntax() {
         "am start --es name 'x' --ei level {level}",
         "am start --ei level {level} > /sdcard/x",
         "am start --ei level {{level}}",
+        "am start -d sudoku://x?level={level}&y=1",
+        "am start -d sudoku://level/{level}#top",
+        "am start -d ~/{level}",
     ] {
         let e = Calibration::parse(&with_am_start(bad), file)
             .expect_err(bad)

@@ -98,8 +98,10 @@ impl Calibration {
 const MAX_COMMAND_LEN: usize = 512;
 
 /// Checks an am-start template before it can reach the device shell: it must contain `{level}`
-/// and, apart from that placeholder, only letters, digits, spaces and `/._-=` (no quotes, `;`,
-/// `$`, `&`, `|`, backquotes or newlines that a shell would interpret).
+/// and, apart from that placeholder, only letters, digits, spaces and `/._-=:,+%@` (the last
+/// ones for deep links such as `am start -a android.intent.action.VIEW -d sudoku://level/{level}`;
+/// no quotes, `;`, `$`, `&`, `|`, `?`, `#`, `~`, backquotes or newlines that a shell would
+/// interpret).
 fn check_am_start(command: &str) -> Result<(), String> {
     if !command.contains("{level}") {
         return Err("[navigation] command must contain {level}".into());
@@ -110,11 +112,11 @@ fn check_am_start(command: &str) -> Result<(), String> {
             command.len()
         ));
     }
-    let safe = |c: char| c.is_ascii_alphanumeric() || " /._-=".contains(c);
+    let safe = |c: char| c.is_ascii_alphanumeric() || " /._-=:,+%@".contains(c);
     if let Some(bad) = command.replace("{level}", "").chars().find(|&c| !safe(c)) {
         return Err(format!(
             "[navigation] command contains {bad:?}, which the device shell would interpret: \
-             use only letters, digits, spaces, `/._-=` and the {{level}} placeholder"
+             use only letters, digits, spaces, `/._-=:,+%@` and the {{level}} placeholder"
         ));
     }
     Ok(())
