@@ -175,6 +175,11 @@ fn draw(rng: &mut Rng) -> Draw {
     if style == "disc" {
         app.erase_key = false;
     }
+    // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
+    // it (the calibration twin is held the same way).
+    if rng.chance(0.15) {
+        look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
+    }
     let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
     recoverable &= app.allows(strategy, drops, limit);
     Draw {

@@ -43,8 +43,12 @@ fn print(r: &Report) -> std::io::Result<()> {
         i.from
     )?;
     let s = &r.screen;
+    let turned = match s.rotation {
+        Some(0) | None => String::new(),
+        Some(deg) => format!(" (turned {deg}°)"),
+    };
     outln!(
-        "screen      {}x{}, {} dpi{}    [{}]",
+        "screen      {}x{}{turned}, {} dpi{}    [{}]",
         or_unknown(s.width),
         or_unknown(s.height),
         or_unknown(s.density),
@@ -69,8 +73,12 @@ fn print(r: &Report) -> std::io::Result<()> {
         t.from
     )?;
     if let Some(panel) = &t.panel {
+        let turned = match t.rotation {
+            Some(0) | None => String::new(),
+            Some(deg) => format!("; the display is turned {deg}° against them"),
+        };
         outln!(
-            "            {panel}: protocol {}, axes 0..{} x 0..{}",
+            "            {panel}: protocol {}, axes 0..{} x 0..{}{turned}",
             t.protocol.map_or("?".into(), |p| format!("{p:?}")),
             or_unknown(t.max_x),
             or_unknown(t.max_y)

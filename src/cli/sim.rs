@@ -111,6 +111,12 @@ pub struct SimArgs {
     /// The lock screen shown when the display turns back on.
     #[arg(long, value_parser = choice::<LockScreen>(), default_value = "swipe")]
     lock_screen: LockScreen,
+    /// How the phone is held: the display's rotation in degrees from its natural portrait
+    /// (90: landscape, the natural top on the left; the app puts its keypad beside the board).
+    /// The touch panel keeps its natural axes, as real panels do: writers of raw touch events
+    /// must turn their coordinates; `input` and the injector take the rotated display's.
+    #[arg(long, value_name = "DEGREES", default_value = "0", value_parser = parse_rotation)]
+    rotation: u8,
     #[command(flatten)]
     rules: RulesArgs,
     /// A way real phones print their commands, on top of the profile's own (repeatable; see
@@ -386,6 +392,17 @@ fn parse_style(name: &str) -> Result<Style, String> {
     })
 }
 
+/// `--rotation`: 0, 90, 180 or 270 degrees, as quarter turns.
+fn parse_rotation(s: &str) -> Result<u8, String> {
+    match s {
+        "0" => Ok(0),
+        "90" => Ok(1),
+        "180" => Ok(2),
+        "270" => Ok(3),
+        _ => Err(format!("'{s}' is not a rotation: use 0, 90, 180 or 270")),
+    }
+}
+
 fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
     profile::profile(name).ok_or_else(|| {
         format!(
@@ -408,6 +425,7 @@ impl SimArgs {
         for q in &self.quirks {
             q.apply(&mut profile.quirks);
         }
+        profile.rotation = self.rotation;
         let mut config = SimConfig::new(profile);
         for (prefix, file) in &self.shell_outputs {
             let bytes = std::fs::read(file).with_context(|| {
@@ -483,12 +501,15 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let addr = listener.local_addr()?;
         let p = &config.profile;
+        let (w, h) = p.display_size();
+        let turned = match p.rotation {
+            0 => String::new(),
+            r => format!(" turned {}°", u32::from(r) * 90),
+        };
         println!(
-            "sim: {} ({}, {}x{} @{}dpi, Android {}, {:?} timing) listening on {addr}{}",
+            "sim: {} ({}, {w}x{h}{turned} @{}dpi, Android {}, {:?} timing) listening on {addr}{}",
             p.model,
             p.name,
-            p.width,
-            p.height,
             p.density,
             p.release,
             config.timing,

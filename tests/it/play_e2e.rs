@@ -258,6 +258,74 @@ fn plays_on_phones_that_print_like_real_ones() {
     }
 }
 
+/// A phone held in landscape or upside down (`sim --rotation`): the app lays its keypad out
+/// beside the board, screenshots and `input`/the injector use the turned display, and the touch
+/// panel keeps its natural axes, so raw touch records must be turned back (the panel's mapper in
+/// `dumpsys input` says by how much). Calibrated on the phone as it is held (the probe's taps
+/// too), then a level is solved with every step shown and verified: through `raw` at 90° (an
+/// Android 9 phone) and 270° (as root), through the injector at 90°.
+#[test]
+fn plays_on_a_phone_held_in_landscape_or_upside_down() {
+    let data = tempfile::tempdir().unwrap();
+    for (name, rotation, root, channel) in [
+        ("budget", 1, false, "Raw"),
+        ("pixel", 3, true, "Raw"),
+        ("small", 2, false, "Raw"),
+        ("tablet", 1, false, "Inject"),
+    ] {
+        let mut c = styled(name, "classic", Theme::Light, 7);
+        c.profile.rotation = rotation;
+        c.adb_root = root;
+        let sim = spawn(c).unwrap();
+        let (adb, device) = connect(&sim);
+        let file = data.path().join(format!("{name}-{rotation}.toml"));
+        let what = format!("{name} turned {}°", u32::from(rotation) * 90);
+        let probed = calibrate(&sim, &adb, &file, &what);
+        let cfg = PlayConfig {
+            calibration: Some(file),
+            ..config(data.path(), 5, Strategy::RowMajor)
+        };
+        let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+        check(&sim, &report, Strategy::RowMajor, probed);
+        assert_eq!(format!("{:?}", report.input), channel, "{what}");
+    }
+}
+
+/// A calibration made with the phone held one way, and the phone now held the other way: the
+/// run stops before the first tap and says to turn it back or calibrate it as it is held.
+#[test]
+fn a_phone_held_the_other_way_than_its_calibration_gets_no_tap() {
+    let data = tempfile::tempdir().unwrap();
+    let mut c = styled("pixel", "classic", Theme::Light, 7);
+    c.profile.rotation = 1;
+    let sim = spawn(c).unwrap();
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let out = run_with_timeout(
+        autoplay_through(&adb, data.path(), &["--level", "5"]),
+        b"",
+        Duration::from_secs(60),
+    );
+    assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr.contains("the phone held the other way round"),
+        "{}",
+        out.stderr
+    );
+    let file = sim_calibrations().join("sim-pixel.toml");
+    let file = file.to_str().unwrap();
+    let cmd = autoplay_through(&adb, data.path(), &["--level", "5", "--calibration", file]);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+    assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr
+            .contains("the phone is held in landscape (the screen is 2400x1080)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(sim.dumpsys()["taps"], 0);
+}
+
 /// Apps whose taps mean more than selecting (`sim --retap`, `--after-entry`): a re-tap of the
 /// selected cell deselects it or toggles pencil mode, the selection is dropped after each
 /// entry. With those rules in the calibration's `[input]`, the row-major search is shown and

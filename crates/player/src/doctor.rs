@@ -38,8 +38,11 @@ pub struct Identity {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ScreenSize {
+    /// As screenshots and taps see it now (`wm size`'s, turned as the phone is held).
     pub width: Option<u32>,
     pub height: Option<u32>,
+    /// Degrees from the natural orientation, as the window manager says (`None`: it does not).
+    pub rotation: Option<u32>,
     pub density: Option<u32>,
     pub from: &'static str,
     /// The lines that could not be placed, quoted when no size was found.
@@ -62,11 +65,13 @@ pub struct Touch {
     pub nodes: Vec<TouchNode>,
     /// `dumpsys input`'s touch mappers.
     pub mappings: Vec<Mapping>,
-    /// The chosen node's path, protocol and axes.
+    /// The chosen node's path, protocol and axes, and the degrees the display is turned
+    /// against its axes (raw touch records are turned back by as much).
     pub panel: Option<String>,
     pub protocol: Option<panel::Protocol>,
     pub max_x: Option<u32>,
     pub max_y: Option<u32>,
+    pub rotation: Option<u32>,
     pub why: String,
     pub from: &'static str,
 }
@@ -128,11 +133,18 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
     let size = device.shell("wm size", CALL_TIMEOUT)?;
     let parsed = crate::device::parse_wm_size(&size.stdout);
     let density = device.shell("wm density", CALL_TIMEOUT)?;
+    let turned = crate::device::parse_display_state(
+        &device
+            .shell("dumpsys window displays", CALL_TIMEOUT)?
+            .stdout,
+    );
+    let display = parsed.map(|natural| crate::device::Display::of(natural, turned));
     let screen = ScreenSize {
-        width: parsed.map(|s| s.0),
-        height: parsed.map(|s| s.1),
+        width: display.map(|d| d.size.0),
+        height: display.map(|d| d.size.1),
+        rotation: turned.rotation.map(|r| u32::from(r) * 90),
         density: last_number_after(&density.stdout, "density:"),
-        from: "wm size; wm density",
+        from: "wm size; wm density; dumpsys window displays",
         problem: parsed
             .is_none()
             .then(|| format!("`wm size` said {:?}", size.stdout.trim())),
@@ -146,7 +158,9 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
     };
     let survey = PanelSurvey::of(device)?;
     let node = survey.node();
+    let turned = survey.panel().map(|p| u32::from(p.rotation) * 90);
     let touch = Touch {
+        rotation: turned,
         panel: node.map(|n| n.device.clone()),
         protocol: node.and_then(|n| n.protocol),
         max_x: node.and_then(|n| n.axes).map(|a| a.0),

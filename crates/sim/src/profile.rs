@@ -13,7 +13,7 @@ pub struct Profile {
     pub product: &'static str,
     /// `ro.product.device`
     pub device: &'static str,
-    /// Display size in pixels (portrait).
+    /// Display size in pixels in the natural (portrait) orientation (`wm size`).
     pub width: u32,
     pub height: u32,
     /// `wm density`
@@ -34,6 +34,11 @@ pub struct Profile {
     pub timing: PhoneTiming,
     /// Whether the display has a cutout (notch) at the top.
     pub cutout: bool,
+    /// How the phone is held: the display's rotation from its natural (portrait) orientation
+    /// in quarter turns, as Android numbers them (`Surface.ROTATION_90` is 1: landscape, the
+    /// natural top on the left). The touch panel keeps its natural axes; apps, screenshots,
+    /// `input` and the injector use the rotated display (`--rotation`).
+    pub rotation: u8,
     /// `ro.build.version.sdk` and `ro.build.version.release`.
     pub sdk: u32,
     pub release: &'static str,
@@ -161,6 +166,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 400,
         },
         cutout: false,
+        rotation: 0,
         sdk: 28,
         release: "9",
         quirks: Quirks {
@@ -191,6 +197,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 150,
         },
         cutout: true,
+        rotation: 0,
         sdk: 34,
         release: "14",
         quirks: Quirks::NONE,
@@ -217,6 +224,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 120,
         },
         cutout: false,
+        rotation: 0,
         sdk: 35,
         release: "15",
         quirks: Quirks {
@@ -248,6 +256,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 200,
         },
         cutout: false,
+        rotation: 0,
         sdk: 33,
         release: "13",
         quirks: Quirks {
@@ -279,6 +288,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 500,
         },
         cutout: false,
+        rotation: 0,
         sdk: 23,
         release: "6.0",
         quirks: Quirks {
@@ -310,6 +320,7 @@ pub const PROFILES: &[Profile] = &[
             inject_us: 150,
         },
         cutout: false,
+        rotation: 0,
         sdk: 36,
         release: "16",
         // The Android Emulator lists one virtio_input_multi_touch_N per possible display
@@ -332,6 +343,16 @@ pub const SDK_NO_SHELL_INPUT_WRITE: u32 = 29;
 pub const SDK_CMD_INPUT: u32 = 31;
 
 impl Profile {
+    /// The display's size as apps and screenshots see it: the natural size, turned by
+    /// [`Profile::rotation`].
+    pub fn display_size(&self) -> (u32, u32) {
+        if self.rotation % 2 == 1 {
+            (self.height, self.width)
+        } else {
+            (self.width, self.height)
+        }
+    }
+
     /// Whether the shell user may open the touch panel for writing: as root (`adb root` on a
     /// userdebug build) always; otherwise only up to Android 9 and where the node's mode allows.
     pub fn shell_may_write_panel(&self, root: bool) -> bool {

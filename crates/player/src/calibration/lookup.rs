@@ -78,6 +78,8 @@ pub struct Found {
     pub left_out: Vec<(PathBuf, String)>,
     /// Calibrations for other screen sizes.
     pub other_screens: Vec<(PathBuf, (u32, u32))>,
+    /// The device's screen as it is held (`None`: a file given by name).
+    pub screen: Option<(u32, u32)>,
     /// Directories of the search path that do not exist.
     pub missing: Vec<PathBuf>,
 }
@@ -128,6 +130,7 @@ pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
         left_out: Vec::new(),
         other_screens: Vec::new(),
         missing: Vec::new(),
+        screen: Some(size),
     };
     for (i, dir) in search.dirs().iter().enumerate() {
         let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
@@ -177,6 +180,7 @@ pub fn file(path: &Path) -> Result<Found, CalibrationError> {
         left_out: Vec::new(),
         other_screens: Vec::new(),
         missing: Vec::new(),
+        screen: None,
     })
 }
 
@@ -346,7 +350,17 @@ impl Found {
             let _ = write!(msg, "\n  skipped, unreadable: {e}");
         }
         for (p, (w, h)) in &self.other_screens {
-            let _ = write!(msg, "\n  not used: {} (for a {w}x{h} screen)", p.display());
+            let turned = if self.screen == Some((*h, *w)) {
+                ": the phone held the other way round; turn it back, or calibrate it as it is \
+                 held now"
+            } else {
+                ""
+            };
+            let _ = write!(
+                msg,
+                "\n  not used: {} (for a {w}x{h} screen{turned})",
+                p.display()
+            );
         }
     }
 }

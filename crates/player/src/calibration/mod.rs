@@ -540,6 +540,16 @@ impl Calibration {
     /// Checks that this calibration was made for a `width x height` frame.
     pub fn check_frame(&self, width: u32, height: u32) -> Result<(), String> {
         let (w, h) = (self.device.width, self.device.height);
+        if (w, h) == (height, width) && w != h {
+            let way = |w: u32, h: u32| if w > h { "landscape" } else { "portrait" };
+            return Err(format!(
+                "the phone is held in {} (the screen is {width}x{height}), but this calibration \
+                 is for it in {} ({w}x{h}): turn it back (and lock its rotation), or calibrate \
+                 it as it is held now (`autoplay calibrate`)",
+                way(width, height),
+                way(w, h)
+            ));
+        }
         if (w, h) != (width, height) {
             return Err(format!(
                 "this calibration is for a {w}x{h} screen{}, but the frame is {width}x{height}: \

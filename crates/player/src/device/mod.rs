@@ -247,15 +247,119 @@ impl Device {
         Ok(parse_getprop(&out, key))
     }
 
-    /// The display size from `wm size` (an override size wins, as on the screen).
+    /// The display size as screenshots and taps see it now: [`Device::display`]'s.
     pub fn screen_size(&self) -> Result<(u32, u32), DeviceError> {
+        Ok(self.display()?.size)
+    }
+
+    /// The display: `wm size` (its natural orientation; an override size wins, as on the
+    /// screen), turned as the phone is held (`dumpsys window displays`).
+    pub fn display(&self) -> Result<Display, DeviceError> {
         let out = self.shell("wm size", CALL_TIMEOUT)?.stdout;
-        parse_wm_size(&out).ok_or_else(|| {
+        let natural = parse_wm_size(&out).ok_or_else(|| {
             DeviceError::Adb(format!(
                 "cannot read the screen size from `wm size`: {out:?}"
             ))
-        })
+        })?;
+        let state = self
+            .shell("dumpsys window displays", CALL_TIMEOUT)
+            .map(|o| parse_display_state(&o.stdout))
+            .unwrap_or_default();
+        Ok(Display::of(natural, state))
     }
+}
+
+/// The display as the phone is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Display {
+    /// As screenshots and taps see it now.
+    pub size: (u32, u32),
+    /// `wm size`'s: the natural (unrotated) orientation.
+    pub natural: (u32, u32),
+    /// Quarter turns from the natural orientation (`Surface.ROTATION_90` is 1); `None` when
+    /// `dumpsys window` does not say.
+    pub rotation: Option<u8>,
+}
+
+impl Display {
+    /// The natural size turned by the rotation `dumpsys window displays` gives; its current
+    /// size (`cur=`) where that is the natural one either way round (a rotation it does not
+    /// name still shows there).
+    pub(crate) fn of(natural: (u32, u32), state: DisplayState) -> Display {
+        let swapped = (natural.1, natural.0);
+        let turned = if state.rotation.is_some_and(|r| r % 2 == 1) {
+            swapped
+        } else {
+            natural
+        };
+        let size = state
+            .current
+            .filter(|c| *c == natural || *c == swapped)
+            .unwrap_or(turned);
+        Display {
+            size,
+            natural,
+            rotation: state.rotation,
+        }
+    }
+}
+
+/// A rotation as Android's dumps print it, in quarter turns: `1`, `ROTATION_90` (window
+/// manager), `Rotation90` (input reader), or degrees.
+pub(crate) fn quarter_turns(v: &str) -> Option<u8> {
+    let v = v
+        .strip_prefix("ROTATION_")
+        .or_else(|| v.strip_prefix("Rotation"))
+        .unwrap_or(v);
+    match v.parse::<u32>().ok()? {
+        n @ 0..=3 => Some(n as u8),
+        n @ (90 | 180 | 270) => Some((n / 90) as u8),
+        _ => None,
+    }
+}
+
+/// What `dumpsys window displays` says of the built-in display (display 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DisplayState {
+    /// Its size as apps see it now (`cur=1080x2400`).
+    pub current: Option<(u32, u32)>,
+    /// Its rotation in quarter turns: `mCurrentRotation=ROTATION_90` (Android 10 and later),
+    /// `mRotation=1` (older releases, and beside it in newer ones).
+    pub rotation: Option<u8>,
+}
+
+/// Parses [`DisplayState`] from `dumpsys window displays` (or all of `dumpsys window`): the
+/// first values in display 0's block, or outside any display's block (old releases have one).
+pub(crate) fn parse_display_state(text: &str) -> DisplayState {
+    let size = |v: &str| -> Option<(u32, u32)> {
+        let (w, h) = v.split_once('x')?;
+        Some((w.parse().ok()?, h.parse().ok()?))
+    };
+    let mut state = DisplayState::default();
+    let mut display: Option<String> = None;
+    for line in text.lines() {
+        let l = line.trim();
+        if !line.starts_with(' ') {
+            display = None;
+        }
+        if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
+            display = id.split_whitespace().next().map(str::to_string);
+        }
+        if display.as_deref().is_some_and(|d| d != "0") {
+            continue;
+        }
+        for word in l.split_whitespace() {
+            if let Some(v) = word.strip_prefix("cur=") {
+                state.current = state.current.or(size(v));
+            } else if let Some(v) = word
+                .strip_prefix("mCurrentRotation=")
+                .or_else(|| word.strip_prefix("mRotation="))
+            {
+                state.rotation = state.rotation.or(quarter_turns(v));
+            }
+        }
+    }
+    state
 }
 
 /// A property's value in what `getprop KEY` printed: the value line; in a listing of
@@ -424,6 +528,60 @@ mod tests {
         assert!(outputs.len() >= 4);
         assert_eq!(parse_getprop("[a]: [1]\n[b]: [2]\n", "c"), "");
         assert_eq!(parse_getprop("\n", "c"), "");
+    }
+
+    #[test]
+    fn the_display_as_the_phone_is_held() {
+        // Real dumps (portrait), in the forms of Android 4.1, 9, 12 and 13.
+        for (file, want) in [
+            ("dumpsys-window/jellybean-sampleui-windows.txt", (480, 800)),
+            (
+                "dumpsys-window/miui-android9-dialog-window-focus.txt",
+                (0, 0),
+            ),
+            (
+                "dumpsys-window/android12-qualcomm-camera-displays-excerpt.txt",
+                (720, 1650),
+            ),
+            ("dumpsys-window/mtk-board-android13-asleep.txt", (480, 800)),
+        ] {
+            let text = std::fs::read_to_string(format!(
+                "{}/../../tests/data/android/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            let s = parse_display_state(&text);
+            assert_eq!(s.current.unwrap_or((0, 0)), want, "{file}");
+            assert!(matches!(s.rotation, Some(0) | None), "{file}: {s:?}");
+        }
+        // Landscape: the current size and the rotation, in each form.
+        let landscape = "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+            Display: mDisplayId=1\n    init=720x748 320dpi cur=748x720\n    \
+            mCurrentRotation=ROTATION_270\n  \
+            Display: mDisplayId=0 rootTasks=7\n    init=1080x2400 420dpi cur=2400x1080 app=2400x1017\n    \
+            mRotation=1 mDeferredRotationPauseCount=0\n      mCurrentRotation=ROTATION_90\n";
+        let s = parse_display_state(landscape);
+        assert_eq!((s.current, s.rotation), (Some((2400, 1080)), Some(1)));
+        let d = Display::of((1080, 2400), s);
+        assert_eq!(d.size, (2400, 1080));
+        // Only a rotation (an old release's `mRotation=3`), or only a current size.
+        let only_rotation = DisplayState {
+            current: None,
+            rotation: Some(3),
+        };
+        assert_eq!(Display::of((1080, 2400), only_rotation).size, (2400, 1080));
+        let only_size = DisplayState {
+            current: Some((2400, 1080)),
+            rotation: None,
+        };
+        assert_eq!(Display::of((1080, 2400), only_size).size, (2400, 1080));
+        // A current size that is not the natural one either way round (another display's
+        // override) does not win over wm size.
+        let other = DisplayState {
+            current: Some((720, 748)),
+            rotation: Some(0),
+        };
+        assert_eq!(Display::of((1080, 2400), other).size, (1080, 2400));
     }
 
     #[test]

@@ -72,8 +72,9 @@ pub fn dump(model: &Model, layout: &ScreenLayout, shown: Shown, clock: &str) -> 
         ),
         Shown::App => (PACKAGE, app_nodes(model, layout)),
     };
-    let mut xml = String::from(
-        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">",
+    let mut xml = format!(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"{}\">",
+        layout.rotation
     );
     let root = Node {
         class: "android.widget.FrameLayout",

@@ -460,8 +460,9 @@ impl Phone {
             "screen_offs": self.system.screen_offs,
             "backgrounds": self.system.backgrounds,
             "profile": self.profile.name,
-            "width": self.profile.width,
-            "height": self.profile.height,
+            "width": self.profile.display_size().0,
+            "height": self.profile.display_size().1,
+            "rotation": u32::from(self.profile.rotation) * 90,
             "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
         });
         let rules = serde_json::json!({

@@ -135,15 +135,18 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
                 ),
                 None => String::new(),
             };
+            // `init` is the natural size, `cur` the rotated one.
+            let (cw, ch) = p.display_size();
             let mut text = format!(
                 "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
                  Display: mDisplayId=0\n    \
-                 init={w}x{h} {d}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}\n    \
-                 mCurrentRotation=ROTATION_0\n    \
+                 init={w}x{h} {d}dpi cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}\n    \
+                 mCurrentRotation=ROTATION_{deg}\n    \
                  mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
                 w = p.width,
                 h = p.height,
                 d = p.density,
+                deg = u32::from(p.rotation) * 90,
             );
             // Each other display (a cover screen) has a focus of its own: its launcher.
             for id in 1..=u32::from(p.quirks.extra_displays) {
@@ -471,6 +474,8 @@ fn input_dump(device: &Handset) -> String {
         }
     };
     let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
+    // Viewports and the dispatcher's display are in the current rotation.
+    let (w, h) = p.display_size();
     let nodes = super::touch::touch_nodes(p);
     let mut hub = String::new();
     let mut reader = String::new();
@@ -488,10 +493,10 @@ fn input_dump(device: &Handset) -> String {
                 "<none>".to_string(),
                 "DIRECT",
                 format!(
-                    "      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation=0, \
-                     logicalFrame=[0, 0, {w}, {h}], physicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}], isActive=[1]\n",
-                    w = p.width,
-                    h = p.height
+                    "      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation={r}, \
+                     logicalFrame=[0, 0, {w}, {h}], physicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}], isActive=[1]\n{orientation}",
+                    r = p.rotation,
+                    orientation = mapper_orientation(p),
                 ),
             )
         } else {
@@ -546,9 +551,21 @@ fn input_dump(device: &Handset) -> String {
         inbound = queue("InboundQueue", entries(false), "  "),
         outbound = queue("OutboundQueue", Vec::new(), "      "),
         wait = queue("WaitQueue", entries(true), "      "),
-        w = p.width,
-        h = p.height,
     )
+}
+
+/// The touch mapper's orientation line, in the forms real dumps print (`SurfaceOrientation: 0`
+/// in an Android 8 dump, `InputDeviceOrientation: 0` and `: Rotation0` in newer ones: the
+/// corpus's `dumpsys-input/`); which release prints which is our estimate.
+fn mapper_orientation(p: &Profile) -> String {
+    match p.sdk {
+        ..=32 => format!("      SurfaceOrientation: {}\n", p.rotation),
+        33 => format!("      InputDeviceOrientation: {}\n", p.rotation),
+        _ => format!(
+            "      InputDeviceOrientation: Rotation{}\n",
+            u32::from(p.rotation) * 90
+        ),
+    }
 }
 
 fn motion(action: &str, x: i32, y: i32) -> String {

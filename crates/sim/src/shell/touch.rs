@@ -207,7 +207,9 @@ fn lift(slot: &mut Slot, x: i32, y: i32) -> Option<Gesture> {
     )
 }
 
-/// Maps touch panel coordinates (0..=touch_max) to display pixels (0..width-1).
+/// Maps touch panel coordinates (0..=touch_max, the panel's natural axes) to display pixels of
+/// the rotated display, as Android's `TouchInputMapper` does (`cookPointerData`: at
+/// `ROTATION_90` the display's x is the panel's y, its y the panel's x counted from its end).
 pub(crate) fn to_display(profile: &Profile, x: i32, y: i32) -> (i32, i32) {
     let scale = |v: i32, max: u32, size: u32| -> i32 {
         let max = i64::from(max.max(1));
@@ -215,10 +217,17 @@ pub(crate) fn to_display(profile: &Profile, x: i32, y: i32) -> (i32, i32) {
         let px = (v * (i64::from(size) - 1) + max / 2) / max;
         i32::try_from(px).unwrap_or(0)
     };
-    (
+    let (nx, ny) = (
         scale(x, profile.touch_max.0, profile.width),
         scale(y, profile.touch_max.1, profile.height),
-    )
+    );
+    let (w, h) = (profile.width as i32, profile.height as i32);
+    match profile.rotation % 4 {
+        1 => (ny, w - 1 - nx),
+        2 => (w - 1 - nx, h - 1 - ny),
+        3 => (h - 1 - ny, nx),
+        _ => (nx, ny),
+    }
 }
 
 /// `getevent -p` (labels = false) or `getevent -lp` (labels = true).
@@ -341,6 +350,24 @@ mod tests {
             ),
             "{g:?}"
         );
+    }
+
+    #[test]
+    fn a_rotated_display_turns_the_panels_axes() {
+        // The panel's natural top-left corner, and a point near its top-right one.
+        let mut p = profile::profile("pixel").unwrap().clone();
+        let mx = p.touch_max.0;
+        let corners = |p: &Profile| (to_display(p, 0, 0), to_display(p, mx as i32, 0));
+        assert_eq!(corners(&p), ((0, 0), (1079, 0)));
+        // ROTATION_90 (landscape, the natural top on the left): the natural top-left is the
+        // display's bottom-left, the natural top-right its top-left.
+        p.rotation = 1;
+        assert_eq!(p.display_size(), (2400, 1080));
+        assert_eq!(corners(&p), ((0, 1079), (0, 0)));
+        p.rotation = 2;
+        assert_eq!(corners(&p), ((1079, 2399), (0, 2399)));
+        p.rotation = 3;
+        assert_eq!(corners(&p), ((2399, 0), (2399, 1079)));
     }
 
     #[test]

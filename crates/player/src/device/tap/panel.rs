@@ -40,13 +40,17 @@ pub enum Protocol {
     B,
 }
 
-/// A touchscreen as `getevent -p` describes it.
+/// A touchscreen as `getevent -p` describes it, and how the display is turned against its
+/// axes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TouchPanel {
     pub device: String,
     pub max_x: u32,
     pub max_y: u32,
     pub protocol: Protocol,
+    /// Quarter turns from the panel's axes to the display's (`Surface.ROTATION_90` is 1: a
+    /// phone held in landscape; the panel's axes stay those of its natural orientation).
+    pub rotation: u8,
 }
 
 /// One input node of a `getevent` output that has multitouch position axes, or whose
@@ -75,6 +79,7 @@ impl TouchNode {
             max_x,
             max_y,
             protocol: self.protocol.unwrap_or(Protocol::B),
+            rotation: 0,
         })
     }
 }
@@ -218,6 +223,10 @@ pub struct Mapping {
     pub mode: String,
     /// A viewport of display 0 (the built-in display) is this mapper's.
     pub display0: bool,
+    /// How its display is turned, in quarter turns: the mapper's `SurfaceOrientation: 1`
+    /// (Android 8 to 13), `InputDeviceOrientation: 1` or `: Rotation90` (later releases), else
+    /// its viewport's `orientation=1`.
+    pub orientation: Option<u8>,
 }
 
 /// Whether a word is a device id (`65`, `-1`).
@@ -295,12 +304,24 @@ pub fn touch_mappings(text: &str) -> Vec<Mapping> {
                             device: path.clone(),
                             mode: mode.to_string(),
                             display0: false,
+                            orientation: None,
                         });
                     }
                 } else if l.starts_with("Viewport")
                     && let Some(m) = current.and_then(|i| out.get_mut(i))
                 {
                     m.display0 |= l.contains("displayId=0,") || l.ends_with("displayId=0");
+                    let turned = l.split(", ").find_map(|w| w.strip_prefix("orientation="));
+                    m.orientation = m
+                        .orientation
+                        .or(turned.and_then(crate::device::quarter_turns));
+                } else if let Some(v) = l
+                    .strip_prefix("SurfaceOrientation:")
+                    .or_else(|| l.strip_prefix("InputDeviceOrientation:"))
+                    && let Some(m) = current.and_then(|i| out.get_mut(i))
+                {
+                    // The mapper's own word wins over its viewport's.
+                    m.orientation = crate::device::quarter_turns(v.trim()).or(m.orientation);
                 }
             }
             Section::Other => {}
@@ -371,6 +392,8 @@ pub struct PanelSurvey {
     pub mappings: Vec<Mapping>,
     /// The panel's node, and why it (`None`: no multitouch node).
     pub chosen: Option<(usize, String)>,
+    /// The display's rotation as the window manager says (for a panel whose mapper does not).
+    pub display_rotation: Option<u8>,
 }
 
 impl PanelSurvey {
@@ -386,10 +409,15 @@ impl PanelSurvey {
             let at = nodes.iter().position(|n| n == node).unwrap_or(0);
             (at, why)
         });
+        let display_rotation = crate::device::parse_display_state(
+            &device.shell("dumpsys window displays", timeout)?.stdout,
+        )
+        .rotation;
         Ok(PanelSurvey {
             nodes,
             mappings,
             chosen,
+            display_rotation,
         })
     }
 }
@@ -400,9 +428,18 @@ impl PanelSurvey {
         self.nodes.get(self.chosen.as_ref()?.0)
     }
 
-    /// The chosen panel, if its axes are known.
+    /// The chosen panel, if its axes are known, turned as its mapper says (else as the
+    /// display is).
     pub fn panel(&self) -> Option<TouchPanel> {
-        self.node()?.panel()
+        let node = self.node()?;
+        let mapped = self.mappings.iter().find(|m| m.device == node.device);
+        Some(TouchPanel {
+            rotation: mapped
+                .and_then(|m| m.orientation)
+                .or(self.display_rotation)
+                .unwrap_or(0),
+            ..node.panel()?
+        })
     }
 }
 
@@ -490,11 +527,22 @@ pub fn release(out: &mut Vec<u8>, panel: &TouchPanel, record: usize) {
     }
 }
 
-/// Display pixel -> panel axis value (the panel's range may differ from the display's).
+/// Display pixel -> panel axis value: `screen` is the display as it is turned now; the panel
+/// keeps its natural axes (at `ROTATION_90` the display's x runs along the panel's y, its y
+/// along the panel's x from its end: Android's `TouchInputMapper`, undone), and its range may
+/// differ from the display's.
 pub(crate) fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
-    let (w, h) = screen;
-    let px = (x as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
-    let py = (y as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);
+    let (sw, sh) = screen;
+    let (x, y) = (x.min(sw.max(1) - 1), y.min(sh.max(1) - 1));
+    // The point in the natural orientation, and the natural size.
+    let ((nx, ny), (w, h)) = match panel.rotation % 4 {
+        1 => ((sh - 1 - y, x), (sh, sw)),
+        2 => ((sw - 1 - x, sh - 1 - y), (sw, sh)),
+        3 => ((y, sw - 1 - x), (sh, sw)),
+        _ => ((x, y), (sw, sh)),
+    };
+    let px = (nx as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
+    let py = (ny as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);
     (px as u32, py as u32)
 }
 
@@ -517,6 +565,7 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
             max_x: 4095,
             max_y: 4095,
             protocol,
+            rotation: 0,
         }
     }
 
@@ -560,11 +609,13 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
                 device: "/dev/input/event1".into(),
                 mode: "DISABLED".into(),
                 display0: false,
+                orientation: None,
             },
             Mapping {
                 device: "/dev/input/event2".into(),
                 mode: "DIRECT".into(),
                 display0: true,
+                orientation: Some(0),
             },
         ];
         let (p, why) = choose_panel(&nodes, &mapped).unwrap();
@@ -652,5 +703,68 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
         assert_eq!(guess_record("armeabi-v7a"), 16);
         let p = panel("/dev/input/event2", Protocol::B);
         assert_eq!(to_panel(&p, (720, 1520), 360, 1519), (2048, 4093));
+    }
+
+    #[test]
+    fn a_turned_display_maps_to_the_panels_natural_axes() {
+        // A 1080x2400 phone whose panel has one unit per pixel, held in landscape.
+        let mut p = TouchPanel {
+            max_x: 1079,
+            max_y: 2399,
+            ..panel("/dev/input/event2", Protocol::B)
+        };
+        // ROTATION_90 (the natural top on the left): the display's top-left corner is the
+        // panel's top-right one, its bottom-left the panel's origin (as a real landscape bot
+        // computes it: display x = raw y, display y = max x - raw x).
+        p.rotation = 1;
+        assert_eq!(to_panel(&p, (2400, 1080), 0, 0), (1079, 0));
+        assert_eq!(to_panel(&p, (2400, 1080), 0, 1079), (0, 0));
+        assert_eq!(to_panel(&p, (2400, 1080), 2399, 0), (1079, 2399));
+        p.rotation = 2;
+        assert_eq!(to_panel(&p, (1080, 2400), 0, 0), (1079, 2399));
+        p.rotation = 3;
+        assert_eq!(to_panel(&p, (2400, 1080), 0, 0), (0, 2399));
+        assert_eq!(to_panel(&p, (2400, 1080), 2399, 1079), (1079, 0));
+    }
+
+    #[test]
+    fn the_mappers_orientation_in_every_form() {
+        // Real dumps: portrait, each form once (Android 8's SurfaceOrientation, the newer
+        // InputDeviceOrientation as a number and as a name).
+        for file in [
+            "dumpsys-input/xiaomi-miui-sdm845-oreo-recentqueue.txt",
+            "dumpsys-input/honor-input_mt_wrapper.txt",
+            "dumpsys-input/vivo-phone-live-and-anr-snapshot.txt",
+        ] {
+            let text = std::fs::read_to_string(format!(
+                "{}/../../tests/data/android/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            let mapped: Vec<_> = touch_mappings(&text)
+                .into_iter()
+                .filter(|m| m.display0)
+                .collect();
+            assert!(!mapped.is_empty(), "{file}");
+            assert!(
+                mapped.iter().all(|m| m.orientation == Some(0)),
+                "{file}: {mapped:?}"
+            );
+        }
+        let turned = |line: &str| {
+            let dump = format!(
+                "Event Hub State:\n  Devices:\n    3: touch\n      Path: /dev/input/event3\n\
+                 Input Reader State:\n  Device 3: touch\n    Touch Input Mapper (mode - DIRECT):\n      \
+                 Viewport INTERNAL: displayId=0, uniqueId=local:1, port=0, orientation=1, \
+                 logicalFrame=[0, 0, 2400, 1080]\n{line}"
+            );
+            touch_mappings(&dump)[0].orientation
+        };
+        assert_eq!(turned(""), Some(1));
+        assert_eq!(turned("      SurfaceOrientation: 3\n"), Some(3));
+        assert_eq!(
+            turned("      InputDeviceOrientation: Rotation270\n"),
+            Some(3)
+        );
     }
 }

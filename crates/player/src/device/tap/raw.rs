@@ -259,6 +259,7 @@ mod tests {
             max_x: 4095,
             max_y: 4095,
             protocol: crate::device::tap::panel::Protocol::B,
+            rotation: 0,
         };
         assert_eq!(
             copy_command(&p, 16, Some(1)),

@@ -54,8 +54,11 @@ impl Rect {
 /// The geometry of every screen.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScreenLayout {
+    /// The display as the app sees it (turned by the profile's rotation).
     pub width: i32,
     pub height: i32,
+    /// The display's rotation in quarter turns (`Surface.ROTATION_*`).
+    pub rotation: u8,
     /// Pixels per dp.
     pub dp: f32,
     pub status_bar: Rect,
@@ -117,14 +120,18 @@ pub struct EndRects {
 impl ScreenLayout {
     /// Lays out every screen for `profile`, `keypad` and `style`.
     pub fn new(profile: &Profile, keypad: KeypadStyle, style: &Style) -> Self {
-        let width = profile.width as i32;
-        let height = profile.height as i32;
+        let (width, height) = profile.display_size();
+        let (width, height) = (width as i32, height as i32);
+        // A landscape display (`--rotation`) puts the keypad beside the board; its cutout is on
+        // a side then, out of the status bar.
+        let landscape = width > height;
         let dp = profile.density as f32 / 160.0;
         let px = |v: f32| (v * dp).round() as i32;
 
-        let status_h = if profile.cutout { px(40.0) } else { px(24.0) };
+        let notch = profile.cutout && !landscape;
+        let status_h = if notch { px(40.0) } else { px(24.0) };
         let status_bar = Rect::new(0, 0, width, status_h);
-        let cutout = profile.cutout.then(|| (width / 2, status_h / 2, px(11.0)));
+        let cutout = notch.then(|| (width / 2, status_h / 2, px(11.0)));
         let app_bar = Rect::new(0, status_h, width, px(56.0));
         let back = Rect::new(0, app_bar.y, px(56.0), app_bar.h);
         let nav_h = px(48.0);
@@ -144,9 +151,10 @@ impl ScreenLayout {
         // Home.
         let home_title = Rect::new(0, content_top + content_h / 4 - px(40.0), width, px(80.0));
         let button_w = px(240.0).min(column);
+        // Both buttons above the navigation bar, also on a short (landscape) screen.
         let play = Rect::new(
             (width - button_w) / 2,
-            content_top + content_h / 2,
+            content_top + (content_h / 2).min(content_h - px(64.0 + 20.0 + 56.0 + 16.0)),
             button_w,
             px(64.0),
         );
@@ -198,12 +206,35 @@ impl ScreenLayout {
             }
         };
         let full = if style.edge_to_edge { width } else { column };
-        let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
-        let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
+        let (size, ks) = if landscape {
+            // The board as tall as the content, the keypad beside it (shrunk to the board's
+            // height if need be).
+            let size = (content_h - px(32.0)).min(width * 11 / 20);
+            (size, (size as f32 / (key_dp * dp)).clamp(0.6, 1.0))
+        } else {
+            let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
+            let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
+            let keys = (key_dp * dp * ks).round() as i32;
+            (full.min(content_h - px(16.0 + 24.0 + 8.0) - keys), ks)
+        };
         let kpx = |v: f32| (v * dp * ks).round() as i32;
-        let size = full.min(content_h - px(16.0 + 24.0 + 8.0) - kpx(key_dp));
-        let left = (width - size) / 2;
-        let board = Rect::new(left, content_top + px(16.0), size, size);
+        // The keypad spans the content column under the board, also under a smaller board;
+        // beside it in landscape, centred on its height.
+        let (board, kleft, kspan, block_top) = if landscape {
+            let kspan = column.min(width - size - px(16.0 + 24.0 + 16.0));
+            let left = (width - size - px(24.0) - kspan) / 2;
+            let board = Rect::new(left, content_top + px(16.0), size, size);
+            let block = board.y + (size - kpx(key_dp)) / 2;
+            (board, board.right() + px(24.0), kspan, block)
+        } else {
+            let board = Rect::new((width - size) / 2, content_top + px(16.0), size, size);
+            (
+                board,
+                (width - column) / 2,
+                column,
+                board.bottom() + px(24.0),
+            )
+        };
         let mut lines = [0; 10];
         for (i, l) in lines.iter_mut().enumerate() {
             *l = (i as f32 * size as f32 / 9.0).round() as i32;
@@ -214,17 +245,15 @@ impl ScreenLayout {
         } else {
             px(2.5).max(2)
         };
-        // The keypad spans the content column, also under a smaller board.
-        let (kleft, kspan) = ((width - column) / 2, column);
         let mut actions = [Rect::default(); 4];
         if actions_dp > 0.0 {
-            let top = board.bottom() + px(24.0);
+            let top = block_top;
             for (i, a) in actions.iter_mut().enumerate() {
                 let (x0, x1) = (i as i32 * kspan / 4, (i as i32 + 1) * kspan / 4);
                 *a = Rect::new(kleft + x0, top, x1 - x0, kpx(ACTIONS_DP));
             }
         }
-        let key_top = board.bottom() + px(24.0) + kpx(actions_dp);
+        let key_top = block_top + kpx(actions_dp);
         let mut keys = [Rect::default(); 9];
         let mut erase;
         let mut panel = Rect::default();
@@ -270,7 +299,7 @@ impl ScreenLayout {
                 } else {
                     pw + kpx(24.0) + ew
                 };
-                let px0 = (width - spread) / 2;
+                let px0 = kleft + (kspan - spread) / 2;
                 panel = Rect::new(px0, key_top, pw, pw);
                 for (i, k) in keys.iter_mut().enumerate() {
                     let (r, c) = (i as i32 / 3, i as i32 % 3);
@@ -302,6 +331,7 @@ impl ScreenLayout {
         ScreenLayout {
             width,
             height,
+            rotation: profile.rotation,
             dp,
             status_bar,
             cutout,
@@ -373,16 +403,22 @@ impl ScreenLayout {
                 }
             }
             EndForm::Line => {
-                // Under the board, where the keypad was: a line, a smaller one, two buttons,
-                // shrunk to the room there is (116 dp at full size).
-                let room = (self.nav_bar.y - self.board.bottom()) as f32 / self.dp;
-                let k = (room / 116.0).min(1.0);
+                // Where the keypad was (under the board; beside it in landscape): a line, a
+                // smaller one, two buttons, shrunk to the room there is (116 dp at full size).
+                let area = if self.width > self.height {
+                    let x = self.board.right();
+                    Rect::new(x, self.board.y, self.width - x, self.board.h)
+                } else {
+                    let y = self.board.bottom();
+                    Rect::new(0, y, self.width, self.nav_bar.y - y)
+                };
+                let k = (area.h as f32 / self.dp / 116.0).min(1.0);
                 let px = |v: f32| (v * k * self.dp).round() as i32;
-                let title = Rect::new(0, self.board.bottom() + px(8.0), self.width, px(32.0));
-                let sub = Rect::new(0, title.bottom(), self.width, px(24.0));
+                let title = Rect::new(area.x, area.y + px(8.0), area.w, px(32.0));
+                let sub = Rect::new(area.x, title.bottom(), area.w, px(24.0));
                 let (bw, bh) = (self.dialog_home.w, px(44.0));
                 let y = sub.bottom() + px(4.0);
-                let cx = self.width / 2;
+                let cx = area.x + area.w / 2;
                 let gap = self.px(8.0);
                 EndRects {
                     title,
