@@ -181,6 +181,14 @@ impl<'a> Encoder<'a> {
         self.layout
     }
 
+    /// How long until the last late clear the taps asked for has fallen due (the app's delay
+    /// and a frame or two), if it may still be pending: a look before then still sees the digit.
+    pub fn late_pending(&self) -> Option<Duration> {
+        let (_, at) = self.late?;
+        let due = self.layout.clears_late()? + Duration::from_millis(50);
+        due.checked_sub(at.elapsed())
+    }
+
     /// Forgets the selection (after anything else touched the screen).
     pub fn reset(&mut self) {
         self.selection = Selection::Unknown;
@@ -265,10 +273,14 @@ impl<'a> Encoder<'a> {
                 }
                 self.guard = false;
                 out.push(key_point);
-                self.selection = match l.rules.after_entry {
-                    AfterEntry::Keep => Selection::Cell(cell as u8),
-                    AfterEntry::Clear => Selection::Nothing,
-                    AfterEntry::Unknown => Selection::Unknown,
+                self.selection = match (l.rules.after_entry, key) {
+                    (AfterEntry::Keep, _) => Selection::Cell(cell as u8),
+                    // The erase key is no entry: an app that drops the selection after an entry
+                    // may keep it after an erase (then a tap on the cell would be a re-tap).
+                    (AfterEntry::Clear, Selection::Erase) | (AfterEntry::Unknown, _) => {
+                        Selection::Unknown
+                    }
+                    (AfterEntry::Clear, _) => Selection::Nothing,
                 };
             }
             InputOrder::DigitFirst => {
@@ -399,6 +411,28 @@ mod tests {
         ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
         ev(&mut e, Event::Undo { cell: 10, digit: 3 }, &mut taps);
         assert_eq!(taps, vec![(15, 15), (25, 200), (15, 15), (50, 250)]);
+        // After the erase key (no entry) the cell may still be selected: where a re-tap
+        // deselects, the next write into it starts from a given (a lost write, before).
+        l.rules.retap = Retap::Deselect;
+        let mut e = Encoder::new(&l);
+        e.neutral = [Some(0), Some(1)];
+        taps.clear();
+        ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Undo { cell: 10, digit: 3 }, &mut taps);
+        ev(&mut e, Event::Place { cell: 10, digit: 4 }, &mut taps);
+        assert_eq!(
+            taps,
+            vec![
+                (5, 5),
+                (15, 15),
+                (25, 200),
+                (15, 15),
+                (50, 250),
+                (15, 5),
+                (15, 15),
+                (35, 200)
+            ]
+        );
     }
 
     #[test]
