@@ -618,7 +618,14 @@ impl Performance<'_, '_> {
             if let Err(stop) = self.options.stop.check() {
                 return Err(stop.into());
             }
-            let seen = self.target.sync().and_then(|()| self.target.look());
+            let seen = self.target.sync().and_then(|()| {
+                // A late clear the taps just asked for falls due first: a look before it sees
+                // the digit still there, and the next round's tap would write it back.
+                if let Some(rest) = self.enc.late_pending() {
+                    std::thread::sleep(rest);
+                }
+                self.target.look()
+            });
             let before = self.report.interruptions;
             self.note_incidents()?;
             let was_interrupted = self.report.interruptions > before;
@@ -873,16 +880,29 @@ mod tests {
         left: bool,
         asleep: bool,
         incidents: Vec<Incident>,
+        /// A digit tapped again clears its cell this much later, whatever it holds then.
+        clear_late: Option<Duration>,
+        late_clears: Vec<(Instant, usize)>,
     }
 
     impl MemoryApp<'_> {
         fn over(&self) -> bool {
             self.mistake_limit.is_some_and(|n| self.mistakes >= n)
         }
+
+        /// The late clears that fell due.
+        fn advance(&mut self) {
+            let now = Instant::now();
+            for &(_, c) in self.late_clears.iter().filter(|(due, _)| *due <= now) {
+                self.board.set(c, 0);
+            }
+            self.late_clears.retain(|(due, _)| *due > now);
+        }
     }
 
     impl Target for MemoryApp<'_> {
         fn tap(&mut self, p: Point) -> anyhow::Result<()> {
+            self.advance();
             self.taps += 1;
             if self.restore_at == Some(self.taps) {
                 // The link drops with this tap (lost), and comes back.
@@ -902,7 +922,10 @@ mod tests {
                     if self.hide_completed && placed == 9 {
                         // The key is hidden: the tap lands on nothing.
                     } else if toggles && self.board.get(c) == d {
-                        self.board.set(c, 0);
+                        match self.clear_late {
+                            Some(late) => self.late_clears.push((Instant::now() + late, c)),
+                            None => self.board.set(c, 0),
+                        }
                     } else {
                         self.board.set(c, d);
                         if d != self.solution.get(c) {
@@ -932,6 +955,7 @@ mod tests {
             Ok(None)
         }
         fn look(&mut self) -> anyhow::Result<Seen> {
+            self.advance();
             if self.asleep {
                 self.incidents.push(Incident {
                     kind: IncidentKind::Interruption,
@@ -1008,6 +1032,8 @@ mod tests {
             stuck_popup: false,
             asleep: false,
             incidents: Vec::new(),
+            clear_late: None,
+            late_clears: Vec::new(),
         }
     }
 
@@ -1223,6 +1249,27 @@ mod tests {
         });
         assert!(report.repairs > 0, "{report:?}");
         assert!(report.verifications > 2);
+    }
+
+    #[test]
+    fn a_look_waits_for_the_late_clears_the_taps_asked_for() {
+        // An app whose digit tapped again clears its cell 20 ms later, looked at after every
+        // few taps: a look at once would still see the digits of the undos just sent, and the
+        // repair's tap on each would write it back when the clear fell due (the campaign's
+        // stall).
+        let mut l = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+        l.rules.same_digit = Some(crate::calibration::SameDigit::ClearLate);
+        l.rules.clear_late_ms = Some(20);
+        let options = PerformOptions {
+            verify_taps: 12,
+            ..PerformOptions::default()
+        };
+        let (r, board, _) = run_on(l, Strategy::Static, options, |app| {
+            app.clear_late = Some(Duration::from_millis(20));
+        });
+        let report = r.unwrap();
+        assert!(board.is_solved());
+        assert_eq!(report.repairs, 0, "{report:?}");
     }
 
     #[test]
