@@ -972,7 +972,8 @@ impl<'a> Prober<'a> {
         } else {
             self.frame_reads(true, None);
         }
-        if self.at_a() == d {
+        // Nothing takes it back where the app locks right digits: it stays, and is named.
+        if self.at_a() == d && self.take_back.is_some() {
             self.take_back_a()?;
         }
         self.finished_keys(on)
