@@ -350,6 +350,7 @@ const INPUT_RULES: &[(&str, &[&str])] = &[
     ("--undo-key", &[]),
     ("--frame-reads", &[]),
     ("--hide-mistakes", &[]),
+    ("--keypad-on-select", &[]),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]

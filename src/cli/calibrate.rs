@@ -219,9 +219,29 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let overlay_path = out.with_extension("overlay.png");
-    let survey = Survey::of(img, &options.hints);
-    let made = Calibration::from_survey(img, &survey, &options);
+    let mut survey = Survey::of(img, &options.hints);
     println!("{source}: {w}x{h}");
+    // Apps whose keypad comes up only for a selected cell: on a phone, select one and look again.
+    let mut keypad_shown_by = None;
+    let shown;
+    let mut img = img;
+    if let (Some(device), Some(Err(_)), None, false) =
+        (&device, &survey.keypad, &options.hints.keys, args.no_probe)
+        && let Some((frame, cell)) = select_a_cell(device, &survey)?
+    {
+        let again = Survey::of(&frame, &options.hints);
+        if matches!(again.keypad, Some(Ok(_))) {
+            println!(
+                "no number pad on the screen; it came up once an empty cell ({}) was selected",
+                cell_name(cell)
+            );
+            keypad_shown_by = Some(cell);
+            survey = again;
+            shown = frame;
+            img = &shown;
+        }
+    }
+    let made = Calibration::from_survey(img, &survey, &options);
     print_survey(&survey);
     let (c, notes) = match made {
         Ok(made) => made,
@@ -255,6 +275,16 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         (Some(device), false) => Some(probe_rules(device, &mut c, &survey)),
         _ => None,
     };
+    if let Some(cell) = keypad_shown_by {
+        c.input.seen.insert(
+            "keypad".into(),
+            format!(
+                "none on the screen until {} (empty) was selected: the app shows its keys for a \
+                 selected cell only, which every write selects first",
+                cell_name(cell)
+            ),
+        );
+    }
     std::fs::write(&out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
     let mut marks = Marks {
         erase: c.keypad.erase.point().map(|[x, y]| (x, y)),
@@ -374,13 +404,7 @@ fn probe_rules(
     c: &mut Calibration,
     survey: &Survey,
 ) -> anyhow::Result<sudoku_autoplay::play::probe::Probed> {
-    let mut link = Link::new(
-        device.clone(),
-        Duration::from_secs(30),
-        sudoku_autoplay::play::stop::StopFlag::default(),
-    );
-    let size = (c.device.width, c.device.height);
-    let channel = link.open_channel(None, size, Duration::ZERO)?;
+    let (mut link, channel) = tapping(device, (c.device.width, c.device.height))?;
     println!(
         "probing how the app takes taps on the open level (tap channel: {}; --no-probe skips this)",
         super::choice::name(channel.mode)
@@ -403,6 +427,53 @@ fn probe_rules(
         c.keypad.erase_guessed = false;
     }
     Ok(probed)
+}
+
+/// A link to the phone with its fastest tap channel open, unpaced.
+fn tapping(
+    device: &Device,
+    size: (u32, u32),
+) -> anyhow::Result<(Link, sudoku_autoplay::device::tap::Channel)> {
+    let mut link = Link::new(
+        device.clone(),
+        Duration::from_secs(30),
+        sudoku_autoplay::play::stop::StopFlag::default(),
+    );
+    let channel = link.open_channel(None, size, Duration::ZERO)?;
+    Ok((link, channel))
+}
+
+/// Selects an empty cell of the board `survey` found (the one nearest its middle) and returns the
+/// screen once it has settled, with the cell; `None` when the board has no empty cell.
+fn select_a_cell(
+    device: &Device,
+    survey: &Survey,
+) -> anyhow::Result<Option<(image::RgbaImage, usize)>> {
+    let (Ok(geometry), Some(reading)) = (&survey.board, &survey.reading) else {
+        return Ok(None);
+    };
+    let middle = |c: usize| (c / 9).abs_diff(4) + (c % 9).abs_diff(4);
+    let Some(cell) = (0..81)
+        .filter(|&c| reading.board.get(c) == 0)
+        .min_by_key(|&c| middle(c))
+    else {
+        return Ok(None);
+    };
+    let (mut link, _) = tapping(device, device.screen_size()?)?;
+    let (x, y) = geometry.cell_center(cell);
+    link.tap(x, y)?;
+    link.flush()?;
+    // Until two screenshots agree (a keypad may slide in), a few seconds at most.
+    let mut last = link.grab()?;
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(100));
+        let frame = link.grab()?;
+        if frame == last {
+            break;
+        }
+        last = frame;
+    }
+    Ok(Some((last, cell)))
 }
 
 /// Whether `autoplay` finds the calibration written to `out` by itself, and if not, how to use it.
@@ -443,9 +514,10 @@ fn help_for(e: &CalibrationError) -> String {
             board, try again; or give the board's outer grid lines as --board X0,Y0,X1,Y1 \
             (screen pixels, equal cells assumed)"
             .into(),
-        CalibrationError::Keypad(_) => "help: take the screenshot with the number pad showing; or \
-            give the keys' centres as --keys X,Y;X,Y;... (keys 1 to 9), or --keys X1,Y1,X9,Y9 \
-            for a single row"
+        CalibrationError::Keypad(_) => "help: take the screenshot with the number pad showing \
+            (apps that show it only for a selected cell: select an empty cell first; on a phone, \
+            calibrate without --no-probe does that); or give the keys' centres as \
+            --keys X,Y;X,Y;... (keys 1 to 9), or --keys X1,Y1,X9,Y9 for a single row"
             .into(),
         _ => "help: check the screenshot is the game screen of the app".into(),
     }

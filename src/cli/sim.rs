@@ -189,6 +189,10 @@ pub struct RulesArgs {
     /// (by default it shows in the app bar).
     #[arg(long)]
     hide_mistakes: bool,
+    /// Input rule: the keypad (digits and erase key) shows only while a cell that takes digits
+    /// is selected (cell-first and both orders).
+    #[arg(long)]
+    keypad_on_select: bool,
 }
 
 impl RulesArgs {
@@ -213,6 +217,7 @@ impl RulesArgs {
         r.undo_key |= self.undo_key;
         r.frame_reads |= self.frame_reads;
         r.hide_mistakes |= self.hide_mistakes;
+        r.keypad_on_select |= self.keypad_on_select;
         (r, limit)
     }
 }

@@ -167,6 +167,8 @@ fn run(case: &Case) {
                 number_before(" steps shown"),
                 "{said}"
             );
+            // No tap is lost on these phones: every write went where the search put it.
+            assert_eq!(number_before(" repairs"), 0, "{said}");
         }
         End::Refused(words) => {
             assert_eq!(out.code(), 1, "{said}");
@@ -251,6 +253,14 @@ fn re_taps_and_the_selection_after_an_entry() {
                 r.retap = Retap::Deselect;
             }),
             |i| i.after_entry == c::AfterEntry::Clear && i.retap == c::Retap::Deselect,
+        ),
+        case(
+            "the keypad only for a selected cell, the selection dropped after each entry",
+            rules(|r| {
+                r.keypad_on_select = true;
+                r.after_entry = AfterEntry::Clear;
+            }),
+            |i| i.after_entry == c::AfterEntry::Clear && i.seen.contains_key("keypad"),
         ),
     ]);
 }
@@ -485,6 +495,21 @@ fn apps_the_fault_campaign_found() {
                     r.mistakes = Mistakes::None;
                 }),
                 |i| i.locked && i.take_back == Some(c::TakeBack::None),
+            )
+        },
+        // Digit-first with the brush armed at start, right digits locked, an erase key that
+        // cannot take them back and no undo key: the probe says the digit stays (it failed with
+        // "no way to take 8 back" before), and the visible search is refused.
+        Case {
+            style: "bold",
+            end: End::Refused("keeps right digits"),
+            ..case(
+                "digit-first, right digits locked, erase key, no undo",
+                rules(|r| {
+                    r.order = InputOrder::DigitFirstArmed;
+                    r.lock_correct = true;
+                }),
+                |i| i.locked && i.mode == c::InputMode::DigitFirst,
             )
         },
         // Both orders, a re-tapped cell deselected, and a brush its key does not drop: the probe

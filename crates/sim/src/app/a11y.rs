@@ -140,14 +140,16 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
                     ..node("android.view.View", "", l.board)
                 },
             ]);
-            for (r, slot) in l.keys.iter().zip(model.keys(g)) {
-                if let Some((d, greyed)) = slot {
-                    let mut b = button(d.to_string(), *r);
-                    b.enabled = !greyed;
-                    n.push(b);
+            if model.keypad_shown(g) {
+                for (r, slot) in l.keys.iter().zip(model.keys(g)) {
+                    if let Some((d, greyed)) = slot {
+                        let mut b = button(d.to_string(), *r);
+                        b.enabled = !greyed;
+                        n.push(b);
+                    }
                 }
+                n.push(button("Erase", l.erase));
             }
-            n.push(button("Erase", l.erase));
             if l.undo.w > 0 {
                 n.push(Node {
                     desc: "Undo".into(),

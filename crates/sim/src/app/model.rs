@@ -439,6 +439,17 @@ impl Model {
         key_slots(game, self.finished_keys)
     }
 
+    /// Whether the keypad (digits, erase key) shows: always, but in a cell-first or "both" app
+    /// whose keypad comes up only for a selected cell that takes digits (`keypad_on_select`).
+    pub fn keypad_shown(&self, game: &Game) -> bool {
+        !self.rules.keypad_on_select
+            || matches!(
+                self.rules.order,
+                InputOrder::DigitFirst | InputOrder::DigitFirstArmed
+            )
+            || game.selected.is_some_and(|c| !game.is_given(c))
+    }
+
     /// Lets time pass to `now`: late clears fall due. True if anything visible changed.
     pub(crate) fn advance(&mut self, now: Instant) -> bool {
         let mut changed = false;
@@ -469,6 +480,12 @@ impl Model {
     /// A tap on a cell, a digit key (its slot), the erase key or the undo key.
     fn game_input(&mut self, hit: Hit, at: Instant) -> bool {
         let rules = self.rules;
+        if matches!(hit, Hit::Digit(_) | Hit::Erase)
+            && !self.game.as_ref().is_some_and(|g| self.keypad_shown(g))
+        {
+            // No key there: the tap lands on the screen's background.
+            return false;
+        }
         let hit = match hit {
             Hit::Digit(slot) => {
                 let Some(g) = &self.game else { return false };

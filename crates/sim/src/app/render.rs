@@ -107,10 +107,11 @@ impl Renderer {
                     AppScreen::GameOver => Some(layout.game_over),
                     _ => None,
                 };
+                let keypad = model.keypad_shown(game);
                 match form {
-                    None => self.game(&mut cv, layout, pal, model, game, options, true),
+                    None => self.game(&mut cv, layout, pal, model, game, options, keypad),
                     Some(EndForm::Dialog) if !over => {
-                        self.game(&mut cv, layout, pal, model, game, options, true);
+                        self.game(&mut cv, layout, pal, model, game, options, keypad);
                         cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                         self.complete(&mut cv, layout, pal, game);
                     }

@@ -361,6 +361,9 @@ pub struct InputRules {
     pub frame_reads: bool,
     /// With a mistake limit, no counter ("Mistakes: 0/3") shows on the game screen.
     pub hide_mistakes: bool,
+    /// The keypad (digits and erase key) shows only while a cell that takes digits is selected
+    /// (cell-first and both orders; a digit-first app always shows its keys).
+    pub keypad_on_select: bool,
 }
 
 /// One frame interval at 60 Hz.
@@ -413,6 +416,7 @@ impl InputRules {
             "undo_key": self.undo_key,
             "frame_reads": self.frame_reads,
             "hide_mistakes": self.hide_mistakes,
+            "keypad_on_select": self.keypad_on_select,
         })
     }
 }
@@ -444,6 +448,7 @@ const DEFAULT: InputRules = InputRules {
     undo_key: false,
     frame_reads: false,
     hide_mistakes: false,
+    keypad_on_select: false,
 };
 
 /// The presets of `--input-rules`, the first the default.

@@ -251,6 +251,48 @@ fn the_selection_can_be_cleared_after_each_entry() {
 }
 
 #[test]
+fn the_keypad_comes_up_only_for_a_selected_cell_that_takes_digits() {
+    let rules = InputRules {
+        keypad_on_select: true,
+        ..InputRules::default()
+    };
+    let mut p = ruled(rules, None);
+    let keys_drawn = |p: &mut Phone| {
+        let k = p.layout().keys[4];
+        let dump = p.ui_dump().unwrap();
+        let frame = p.screenshot();
+        let (x, y) = k.center();
+        let bg = frame.get_pixel((k.x - 2).max(0) as u32, y as u32);
+        (
+            dump.contains("text=\"5\"") && dump.contains("Erase"),
+            frame.get_pixel(x as u32, (k.y + 2) as u32) != bg,
+        )
+    };
+    assert_eq!(keys_drawn(&mut p), (false, false), "no keypad at first");
+    let (a, right) = empties(&p)[0];
+    key(&mut p, right);
+    assert_eq!(
+        board(&p).get(a),
+        0,
+        "a tap where a key would be does nothing"
+    );
+    // A given selected: still none.
+    let given = (0..81).find(|&c| game(&p).is_given(c)).unwrap();
+    cell(&mut p, given);
+    assert_eq!(keys_drawn(&mut p), (false, false));
+    cell(&mut p, a);
+    assert_eq!(
+        keys_drawn(&mut p),
+        (true, true),
+        "the keypad for an empty cell"
+    );
+    key(&mut p, right);
+    assert_eq!(board(&p).get(a), right);
+    erase(&mut p);
+    assert_eq!(board(&p).get(a), 0);
+}
+
+#[test]
 fn the_same_digit_again_does_nothing_clears_or_clears_late() {
     let mut p = ruled(
         InputRules {
