@@ -8,8 +8,10 @@
 //! dumpsys sudoku`) and classifies the run: solved, false success (exit 0, not solved), honest
 //! failure, under-claim (non-zero exit, solved), hang, panic, and `runs.csv` disagreeing with
 //! the exit code. A run with only recoverable faults that is not solved is played again
-//! without faults, to tell the fault's failures from the style's own. Every run not solved
-//! prints the commands that reproduce it, and a summary table ends the campaign.
+//! without faults, to tell the fault's failures from the style's own. A run solved on a phone
+//! that loses no tap but with repairs is listed too (the player's taps did not do what it
+//! meant). Every run not solved prints the commands that reproduce it, and a summary table ends
+//! the campaign.
 //!
 //! Options: `--runs N` (30), `--seed S` (1), `--timeout SECS` (120 per play), `--bin PATH`
 //! (default: the `autoplay` next to this example, built by `cargo build --release`).
@@ -58,6 +60,9 @@ struct Draw {
     /// Every fault can be recovered from (no mistake limit with a search that writes wrong
     /// digits, no secured lock screen).
     recoverable: bool,
+    /// No fault loses a tap (no dropped taps, popup, lost link, background, dark screen): a
+    /// solve should need no repair there.
+    lossless: bool,
     level: u32,
     strategy: &'static str,
 }
@@ -182,10 +187,21 @@ fn draw(rng: &mut Rng) -> Draw {
     }
     let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
     recoverable &= app.allows(strategy, drops, limit);
+    const LOSSY: [&str; 5] = [
+        "--drop-taps",
+        "--popup-after",
+        "--disconnect-after",
+        "--background-after",
+        "--screen-off-after",
+    ];
+    let lossless = !faults
+        .iter()
+        .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
     Draw {
         look,
         faults,
         recoverable,
+        lossless,
         level,
         strategy,
     }
@@ -370,6 +386,8 @@ struct Outcome {
     code: Option<i32>,
     last_line: String,
     solved: bool,
+    /// The `repairs` of the run's `runs.csv` row.
+    repairs: Option<u64>,
 }
 
 fn free_port() -> u16 {
@@ -489,6 +507,7 @@ impl Env {
                 code: None,
                 last_line: "the phone did not connect".into(),
                 solved: false,
+                repairs: None,
             }
         } else {
             let open = AM_START.replace("{level}", "1");
@@ -569,6 +588,7 @@ impl Env {
                     .unwrap_or_else(|| err.lines().last().unwrap_or(""))
                     .to_string(),
                 solved,
+                repairs: row.as_deref().and_then(|r| repairs_of(&runs, r)),
             }
         };
         let _ = sim.kill();
@@ -627,6 +647,14 @@ fn check_knobs(bin: &Path) {
     }
 }
 
+/// The `repairs` column of a `runs.csv` row (its fields hold no commas: serials, models and
+/// boards do not).
+fn repairs_of(path: &Path, row: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let at = text.lines().next()?.split(',').position(|c| c == "repairs")?;
+    row.split(',').nth(at)?.parse().ok()
+}
+
 fn csv_rows(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|s| s.lines().skip(1).map(str::to_string).collect())
@@ -677,6 +705,7 @@ fn main() {
     let mut counts: BTreeMap<Class, u64> = BTreeMap::new();
     let mut faults_only = 0u64;
     let mut recoverable_unsolved = 0u64;
+    let mut repaired_lossless = 0u64;
     for run in 1..=runs {
         let d = draw(&mut rng);
         let dir = tempfile::tempdir().unwrap();
@@ -692,6 +721,7 @@ fn main() {
                 code: None,
                 last_line: format!("calibration failed: {e}"),
                 solved: false,
+                repairs: None,
             },
             Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
         };
@@ -705,6 +735,14 @@ fn main() {
             faulty.join(" ")
         );
         if outcome.class == Class::Solved {
+            // Taps all land there: a repair means the player's taps did not do what it meant
+            // (its model of the app is off), even though the run ended well.
+            if let (true, Some(n @ 1..)) = (d.lossless, outcome.repairs) {
+                repaired_lossless += 1;
+                println!("    solved, but with {n} repair(s) on a phone that loses no tap");
+                println!("    reproduce: {sim_cmd}");
+                println!("               {play_cmd}");
+            }
             continue;
         }
         println!("    {}", outcome.last_line);
@@ -759,4 +797,5 @@ fn main() {
     println!(
         "recoverable runs not solved: {recoverable_unsolved} ({faults_only} solved once the faults were off)"
     );
+    println!("solved with repairs on a phone that loses no tap: {repaired_lossless}");
 }
