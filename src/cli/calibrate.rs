@@ -78,6 +78,12 @@ pub struct CalibrateArgs {
     /// How to open level N: a shell command containing {level}.
     #[arg(long, value_name = "COMMAND")]
     am_start: Option<String>,
+    /// How to open level N from a list of level buttons that say their numbers (found by
+    /// their words on the screen, scrolling or paging the list): the words of the buttons that
+    /// lead to the list, comma-separated (e.g. 'Play,Levels'; `-`: none, BACK from a game
+    /// reaches it).
+    #[arg(long, value_name = "WORDS|-", value_parser = parse_words, conflicts_with = "am_start")]
+    level_list: Option<Words>,
     /// Without --screenshot: the device whose screen is captured.
     #[command(flatten)]
     adb: super::args::AdbArgs,
@@ -101,6 +107,24 @@ fn parse_point(s: &str) -> Result<[u32; 2], String> {
         &[x, y] => Ok([x, y]),
         _ => Err(format!("expected X,Y (two pixel numbers), got {s:?}")),
     }
+}
+
+/// Buttons' words, in order.
+#[derive(Debug, Clone)]
+struct Words(Vec<String>);
+
+/// Parses comma-separated words, or `-` for none.
+fn parse_words(s: &str) -> Result<Words, String> {
+    if s.trim() == "-" {
+        return Ok(Words(Vec::new()));
+    }
+    let words: Vec<String> = s.split(',').map(|w| w.trim().to_string()).collect();
+    if words.iter().any(String::is_empty) {
+        return Err(format!(
+            "expected words separated by commas (or -), got {s:?}"
+        ));
+    }
+    Ok(Words(words))
 }
 
 /// Parses `X,Y` or `toggle`.
@@ -198,7 +222,11 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             "{x},{y} (from --erase, --keys or --board) is outside the {w}x{h} screenshot"
         );
     }
-    let navigation = args.am_start.map(|command| Navigation::AmStart { command });
+    let navigation = match (args.am_start, args.level_list) {
+        (Some(command), _) => Some(Navigation::AmStart { command }),
+        (None, Some(Words(open))) => Some(Navigation::LevelList { open }),
+        (None, None) => None,
+    };
     let options = CalibrateOptions {
         erase: args.erase,
         hints: Hints {
@@ -386,6 +414,9 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             taps.len()
         )?,
         Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid")?,
+        Some(Navigation::LevelList { .. }) => outln!(
+            "--level N opens levels from the level list, finding level N's button by its words"
+        )?,
         None => outln!(
             "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
              that is open (recorded as level unknown). To open levels by number, run calibrate again \

@@ -368,9 +368,10 @@ impl Found {
 /// How to give a calibration `[navigation]`, for error messages.
 pub const NAVIGATION_HELP: &str = "Add one: make the calibration again with \
     `autoplay calibrate --am-start 'am start -n PACKAGE/ACTIVITY --ei level {level}'` (if the app opens \
-    a level from an intent), or add a `[navigation]` section of kind \"taps\" or \"level-grid\" to the \
-    file (README: \"Opening levels\"). Or drop --level to play the level that is open on the phone \
-    (recorded as level unknown).";
+    a level from an intent) or `--level-list X,Y` (if its level list's buttons say their numbers: \
+    the taps that open the list), or add a `[navigation]` section of kind \"taps\", \"level-grid\" \
+    or \"level-list\" to the file (README: \"Opening levels\"). Or drop --level to play the level \
+    that is open on the phone (recorded as level unknown).";
 
 #[cfg(test)]
 mod tests {

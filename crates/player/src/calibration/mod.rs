@@ -33,7 +33,7 @@
 //! mistake_limit = 3                # optional: the game ends after this many mistakes
 //! [input.seen]                     # optional: what the probe saw, rule by rule
 //! [navigation]                     # optional: how the player opens level N
-//! kind = "am-start"                # "am-start" | "taps" | "level-grid"
+//! kind = "am-start"                # "am-start" | "taps" | "level-grid" | "level-list"
 //! command = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}"
 //! [[templates]]                    # optional device digit templates (32x32 grey, base64)
 //! digit = 1
@@ -441,6 +441,15 @@ pub enum Navigation {
         /// The "next page" button, if levels span pages.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         next_page: Option<[u32; 2]>,
+    },
+    /// A list of level buttons that say their numbers: level N's is found by its words
+    /// (`uiautomator dump`), scrolling the list (or paging it) until it shows.
+    LevelList {
+        /// The words of the buttons that lead to the list, in order (e.g. `["Play", "Levels"]`):
+        /// from wherever the app is, the last one showing is tapped, or BACK pressed where none
+        /// shows, until level numbers show.
+        #[serde(default)]
+        open: Vec<String>,
     },
 }
 

@@ -2,7 +2,7 @@
 //! `app_package` finds the app's package (to bring it back from the background).
 
 use super::link::Link;
-use super::look::PhoneState;
+use super::look::{self, PhoneState, UiNode};
 use crate::calibration::Navigation;
 use anyhow::{Context, bail};
 use std::time::Duration;
@@ -68,6 +68,10 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
                 first[1] + slot / columns * step[1],
             )?;
         }
+        Navigation::LevelList { open } => {
+            reach_list(link, open)?;
+            find_in_list(link, level)?;
+        }
     }
     link.flush()?;
     // Give the app a moment to draw the new screen.
@@ -99,5 +103,210 @@ pub(crate) fn nav_package(nav: Option<&Navigation>) -> Option<String> {
             .and_then(|c| c.split_once('/'))
             .map(|(p, _)| p.to_string()),
         _ => None,
+    }
+}
+
+/// Scrolls or pages at most this many times looking for a level's button.
+const LIST_MOVES: u32 = 40;
+
+/// How many buttons or BACK presses at most lead to the level list.
+const LIST_STEPS: usize = 6;
+
+/// Brings the level list up from wherever the app is: taps the last of `open`'s buttons that
+/// shows, or presses BACK where none does, until level numbers show.
+fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
+    for step in 0..=LIST_STEPS {
+        let nodes = list_nodes(link)?;
+        // Numbers on the screen, and no Sudoku board (a game screen's keys are numbers too).
+        if nodes
+            .iter()
+            .filter(|n| level_number(&n.words).is_some())
+            .count()
+            >= 3
+            && crate::vision::detect_board(&link.grab()?).is_err()
+        {
+            return Ok(());
+        }
+        if step == LIST_STEPS {
+            let words: Vec<String> = nodes.iter().map(|n| n.words.clone()).collect();
+            bail!(
+                "the level list did not come up (the screen shows {}): check [navigation] open, \
+                 the words of the buttons that lead to it",
+                look::quote(&words, 6)
+            );
+        }
+        let button = open.iter().rev().find_map(|w| {
+            nodes
+                .iter()
+                .find(|n| n.words.trim().eq_ignore_ascii_case(w.trim()))
+        });
+        match button {
+            Some(n) => link.tap(n.center.0, n.center.1)?,
+            None => link.command("input keyevent KEYCODE_BACK")?,
+        }
+        link.flush()?;
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    Ok(())
+}
+
+/// Taps level `level`'s button in the level list on the screen, found by its words: scrolled
+/// (a swipe over the list) or paged (a button that says next or previous) towards it until it
+/// shows.
+fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
+    let mut last: Option<Vec<u32>> = None;
+    let mut swiped = false;
+    for _ in 0..=LIST_MOVES {
+        link.flush()?;
+        std::thread::sleep(Duration::from_millis(300));
+        let nodes = list_nodes(link)?;
+        if let Some(n) = nodes.iter().find(|n| names_level(&n.words, level)) {
+            return link.tap(n.center.0, n.center.1);
+        }
+        let shown: Vec<u32> = nodes
+            .iter()
+            .filter_map(|n| level_number(&n.words))
+            .collect();
+        let (Some(&lo), Some(&hi)) = (shown.iter().min(), shown.iter().max()) else {
+            bail!(
+                "looking for level {level}'s button: the screen shows no level numbers (is the \
+                 level list open? check [navigation] open)"
+            );
+        };
+        let forward = hi < level;
+        if last.as_ref() == Some(&shown) {
+            // The last move changed nothing: after a swipe, try a page button; else give up.
+            if !swiped {
+                bail!(
+                    "level {level} is not in the level list: it shows levels {lo} to {hi} and goes \
+                     no further"
+                );
+            }
+            swiped = false;
+            let Some(button) = nodes
+                .iter()
+                .find(|n| n.clickable && pages(&n.words, forward))
+            else {
+                bail!(
+                    "level {level} is not in the level list: it shows levels {lo} to {hi}, does not \
+                     scroll, and has no next-page button"
+                );
+            };
+            link.tap(button.center.0, button.center.1)?;
+        } else {
+            // Swipe over the levels' buttons, towards the level.
+            let xs: Vec<u32> = nodes
+                .iter()
+                .filter(|n| level_number(&n.words).is_some())
+                .map(|n| n.center.0)
+                .collect();
+            let ys: Vec<u32> = nodes
+                .iter()
+                .filter(|n| level_number(&n.words).is_some())
+                .map(|n| n.center.1)
+                .collect();
+            let x = xs.iter().sum::<u32>() / xs.len().max(1) as u32;
+            let (top, bottom) = (
+                *ys.iter().min().unwrap_or(&0),
+                *ys.iter().max().unwrap_or(&0),
+            );
+            let (from, to) = if forward {
+                (bottom, top)
+            } else {
+                (top, bottom)
+            };
+            link.command(&format!("input swipe {x} {from} {x} {to} 400"))?;
+            swiped = true;
+        }
+        last = Some(shown);
+    }
+    bail!("level {level}'s button did not show after {LIST_MOVES} moves through the level list")
+}
+
+/// The nodes of the screen (`uiautomator dump`), asked again while the screen animates.
+fn list_nodes(link: &mut Link) -> anyhow::Result<Vec<UiNode>> {
+    let mut said = String::new();
+    for _ in 0..3 {
+        let out = link.shell("reading the level list", look::UI_DUMP_COMMAND)?;
+        match look::ui_dump(&out.stdout) {
+            Ok(_) => return Ok(look::ui_nodes(&out.stdout)),
+            Err(error) => said = error,
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    bail!("reading the level list: `uiautomator dump` said {said:?}")
+}
+
+/// A level list's button words: a number alone, or a word and a number ("Level 7", "7 ★").
+fn level_number(words: &str) -> Option<u32> {
+    let numbers: Vec<u32> = words
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    match numbers[..] {
+        [n] if words.chars().filter(|c| c.is_alphabetic()).count() <= 12 => Some(n),
+        _ => None,
+    }
+}
+
+fn names_level(words: &str, level: u32) -> bool {
+    level_number(words) == Some(level)
+}
+
+/// Whether a button's words page the list forward (next) or back (previous).
+fn pages(words: &str, forward: bool) -> bool {
+    let w = words.to_lowercase();
+    let next = [
+        "next",
+        "›",
+        "»",
+        "→",
+        ">",
+        "weiter",
+        "suivant",
+        "siguiente",
+        "далее",
+        "sonraki",
+    ];
+    let prev = [
+        "prev",
+        "‹",
+        "«",
+        "←",
+        "<",
+        "back",
+        "zurück",
+        "précédent",
+        "anterior",
+        "назад",
+        "önceki",
+    ];
+    (if forward { &next[..] } else { &prev[..] })
+        .iter()
+        .any(|k| w.contains(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_buttons_by_their_words() {
+        for (words, n) in [
+            ("7", Some(7)),
+            ("Level 12", Some(12)),
+            ("12 ★★★", Some(12)),
+            ("Уровень 3", Some(3)),
+            ("Page 1 / 4", None),
+            ("09:05", None),
+            ("Levels", None),
+            ("Best time for this level: 42", None),
+        ] {
+            assert_eq!(level_number(words), n, "{words}");
+        }
+        assert!(names_level("Level 47", 47) && !names_level("147", 47));
+        assert!(pages("Next ›", true) && pages("‹ Prev", false) && !pages("Next", false));
+        assert!(pages("Sonraki", true) && !pages("Levels", true));
     }
 }
