@@ -651,7 +651,11 @@ fn check_knobs(bin: &Path) {
 /// boards do not).
 fn repairs_of(path: &Path, row: &str) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
-    let at = text.lines().next()?.split(',').position(|c| c == "repairs")?;
+    let at = text
+        .lines()
+        .next()?
+        .split(',')
+        .position(|c| c == "repairs")?;
     row.split(',').nth(at)?.parse().ok()
 }
 

@@ -328,6 +328,22 @@ pub(crate) struct DisplayState {
     pub rotation: Option<u8>,
 }
 
+/// The lines of a `dumpsys window`, trimmed, each with the display whose block it stands in
+/// (`Display: mDisplayId=N` opens one, an unindented line closes it).
+pub(crate) fn display_lines(text: &str) -> impl Iterator<Item = (Option<&str>, &str)> {
+    let mut display = None;
+    text.lines().map(move |line| {
+        let l = line.trim();
+        if !line.starts_with(' ') {
+            display = None;
+        }
+        if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
+            display = id.split_whitespace().next();
+        }
+        (display, l)
+    })
+}
+
 /// Parses [`DisplayState`] from `dumpsys window displays` (or all of `dumpsys window`): the
 /// first values in display 0's block, or outside any display's block (old releases have one).
 pub(crate) fn parse_display_state(text: &str) -> DisplayState {
@@ -336,16 +352,8 @@ pub(crate) fn parse_display_state(text: &str) -> DisplayState {
         Some((w.parse().ok()?, h.parse().ok()?))
     };
     let mut state = DisplayState::default();
-    let mut display: Option<String> = None;
-    for line in text.lines() {
-        let l = line.trim();
-        if !line.starts_with(' ') {
-            display = None;
-        }
-        if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
-            display = id.split_whitespace().next().map(str::to_string);
-        }
-        if display.as_deref().is_some_and(|d| d != "0") {
+    for (display, l) in display_lines(text) {
+        if display.is_some_and(|d| d != "0") {
             continue;
         }
         for word in l.split_whitespace() {

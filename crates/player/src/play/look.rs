@@ -37,19 +37,12 @@ impl PhoneState {
         let mut wakefulness = None;
         // Focus lines: each display's (Android 10+ print one per display, a foldable's cover
         // screen has its own), and the ones outside a display's block.
-        let mut display: Option<String> = None;
-        let mut top = "0".to_string();
-        let mut per_display: Vec<(String, Option<String>)> = Vec::new();
+        let mut top = "0";
+        let mut per_display: Vec<(&str, Option<String>)> = Vec::new();
         let mut global = None;
-        for line in text.lines() {
-            let l = line.trim();
-            if !line.starts_with(' ') {
-                display = None;
-            }
-            if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
-                display = id.split_whitespace().next().map(str::to_string);
-            } else if let Some(id) = l.strip_prefix("mTopFocusedDisplayId=") {
-                top = id.trim().to_string();
+        for (display, l) in crate::device::display_lines(text) {
+            if let Some(id) = l.strip_prefix("mTopFocusedDisplayId=") {
+                top = id.trim();
             }
             // The first one is the device's (later ones belong to power groups); Samsung's
             // builds print `getWakefulnessLocked()=`.
@@ -65,8 +58,8 @@ impl PhoneState {
             } else if in_keyguard && let Some(v) = l.strip_prefix("secure=") {
                 s.secure = v.trim() == "true";
             } else if let Some(v) = l.strip_prefix("mCurrentFocus=") {
-                match &display {
-                    Some(id) => per_display.push((id.clone(), parse_focus(v))),
+                match display {
+                    Some(id) => per_display.push((id, parse_focus(v))),
                     None => global = Some(parse_focus(v)),
                 }
             }
