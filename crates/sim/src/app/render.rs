@@ -61,12 +61,8 @@ impl Renderer {
             *img = RgbaImage::new(w, h);
         }
         let mut cv = Canvas::new(img, w, h);
-        let content = Rect::new(
-            0,
-            layout.app_bar.y,
-            layout.width,
-            layout.nav_bar.y - layout.app_bar.y,
-        );
+        let c = layout.content();
+        let content = Rect::new(0, layout.app_bar.y, c.w, c.bottom() - layout.app_bar.y);
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
         match (model.screen, &model.game) {
             (AppScreen::Home, _)
@@ -87,7 +83,7 @@ impl Renderer {
                     let right = if layout.undo.w > 0 && layout.undo.y == layout.app_bar.y {
                         layout.undo.x
                     } else {
-                        layout.width
+                        layout.app_bar.right()
                     } - layout.px(16.0);
                     let baseline =
                         self.text
@@ -159,7 +155,7 @@ impl Renderer {
             .draw(cv, Face::Bold, size, &time, (l.px(16.0), baseline), fg);
         // Battery: outline, charge, nub.
         let (bw, bh) = (l.px(22.0), l.px(11.0));
-        let bx = l.width - l.px(16.0) - bw;
+        let bx = bar.right() - l.px(16.0) - bw;
         let by = bar.center().1 - bh / 2;
         let t = l.px(1.5).max(1);
         cv.fill(Rect::new(bx, by, bw, bh), fg);

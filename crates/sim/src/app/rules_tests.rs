@@ -771,7 +771,7 @@ fn end_lines_and_screens_fit_on_every_profile() {
                     let e = l.end_rects(form);
                     for r in [e.title, e.sub, e.home, e.primary] {
                         assert!(
-                            r.y >= l.app_bar.bottom() && r.bottom() <= l.nav_bar.y,
+                            r.y >= l.app_bar.bottom() && r.bottom() <= l.content().bottom(),
                             "{} {} {keypad:?} {form:?}: {r:?}",
                             prof.name,
                             style.name

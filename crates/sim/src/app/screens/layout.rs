@@ -14,6 +14,8 @@ use sudoku_autoplay::board::CELLS;
 const GRID_KEY_DP: f32 = 56.0;
 const GRID_GAP_DP: f32 = 4.0;
 const GRID_PAD_DP: f32 = 6.0;
+/// The 3x3 keypad's side.
+const GRID_DP: f32 = 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP;
 /// The action row (`EraseKey::Actions`): its height and the gap under it (dp).
 const ACTIONS_DP: f32 = 56.0;
 const ACTIONS_GAP_DP: f32 = 8.0;
@@ -129,31 +131,50 @@ impl ScreenLayout {
         let px = |v: f32| (v * dp).round() as i32;
 
         let notch = profile.cutout && !landscape;
-        let status_h = if notch { px(40.0) } else { px(24.0) };
-        let status_bar = Rect::new(0, 0, width, status_h);
-        let cutout = notch.then(|| (width / 2, status_h / 2, px(11.0)));
-        let app_bar = Rect::new(0, status_h, width, px(56.0));
-        let back = Rect::new(0, app_bar.y, px(56.0), app_bar.h);
+        // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar on
+        // the right and a 48 dp app bar, as Android lays them out; a tablet keeps both.
+        let side_nav = landscape && (height as f32 / dp) < 600.0;
         let nav_h = px(48.0);
-        let nav_bar = Rect::new(0, height - nav_h, width, nav_h);
+        // The width the app has: the screen's, but the side navigation bar.
+        let cw = if side_nav { width - nav_h } else { width };
+        let status_h = if notch { px(40.0) } else { px(24.0) };
+        let status_bar = Rect::new(0, 0, cw, status_h);
+        let cutout = notch.then(|| (width / 2, status_h / 2, px(11.0)));
+        let app_bar = Rect::new(0, status_h, cw, px(if side_nav { 48.0 } else { 56.0 }));
+        let back = Rect::new(0, app_bar.y, px(56.0), app_bar.h);
         let nav_w = px(80.0);
-        let nav_button = |cx: i32| Rect::new(cx - nav_w / 2, nav_bar.y, nav_w, nav_h);
-        let nav_back = nav_button(width / 2 - px(110.0));
-        let nav_home = nav_button(width / 2);
-        let nav_recents = nav_button(width / 2 + px(110.0));
+        let (nav_bar, nav_button): (Rect, Box<dyn Fn(i32) -> Rect>) = if side_nav {
+            let bar = Rect::new(cw, 0, nav_h, height);
+            let c = height / 2;
+            (
+                bar,
+                Box::new(move |d| Rect::new(bar.x, c - d - nav_w / 2, nav_h, nav_w)),
+            )
+        } else {
+            let bar = Rect::new(0, height - nav_h, width, nav_h);
+            let c = width / 2;
+            (
+                bar,
+                Box::new(move |d| Rect::new(c + d - nav_w / 2, bar.y, nav_w, nav_h)),
+            )
+        };
+        // Back, home, recents: left to right at the bottom, bottom to top at the side.
+        let nav_back = nav_button(-px(110.0));
+        let nav_home = nav_button(0);
+        let nav_recents = nav_button(px(110.0));
 
         // The content column: full width on phones, at most 600dp on tablets.
-        let column = (width - 2 * px(8.0)).min(px(600.0));
-        let left = (width - column) / 2;
+        let column = (cw - 2 * px(8.0)).min(px(600.0));
+        let left = (cw - column) / 2;
         let content_top = app_bar.bottom();
-        let content_h = nav_bar.y - content_top;
+        let content_h = if side_nav { height } else { nav_bar.y } - content_top;
 
         // Home.
-        let home_title = Rect::new(0, content_top + content_h / 4 - px(40.0), width, px(80.0));
+        let home_title = Rect::new(0, content_top + content_h / 4 - px(40.0), cw, px(80.0));
         let button_w = px(240.0).min(column);
         // Both buttons above the navigation bar, also on a short (landscape) screen.
         let play = Rect::new(
-            (width - button_w) / 2,
+            (cw - button_w) / 2,
             content_top + (content_h / 2).min(content_h - px(64.0 + 20.0 + 56.0 + 16.0)),
             button_w,
             px(64.0),
@@ -201,39 +222,46 @@ impl ScreenLayout {
             KeypadStyle::Row if actions_dp > 0.0 => 56.0 + actions_dp,
             KeypadStyle::Row => 56.0 + 16.0 + 48.0,
             KeypadStyle::TwoRows => 128.0 + actions_dp,
-            KeypadStyle::Grid => {
-                3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP + actions_dp
-            }
+            KeypadStyle::Grid => GRID_DP + actions_dp,
         };
         let full = if style.edge_to_edge { width } else { column };
-        let (size, ks) = if landscape {
+        // A 3x3 keypad's width (dp), its erase key beside it.
+        let grid_spread_dp = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
+            GRID_DP
+        } else {
+            GRID_DP + 24.0 + 88.0
+        };
+        let (size, kspan, ks) = if landscape {
             // The board as tall as the content, the keypad beside it (shrunk to the board's
-            // height if need be).
-            let size = (content_h - px(32.0)).min(width * 11 / 20);
-            (size, (size as f32 / (key_dp * dp)).clamp(0.6, 1.0))
+            // height, and a 3x3 one to the room beside it, if need be).
+            let size = (content_h - px(32.0)).min(cw * 11 / 20);
+            let kspan = column.min(cw - size - px(16.0 + 24.0 + 16.0));
+            let mut ks = size as f32 / (key_dp * dp);
+            if keypad == KeypadStyle::Grid {
+                ks = ks.min(kspan as f32 / (grid_spread_dp * dp));
+            }
+            (size, kspan, ks.clamp(0.6, 1.0))
         } else {
             let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
             let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
             let keys = (key_dp * dp * ks).round() as i32;
-            (full.min(content_h - px(16.0 + 24.0 + 8.0) - keys), ks)
+            (
+                full.min(content_h - px(16.0 + 24.0 + 8.0) - keys),
+                column,
+                ks,
+            )
         };
         let kpx = |v: f32| (v * dp * ks).round() as i32;
         // The keypad spans the content column under the board, also under a smaller board;
         // beside it in landscape, centred on its height.
-        let (board, kleft, kspan, block_top) = if landscape {
-            let kspan = column.min(width - size - px(16.0 + 24.0 + 16.0));
-            let left = (width - size - px(24.0) - kspan) / 2;
+        let (board, kleft, block_top) = if landscape {
+            let left = (cw - size - px(24.0) - kspan) / 2;
             let board = Rect::new(left, content_top + px(16.0), size, size);
             let block = board.y + (size - kpx(key_dp)) / 2;
-            (board, board.right() + px(24.0), kspan, block)
+            (board, board.right() + px(24.0), block)
         } else {
             let board = Rect::new((width - size) / 2, content_top + px(16.0), size, size);
-            (
-                board,
-                (width - column) / 2,
-                column,
-                board.bottom() + px(24.0),
-            )
+            (board, (width - column) / 2, board.bottom() + px(24.0))
         };
         let mut lines = [0; 10];
         for (i, l) in lines.iter_mut().enumerate() {
@@ -320,9 +348,9 @@ impl ScreenLayout {
         }
 
         // Dialog card, centred.
-        let dw = (width - px(48.0)).min(px(340.0));
+        let dw = (cw - px(48.0)).min(px(340.0));
         let dh = px(200.0);
-        let dialog = Rect::new((width - dw) / 2, (height - dh) / 2, dw, dh);
+        let dialog = Rect::new((cw - dw) / 2, (height - dh) / 2, dw, dh);
         let bw = (dw - px(16.0) * 3) / 2;
         let by = dialog.bottom() - px(16.0) - px(48.0);
         let dialog_home = Rect::new(dialog.x + px(16.0), by, bw, px(48.0));
@@ -372,7 +400,7 @@ impl ScreenLayout {
             (true, EraseKey::Actions) => self.actions[0],
             (true, _) => {
                 let w = self.px(56.0);
-                Rect::new(self.width - w, self.app_bar.y, w, self.app_bar.h)
+                Rect::new(self.app_bar.right() - w, self.app_bar.y, w, self.app_bar.h)
             }
         };
         self.completion = rules.completion;
@@ -405,12 +433,13 @@ impl ScreenLayout {
             EndForm::Line => {
                 // Where the keypad was (under the board; beside it in landscape): a line, a
                 // smaller one, two buttons, shrunk to the room there is (116 dp at full size).
+                let content = self.content();
                 let area = if self.width > self.height {
                     let x = self.board.right();
-                    Rect::new(x, self.board.y, self.width - x, self.board.h)
+                    Rect::new(x, self.board.y, content.right() - x, self.board.h)
                 } else {
                     let y = self.board.bottom();
-                    Rect::new(0, y, self.width, self.nav_bar.y - y)
+                    Rect::new(0, y, content.w, content.bottom() - y)
                 };
                 let k = (area.h as f32 / self.dp / 116.0).min(1.0);
                 let px = |v: f32| (v * k * self.dp).round() as i32;
@@ -437,6 +466,17 @@ impl ScreenLayout {
             return Some(Hit::AlertOk);
         }
         self.hit(AppScreen::Home, true, x, y)
+    }
+
+    /// Where the app draws its screens: under the app bar, above the navigation bar (beside it,
+    /// where it stands on the right of a phone held in landscape).
+    pub fn content(&self) -> Rect {
+        let top = self.app_bar.bottom();
+        if self.nav_bar.y == 0 {
+            Rect::new(0, top, self.nav_bar.x, self.height - top)
+        } else {
+            Rect::new(0, top, self.width, self.nav_bar.y - top)
+        }
     }
 
     /// Converts dp to pixels.
@@ -559,11 +599,24 @@ impl ScreenLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::PROFILES;
+    use crate::profile::Profile;
+
+    /// Every profile, held upright and in landscape.
+    fn held() -> Vec<Profile> {
+        crate::profile::PROFILES
+            .iter()
+            .flat_map(|p| {
+                (0..2).map(|rotation| Profile {
+                    rotation,
+                    ..p.clone()
+                })
+            })
+            .collect()
+    }
 
     #[test]
     fn everything_fits_and_hits_itself() {
-        for p in PROFILES {
+        for p in &held() {
             for (keypad, style) in [
                 (KeypadStyle::Row, Style::default()),
                 (KeypadStyle::TwoRows, Style::default()),
@@ -575,15 +628,15 @@ mod tests {
                 let inside = |r: &Rect| {
                     r.x >= 0
                         && r.y >= l.app_bar.bottom()
-                        && r.right() <= l.width
-                        && r.bottom() <= l.nav_bar.y
+                        && r.right() <= l.content().right()
+                        && r.bottom() <= l.content().bottom()
                 };
                 let erase = (style.erase != EraseKey::None).then_some(&l.erase);
                 for r in l.keys.iter().chain(erase).chain([&l.board, &l.next_page]) {
                     assert!(inside(r), "{} {keypad:?}: {r:?}", p.name);
                 }
                 assert!(
-                    l.board.w >= l.width / 2,
+                    l.board.w >= l.width.min(l.height) / 2,
                     "{} {keypad:?}: board {:?}",
                     p.name,
                     l.board
@@ -610,14 +663,14 @@ mod tests {
 
     #[test]
     fn more_styles_fit_and_their_erase_keys_hit() {
-        for p in PROFILES {
+        for p in &held() {
             for style in crate::app::style::MORE_STYLES {
                 let l = ScreenLayout::new(p, style.keypad.unwrap(), style);
                 let inside = |r: &Rect| {
                     r.x >= 0
                         && r.y >= l.app_bar.bottom()
-                        && r.right() <= l.width
-                        && r.bottom() <= l.nav_bar.y
+                        && r.right() <= l.content().right()
+                        && r.bottom() <= l.content().bottom()
                 };
                 for r in l.keys.iter().chain([&l.board, &l.erase]) {
                     assert!(inside(r), "{} {}: {r:?}", p.name, style.name);
@@ -631,7 +684,10 @@ mod tests {
                 if style.erase == EraseKey::Actions {
                     assert_eq!(l.erase, l.actions[1]);
                     assert!(l.actions[0].bottom() <= l.keys[0].y);
-                    assert!(l.actions[0].y >= l.board.bottom());
+                    // Under the board, or beside it in landscape.
+                    assert!(
+                        l.actions[0].y >= l.board.bottom() || l.actions[0].x >= l.board.right()
+                    );
                     let (x, y) = l.actions[0].center();
                     assert_eq!(
                         l.hit(AppScreen::Game, false, x, y),
