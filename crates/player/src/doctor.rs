@@ -138,10 +138,10 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
             .shell("dumpsys window displays", CALL_TIMEOUT)?
             .stdout,
     );
-    let display = parsed.map(|natural| crate::device::Display::of(natural, turned));
+    let held = parsed.map(|natural| crate::device::turned_size(natural, turned));
     let screen = ScreenSize {
-        width: display.map(|d| d.size.0),
-        height: display.map(|d| d.size.1),
+        width: held.map(|s| s.0),
+        height: held.map(|s| s.1),
         rotation: turned.rotation.map(|r| u32::from(r) * 90),
         density: last_number_after(&density.stdout, "density:"),
         from: "wm size; wm density; dumpsys window displays",

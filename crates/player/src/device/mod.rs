@@ -247,61 +247,35 @@ impl Device {
         Ok(parse_getprop(&out, key))
     }
 
-    /// The display size as screenshots and taps see it now: [`Device::display`]'s.
+    /// The display's size as screenshots and taps see it now: `wm size` (its natural
+    /// orientation; an override size wins, as on the screen), turned as the phone is held
+    /// (`dumpsys window displays`).
     pub fn screen_size(&self) -> Result<(u32, u32), DeviceError> {
-        Ok(self.display()?.size)
-    }
-
-    /// The display: `wm size` (its natural orientation; an override size wins, as on the
-    /// screen), turned as the phone is held (`dumpsys window displays`).
-    pub fn display(&self) -> Result<Display, DeviceError> {
         let out = self.shell("wm size", CALL_TIMEOUT)?.stdout;
         let natural = parse_wm_size(&out).ok_or_else(|| {
             DeviceError::Adb(format!(
                 "cannot read the screen size from `wm size`: {out:?}"
             ))
         })?;
-        let state = self
-            .shell("dumpsys window displays", CALL_TIMEOUT)
-            .map(|o| parse_display_state(&o.stdout))
-            .unwrap_or_default();
-        Ok(Display::of(natural, state))
+        let held = self.shell("dumpsys window displays", CALL_TIMEOUT)?.stdout;
+        Ok(turned_size(natural, parse_display_state(&held)))
     }
 }
 
-/// The display as the phone is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Display {
-    /// As screenshots and taps see it now.
-    pub size: (u32, u32),
-    /// `wm size`'s: the natural (unrotated) orientation.
-    pub natural: (u32, u32),
-    /// Quarter turns from the natural orientation (`Surface.ROTATION_90` is 1); `None` when
-    /// `dumpsys window` does not say.
-    pub rotation: Option<u8>,
-}
-
-impl Display {
-    /// The natural size turned by the rotation `dumpsys window displays` gives; its current
-    /// size (`cur=`) where that is the natural one either way round (a rotation it does not
-    /// name still shows there).
-    pub(crate) fn of(natural: (u32, u32), state: DisplayState) -> Display {
-        let swapped = (natural.1, natural.0);
-        let turned = if state.rotation.is_some_and(|r| r % 2 == 1) {
-            swapped
-        } else {
-            natural
-        };
-        let size = state
-            .current
-            .filter(|c| *c == natural || *c == swapped)
-            .unwrap_or(turned);
-        Display {
-            size,
-            natural,
-            rotation: state.rotation,
-        }
-    }
+/// The natural size turned by the rotation `dumpsys window displays` gives; its current size
+/// (`cur=`) where that is the natural one either way round (a rotation it does not name still
+/// shows there).
+pub(crate) fn turned_size(natural: (u32, u32), state: DisplayState) -> (u32, u32) {
+    let swapped = (natural.1, natural.0);
+    let turned = if state.rotation.is_some_and(|r| r % 2 == 1) {
+        swapped
+    } else {
+        natural
+    };
+    state
+        .current
+        .filter(|c| *c == natural || *c == swapped)
+        .unwrap_or(turned)
 }
 
 /// A rotation as Android's dumps print it, in quarter turns: `1`, `ROTATION_90` (window
@@ -570,26 +544,25 @@ mod tests {
             mRotation=1 mDeferredRotationPauseCount=0\n      mCurrentRotation=ROTATION_90\n";
         let s = parse_display_state(landscape);
         assert_eq!((s.current, s.rotation), (Some((2400, 1080)), Some(1)));
-        let d = Display::of((1080, 2400), s);
-        assert_eq!(d.size, (2400, 1080));
+        assert_eq!(turned_size((1080, 2400), s), (2400, 1080));
         // Only a rotation (an old release's `mRotation=3`), or only a current size.
         let only_rotation = DisplayState {
             current: None,
             rotation: Some(3),
         };
-        assert_eq!(Display::of((1080, 2400), only_rotation).size, (2400, 1080));
+        assert_eq!(turned_size((1080, 2400), only_rotation), (2400, 1080));
         let only_size = DisplayState {
             current: Some((2400, 1080)),
             rotation: None,
         };
-        assert_eq!(Display::of((1080, 2400), only_size).size, (2400, 1080));
+        assert_eq!(turned_size((1080, 2400), only_size), (2400, 1080));
         // A current size that is not the natural one either way round (another display's
         // override) does not win over wm size.
         let other = DisplayState {
             current: Some((720, 748)),
             rotation: Some(0),
         };
-        assert_eq!(Display::of((1080, 2400), other).size, (1080, 2400));
+        assert_eq!(turned_size((1080, 2400), other), (1080, 2400));
     }
 
     #[test]

@@ -532,8 +532,8 @@ pub fn release(out: &mut Vec<u8>, panel: &TouchPanel, record: usize) {
 /// along the panel's x from its end: Android's `TouchInputMapper`, undone), and its range may
 /// differ from the display's.
 pub(crate) fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -> (u32, u32) {
-    let (sw, sh) = screen;
-    let (x, y) = (x.min(sw.max(1) - 1), y.min(sh.max(1) - 1));
+    let (sw, sh) = (screen.0.max(1), screen.1.max(1));
+    let (x, y) = (x.min(sw - 1), y.min(sh - 1));
     // The point in the natural orientation, and the natural size.
     let ((nx, ny), (w, h)) = match panel.rotation % 4 {
         1 => ((sh - 1 - y, x), (sh, sw)),
@@ -541,8 +541,8 @@ pub(crate) fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -
         3 => ((y, sw - 1 - x), (sh, sw)),
         _ => ((x, y), (sw, sh)),
     };
-    let px = (nx as u64 * (panel.max_x as u64 + 1) / w.max(1) as u64).min(panel.max_x as u64);
-    let py = (ny as u64 * (panel.max_y as u64 + 1) / h.max(1) as u64).min(panel.max_y as u64);
+    let px = (nx as u64 * (panel.max_x as u64 + 1) / w as u64).min(panel.max_x as u64);
+    let py = (ny as u64 * (panel.max_y as u64 + 1) / h as u64).min(panel.max_y as u64);
     (px as u32, py as u32)
 }
 
