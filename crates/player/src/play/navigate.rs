@@ -175,46 +175,33 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
         };
         let forward = hi < level;
         if last.as_ref() == Some(&shown) {
-            // The last move changed nothing: after a swipe, try a page button; else give up.
-            if !swiped {
+            // The last swipe changed nothing: a button that pages, else the list ends there.
+            let button = nodes
+                .iter()
+                .find(|n| n.clickable && pages(&n.words, forward))
+                .filter(|_| swiped);
+            let Some(button) = button else {
                 bail!(
                     "level {level} is not in the level list: it shows levels {lo} to {hi} and goes \
                      no further"
                 );
-            }
-            swiped = false;
-            let Some(button) = nodes
-                .iter()
-                .find(|n| n.clickable && pages(&n.words, forward))
-            else {
-                bail!(
-                    "level {level} is not in the level list: it shows levels {lo} to {hi}, does not \
-                     scroll, and has no next-page button"
-                );
             };
             link.tap(button.center.0, button.center.1)?;
+            swiped = false;
         } else {
             // Swipe over the levels' buttons, towards the level.
-            let xs: Vec<u32> = nodes
+            let at: Vec<(u32, u32)> = nodes
                 .iter()
                 .filter(|n| level_number(&n.words).is_some())
-                .map(|n| n.center.0)
+                .map(|n| n.center)
                 .collect();
-            let ys: Vec<u32> = nodes
+            let x = at.iter().map(|p| p.0).sum::<u32>() / at.len() as u32;
+            let (top, bottom) = at
                 .iter()
-                .filter(|n| level_number(&n.words).is_some())
-                .map(|n| n.center.1)
-                .collect();
-            let x = xs.iter().sum::<u32>() / xs.len().max(1) as u32;
-            let (top, bottom) = (
-                *ys.iter().min().unwrap_or(&0),
-                *ys.iter().max().unwrap_or(&0),
-            );
-            let (from, to) = if forward {
-                (bottom, top)
-            } else {
-                (top, bottom)
-            };
+                .fold((u32::MAX, 0), |(t, b), p| (t.min(p.1), b.max(p.1)));
+            let (middle, half) = ((top + bottom) / 2, ((bottom - top) / 2).max(150));
+            let (from, to) = (middle + half, middle.saturating_sub(half));
+            let (from, to) = if forward { (from, to) } else { (to, from) };
             link.command(&format!("input swipe {x} {from} {x} {to} 400"))?;
             swiped = true;
         }
