@@ -60,6 +60,8 @@ struct Draw {
     /// Every fault can be recovered from (no mistake limit with a search that writes wrong
     /// digits, no secured lock screen).
     recoverable: bool,
+    /// How calibrate tells the player to open levels: `--am-start ...` or `--level-list WORDS`.
+    navigation: [&'static str; 2],
     /// No fault loses a tap (no dropped taps, popup, lost link, background, dark screen): a
     /// solve should need no repair there.
     lossless: bool,
@@ -185,6 +187,16 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.15) {
         look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
     }
+    // A level list that scrolls, as most real apps have; levels opened from the list by its
+    // buttons' words, or by an intent.
+    if rng.chance(0.3) {
+        look.push("--scrolling-levels".into());
+    }
+    let navigation = if rng.chance(0.3) {
+        ["--level-list", "Levels"]
+    } else {
+        ["--am-start", AM_START]
+    };
     let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
     recoverable &= app.allows(strategy, drops, limit);
     const LOSSY: [&str; 5] = [
@@ -201,6 +213,7 @@ fn draw(rng: &mut Rng) -> Draw {
         look,
         faults,
         recoverable,
+        navigation,
         lossless,
         level,
         strategy,
@@ -469,8 +482,14 @@ impl Env {
         c
     }
 
-    /// Calibrates on a fault-free phone with the run's look (level 1 open).
-    fn calibrate(&self, dir: &Path, look: &[String]) -> Result<(), String> {
+    /// Calibrates on a fault-free phone with the run's look (level 1 open), telling it how to
+    /// open levels with `navigation`.
+    fn calibrate(
+        &self,
+        dir: &Path,
+        look: &[String],
+        navigation: [&str; 2],
+    ) -> Result<(), String> {
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
         let mut sim = self.sim(port, look);
@@ -481,7 +500,8 @@ impl Env {
             let open = AM_START.replace("{level}", "1");
             self.adb(&["-s", &serial, "shell", &open]);
             let out = self
-                .autoplay(dir, &["calibrate", "-s", &serial, "--am-start", AM_START])
+                .autoplay(dir, &["calibrate", "-s", &serial])
+                .args(navigation)
                 .output()
                 .map_err(|e| e.to_string())?;
             if out.status.success() {
@@ -719,7 +739,7 @@ fn main() {
             "autoplay --level {} --strategy {} --pace 0",
             d.level, d.strategy
         );
-        let outcome = match env.calibrate(dir.path(), &d.look) {
+        let outcome = match env.calibrate(dir.path(), &d.look, d.navigation) {
             Err(e) => Outcome {
                 class: Class::SetupFailed,
                 code: None,
@@ -752,7 +772,8 @@ fn main() {
         println!("    {}", outcome.last_line);
         println!("    reproduce: {sim_cmd}");
         println!(
-            "               (calibrate with `autoplay calibrate --am-start '{AM_START}'` on level 1)"
+            "               (calibrate with `autoplay calibrate {} '{}'` on level 1)",
+            d.navigation[0], d.navigation[1]
         );
         println!("               {play_cmd}");
         if outcome.solved {

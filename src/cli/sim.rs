@@ -60,6 +60,10 @@ pub struct SimArgs {
     /// Show digits that break a rule in red.
     #[arg(long)]
     show_conflicts: bool,
+    /// The level list is one list that scrolls (swipe up for later levels), as most real
+    /// apps have it, instead of pages with Prev and Next buttons.
+    #[arg(long)]
+    scrolling_levels: bool,
     /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -458,6 +462,7 @@ impl SimArgs {
                 lock_screen: self.lock_screen,
             },
             palette: None,
+            scrolling_levels: self.scrolling_levels,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;

@@ -819,37 +819,44 @@ fn level_grid_navigation_pages_through_the_level_list() {
 }
 
 /// `calibrate --level-list Levels` on a phone with a game open, then `--level 47`: the player
-/// goes back to the level list (BACK: no "Levels" button on the game screen), finds no 47 on
-/// the first page, tries a swipe (the list does not scroll), pages with "Next" until 47 shows,
-/// and taps it by its words.
+/// goes back to the level list (BACK: no "Levels" button on the game screen) and finds 47 by
+/// its words: in a list that scrolls, by swiping it up; in a paged one (a swipe changes
+/// nothing), by "Next".
 #[test]
 fn level_list_navigation_finds_the_level_by_its_words() {
-    let data = tempfile::tempdir().unwrap();
-    let sim = spawn(styled("pixel", "classic", Theme::Light, 7)).unwrap();
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let port = adb.addr().port().to_string();
-    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level 1");
-    adb.adb(&["-s", &sim.serial(), "shell", &open]);
-    let file = data.path().join("list.toml");
-    let mut cmd = crate::common::autoplay_command();
-    cmd.args(["calibrate", "-P", &port, "-s", &sim.serial(), "--no-probe"])
-        .args(["--level-list", "Levels", "--out"])
-        .arg(&file);
-    let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
-    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
-    let toml = std::fs::read_to_string(&file).unwrap();
-    assert!(toml.contains("kind = \"level-list\""), "{toml}");
-    let file = file.to_str().unwrap();
-    let cmd = autoplay_through(&adb, data.path(), &["--level", "47", "--calibration", file]);
-    let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
-    let state = sim.dumpsys();
-    assert_eq!(out.code(), 0, "{}\n{}\n{state}", out.text(), out.stderr);
-    assert_eq!(
-        (state["level"].as_u64(), &state["solved"]),
-        (Some(47), &serde_json::Value::Bool(true)),
-        "{state}"
-    );
+    for scrolling in [true, false] {
+        let data = tempfile::tempdir().unwrap();
+        let mut c = styled("pixel", "classic", Theme::Light, 7);
+        c.app.scrolling_levels = scrolling;
+        let sim = spawn(c).unwrap();
+        let adb = AdbServer::start();
+        adb.connect(&sim.serial());
+        let port = adb.addr().port().to_string();
+        let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level 1");
+        adb.adb(&["-s", &sim.serial(), "shell", &open]);
+        let file = data.path().join("list.toml");
+        let mut cmd = crate::common::autoplay_command();
+        cmd.args(["calibrate", "-P", &port, "-s", &sim.serial(), "--no-probe"])
+            .args(["--level-list", "Levels", "--out"])
+            .arg(&file);
+        let out = run_with_timeout(cmd, b"", Duration::from_secs(60));
+        assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+        let toml = std::fs::read_to_string(&file).unwrap();
+        assert!(toml.contains("kind = \"level-list\""), "{toml}");
+        let file = file.to_str().unwrap();
+        let cmd = autoplay_through(&adb, data.path(), &["--level", "47", "--calibration", file]);
+        let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
+        let state = sim.dumpsys();
+        let said = format!(
+            "scrolling {scrolling}: {}\n{}\n{state}",
+            out.text(),
+            out.stderr
+        );
+        assert_eq!(out.code(), 0, "{said}");
+        assert_eq!(state["level"], 47, "{said}");
+        assert_eq!(state["solved"], true, "{said}");
+        assert!(state["swipes"].as_u64().unwrap() > 0, "{said}");
+    }
 }
 
 #[test]

@@ -161,14 +161,13 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
         }
         (AppScreen::Levels, _) => {
             let mut n = vec![text("Levels", l.app_bar)];
-            for (slot, r) in l.slots.iter().enumerate() {
-                let k = model.page * super::screens::LEVELS_PER_PAGE + slot + 1;
-                if k <= LEVEL_COUNT {
-                    n.push(button(k.to_string(), *r));
-                }
+            for (k, r) in l.level_buttons(model.page, model.scroll) {
+                n.push(button((k + 1).to_string(), r));
             }
-            n.push(button("Prev", l.prev_page));
-            n.push(button("Next", l.next_page));
+            if model.scroll.is_none() {
+                n.push(button("Prev", l.prev_page));
+                n.push(button("Next", l.next_page));
+            }
             n
         }
         _ => vec![

@@ -98,6 +98,8 @@ pub struct AppOptions {
     pub palette: Option<palette::Palette>,
     /// How the app takes taps (`--input-rules` and the rules' flags).
     pub rules: rules::InputRules,
+    /// The level list is one scrolling list (as most real apps have it) instead of pages.
+    pub scrolling_levels: bool,
 }
 
 impl AppOptions {
@@ -183,6 +185,7 @@ impl Phone {
         let mix = splitmix(options.seed);
         let mut model = Model::new(options.popup_after, options.mistake_limit);
         model.set_rules(options.rules, &options.style, options.seed);
+        model.scroll = options.scrolling_levels.then_some(0);
         Phone {
             renderer: Renderer::new(&layout),
             layout,
@@ -241,10 +244,16 @@ impl Phone {
         match self.system.shown() {
             Shown::App => {
                 if !dropped {
-                    let hit = if self.model.alert && !self.model.popup {
+                    let m = &self.model;
+                    let level = (m.screen == screens::AppScreen::Levels && !m.popup)
+                        .then(|| self.layout.level_at(m.page, m.scroll, x, y))
+                        .flatten();
+                    let hit = if m.alert && !m.popup {
                         self.layout.hit_alert(x, y)
+                    } else if let Some(n) = level {
+                        Some(screens::Hit::Level(n))
                     } else {
-                        self.layout.hit(self.model.screen, self.model.popup, x, y)
+                        self.layout.hit(m.screen, m.popup, x, y)
                     };
                     changed |= match hit {
                         Some(screens::Hit::NavHome) => self.system.go_home(),
@@ -286,8 +295,18 @@ impl Phone {
         if self.system.shown() != Shown::App {
             return;
         }
+        let on_list = !self.model.popup && self.model.screen == screens::AppScreen::Levels;
+        if let (true, Some(scroll)) = (on_list && dy.abs() > dx.abs(), self.model.scroll) {
+            // A scrolling list follows the finger.
+            let to = (scroll - dy as i32).clamp(0, self.layout.max_scroll());
+            self.model.scroll = Some(to);
+            if to != scroll {
+                self.frame_clock = None;
+            }
+            return;
+        }
         let page_turn = dx.abs() > dy.abs() && dx.abs() > PAGE_SWIPE_DP * dp;
-        if page_turn && !self.model.popup && self.model.screen == screens::AppScreen::Levels {
+        if page_turn && on_list {
             let target = if dx < 0.0 {
                 screens::Hit::NextPage
             } else {

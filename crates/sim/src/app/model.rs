@@ -321,6 +321,8 @@ pub struct Model {
     pub screen: AppScreen,
     /// Level list page, 0-based.
     pub page: usize,
+    /// The level list scrolls instead of paging: how far down, in pixels (`None`: pages).
+    pub scroll: Option<i32>,
     pub game: Option<Game>,
     /// Whether the "Rate this app" popup is showing.
     pub popup: bool,
@@ -556,6 +558,7 @@ impl Model {
         Model {
             screen: AppScreen::Home,
             page: 0,
+            scroll: None,
             game: None,
             popup: false,
             popup_after,
@@ -671,15 +674,17 @@ impl Model {
                 self.show_levels();
                 true
             }
-            (AppScreen::Levels, Hit::LevelSlot(slot)) => {
-                let n = self.page * LEVELS_PER_PAGE + slot + 1;
+            (AppScreen::Levels, Hit::Level(n)) => {
+                let n = n + 1;
                 self.open(n as u32)
             }
-            (AppScreen::Levels, Hit::PrevPage) if self.page > 0 => {
+            (AppScreen::Levels, Hit::PrevPage) if self.page > 0 && self.scroll.is_none() => {
                 self.page -= 1;
                 true
             }
-            (AppScreen::Levels, Hit::NextPage) if self.page + 1 < Self::pages() => {
+            (AppScreen::Levels, Hit::NextPage)
+                if self.page + 1 < Self::pages() && self.scroll.is_none() =>
+            {
                 self.page += 1;
                 true
             }
@@ -765,6 +770,8 @@ impl Model {
         if let Some(g) = &self.game {
             self.page = (g.level as usize - 1) / LEVELS_PER_PAGE;
         }
+        // A scrolling list opens at its top.
+        self.scroll = self.scroll.map(|_| 0);
         self.screen = AppScreen::Levels;
     }
 

@@ -7,8 +7,8 @@ use super::levels::LEVEL_COUNT;
 use super::model::{Brush, Game, Highlight, Model};
 use super::palette::Palette;
 use super::rules::{EndForm, Words, fill};
+use super::screens::AppScreen;
 use super::screens::layout::{Rect, ScreenLayout};
-use super::screens::{AppScreen, LEVELS_PER_PAGE};
 use super::style::{self, EraseKey, Givens, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
@@ -264,15 +264,16 @@ impl Renderer {
     fn levels(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, model: &Model) {
         let size = Self::sp(l, 22.0);
         let radius = l.px(12.0);
-        for (slot, r) in l.slots.iter().enumerate() {
-            let n = model.page * LEVELS_PER_PAGE + slot + 1;
-            if n > LEVEL_COUNT {
-                break;
-            }
-            let done = model.completed.get(n - 1).copied().unwrap_or(false);
-            cv.round_rect(*r, radius, if done { pal.done } else { pal.key });
+        for (n, r) in l.level_buttons(model.page, model.scroll) {
+            let done = model.completed.get(n).copied().unwrap_or(false);
+            cv.round_rect(r, radius, if done { pal.done } else { pal.key });
+            let label = (n + 1).to_string();
             self.text
-                .centered(cv, Face::Bold, size, &n.to_string(), *r, pal.on_key);
+                .centered(cv, Face::Bold, size, &label, r, pal.on_key);
+        }
+        if model.scroll.is_some() {
+            // One list: no pages.
+            return;
         }
         let pages = Model::pages();
         let small = Self::sp(l, 16.0);

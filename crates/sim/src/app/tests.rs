@@ -223,6 +223,40 @@ fn swipes_turn_pages_and_short_swipes_tap() {
 }
 
 #[test]
+fn a_scrolling_level_list_follows_vertical_swipes() {
+    let mut p = phone(AppOptions {
+        scrolling_levels: true,
+        ..AppOptions::default()
+    });
+    let at = p.layout().level_list.center();
+    tap_at(&mut p, at);
+    let shown = |p: &mut Phone| {
+        let dump = p.ui_dump().unwrap();
+        (1..=70u32)
+            .filter(|n| dump.contains(&format!("text=\"{n}\"")))
+            .collect::<Vec<_>>()
+    };
+    let first = shown(&mut p);
+    assert_eq!(first[0], 1);
+    assert!(!p.ui_dump().unwrap().contains("Next"), "no pages");
+    // A swipe up by two rows' pitch shows later levels; one far down ends at level 70.
+    let l = p.layout().clone();
+    let pitch = l.slots[4].y - l.slots[0].y;
+    let x = l.slots[0].center().0;
+    p.swipe(x, 1200, x, 1200 - 2 * pitch, 300);
+    let later = shown(&mut p);
+    assert_eq!(later[0], 9, "{later:?}");
+    p.swipe(x, 1800, x, 100, 300);
+    p.swipe(x, 1800, x, 100, 300);
+    assert_eq!(*shown(&mut p).last().unwrap(), 70);
+    // A level's button opens it where it is drawn now.
+    let (n, r) = *l.level_buttons(0, p.model().scroll).last().unwrap();
+    tap_at(&mut p, r.center());
+    assert_eq!(screen(&p), "game");
+    assert_eq!(p.dumpsys()["level"], n as u64 + 1);
+}
+
+#[test]
 fn back_from_game_goes_to_its_level_page_then_home() {
     let mut p = game_on(45);
     p.key(Key::Back);

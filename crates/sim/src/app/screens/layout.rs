@@ -4,6 +4,7 @@
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
 use super::super::KeypadStyle;
+use super::super::levels::LEVEL_COUNT;
 use super::super::rules::{EndForm, InputRules};
 use super::super::style::{EraseKey, Style};
 use super::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
@@ -468,6 +469,42 @@ impl ScreenLayout {
         self.hit(AppScreen::Home, true, x, y)
     }
 
+    /// The level buttons the list shows: (level index from 0, where). A paged list: page
+    /// `page`'s; a list scrolled `scroll` pixels down: the rows wholly inside its window.
+    pub fn level_buttons(&self, page: usize, scroll: Option<i32>) -> Vec<(usize, Rect)> {
+        let Some(off) = scroll else {
+            return (self.slots.iter().enumerate())
+                .map(|(slot, r)| (page * LEVELS_PER_PAGE + slot, *r))
+                .filter(|(n, _)| *n < LEVEL_COUNT)
+                .collect();
+        };
+        let pitch = self.slots[LEVEL_COLUMNS].y - self.slots[0].y;
+        let (top, bottom) = (self.slots[0].y, self.content().bottom() - self.px(8.0));
+        (0..LEVEL_COUNT)
+            .filter_map(|n| {
+                let slot = self.slots[n % LEVEL_COLUMNS];
+                let y = slot.y + (n / LEVEL_COLUMNS) as i32 * pitch - off;
+                let r = Rect::new(slot.x, y, slot.w, slot.h);
+                (r.y >= top && r.bottom() <= bottom).then_some((n, r))
+            })
+            .collect()
+    }
+
+    /// How far a scrolling level list scrolls: its last row at its window's bottom.
+    pub fn max_scroll(&self) -> i32 {
+        let pitch = self.slots[LEVEL_COLUMNS].y - self.slots[0].y;
+        let rows = LEVEL_COUNT.div_ceil(LEVEL_COLUMNS) as i32;
+        let window = self.content().bottom() - self.px(8.0) - self.slots[0].y;
+        (rows * pitch - (pitch - self.slots[0].h) - window).max(0)
+    }
+
+    /// The level whose button is at (x, y), if any.
+    pub fn level_at(&self, page: usize, scroll: Option<i32>, x: i32, y: i32) -> Option<usize> {
+        (self.level_buttons(page, scroll).into_iter())
+            .find(|(_, r)| r.contains(x, y))
+            .map(|(n, _)| n)
+    }
+
     /// Where the app draws its screens: under the app bar, above the navigation bar (beside it,
     /// where it stands on the right of a phone held in landscape).
     pub fn content(&self) -> Rect {
@@ -550,9 +587,7 @@ impl ScreenLayout {
         match screen {
             AppScreen::Home => first(&[(self.play, Hit::Play), (self.level_list, Hit::LevelList)]),
             AppScreen::Levels => {
-                if let Some(slot) = self.slots.iter().position(|r| r.contains(x, y)) {
-                    return Some(Hit::LevelSlot(slot));
-                }
+                // Level buttons: `level_at`, which knows the list's page or scroll.
                 first(&[
                     (self.back, Hit::Back),
                     (self.prev_page, Hit::PrevPage),

@@ -38,8 +38,8 @@ pub enum Hit {
     Play,
     /// Home: open the level list.
     LevelList,
-    /// Level list: the button in slot `0..LEVELS_PER_PAGE` of the current page.
-    LevelSlot(usize),
+    /// Level list: the button of level index `n` (0-based).
+    Level(usize),
     PrevPage,
     NextPage,
     /// The app bar's back arrow.
