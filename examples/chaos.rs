@@ -484,12 +484,7 @@ impl Env {
 
     /// Calibrates on a fault-free phone with the run's look (level 1 open), telling it how to
     /// open levels with `navigation`.
-    fn calibrate(
-        &self,
-        dir: &Path,
-        look: &[String],
-        navigation: [&str; 2],
-    ) -> Result<(), String> {
+    fn calibrate(&self, dir: &Path, look: &[String], navigation: [&str; 2]) -> Result<(), String> {
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
         let mut sim = self.sim(port, look);
