@@ -38,9 +38,11 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
     name = "autoplay",
     version,
     about,
-    override_usage = "autoplay [OPTIONS]\n       autoplay [-v] <COMMAND>",
+    override_usage = "autoplay [OPTIONS]\n       autoplay [-s SERIAL] [-H HOST] [-P PORT] [-v] <COMMAND> [OPTIONS]",
     after_help = "With no subcommand, autoplay plays: `autoplay --level 70` opens level 70 on the phone and \
-                  solves it visibly.\nEach subcommand has its own --help, e.g. `autoplay solve --help`."
+                  solves it visibly.\nEach subcommand has its own --help, e.g. `autoplay solve --help`. As with adb, the \
+                  options that pick the phone, the adb server, the directories and the output (-s, -H, -P, \
+                  --calibration-dir, --data-dir, -q, -v) may come before the subcommand's name or after it."
 )]
 pub struct Cli {
     /// Log what happens on stderr: -v debug events (the tap channel and why, reconnects,
@@ -113,28 +115,82 @@ pub fn main() -> i32 {
 }
 
 /// Parses the command line. The options of the command without a subcommand (playing) given
-/// with a subcommand are an error, as clap's `args_conflicts_with_subcommands` would say; that
-/// setting itself would also refuse the global `-v` before a subcommand (`autoplay -v read`).
+/// before a subcommand are that subcommand's, as adb's are (`autoplay -s SERIAL doctor`,
+/// `autoplay -P PORT devices`): they are moved after the subcommand's name. One the
+/// subcommand does not take is an error that names it (clap's `args_conflicts_with_subcommands`
+/// would also refuse the global `-v` before a subcommand).
 fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let mut cmd = Cli::command();
-    let matches = cmd.try_get_matches_from_mut(args)?;
-    if let Some((name, _)) = matches.subcommand() {
-        let stray = cmd.get_arguments().find(|a| {
+    let matches = cmd.try_get_matches_from_mut(&args)?;
+    let Some((name, _)) = matches.subcommand() else {
+        return Cli::from_arg_matches(&matches);
+    };
+    let stray = cmd
+        .get_arguments()
+        .find(|a| {
             !a.is_global_set()
                 && matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine)
-        });
-        if let Some(arg) = stray {
-            return Err(cmd.error(
-                clap::error::ErrorKind::ArgumentConflict,
-                format!("the subcommand '{name}' cannot be used with '{arg}'"),
-            ));
+        })
+        .map(ToString::to_string);
+    let Some(stray) = stray else {
+        return Cli::from_arg_matches(&matches);
+    };
+    let refused = |cmd: &mut clap::Command| {
+        cmd.error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "the subcommand '{name}' cannot be used with '{stray}' (see `autoplay {name} --help` \
+                 for the options it takes, before or after its name)"
+            ),
+        )
+    };
+    let Some(hoisted) = hoist(&cmd, &args) else {
+        return Err(refused(&mut cmd));
+    };
+    match Cli::command().try_get_matches_from(hoisted) {
+        Ok(matches) => Cli::from_arg_matches(&matches),
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => Err(refused(&mut cmd)),
+        Err(e) => Err(e),
+    }
+}
+
+/// `args` with the options before the subcommand's name moved after it (`autoplay -s X doctor`
+/// becomes `autoplay doctor -s X`); `None` where no subcommand follows the options.
+fn hoist(cmd: &clap::Command, args: &[std::ffi::OsString]) -> Option<Vec<std::ffi::OsString>> {
+    let takes_value = |arg: Option<&clap::Arg>| arg.is_some_and(|a| a.get_action().takes_values());
+    let mut i = 1;
+    while let Some(token) = args.get(i).and_then(|t| t.to_str()) {
+        if let Some(long) = token.strip_prefix("--") {
+            if long.is_empty() {
+                return None;
+            }
+            let arg = cmd.get_arguments().find(|a| a.get_long() == Some(long));
+            i += 1 + usize::from(!long.contains('=') && takes_value(arg));
+        } else if let Some(shorts) = token.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // A cluster (`-vv`, `-sSERIAL`): the first short that takes a value ends it.
+            let mut chars = shorts.chars();
+            let mut separate = false;
+            while let Some(c) = chars.next() {
+                if takes_value(cmd.get_arguments().find(|a| a.get_short() == Some(c))) {
+                    separate = chars.as_str().is_empty();
+                    break;
+                }
+            }
+            i += 1 + usize::from(separate);
+        } else {
+            cmd.find_subcommand(token)?;
+            let mut out = vec![args[0].clone(), args[i].clone()];
+            out.extend_from_slice(&args[1..i]);
+            out.extend_from_slice(&args[i + 1..]);
+            return Some(out);
         }
     }
-    Cli::from_arg_matches(&matches)
+    None
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -170,6 +226,56 @@ mod tests {
         let e = parse("autoplay --level 3 solve").unwrap_err().to_string();
         assert!(
             e.contains("the subcommand 'solve' cannot be used with '--level <N>'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn options_that_pick_the_phone_go_before_or_after_the_subcommand() {
+        let parse = |args: &str| super::parse(args.split_whitespace());
+        let serial = |cli: super::Cli| match cli.command {
+            Some(super::Command::Doctor(d)) => d.adb.serial,
+            other => panic!("not doctor: {other:?}"),
+        };
+        for line in [
+            "autoplay -s emu:1 doctor",
+            "autoplay doctor -s emu:1",
+            "autoplay --serial=emu:1 doctor",
+            "autoplay -semu:1 doctor",
+            "autoplay -v -s emu:1 doctor -v",
+        ] {
+            assert_eq!(
+                serial(parse(line).unwrap()).as_deref(),
+                Some("emu:1"),
+                "{line}"
+            );
+        }
+        // A value that happens to be a subcommand's name is still a value.
+        assert_eq!(
+            serial(parse("autoplay -s doctor doctor").unwrap()).as_deref(),
+            Some("doctor")
+        );
+        match parse("autoplay -P 5038 devices").unwrap().command {
+            Some(super::Command::Devices(d)) => assert_eq!(d.adb.port, 5038),
+            other => panic!("not devices: {other:?}"),
+        }
+        match parse("autoplay -q demo").unwrap().command {
+            Some(super::Command::Demo(d)) => assert!(d.run.quiet),
+            other => panic!("not demo: {other:?}"),
+        }
+        match parse("autoplay --data-dir /tmp/d stats").unwrap().command {
+            Some(super::Command::Stats(s)) => {
+                assert_eq!(
+                    s.data.data_dir.as_deref(),
+                    Some(std::path::Path::new("/tmp/d"))
+                );
+            }
+            other => panic!("not stats: {other:?}"),
+        }
+        // An option the subcommand does not take is named.
+        let e = parse("autoplay -s emu:1 solve 1").unwrap_err().to_string();
+        assert!(
+            e.contains("'solve' cannot be used with '--serial <SERIAL>'"),
             "{e}"
         );
     }
