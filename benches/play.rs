@@ -16,7 +16,7 @@ const INKALA: &str =
 fn bench(c: &mut Criterion) {
     let cal = Calibration::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/calibration/sim-pixel.toml"
+        "/../calibration/sim-pixel.toml"
     )))
     .expect("shipped calibration");
     let layout = Layout::of(&cal);

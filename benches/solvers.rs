@@ -14,7 +14,7 @@ use std::time::Duration;
 use sudoku_autoplay::board::{Board, CELLS, box_of, col_of, row_of};
 use sudoku_autoplay::solver::{Observer, Options, Strategy, fast, search};
 
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles/");
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/puzzles/");
 
 /// Dataset file and the stride of the slice benchmarked (1 = the whole file).
 const SETS: [(&str, usize); 3] = [

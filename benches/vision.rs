@@ -58,7 +58,7 @@ const REAL: [&str; 6] = [
 ];
 
 fn bench_real(c: &mut Criterion) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-screens");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-screens");
     if !dir.is_dir() {
         eprintln!("{} is absent: real-screen benches skipped", dir.display());
         return;

@@ -6,13 +6,17 @@
 //! (e.g. `RUST_LOG=sudoku_autoplay::vision=trace`) replaces that default; `-v` adds to it.
 
 use std::io::IsTerminal;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 /// The crates whose events `-v` turns up: the library and this binary.
 const OURS: [&str; 2] = ["sudoku_autoplay", "autoplay"];
 
-/// The filter for `verbose` (`-v` count) and `rust_log` (the environment variable's value).
-fn filter(verbose: u8, rust_log: Option<&str>) -> Result<EnvFilter, String> {
+/// The filter for `verbose` (`-v` count) and `rust_log` (the environment variable's value:
+/// `target=level` directives and a default level, comma-separated, as `env_logger` takes them;
+/// span and field filters are not read).
+fn filter(verbose: u8, rust_log: Option<&str>) -> Result<Targets, String> {
     let (ours, others) = match verbose {
         0 => ("warn", "off"),
         1 => ("debug", "warn"),
@@ -20,17 +24,18 @@ fn filter(verbose: u8, rust_log: Option<&str>) -> Result<EnvFilter, String> {
     };
     let rust_log = rust_log.map(str::trim).filter(|s| !s.is_empty());
     let mut filter = match rust_log {
-        Some(s) => EnvFilter::builder()
-            .parse(s)
+        Some(s) => s
+            .parse::<Targets>()
             .map_err(|e| format!("RUST_LOG={s:?} is not a log filter: {e}"))?,
-        None => EnvFilter::new(others),
+        None => others
+            .parse::<Targets>()
+            .map_err(|e| format!("internal: {e}"))?,
     };
     if verbose > 0 || rust_log.is_none() {
+        let ours: tracing::level_filters::LevelFilter =
+            ours.parse().map_err(|e| format!("internal: {e}"))?;
         for krate in OURS {
-            let directive = format!("{krate}={ours}")
-                .parse()
-                .map_err(|e| format!("internal: {e}"))?;
-            filter = filter.add_directive(directive);
+            filter = filter.with_target(krate, ours);
         }
     }
     Ok(filter)
@@ -42,12 +47,15 @@ pub fn init(verbose: u8) {
     let rust_log = std::env::var("RUST_LOG").ok();
     let filter = filter(verbose, rust_log.as_deref()).unwrap_or_else(|e| {
         eprintln!("warning: {e}; ignoring it");
-        filter(verbose, None).unwrap_or_else(|_| EnvFilter::new("off"))
+        filter(verbose, None).unwrap_or_default()
     });
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::stderr().is_terminal()),
+        )
+        .with(filter)
         .try_init();
 }
 
@@ -57,11 +65,14 @@ mod tests {
     use tracing::Level;
     use tracing::level_filters::LevelFilter;
 
+    /// The most verbose level the filter lets through, for any target.
     fn max(verbose: u8, rust_log: Option<&str>) -> Option<Level> {
-        filter(verbose, rust_log)
-            .unwrap()
-            .max_level_hint()
-            .and_then(LevelFilter::into_level)
+        let f = filter(verbose, rust_log).unwrap();
+        let default = f.default_level().unwrap_or(LevelFilter::OFF);
+        f.iter()
+            .map(|(_, level)| level)
+            .fold(default, Ord::max)
+            .into_level()
     }
 
     #[test]

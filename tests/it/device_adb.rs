@@ -26,33 +26,6 @@ fn taps(sim: &SimHandle) -> u64 {
     sim.dumpsys()["taps"].as_u64().unwrap()
 }
 
-/// The player reads the adb server's device lists itself; `adb_client` (the project's ADB
-/// crate, which the library does not link) is the reference: they agree on every line it takes,
-/// the real server's own answer included.
-#[test]
-fn device_lists_read_as_adb_client_reads_them() {
-    use adb_client::server::DeviceLong;
-    let (sim, adb, _server) = phone("pixel", |_| {});
-    let live = adb.adb(&["devices", "-l"]).text();
-    let lines = [
-        "127.0.0.1:5555         device product:panther model:Pixel_7 device:panther transport_id:3",
-        "emulator-5554 offline transport_id:1",
-        "R58M unauthorized usb:1-1 transport_id:2",
-        "0123ABCD  device usb:1-1.2 product:a52sxq model:SM_A528B device:a52sxq transport_id:7",
-    ];
-    let live_lines: Vec<&str> = live.lines().filter(|l| l.contains(&sim.serial())).collect();
-    assert_eq!(live_lines.len(), 1, "{live}");
-    for line in lines.iter().chain(&live_lines) {
-        let ours = &sudoku_autoplay::device::parse_devices(line)[0];
-        let theirs = DeviceLong::try_from(line.trim().as_bytes()).expect("adb_client takes it");
-        assert_eq!(ours.serial, theirs.identifier, "{line}");
-        assert_eq!(ours.state, theirs.state.to_string(), "{line}");
-        let known = |v: String| if v == "Unk" { String::new() } else { v };
-        assert_eq!(ours.model, known(theirs.model), "{line}");
-        assert_eq!(ours.transport_id, Some(theirs.transport_id), "{line}");
-    }
-}
-
 /// 300 taps through `chosen`: each is carried out, and the phone gets each once.
 fn every_tap_arrives_once(
     sim: &SimHandle,

@@ -1,9 +1,7 @@
 //! The simulated phone against the real `adb` binary (a private adb server per test) and the
 //! `adb_client` crate, plus raw-protocol checks without adb.
 
-use crate::common::{AdbServer, TIMEOUT, run_with_timeout, with_timeout};
-use adb_client::ADBDeviceExt;
-use adb_client::server_device::ADBServerDevice;
+use crate::common::{AdbServer, TIMEOUT, run_with_timeout};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::{ACTIVITY, PACKAGE};
 use autoplay_sim::{AuthConfig, SimConfig, SimHandle, profile, spawn};
@@ -266,63 +264,6 @@ fn dropped_connection_goes_offline_and_reconnects() {
 }
 
 #[test]
-fn adb_client_crate_drives_the_phone() {
-    let rig = Rig::new(config("budget"));
-    let (serial, addr) = (rig.serial.clone(), rig.adb.addr());
-    let result = with_timeout(TIMEOUT, "adb_client session", move || {
-        let mut dev = ADBServerDevice::new(serial.clone(), Some(addr));
-        // adb_client 3.2 reads the shell v2 exit packet but then returns Ok(None) at the end
-        // of the stream, so exit codes are checked through `$?` here (and through the adb CLI
-        // in the other tests); stdout and stderr arrive on their own channels.
-        let mut out = Vec::new();
-        let mut err = Vec::new();
-        dev.shell_command(&"echo hi; nope; echo rc=$?", Some(&mut out), Some(&mut err))
-            .unwrap();
-        assert_eq!(String::from_utf8_lossy(&out), "hi\nrc=127\n");
-        assert_eq!(
-            String::from_utf8_lossy(&err),
-            "/system/bin/sh: nope: inaccessible or not found\n"
-        );
-        let mut png = Vec::new();
-        dev.shell_command(&"screencap -p", Some(&mut png), None)
-            .unwrap();
-        let img = image::load_from_memory(&png).expect("PNG through shell v2");
-        assert_eq!((img.width(), img.height()), (720, 1520));
-        let dumpsys = |dev: &mut ADBServerDevice| {
-            let mut out = Vec::new();
-            dev.shell_command(&"dumpsys sudoku", Some(&mut out), None)
-                .unwrap();
-            serde_json::from_slice::<serde_json::Value>(&out).unwrap()
-        };
-        let before = taps(&dumpsys(&mut dev));
-        // Interactive shell (shell,raw: without v2): 200 pipelined taps.
-        let script: String = (0..200)
-            .map(|i| format!("input tap {} 700\n", 50 + i))
-            .collect();
-        // `shell` returns once stdin is sent; the session stays open while `dev` lives, and
-        // the taps are checked through a second connection.
-        let sink = Box::new(std::io::sink());
-        dev.shell(&mut script.as_bytes(), sink).unwrap();
-        let mut probe = ADBServerDevice::new(serial, Some(addr));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let now = taps(&dumpsys(&mut probe));
-            if now == before + 200 {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "taps: {now}, expected {}",
-                before + 200
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        true
-    });
-    assert!(result);
-}
-
-#[test]
 fn the_autoplay_binary_serves_adb() {
     // A non-loopback address is refused without --listen-any.
     let out = run_with_timeout(
@@ -499,7 +440,8 @@ fn raw_protocol_rejects_absurd_length_and_bad_magic() {
 }
 
 /// Taps per second through the real adb server: one pipelined interactive shell vs one
-/// `adb shell input tap` process per tap (and adb_client's per-command shell).
+/// `adb shell input tap` process per tap (`adb_client`'s per-command shell: the
+/// `autoplay-reference-client` package).
 /// Run: `cargo test --release --test it -- --ignored sim_adb::bench_taps --nocapture`
 #[test]
 #[ignore]
@@ -527,20 +469,7 @@ fn bench_taps() {
     }
     let b = t.elapsed();
 
-    let (serial, addr) = (rig.serial.clone(), rig.adb.addr());
-    let c = with_timeout(Duration::from_secs(120), "adb_client taps", move || {
-        let t = Instant::now();
-        for i in 0..per_process {
-            let mut dev = ADBServerDevice::new(serial.clone(), Some(addr));
-            dev.shell_command(&format!("input tap {} 600", 100 + i), None, None)
-                .unwrap();
-        }
-        t.elapsed()
-    });
-    assert_eq!(
-        taps(&rig.dumpsys()),
-        start_taps + pipelined + 2 * per_process
-    );
+    assert_eq!(taps(&rig.dumpsys()), start_taps + pipelined + per_process);
     let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64();
     println!(
         "bench_taps: (a) pipelined interactive `adb shell`: {pipelined} taps in {a:.2?} = {:.0} taps/s",
@@ -549,9 +478,5 @@ fn bench_taps() {
     println!(
         "bench_taps: (b) one `adb shell input tap X Y` process per tap: {per_process} taps in {b:.2?} = {:.0} taps/s",
         rate(per_process, b)
-    );
-    println!(
-        "bench_taps: (c) adb_client shell_command per tap: {per_process} taps in {c:.2?} = {:.0} taps/s",
-        rate(per_process, c)
     );
 }

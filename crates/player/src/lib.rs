@@ -45,6 +45,7 @@ pub mod calibration;
 pub mod capture;
 pub mod device;
 pub mod doctor;
+pub(crate) mod draw;
 pub mod level;
 pub mod play;
 pub mod recheck;

@@ -5,12 +5,12 @@ use super::detect::{AxisFit, Detection, Line};
 use super::geometry::BoardGeometry;
 use super::kinds::Kind;
 use super::{MIN_SCORE, Reading};
+use crate::draw::{
+    Rect as IRect, draw_filled_rect_mut, draw_hollow_circle_mut, draw_hollow_rect_mut,
+    draw_line_segment_mut, draw_text_mut, text_size,
+};
 use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
-use imageproc::drawing::{
-    draw_filled_rect_mut, draw_hollow_circle_mut, draw_line_segment_mut, draw_text_mut, text_size,
-};
-use imageproc::rect::Rect as IRect;
 
 const GRID: Rgba<u8> = Rgba([255, 0, 255, 255]);
 const GOOD: Rgba<u8> = Rgba([0, 150, 0, 255]);
@@ -352,11 +352,7 @@ fn frame(img: &mut RgbaImage, b: [u32; 4], c: Rgba<u8>) {
         let (x0, y0) = (b[0].saturating_sub(d), b[1].saturating_sub(d));
         let (w, h) = (b[2] + 2 * d - x0, b[3] + 2 * d - y0);
         if w > 0 && h > 0 {
-            imageproc::drawing::draw_hollow_rect_mut(
-                img,
-                IRect::at(x0 as i32, y0 as i32).of_size(w, h),
-                c,
-            );
+            draw_hollow_rect_mut(img, IRect::at(x0 as i32, y0 as i32).of_size(w, h), c);
         }
     }
 }

@@ -7,11 +7,11 @@
 
 use super::{Caption, Snapshot, Timeline};
 use crate::board::CELLS;
+use crate::draw::{draw_text_mut, text_size};
 use crate::text::thousands;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use anyhow::Context;
 use image::{GrayImage, Luma};
-use imageproc::drawing::{draw_text_mut, text_size};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
