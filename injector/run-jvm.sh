@@ -61,4 +61,4 @@ fi
 
 cp=$stubs/base:$jar
 if [ "$global" = 1 ]; then cp=$stubs/global:$cp; fi
-exec java -Xshare:auto -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" "$@" org.autoplay.inject.Main
+exec env CLASSPATH="$dex" java -Xshare:auto -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" "$@" org.autoplay.inject.Main
