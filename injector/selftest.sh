@@ -38,6 +38,11 @@ DENIED_BEFORE_33='java.lang.SecurityException: Injecting to another application 
 # The hello line names the dex by its header's SHA-1 signature (bytes 12..31).
 dex=${AUTOPLAY_INJECT_DEX:-$here/autoplay-inject.dex}
 signature=$(od -An -tx1 -j12 -N20 "$dex" | tr -d ' \n')
+# ... which is the SHA-1 of everything after it (the dex format's definition of the field).
+if [ "$(tail -c +33 "$dex" | sha1sum | cut -c1-40)" != "$signature" ]; then
+  echo "FAIL signature: the dex header's signature $signature is not the SHA-1 of the file after it"
+  failures=$((failures + 1))
+fi
 hello() { echo "autoplay-inject 2 sdk=$1 dex=$signature"; }
 
 # The events of records.bin as the stubs record them (PREFIX: inject, denied, "dropped (screen off)"):
