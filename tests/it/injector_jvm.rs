@@ -10,9 +10,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use sudoku_autoplay::device::tap::Refusal;
 use sudoku_autoplay::device::tap::inject::{
-    self, Hello, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP, Refusal,
-    SCREEN_OFF, record,
+    self, Hello, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP, SCREEN_OFF, record,
 };
 
 fn tools_missing() -> Option<&'static str> {

@@ -18,9 +18,10 @@
 //! injector's check record shows the refusal on every version, and the choice then fails with
 //! [`DeviceError::Refused`] before any tap (`injector/README.md`, "The check").
 
-use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Refusal, Unusable};
+use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
+use super::refusal::Refusal;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// How taps reach the device.

@@ -4,6 +4,7 @@
 //! pushes it (the ADB sync protocol, which says when the file is complete), and the start-up
 //! check that finds a phone refusing injected input before the first tap ([`Refusal`]).
 
+use super::refusal::Refusal;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
@@ -121,35 +122,6 @@ pub fn parse_reply(line: &str) -> Option<Result<u32, (u32, String)>> {
     let rest = line.strip_prefix("err ")?;
     let (seq, why) = rest.split_once(' ').unwrap_or((rest, ""));
     Some(Err((seq.parse().ok()?, why.to_string())))
-}
-
-/// The phone refuses input injected from the adb shell: what the start-up check found. Data, not
-/// advice: `autoplay` words what to do (Xiaomi's "USB debugging (Security settings)").
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
-pub enum Refusal {
-    /// Injecting threw a `SecurityException` (`said`, as the phone worded it): from Android 13
-    /// every injection does, before it the check key, which waits for the dispatcher's verdict.
-    #[error("the phone refuses input injected from the adb shell ({said})")]
-    Denied { said: String },
-    /// Before Android 13 (API `sdk`), with the screen off: the check cannot tell, and the
-    /// screen stayed off after an injected `KEYCODE_WAKEUP`, which a refusing phone drops
-    /// without a word too.
-    #[error(
-        "the screen is off and stayed off after an injected KEYCODE_WAKEUP (API {sdk}): the phone drops input injected from the adb shell without a word, or its screen cannot be woken from there"
-    )]
-    WakeIgnored { sdk: u32 },
-}
-
-impl Refusal {
-    /// The refusal `said` is, if it is one (a `SecurityException` naming `INJECT_EVENTS`).
-    pub fn in_text(said: &str) -> Option<Refusal> {
-        let line = said
-            .lines()
-            .find(|l| l.contains("SecurityException") || l.contains("INJECT_EVENTS"))?;
-        Some(Refusal::Denied {
-            said: line.trim().to_string(),
-        })
-    }
 }
 
 /// What the injector's stdout said so far.
@@ -543,18 +515,5 @@ mod tests {
         );
         let v1 = parse_hello("autoplay-inject 1 sdk=34").unwrap();
         assert!(stale(&v1).is_some_and(|why| why.contains("version 1, not 2")));
-    }
-
-    #[test]
-    fn refusals_are_read_from_what_the_phone_said() {
-        let said = "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission";
-        assert_eq!(
-            Refusal::in_text(&format!(
-                "Exception occurred while executing 'keyevent':\n{said}\n\tat ..."
-            )),
-            Some(Refusal::Denied { said: said.into() })
-        );
-        assert_eq!(Refusal::in_text("not injected"), None);
-        assert_eq!(Refusal::in_text(SCREEN_OFF), None);
     }
 }

@@ -31,11 +31,13 @@ mod pace;
 pub mod panel;
 mod proof;
 mod raw;
+mod refusal;
 mod shell;
 
 pub use choose::{Channel, InputBackend, choose};
-pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION, Refusal};
+pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
+pub use refusal::Refusal;
 pub(crate) use shell::live_queued;
 
 use super::{Device, DeviceError};
@@ -473,7 +475,7 @@ impl Tapper {
     /// recovers (a refusal by the phone says what to turn on).
     fn injector_failed(&self, why: &str) -> DeviceError {
         tracing::debug!(serial = %self.device.serial, unproven = self.ledger.unacked.len(), %why, "the tap injector failed");
-        if let Some(refusal) = inject::Refusal::in_text(why) {
+        if let Some(refusal) = Refusal::in_text(why) {
             return DeviceError::Refused(refusal);
         }
         DeviceError::Adb(format!(
