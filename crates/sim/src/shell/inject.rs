@@ -150,7 +150,11 @@ impl Injector {
     /// drops the key first, which reports success, so the injector asks the screen's state
     /// (`injector/README.md`, "The check").
     fn check(&self, device: &Handset, seq: u32) -> String {
-        let awake = device.phone().system().awake();
+        let awake = {
+            let mut phone = device.phone();
+            phone.tick();
+            phone.system().awake()
+        };
         if self.denied && (self.sdk >= 33 || awake) {
             format!("err {seq} {}", denied(self.sdk))
         } else if !awake && self.sdk < 33 {
