@@ -472,7 +472,7 @@ impl Tapper {
     }
 
     /// The error of an injector that refused a record or whose stream ended: the caller
-    /// recovers (a refusal by the phone says what to turn on).
+    /// recovers (a refusal by the phone is [`DeviceError::Refused`]).
     fn injector_failed(&self, why: &str) -> DeviceError {
         tracing::debug!(serial = %self.device.serial, unproven = self.ledger.unacked.len(), %why, "the tap injector failed");
         if let Some(refusal) = Refusal::in_text(why) {
