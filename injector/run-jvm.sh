@@ -6,8 +6,11 @@
 #   -Dstub.global=0|1   put android.hardware.input.InputManagerGlobal on the class path
 #                       (default: 1 when stub.sdk >= 34, as on Android 14+)
 #   -Dstub.record=FILE  append the "getInstance ..." and "inject ..." lines there (default: stderr)
-#   -Dstub.deny=1       injectInputEvent throws the Xiaomi SecurityException
+#   -Dstub.deny=1       the phone refuses injection: from SDK 33 injectInputEvent throws; before,
+#                       an asynchronous event returns true and is lost, a waited-for one throws
+#   -Dstub.interactive=0  the screen is off: events are dropped and reported injected
 #   -Dstub.drop=1       injectInputEvent returns false
+# CLASSPATH is set to the dex, as on the phone (the hello line names the dex it reads there).
 # Environment: AUTOPLAY_INJECT_DEX (default: injector/autoplay-inject.dex).
 # The compiled stubs and the enjarified jar are cached by content hash under
 # ${XDG_CACHE_HOME:-~/.cache}/autoplay-inject-jvm. Needs java, javac (openjdk-17-jdk-headless) and enjarify.
@@ -61,4 +64,4 @@ fi
 
 cp=$stubs/base:$jar
 if [ "$global" = 1 ]; then cp=$stubs/global:$cp; fi
-exec java -Xshare:auto -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" "$@" org.autoplay.inject.Main
+exec env CLASSPATH="$dex" java -Xshare:auto -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" "$@" org.autoplay.inject.Main

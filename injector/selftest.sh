@@ -19,35 +19,59 @@ rec() {
   printf '%b' "$s"
 }
 
-# The standard input of most cases: a tap, a down/move/up, a ping, a bad kind, a tap with a seq above
-# 2^31 and a negative x.
+# The standard input of most cases: a tap, a check, a down/move/up, a ping, a bad kind, a tap with a
+# seq above 2^31 and a negative x.
 {
   rec 1 1 100 200
-  rec 2 2 10 20
-  rec 4 3 15 25
-  rec 3 4 15 25
-  rec 0 5 0 0
-  rec 9 6 0 0
+  rec 5 2 0 0
+  rec 2 3 10 20
+  rec 4 4 15 25
+  rec 3 5 15 25
+  rec 0 6 0 0
+  rec 9 7 0 0
   rec 1 4294967294 -5 2400
 } >"$tmp/records.bin"
 
 DENIED='java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.'
+DENIED_BEFORE_33='java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission'
 
-events='inject action=0 x=100.0 y=200.0 source=0x1002 mode=0
-inject action=1 x=100.0 y=200.0 source=0x1002 mode=0
-inject action=0 x=10.0 y=20.0 source=0x1002 mode=0
-inject action=2 x=15.0 y=25.0 source=0x1002 mode=0
-inject action=1 x=15.0 y=25.0 source=0x1002 mode=0
-inject action=0 x=-5.0 y=2400.0 source=0x1002 mode=0
-inject action=1 x=-5.0 y=2400.0 source=0x1002 mode=0'
+# The hello line names the dex by its header's SHA-1 signature (bytes 12..31).
+dex=${AUTOPLAY_INJECT_DEX:-$here/autoplay-inject.dex}
+signature=$(od -An -tx1 -j12 -N20 "$dex" | tr -d ' \n')
+# ... which is the SHA-1 of everything after it (the dex format's definition of the field).
+if [ "$(tail -c +33 "$dex" | sha1sum | cut -c1-40)" != "$signature" ]; then
+  echo "FAIL signature: the dex header's signature $signature is not the SHA-1 of the file after it"
+  failures=$((failures + 1))
+fi
+hello() { echo "autoplay-inject 2 sdk=$1 dex=$signature"; }
 
-acks='ok 1
-ok 2
-ok 3
-ok 4
-ok 5
-err 6 bad kind 9
-ok 4294967294'
+# The events of records.bin as the stubs record them (PREFIX: inject, denied, "dropped (screen off)"):
+# one finger (tool 1), pressure 1 on the down and the move and 0 on the up, size 1, device 0.
+motion() { echo "$1 action=$2 x=$3 y=$4 pressure=$5 size=1.0 tool=1 device=0 source=0x1002 mode=0"; }
+key() { echo "$1 key action=$2 code=0 repeat=0 device=-1 source=0x101 mode=1"; }
+events() {
+  motion "$1" 0 100.0 200.0 1.0
+  motion "$1" 1 100.0 200.0 0.0
+  if [ -n "${2:-}" ]; then echo "$2"; else key "$1" 0; key "$1" 1; fi
+  motion "$1" 0 10.0 20.0 1.0
+  motion "$1" 2 15.0 25.0 1.0
+  motion "$1" 1 15.0 25.0 0.0
+  motion "$1" 0 -5.0 2400.0 1.0
+  motion "$1" 1 -5.0 2400.0 0.0
+}
+
+# acks CHECK_REPLY [EVENT_REPLY]: the replies to records.bin.
+acks() {
+  local e=${2:-}
+  for seq in 1 2 3 4 5 6 7 4294967294; do
+    case $seq in
+      2) if [ -n "$1" ]; then echo "err 2 $1"; else echo "ok 2"; fi ;;
+      6) echo "ok 6" ;;
+      7) echo "err 7 bad kind 9" ;;
+      *) if [ -n "$e" ]; then echo "err $seq $e"; else echo "ok $seq"; fi ;;
+    esac
+  done
+}
 
 # check NAME INPUT_FILE EXPECTED_STATUS EXPECTED_STDOUT EXPECTED_RECORD [-Dprop=value ...]
 check() {
@@ -55,7 +79,8 @@ check() {
   shift 5
   local out=$tmp/$name.out record=$tmp/$name.rec err=$tmp/$name.err status=0 ok=1
   : >"$record"
-  "$here/run-jvm.sh" -Dstub.record="$record" "$@" <"$input" >"$out" 2>"$err" || status=$?
+  "$here/run-jvm.sh" -Dstub.record="$record" "$@" <"$input" >"${STDOUT:-$out}" 2>"$err" || status=$?
+  [ -n "${STDOUT:-}" ] && : >"$out"
   if [ "$status" != "$want_status" ]; then
     echo "FAIL $name: exit status $status, want $want_status"; ok=0
   fi
@@ -74,45 +99,55 @@ check() {
   if [ "$ok" = 1 ]; then echo "ok   $name ($*)"; else failures=$((failures + 1)); fi
 }
 
-check sdk33 "$tmp/records.bin" 0 "autoplay-inject 1 sdk=33
-$acks" "getInstance android.hardware.input.InputManager
-$events" -Dstub.sdk=33
+IM='getInstance android.hardware.input.InputManager'
+IMG='getInstance android.hardware.input.InputManagerGlobal'
 
-check sdk34 "$tmp/records.bin" 0 "autoplay-inject 1 sdk=34
-$acks" "getInstance android.hardware.input.InputManagerGlobal
-$events" -Dstub.sdk=34
+check sdk33 "$tmp/records.bin" 0 "$(hello 33)
+$(acks '')" "$IM
+$(events inject)" -Dstub.sdk=33
+
+check sdk34 "$tmp/records.bin" 0 "$(hello 34)
+$(acks '')" "$IMG
+$(events inject)" -Dstub.sdk=34
 
 # An Android 14 preview reported SDK_INT 33 but already had InputManagerGlobal: the class decides.
-check sdk33-with-global "$tmp/records.bin" 0 "autoplay-inject 1 sdk=33
-$acks" "getInstance android.hardware.input.InputManagerGlobal
-$events" -Dstub.sdk=33 -Dstub.global=1
+check sdk33-with-global "$tmp/records.bin" 0 "$(hello 33)
+$(acks '')" "$IMG
+$(events inject)" -Dstub.sdk=33 -Dstub.global=1
 
-check sdk34-deny "$tmp/records.bin" 0 "autoplay-inject 1 sdk=34
-err 1 $DENIED
-err 2 $DENIED
-err 3 $DENIED
-err 4 $DENIED
-ok 5
-err 6 bad kind 9
-err 4294967294 $DENIED" "getInstance android.hardware.input.InputManagerGlobal" -Dstub.sdk=34 -Dstub.deny=1
+check sdk31 "$tmp/records.bin" 0 "$(hello 31)
+$(acks '')" "$IM
+$(events inject)" -Dstub.sdk=31
 
-check sdk33-deny "$tmp/records.bin" 0 "autoplay-inject 1 sdk=33
-err 1 $DENIED
-err 2 $DENIED
-err 3 $DENIED
-err 4 $DENIED
-ok 5
-err 6 bad kind 9
-err 4294967294 $DENIED" "getInstance android.hardware.input.InputManager" -Dstub.sdk=33 -Dstub.deny=1
+# Android 12 refusing injection: every tap is acknowledged and lost; only the check key, waited
+# for, comes back refused.
+check sdk31-deny "$tmp/records.bin" 0 "$(hello 31)
+$(acks "$DENIED_BEFORE_33")" "$IM
+$(events denied "$(key denied 0)")" -Dstub.sdk=31 -Dstub.deny=1
 
-check sdk34-drop "$tmp/records.bin" 0 "autoplay-inject 1 sdk=34
-err 1 not injected
-err 2 not injected
-err 3 not injected
-err 4 not injected
-ok 5
-err 6 bad kind 9
-err 4294967294 not injected" "getInstance android.hardware.input.InputManagerGlobal" -Dstub.sdk=34 -Dstub.drop=1
+# Android 12 with the screen off: events are dropped and reported injected, so the check says so.
+check sdk31-screen-off "$tmp/records.bin" 0 "$(hello 31)
+$(acks 'screen off')" "$IM
+$(events 'dropped (screen off)')" -Dstub.sdk=31 -Dstub.interactive=0
+
+# ... and the same phone refusing: the check cannot pass either.
+check sdk31-deny-screen-off "$tmp/records.bin" 0 "$(hello 31)
+$(acks 'screen off')" "$IM
+$(events 'dropped (screen off)')" -Dstub.sdk=31 -Dstub.deny=1 -Dstub.interactive=0
+
+# From Android 13 a refusal throws before anything is queued, so the screen is not asked.
+check sdk34-screen-off "$tmp/records.bin" 0 "$(hello 34)
+$(acks '')" "$IMG
+$(events 'dropped (screen off)')" -Dstub.sdk=34 -Dstub.interactive=0
+
+check sdk34-deny "$tmp/records.bin" 0 "$(hello 34)
+$(acks "$DENIED" "$DENIED")" "$IMG" -Dstub.sdk=34 -Dstub.deny=1
+
+check sdk33-deny "$tmp/records.bin" 0 "$(hello 33)
+$(acks "$DENIED" "$DENIED")" "$IM" -Dstub.sdk=33 -Dstub.deny=1
+
+check sdk34-drop "$tmp/records.bin" 0 "$(hello 34)
+$(acks 'not injected' 'not injected')" "$IMG" -Dstub.sdk=34 -Dstub.drop=1
 
 # Android 14 without InputManagerGlobal: InputManager.getInstance() throws, the injector gives up.
 check sdk34-no-global "$tmp/records.bin" 1 \
@@ -120,14 +155,19 @@ check sdk34-no-global "$tmp/records.bin" 1 \
   "" -Dstub.sdk=34 -Dstub.global=0
 
 : >"$tmp/empty.bin"
-check empty-stdin "$tmp/empty.bin" 0 "autoplay-inject 1 sdk=34" \
-  "getInstance android.hardware.input.InputManagerGlobal" -Dstub.sdk=34
+check empty-stdin "$tmp/empty.bin" 0 "$(hello 34)" "$IMG" -Dstub.sdk=34
 
 { rec 0 7 0 0; printf 'ABCDE'; } >"$tmp/truncated.bin"
-check truncated "$tmp/truncated.bin" 1 "autoplay-inject 1 sdk=34
+check truncated "$tmp/truncated.bin" 1 "$(hello 34)
 ok 7
-fatal java.io.EOFException: truncated record (5 of 16 bytes)" \
-  "getInstance android.hardware.input.InputManagerGlobal" -Dstub.sdk=34
+fatal java.io.EOFException: truncated record (5 of 16 bytes)" "$IMG" -Dstub.sdk=34
+
+# I/O errors: a stdin that cannot be read (a directory: EISDIR) and a stdout that cannot be
+# written (/dev/full: ENOSPC, from the hello line on) end the injector with status 1, not with an
+# escaped exception (whose stack trace would land on stderr).
+check stdin-error / 1 "$(hello 34)
+fatal java.io.IOException: Is a directory" "$IMG" -Dstub.sdk=34
+STDOUT=/dev/full check stdout-error "$tmp/records.bin" 1 "" "$IMG" -Dstub.sdk=34
 
 # Acks are not held back while stdin stays open: each record is answered before the next is sent.
 interactive() {
@@ -150,13 +190,13 @@ interactive() {
   wait "$pid" || status=$?
   local joined
   joined=$(printf '%s\n' "${got[@]}")
-  if [ "$joined" = "autoplay-inject 1 sdk=34
+  if [ "$joined" = "$(hello 34)
 ok 11
 ok 12
 ok 13" ] && [ "$status" = 0 ] && [ "$(cat "$record")" = "getInstance android.hardware.input.InputManagerGlobal
-inject action=0 x=300.0 y=400.0 source=0x1002 mode=0
-inject action=2 x=310.0 y=410.0 source=0x1002 mode=0
-inject action=1 x=310.0 y=410.0 source=0x1002 mode=0" ]; then
+$(motion inject 0 300.0 400.0 1.0)
+$(motion inject 2 310.0 410.0 1.0)
+$(motion inject 1 310.0 410.0 0.0)" ]; then
     echo "ok   interactive (one record at a time, stdin open)"
   else
     echo "FAIL interactive: status $status, lines:"; printf '    %s\n' "${got[@]}"; sed 's/^/    /' "$record" "$tmp/interactive.err"

@@ -112,6 +112,9 @@ fn print(r: &Report) -> std::io::Result<()> {
         )?;
         first = false;
     }
+    if let Some(refusal) = r.channels.iter().find_map(|c| c.refused.as_ref()) {
+        outln!("{:<12}{}", "", super::refusal::remedy(refusal))?;
+    }
     let sc = &r.screencap;
     outln!(
         "screencap   {}{} {}x{}{}{}    [{}]",

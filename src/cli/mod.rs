@@ -20,6 +20,7 @@ mod outcome;
 mod play;
 mod progress;
 mod read;
+mod refusal;
 mod replay;
 mod resume;
 mod signals;
@@ -109,6 +110,9 @@ pub fn main() -> i32 {
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             eprintln!("error: {}", error_text(&e));
+            if let Some(refusal) = refusal::of(&e) {
+                eprintln!("{}", refusal::remedy(refusal));
+            }
             1
         }
     }

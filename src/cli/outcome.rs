@@ -36,6 +36,9 @@ pub fn incidents(r: &PerformReport) -> String {
 /// (README, "Exit codes").
 pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
     eprintln!("error: {e:#}");
+    if let Some(refusal) = super::refusal::of(e) {
+        eprintln!("{}", super::refusal::remedy(refusal));
+    }
     let stop = stop_of(e);
     if let Some(f) = e.downcast_ref::<RunFailed>() {
         let dir = &f.session_dir;

@@ -519,24 +519,58 @@ fn a_dropped_link_mid_stream_restores_the_injector() {
     assert_eq!(landed, sent, "no tap after the restore is lost or repeated");
 }
 
-/// A Xiaomi phone before "USB debugging (Security settings)": the injector starts but each
-/// injection throws, and `input tap` fails the same way; the choice ends in a message that
-/// names the setting and the reboot.
+/// A Xiaomi phone before "USB debugging (Security settings)": the injector starts but its check
+/// is refused, and `input tap` fails the same way; the choice ends in the typed refusal (the
+/// binary words the setting and the reboot: see the next test).
 #[test]
-fn the_xiaomi_denial_names_the_setting() {
-    let (_sim, _adb, server) = phone("pixel", |c| c.inject_denied = true);
+fn the_xiaomi_denial_is_found_before_any_tap() {
+    let (sim, _adb, server) = phone("pixel", |c| c.inject_denied = true);
     let device = select(&server, None).unwrap();
-    let e = tap::choose(&device, None).unwrap_err().to_string();
-    assert!(
-        e.contains("\"USB debugging (Security settings)\"")
-            && e.contains("reboot the phone")
-            && e.contains(
+    match tap::choose(&device, None).unwrap_err() {
+        DeviceError::Refused(tap::Refusal::Denied { said }) => assert!(
+            said.starts_with(
                 "java.lang.SecurityException: Injecting input events requires the caller"
             ),
-        "{e}"
-    );
+            "{said}"
+        ),
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(taps(&sim), 0, "nothing was tapped");
     let out = device.shell("input tap 1 1", CALL_TIMEOUT).unwrap();
     assert_ne!(out.code, 0);
+}
+
+/// Before Android 13 a refusing phone acknowledges asynchronous taps and drops them; the
+/// injector's check key, waited for, is refused on those versions too (here Android 9).
+#[test]
+fn the_check_finds_a_refusal_before_android_13() {
+    let (sim, _adb, server) = phone("budget", |c| c.inject_denied = true);
+    let device = select(&server, None).unwrap();
+    match tap::choose(&device, Some(InputBackend::Inject)).unwrap_err() {
+        DeviceError::Refused(tap::Refusal::Denied { said }) => assert_eq!(
+            said,
+            "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission"
+        ),
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(taps(&sim), 0, "nothing was tapped");
+}
+
+/// Before Android 13 a key dropped because the screen is off reports success, so the check
+/// cannot pass then: the player wakes the screen once and checks again.
+#[test]
+fn the_check_wakes_a_dark_screen_before_android_13() {
+    let (sim, _adb, server) = phone("budget", |c| {
+        c.app.hazards.screen_off_after = Some(Duration::from_secs(2));
+    });
+    let device = select(&server, None).unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
+    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    // The display went off (the first check saw it so), and the player's wake turned it on.
+    let state = sim.dumpsys();
+    assert_eq!(state["screen_offs"].as_u64(), Some(1), "{state}");
+    assert_eq!(state["display"].as_str(), Some("on"), "{state}");
 }
 
 /// The Xiaomi refusal as the user sees it: `autoplay --level 1` on a phone that refuses

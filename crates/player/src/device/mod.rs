@@ -63,6 +63,9 @@ pub enum DeviceError {
     Timeout { what: String, secs: f64 },
     #[error("adb: {0}")]
     Adb(String),
+    /// The phone refuses input injected from the adb shell: no tap channel can work.
+    #[error(transparent)]
+    Refused(#[from] tap::Refusal),
     #[error("adb connection: {0}")]
     Io(#[from] std::io::Error),
 }

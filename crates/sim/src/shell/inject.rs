@@ -10,8 +10,8 @@ use super::{Handset, Output};
 use crate::timing::Action;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::tap::inject::{
-    INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_VERSION, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP,
-    KIND_UP, RECORD,
+    INJECTOR_CLASS, INJECTOR_DEX, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP,
+    RECORD, SCREEN_OFF, hello_line,
 };
 
 /// The Xiaomi (MIUI, HyperOS) refusal, from Android 13 on (scrcpy #4387, #5778).
@@ -73,7 +73,7 @@ pub fn start(
     if !ours || class != INJECTOR_CLASS {
         return Err(not_found(sdk, class, path, out));
     }
-    out.out(format!("autoplay-inject {INJECTOR_VERSION} sdk={sdk}\n"));
+    out.out(format!("{}\n", hello_line(sdk, INJECTOR_DEX)));
     Ok(Injector {
         partial: Vec::new(),
         down: None,
@@ -98,6 +98,10 @@ impl Injector {
             let y = i32::from_le_bytes([r[12], r[13], r[14], r[15]]);
             let reply = match kind {
                 KIND_PING => format!("ok {seq}"),
+                KIND_CHECK => {
+                    events += 2;
+                    self.check(device, seq)
+                }
                 KIND_TAP | KIND_DOWN | KIND_UP | KIND_MOVE if self.denied => {
                     events += 1;
                     format!("err {seq} {}", denied(self.sdk))
@@ -138,6 +142,26 @@ impl Injector {
         }
         out.out(replies);
         device.costs().inject_event() * events
+    }
+
+    /// The check record's reply: a `KEYCODE_UNKNOWN` down and up injected waiting for the
+    /// dispatcher's verdict. A refusal throws from Android 13 before anything is queued, and
+    /// before it once the dispatcher picks the focused window; with the display off the policy
+    /// drops the key first, which reports success, so the injector asks the screen's state
+    /// (`injector/README.md`, "The check").
+    fn check(&self, device: &Handset, seq: u32) -> String {
+        let awake = {
+            let mut phone = device.phone();
+            phone.tick();
+            phone.system().awake()
+        };
+        if self.denied && (self.sdk >= 33 || awake) {
+            format!("err {seq} {}", denied(self.sdk))
+        } else if !awake && self.sdk < 33 {
+            format!("err {seq} {SCREEN_OFF}")
+        } else {
+            format!("ok {seq}")
+        }
     }
 
     /// Stdin ended: the exit status (a record cut short is fatal).

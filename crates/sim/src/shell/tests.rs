@@ -475,10 +475,11 @@ async fn app_process_runs_only_the_injector_it_was_given() {
     // Ours: hello, and with no stdin it ends at once.
     dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
         .unwrap();
-    assert_eq!(
-        run(&mut sh, &start).await.0,
-        "autoplay-inject 1 sdk=34\n0\n"
+    let hello = format!(
+        "autoplay-inject 2 sdk=34 dex={}\n",
+        sudoku_autoplay::device::tap::inject::dex_signature(INJECTOR_DEX).unwrap()
     );
+    assert_eq!(run(&mut sh, &start).await.0, format!("{hello}0\n"));
     // Records: a tap goes through the dispatcher; a bad kind and a torn record as the dex does.
     let mut out = Output::default();
     let mut inj = super::inject::start(
@@ -497,7 +498,9 @@ async fn app_process_runs_only_the_injector_it_was_given() {
     assert_eq!(inj.finish(&mut out), 1);
     assert_eq!(
         String::from_utf8(out.stdout()).unwrap(),
-        "autoplay-inject 1 sdk=34\nok 7\nerr 8 bad kind 9\nfatal java.io.EOFException: truncated record (5 of 16 bytes)\n"
+        format!(
+            "{hello}ok 7\nerr 8 bad kind 9\nfatal java.io.EOFException: truncated record (5 of 16 bytes)\n"
+        )
     );
     assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), before + 1);
 }

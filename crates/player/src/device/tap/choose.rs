@@ -12,10 +12,16 @@
 //! "USB debugging (Security settings)" is on and the phone rebooted: then no channel works,
 //! and the error says so). Asking for a channel the device cannot do falls back to the next
 //! one and says why.
+//!
+//! A phone that refuses injected input (Xiaomi without "USB debugging (Security settings)")
+//! accepts asynchronous injections without a word before Android 13 and drops them; the
+//! injector's check record shows the refusal on every version, and the choice then fails with
+//! [`DeviceError::Refused`] before any tap (`injector/README.md`, "The check").
 
-use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable, XIAOMI_HINT};
+use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
+use super::refusal::Refusal;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// How taps reach the device.
@@ -130,11 +136,7 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
                     ),
                 });
             }
-            Err(Unusable::Denied(why)) => {
-                return Err(DeviceError::Adb(format!(
-                    "{XIAOMI_HINT} (the injector said: {why}; `input tap` is refused the same way)"
-                )));
-            }
+            Err(Unusable::Refused(refusal)) => return Err(DeviceError::Refused(refusal)),
             Err(Unusable::Failed(why)) => {
                 tracing::debug!(%why, "the injector is not possible");
                 not_inject = format!(" (inject is not possible: {why})");
@@ -203,11 +205,15 @@ pub struct ChannelCheck {
     pub channel: InputBackend,
     pub possible: bool,
     pub why: String,
+    /// The phone refuses injected input (then `why` says how it was seen).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Refusal>,
 }
 
 /// Every channel's verdict, found without changing anything on the phone: no injector pushed,
-/// no tap (the writes are a lone `SYN_REPORT`, which moves no finger, and `input keyevent 0`,
-/// KEYCODE_UNKNOWN, which no app takes); fastest first.
+/// no tap, the screen not woken (the writes are a lone `SYN_REPORT`, which moves no finger, and
+/// `KEYCODE_UNKNOWN` keys, which no app takes: `input keyevent 0` and the injector's check);
+/// fastest first.
 pub fn check_channels(
     device: &Device,
     survey: &PanelSurvey,
@@ -216,6 +222,13 @@ pub fn check_channels(
         channel,
         possible,
         why,
+        refused: None,
+    };
+    let refused = |channel, refusal: Refusal| ChannelCheck {
+        channel,
+        possible: false,
+        why: refusal.to_string(),
+        refused: Some(refusal),
     };
     let panel = survey.panel();
     let no_panel = || no_panel(survey);
@@ -233,19 +246,18 @@ pub fn check_channels(
     });
     let input = device.shell("input keyevent 0", CALL_TIMEOUT)?;
     let said = input.stdout.clone();
-    let denied = said.contains("SecurityException") || said.contains("INJECT_EVENTS");
+    let denied = Refusal::in_text(&said);
     let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-    out.push(match Injector::probe_pushed(device, deadline) {
-        Some(Ok(sdk)) => check(
+    out.push(match (Injector::probe_pushed(device, deadline), &denied) {
+        (Some(Ok(sdk)), _) => check(
             InputBackend::Inject,
             true,
-            format!("the injector on the phone ({INJECTOR_PATH}) injects (API {sdk})"),
+            format!("the injector on the phone ({INJECTOR_PATH}) passed its check (API {sdk})"),
         ),
-        Some(Err(Unusable::Denied(why) | Unusable::Failed(why))) => {
-            check(InputBackend::Inject, false, why)
-        }
-        None if denied => check(InputBackend::Inject, false, XIAOMI_HINT.to_string()),
-        None => check(
+        (Some(Err(Unusable::Refused(refusal))), _) => refused(InputBackend::Inject, refusal),
+        (Some(Err(Unusable::Failed(why))), _) => check(InputBackend::Inject, false, why),
+        (None, Some(refusal)) => refused(InputBackend::Inject, refusal.clone()),
+        (None, None) => check(
             InputBackend::Inject,
             true,
             format!(
@@ -264,10 +276,9 @@ pub fn check_channels(
         },
         None => check(InputBackend::Events, false, no_panel()),
     });
-    out.push(if denied {
-        check(InputBackend::Input, false, XIAOMI_HINT.to_string())
-    } else {
-        check(
+    out.push(match denied {
+        Some(refusal) => refused(InputBackend::Input, refusal),
+        None => check(
             InputBackend::Input,
             input.code == 0,
             if input.code == 0 {
@@ -279,7 +290,7 @@ pub fn check_channels(
                     said.trim()
                 )
             },
-        )
+        ),
     });
     Ok(out)
 }

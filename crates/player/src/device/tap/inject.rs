@@ -1,9 +1,11 @@
 //! The `inject` tap channel's pieces: the on-phone injector (`injector/`, a raw dex that
 //! `app_process` runs, as scrcpy runs its server), its protocol (16-byte records in, one
-//! `ok SEQ` / `err SEQ ...` line out per record; see `injector/README.md`), and how the player
-//! pushes it (the ADB sync protocol, which says when the file is complete).
+//! `ok SEQ` / `err SEQ ...` line out per record; see `injector/README.md`), how the player
+//! pushes it (the ADB sync protocol, which says when the file is complete), and the start-up
+//! check that finds a phone refusing injected input before the first tap ([`Refusal`]).
 
-use crate::device::{Device, DeviceError};
+use super::refusal::Refusal;
+use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::Instant;
@@ -16,7 +18,7 @@ pub const INJECTOR_DEX: &[u8] = include_bytes!("../../../../../injector/autoplay
 pub const INJECTOR_CLASS: &str = "org.autoplay.inject.Main";
 
 /// The protocol version its hello line announces (`VERSION` in `Main.smali`).
-pub const INJECTOR_VERSION: u32 = 1;
+pub const INJECTOR_VERSION: u32 = 2;
 
 /// Where the player pushes it (the shell user may write there on every Android version).
 pub const INJECTOR_PATH: &str = "/data/local/tmp/autoplay-inject.dex";
@@ -30,6 +32,13 @@ pub const KIND_TAP: u8 = 1;
 pub const KIND_DOWN: u8 = 2;
 pub const KIND_UP: u8 = 3;
 pub const KIND_MOVE: u8 = 4;
+/// A `KEYCODE_UNKNOWN` down and up injected waiting for the dispatcher's verdict: answered `ok`
+/// only where a refusal would have shown (`injector/README.md`, "The check").
+pub const KIND_CHECK: u8 = 5;
+
+/// The check's `err` reason when the screen was off before Android 13 (the dispatcher then
+/// reports a dropped key as injected, so the check proved nothing).
+pub const SCREEN_OFF: &str = "screen off";
 
 /// One record: kind, three reserved zero bytes, then seq, x and y little-endian.
 pub fn record(kind: u8, seq: u32, x: i32, y: i32) -> [u8; RECORD] {
@@ -46,14 +55,62 @@ pub fn start_command(path: &str) -> String {
     format!("CLASSPATH={path} app_process / {INJECTOR_CLASS}")
 }
 
-/// The hello line's version and SDK (`autoplay-inject 1 sdk=34`).
-pub fn parse_hello(line: &str) -> Option<(u32, u32)> {
-    let rest = line.trim().strip_prefix("autoplay-inject ")?;
-    let (version, sdk) = rest.split_once(' ')?;
-    Some((
-        version.parse().ok()?,
-        sdk.strip_prefix("sdk=")?.parse().ok()?,
-    ))
+/// The SHA-1 signature in a dex file's header (bytes 12 to 31, lowercase hex): the dex format's
+/// hash of everything after it, so it names the file's contents. The injector reports its own
+/// file's in the hello line.
+pub fn dex_signature(dex: &[u8]) -> Option<String> {
+    let signature = dex.get(12..32)?;
+    Some(signature.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The hello line the injector `dex` says on API level `sdk` (without its newline).
+pub fn hello_line(sdk: u32, dex: &[u8]) -> String {
+    let named = dex_signature(dex).unwrap_or_else(|| "unknown".into());
+    format!("autoplay-inject {INJECTOR_VERSION} sdk={sdk} dex={named}")
+}
+
+/// A hello line, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    pub version: u32,
+    /// `Build.VERSION.SDK_INT`.
+    pub sdk: u32,
+    /// The signature of the dex the injector was loaded from, as it read it; empty from a
+    /// version-1 injector, which did not say.
+    pub dex: String,
+}
+
+/// `autoplay-inject 2 sdk=34 dex=<40 hex digits>` (version 1 had no `dex=`).
+pub fn parse_hello(line: &str) -> Option<Hello> {
+    let mut words = line.trim().strip_prefix("autoplay-inject ")?.split(' ');
+    let version = words.next()?.parse().ok()?;
+    let sdk = words.next()?.strip_prefix("sdk=")?.parse().ok()?;
+    let dex = match words.next() {
+        Some(word) => word.strip_prefix("dex=")?.to_string(),
+        None => String::new(),
+    };
+    if words.next().is_some() {
+        return None;
+    }
+    Some(Hello { version, sdk, dex })
+}
+
+/// Why the injector that said `hello` is not the committed one: another protocol version, or
+/// another dex (a build changed without a version bump).
+fn stale(hello: &Hello) -> Option<String> {
+    if hello.version != INJECTOR_VERSION {
+        return Some(format!(
+            "the injector on the phone speaks version {}, not {INJECTOR_VERSION}",
+            hello.version
+        ));
+    }
+    let ours = dex_signature(INJECTOR_DEX).unwrap_or_default();
+    (hello.dex != ours).then(|| {
+        format!(
+            "the injector on the phone is the dex {}, not {ours}",
+            hello.dex
+        )
+    })
 }
 
 /// One reply line: `Ok(seq)` for `ok SEQ`, `Err((seq, why))` for `err SEQ why`.
@@ -67,15 +124,11 @@ pub fn parse_reply(line: &str) -> Option<Result<u32, (u32, String)>> {
     Some(Err((seq.parse().ok()?, why.to_string())))
 }
 
-/// What the phone must do before the injector may be used, for the user: the Xiaomi setting.
-pub const XIAOMI_HINT: &str = "the phone refuses injected input (a Xiaomi phone, MIUI or HyperOS?): \
-turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone, and run again";
-
 /// What the injector's stdout said so far.
 #[derive(Default)]
 struct Said {
-    /// The hello line, parsed (version, sdk).
-    hello: Option<(u32, u32)>,
+    /// The hello line, parsed.
+    hello: Option<Hello>,
     /// The highest `ok` seq.
     acked: u32,
     /// The first `err` (seq, why).
@@ -159,9 +212,9 @@ pub(super) struct Injector {
 /// Why the injector cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Unusable {
-    /// The phone refuses injection (Xiaomi): nothing but the setting helps.
-    Denied(String),
-    /// It would not start, or speaks another version: the reason, for the user.
+    /// The phone refuses injected input: no channel can tap.
+    Refused(Refusal),
+    /// It would not start, is another build, or the check failed otherwise: the reason.
     Failed(String),
 }
 
@@ -196,10 +249,13 @@ impl Injector {
         };
         let said = injector.wait(deadline, |s| s.hello.is_some() || s.ended);
         match said {
-            (Some((INJECTOR_VERSION, sdk)), _) => Ok(Injector { sdk, ..injector }),
-            (Some((v, _)), _) => Err(Unusable::Failed(format!(
-                "the injector on the phone speaks version {v}, not {INJECTOR_VERSION}"
-            ))),
+            (Some(hello), _) => match stale(&hello) {
+                None => Ok(Injector {
+                    sdk: hello.sdk,
+                    ..injector
+                }),
+                Some(why) => Err(Unusable::Failed(why)),
+            },
             (None, other) if other.is_empty() => Err(Unusable::Failed(
                 "the injector did not say hello in time".into(),
             )),
@@ -211,11 +267,7 @@ impl Injector {
     }
 
     /// Waits until `done` (or the deadline); the hello and the other lines.
-    fn wait(
-        &self,
-        deadline: Instant,
-        done: impl Fn(&Said) -> bool,
-    ) -> (Option<(u32, u32)>, String) {
+    fn wait(&self, deadline: Instant, done: impl Fn(&Said) -> bool) -> (Option<Hello>, String) {
         let said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
         let left = deadline.saturating_duration_since(Instant::now());
         let (said, _) = self
@@ -223,11 +275,11 @@ impl Injector {
             .cv
             .wait_timeout_while(said, left, |s| !done(s))
             .unwrap_or_else(|p| p.into_inner());
-        (said.hello, said.other.clone())
+        (said.hello.clone(), said.other.clone())
     }
 
     /// Starts the injector, pushing it first if the phone's copy is missing or not this one
-    /// (the hello line is the version handshake).
+    /// (the hello line names the protocol version and the dex).
     pub(super) fn open(device: &Device, deadline: Instant) -> Result<Injector, Unusable> {
         match Injector::start(device, deadline) {
             Ok(i) => return Ok(i),
@@ -240,28 +292,60 @@ impl Injector {
         Injector::start(device, deadline)
     }
 
-    /// Opens the injector and checks that the phone lets it inject, with a move that no view
-    /// takes (no finger is down).
+    /// Opens the injector and checks that the phone lets it inject (the check record; a dark
+    /// screen is woken once for it): the phone's API level.
     pub(super) fn probe(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
-        Injector::open(device, deadline)?.try_move(deadline)
+        Injector::open(device, deadline)?.verify(device, Wake::Once, deadline)
     }
 
-    /// Like [`Injector::probe`] without pushing anything: `None` when the injector is not on
-    /// the phone (or is another version).
+    /// Like [`Injector::probe`] without changing anything on the phone (no push, no wake):
+    /// `None` when the injector is not on the phone (or is another build).
     pub(super) fn probe_pushed(
         device: &Device,
         deadline: Instant,
     ) -> Option<Result<u32, Unusable>> {
-        Some(Injector::start(device, deadline).ok()?.try_move(deadline))
+        let injector = Injector::start(device, deadline).ok()?;
+        Some(injector.verify(device, Wake::Never, deadline))
     }
 
-    fn try_move(mut self, deadline: Instant) -> Result<u32, Unusable> {
-        let i = &mut self;
-        let end = i.send(vec![(KIND_MOVE, 0, 0)]);
-        match i.acked_by(end, deadline) {
-            Ok(()) => Ok(i.sdk),
-            Err(why) if why.contains("SecurityException") => Err(Unusable::Denied(why)),
-            Err(why) => Err(Unusable::Failed(why)),
+    /// The check record's verdict: the API level where the check key passed the permission
+    /// check; with the screen off before Android 13, `wake` says whether to wake it and check
+    /// once more.
+    fn verify(mut self, device: &Device, wake: Wake, deadline: Instant) -> Result<u32, Unusable> {
+        let mut checked = self.check(deadline);
+        if matches!(&checked, Err(why) if why == SCREEN_OFF) {
+            if wake == Wake::Never {
+                return Err(Unusable::Failed(format!(
+                    "the screen is off, and before Android 13 a refusal cannot be seen then (API {})",
+                    self.sdk
+                )));
+            }
+            wake_screen(device)?;
+            checked = self.check(deadline);
+            if matches!(&checked, Err(why) if why == SCREEN_OFF) {
+                return Err(Unusable::Refused(Refusal::WakeIgnored { sdk: self.sdk }));
+            }
+        }
+        match checked {
+            Ok(()) => Ok(self.sdk),
+            Err(why) => {
+                Err(Refusal::in_text(&why).map_or_else(|| Unusable::Failed(why), Unusable::Refused))
+            }
+        }
+    }
+
+    /// Sends a check record; its `err` reason, if any (taken out of the replies, so records
+    /// after it start clean).
+    fn check(&mut self, deadline: Instant) -> Result<(), String> {
+        let seq = self.send(vec![(KIND_CHECK, 0, 0)]);
+        let waited = self.acked_by(seq, deadline);
+        let mut said = self.replies.said.lock().unwrap_or_else(|p| p.into_inner());
+        match said.error.take() {
+            Some((n, why)) if n == seq => Err(why),
+            other => {
+                said.error = other;
+                waited
+            }
         }
     }
 
@@ -313,6 +397,25 @@ impl Injector {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .acked
+    }
+}
+
+/// Whether the start-up check may wake the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wake {
+    Once,
+    Never,
+}
+
+/// `input keyevent KEYCODE_WAKEUP`, as the player wakes a dark screen during a run; what it
+/// says of a refusal is one.
+fn wake_screen(device: &Device) -> Result<(), Unusable> {
+    let out = device
+        .shell("input keyevent KEYCODE_WAKEUP", CALL_TIMEOUT)
+        .map_err(|e| Unusable::Failed(format!("waking the screen failed: {e}")))?;
+    match Refusal::in_text(&out.stdout) {
+        Some(refusal) => Err(Unusable::Refused(refusal)),
+        None => Ok(()),
     }
 }
 
@@ -374,7 +477,20 @@ mod tests {
                 1, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0x60, 0x09, 0, 0
             ]
         );
-        assert_eq!(parse_hello("autoplay-inject 1 sdk=34\n"), Some((1, 34)));
+        let hello = |version, sdk, dex: &str| Hello {
+            version,
+            sdk,
+            dex: dex.into(),
+        };
+        assert_eq!(
+            parse_hello("autoplay-inject 1 sdk=34\n"),
+            Some(hello(1, 34, ""))
+        );
+        assert_eq!(
+            parse_hello(&hello_line(31, INJECTOR_DEX)),
+            Some(hello(2, 31, &dex_signature(INJECTOR_DEX).unwrap()))
+        );
+        assert_eq!(parse_hello("autoplay-inject 2 sdk=34 dex=ab x"), None);
         assert_eq!(parse_hello("Aborted"), None);
         assert_eq!(parse_reply("ok 7"), Some(Ok(7)));
         assert_eq!(
@@ -382,5 +498,22 @@ mod tests {
             Some(Err((6, "bad kind 9".into())))
         );
         assert_eq!(&INJECTOR_DEX[..4], b"dex\n");
+    }
+
+    /// A hello from another version, or from another dex of this version, is stale: the player
+    /// pushes its own again. Ours is not.
+    #[test]
+    fn another_build_on_the_phone_is_stale() {
+        let ours = parse_hello(&hello_line(34, INJECTOR_DEX)).unwrap();
+        assert_eq!(stale(&ours), None);
+        let mut older = INJECTOR_DEX.to_vec();
+        older[12] ^= 0xff;
+        let other = parse_hello(&hello_line(34, &older)).unwrap();
+        assert!(
+            stale(&other).is_some_and(|why| why.contains("is the dex")),
+            "{other:?}"
+        );
+        let v1 = parse_hello("autoplay-inject 1 sdk=34").unwrap();
+        assert!(stale(&v1).is_some_and(|why| why.contains("version 1, not 2")));
     }
 }

@@ -31,11 +31,13 @@ mod pace;
 pub mod panel;
 mod proof;
 mod raw;
+mod refusal;
 mod shell;
 
 pub use choose::{Channel, InputBackend, choose};
 pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
+pub use refusal::Refusal;
 pub(crate) use shell::live_queued;
 
 use super::{Device, DeviceError};
@@ -135,14 +137,15 @@ impl Tapper {
         };
         if t.channel.mode == InputBackend::Inject {
             let deadline = Instant::now() + t.options.ack_timeout;
-            t.injector = Some(inject::Injector::open(device, deadline).map_err(|why| {
-                DeviceError::Adb(match why {
-                    inject::Unusable::Denied(w) => format!("{} ({w})", inject::XIAOMI_HINT),
-                    inject::Unusable::Failed(w) => {
-                        format!("the tap injector on {} would not start: {w}", device.serial)
-                    }
-                })
-            })?);
+            t.injector = Some(inject::Injector::open(device, deadline).map_err(
+                |why| match why {
+                    inject::Unusable::Refused(refusal) => DeviceError::Refused(refusal),
+                    inject::Unusable::Failed(w) => DeviceError::Adb(format!(
+                        "the tap injector on {} would not start: {w}",
+                        device.serial
+                    )),
+                },
+            )?);
         }
         // Make sure the shell answers before anything depends on it.
         t.command("echo ready")?;
@@ -469,11 +472,11 @@ impl Tapper {
     }
 
     /// The error of an injector that refused a record or whose stream ended: the caller
-    /// recovers (a refusal by the phone says what to turn on).
+    /// recovers (a refusal by the phone is [`DeviceError::Refused`]).
     fn injector_failed(&self, why: &str) -> DeviceError {
         tracing::debug!(serial = %self.device.serial, unproven = self.ledger.unacked.len(), %why, "the tap injector failed");
-        if why.contains("SecurityException") {
-            return DeviceError::Adb(format!("{} ({why})", inject::XIAOMI_HINT));
+        if let Some(refusal) = Refusal::in_text(why) {
+            return DeviceError::Refused(refusal);
         }
         DeviceError::Adb(format!(
             "the tap channel to {} closed (the injector: {why})",

@@ -1,0 +1,5 @@
+package android.os;
+
+/** JVM test stub: the type ServiceManager.getService returns. */
+public interface IBinder {
+}
