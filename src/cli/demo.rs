@@ -17,13 +17,14 @@ use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
 use sudoku_autoplay::level::play;
 use sudoku_autoplay::play::Update;
+use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
     The phone's screen is refreshed in DATA_DIR/demo-screen.png while it plays (see --data-dir).")]
 pub struct DemoArgs {
-    /// Simulated device profile (budget, pixel, flagship, tablet).
-    #[arg(long, default_value = "pixel")]
+    /// Simulated device profile.
+    #[arg(long, default_value = "pixel", value_parser = clap::builder::PossibleValuesParser::new(profile::names()))]
     pub profile: String,
     /// How much the simulated phone's work costs: `phone` (what the profile's real phone
     /// costs: `input` start-up, processes, screenshots, the app's UI time) or `instant`.
@@ -45,6 +46,9 @@ pub struct DemoArgs {
     #[command(flatten)]
     pub run: RunArgs,
 }
+
+/// The demo phone's port, when free.
+const DEMO_PORT: u16 = 5585;
 
 /// Disconnects the simulated phone from the adb server (and stops a server we started) on drop.
 struct Connected {
@@ -74,7 +78,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     })?;
     let mut config = SimConfig::new(profile.clone());
     config.timing = args.timing;
-    let sim = autoplay_sim::spawn(config)?;
+    // One port for every demo where it is free, so that runs.csv sees one device, not a new
+    // one per run.
+    let sim = autoplay_sim::spawn_on(([127, 0, 0, 1], DEMO_PORT).into(), config.clone())
+        .or_else(|_| autoplay_sim::spawn(config))?;
     let target = sim.serial();
     eprintln!(
         "simulated phone ({}, {}x{}, {:?} timing) listening on {target}",
@@ -134,16 +141,16 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let state = sim.dumpsys();
     outln!("{}", report.solution)?;
     outln!(
-        "level {} solved and verified in {:.1} s: {} placements, {} undos, {} calls; {} taps ({} taps/s via {}), {} repairs",
+        "level {} solved and verified in {:.1} s: {}, {}, {}; {} ({} taps/s via {}), {}",
         cfg.level.unwrap_or(0),
         started.elapsed().as_secs_f64(),
-        sudoku_autoplay::text::thousands(s.placements),
-        sudoku_autoplay::text::thousands(s.undos),
-        sudoku_autoplay::text::thousands(s.calls()),
-        sudoku_autoplay::text::thousands(report.performed.taps),
+        count(s.placements, "placement"),
+        count(s.undos, "undo"),
+        count(s.calls(), "call"),
+        count(report.performed.taps, "tap"),
         sudoku_autoplay::play::plan::rate(report.taps_per_sec),
         super::choice::name(report.input),
-        sudoku_autoplay::text::thousands(report.performed.repairs)
+        count(report.performed.repairs, "repair")
     )?;
     outln!(
         "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",

@@ -46,9 +46,9 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
                   --calibration-dir, --data-dir, -q, -v) may come before the subcommand's name or after it."
 )]
 pub struct Cli {
-    /// Log what happens on stderr: -v debug events (the tap channel and why, reconnects,
-    /// repairs, OCR doubts, the calibration picked), -vv trace events. RUST_LOG sets finer
-    /// filters (e.g. RUST_LOG=sudoku_autoplay::vision=trace).
+    /// Log what happens on stderr: -v what was decided and why (debug events), -vv the details
+    /// behind it (trace events). RUST_LOG sets finer filters (e.g.
+    /// RUST_LOG=sudoku_autoplay::vision=trace).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     #[command(flatten)]

@@ -26,7 +26,7 @@ pub fn incidents(r: &PerformReport) -> String {
         (r.interruptions, "interruption"),
     ] {
         if n > 0 {
-            s.push_str(&format!(", {n} {what}{}", if n == 1 { "" } else { "s" }));
+            s.push_str(&format!(", {}", sudoku_autoplay::text::count(n, what)));
         }
     }
     s

@@ -7,6 +7,7 @@ use indicatif::{MultiProgress, ProgressBar};
 use sudoku_autoplay::device::{Device, Server};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+use sudoku_autoplay::text::count;
 
 /// How to play (the command without a subcommand).
 #[derive(Debug, Clone, clap::Args)]
@@ -60,19 +61,19 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     let s = &r.stats;
     outln!("{}", r.solution)?;
     outln!(
-        "solved and verified ({}): {} placements, {} undos, {} calls (search {:.1} ms); {} taps at {} taps/s via {}, \
-         {} repairs{}, {} steps shown{}; capture: {}",
+        "solved and verified ({}): {}, {}, {} (search {:.1} ms); {} at {} taps/s via {}, \
+         {}{}, {} shown{}; capture: {}",
         completion(&r.performed),
-        sudoku_autoplay::text::thousands(s.placements),
-        sudoku_autoplay::text::thousands(s.undos),
-        sudoku_autoplay::text::thousands(s.calls()),
+        count(s.placements, "placement"),
+        count(s.undos, "undo"),
+        count(s.calls(), "call"),
         s.elapsed.as_secs_f64() * 1e3,
-        sudoku_autoplay::text::thousands(r.performed.taps),
+        count(r.performed.taps, "tap"),
         sudoku_autoplay::play::plan::rate(r.taps_per_sec),
         super::choice::name(r.input),
-        sudoku_autoplay::text::thousands(r.performed.repairs),
+        count(r.performed.repairs, "repair"),
         incidents(&r.performed),
-        sudoku_autoplay::text::thousands(r.performed.events_shown),
+        count(r.performed.events_shown, "step"),
         if r.performed.events_hidden > 0 {
             format!(
                 " ({} computed on the host only)",

@@ -5,20 +5,30 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 use sudoku_autoplay::play::{Note, Progress, Update};
 
-/// A progress bar for a play: events, taps/s, elapsed, ETA.
+/// A progress bar for a play: until the performance starts (the device, the level, the board,
+/// the search, the plan), a spinner saying so; then events, taps/s, elapsed, ETA
+/// ([`bar_progress`] switches it).
 pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(0);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} steps  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{prefix} [{elapsed_precise}] {spinner} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.set_prefix(label.to_string());
+    bar.set_message("getting ready: the phone, the level, the board, the search, the plan");
+    bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// The bar's look once the performance has started.
+fn steps_style() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{prefix} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} steps  {msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
 }
 
 /// Prints a run's note as a line on stderr: the tap channel and the plan unless `--quiet`; a
@@ -49,7 +59,11 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
     let mut last: Option<std::time::Instant> = None;
     move |p| {
         let (done, total, taps) = (p.done, p.total, p.taps);
-        let (start, done0, taps0) = *first.get_or_insert((std::time::Instant::now(), done, taps));
+        let (start, done0, taps0) = *first.get_or_insert_with(|| {
+            bar.disable_steady_tick();
+            bar.set_style(steps_style());
+            (std::time::Instant::now(), done, taps)
+        });
         if last.is_none_or(|l| l.elapsed() >= Duration::from_millis(100)) || done == total {
             last = Some(std::time::Instant::now());
             bar.set_length(total);
@@ -71,12 +85,12 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
                 sudoku_autoplay::text::thousands(taps)
             );
             for (n, what) in [
-                (p.repairs, "repairs"),
-                (p.reconnects, "reconnects"),
-                (p.interruptions, "interruptions"),
+                (p.repairs, "repair"),
+                (p.reconnects, "reconnect"),
+                (p.interruptions, "interruption"),
             ] {
                 if n > 0 {
-                    msg.push_str(&format!(", {n} {what}"));
+                    msg.push_str(&format!(", {}", sudoku_autoplay::text::count(n, what)));
                 }
             }
             bar.set_message(msg);

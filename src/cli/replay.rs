@@ -140,11 +140,11 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
     let total = c.events.len() as u64;
     match &c.divergence {
         None => outln!(
-            "journal: ok: {} of {} steps match; {} repairs, {} direct fills",
+            "journal: ok: {} of {} steps match; {}, {}",
             t(c.journaled_steps.min(total)),
             t(total),
-            c.repairs,
-            c.fills
+            sudoku_autoplay::text::count(c.repairs, "repair"),
+            sudoku_autoplay::text::count(c.fills, "direct fill")
         )?,
         Some(d) => outln!("journal: DIVERGES at {d}")?,
     }

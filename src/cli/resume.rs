@@ -10,6 +10,7 @@ use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::level::resume;
 use sudoku_autoplay::session::{SessionMeta, read_journal};
+use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -81,10 +82,10 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     };
     outln!("{}", r.solution)?;
     outln!(
-        "resumed and verified: {} steps played now, {} repairs, {} taps in {:.1} s{}; session {}",
-        sudoku_autoplay::text::thousands(r.performed.events_shown),
-        sudoku_autoplay::text::thousands(r.performed.repairs),
-        sudoku_autoplay::text::thousands(r.performed.taps),
+        "resumed and verified: {} played now, {}, {} in {:.1} s{}; session {}",
+        count(r.performed.events_shown, "step"),
+        count(r.performed.repairs, "repair"),
+        count(r.performed.taps, "tap"),
         start.elapsed().max(Duration::ZERO).as_secs_f64(),
         incidents(&r.performed),
         r.session_dir.display()

@@ -229,9 +229,11 @@ pub struct Row {
     pub replay_ms: f64,
 }
 
-/// Groups runs by (level, strategy), levels ascending.
+/// Groups runs by (level, strategy), levels ascending. The rows of one session (a level
+/// stopped and resumed) are one run.
 pub fn table(runs: &[RunRecord]) -> Vec<Row> {
     let mut rows: BTreeMap<(Option<u32>, String), Row> = BTreeMap::new();
+    let mut sessions = std::collections::HashSet::new();
     for r in runs {
         let row = rows
             .entry((r.level, r.strategy.clone()))
@@ -250,7 +252,9 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
                 search_ms: 0.0,
                 replay_ms: 0.0,
             });
-        row.runs += 1;
+        if r.session.is_empty() || sessions.insert(r.session.as_str()) {
+            row.runs += 1;
+        }
         let solved = r.result == "solved";
         if solved || row.solved == 0 {
             row.taps = r.taps;
@@ -345,12 +349,17 @@ mod tests {
     fn a_resumed_level_counts_once() {
         let row = |result: &str, taps, repairs, reconnects| {
             RunRecord::parse(&format!(
-                "t,d,7,rowmajor,30,100,99,101,{taps},{repairs},0.1,10.0,{result},{reconnects},0"
+                "t,d,7,rowmajor,30,100,99,101,{taps},{repairs},0.1,10.0,{result},{reconnects},0,3,s1"
             ))
             .unwrap()
         };
-        // Interrupted after 120 taps; the resume's row holds the whole level's 474.
-        let t = table(&[row("interrupted", 120, 2, 1), row("solved", 474, 3, 1)]);
+        // Interrupted after 60 taps, then after 120; the second resume's row holds the whole
+        // level's 474: one run of the level.
+        let t = table(&[
+            row("interrupted", 60, 0, 0),
+            row("interrupted", 120, 2, 1),
+            row("solved", 474, 3, 1),
+        ]);
         assert_eq!(t.len(), 1);
         assert_eq!(
             (
@@ -360,7 +369,7 @@ mod tests {
                 t[0].repairs,
                 t[0].reconnects
             ),
-            (2, 1, 474, 3, 1)
+            (1, 1, 474, 3, 1)
         );
         // Before any solved run: the latest run's counts so far.
         let t = table(&[row("failed", 50, 1, 0), row("interrupted", 120, 2, 1)]);

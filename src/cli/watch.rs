@@ -15,7 +15,7 @@ use sudoku_autoplay::device::{Device, DeviceEntry};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
 use sudoku_autoplay::play::stop::StopFlag;
 use sudoku_autoplay::play::{Note, Update};
-use sudoku_autoplay::text::thousands;
+use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
 pub struct WatchArgs {
@@ -202,6 +202,7 @@ fn work(
     quiet: bool,
 ) {
     let serial = &device.serial;
+    let mut said = std::collections::HashSet::new();
     for &level in levels {
         if stopped(stop) {
             return;
@@ -216,16 +217,20 @@ fn work(
             Update::Note(note @ Note::Resuming { .. }) => {
                 bar.suspend(|| eprintln!("{serial}: {note}"))
             }
+            // The same calibration is picked (and the same files skipped) for every level:
+            // said once per device.
+            Update::Note(note @ (Note::Calibration { .. } | Note::SkippedCalibration { .. }))
+                if !said.insert(note.to_string()) => {}
             update => show(update),
         });
         bar.finish_and_clear();
         match result {
             Ok(r) => eprintln!(
-                "{serial}: level {level} solved and verified: {} placements, {} undos, {} taps, {} repairs",
-                thousands(r.stats.placements),
-                thousands(r.stats.undos),
-                thousands(r.performed.taps),
-                thousands(r.performed.repairs)
+                "{serial}: level {level} solved and verified: {}, {}, {}, {}",
+                count(r.stats.placements, "placement"),
+                count(r.stats.undos, "undo"),
+                count(r.performed.taps, "tap"),
+                count(r.performed.repairs, "repair")
             ),
             Err(e) => {
                 eprintln!("{serial}: level {level} stopped: {}", error_text(&e));

@@ -151,8 +151,14 @@ fn run(case: &Case) {
             assert_eq!(state["solved"], true, "{said}");
             // Every step of the search was shown: placements + undos = steps shown.
             let text = out.text();
+            // `N things` or `1 thing`.
             let number_before = |word: &str| -> u64 {
-                let at = text.find(word).unwrap_or_else(|| panic!("{word}: {said}"));
+                let singular = word.replacen("s ", " ", 1);
+                let singular = singular.strip_suffix('s').unwrap_or(&singular);
+                let at = text
+                    .find(word)
+                    .or_else(|| text.find(&format!("1{singular}")).map(|at| at + 1))
+                    .unwrap_or_else(|| panic!("{word}: {said}"));
                 let digits: String = text[..at]
                     .trim_end()
                     .chars()

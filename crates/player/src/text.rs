@@ -16,6 +16,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` things, with thousands separators and the noun's plural where `n` is not 1:
+/// `count(1, "repair")` is `1 repair`, `count(1234, "tap")` is `1,234 taps`.
+pub fn count(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// Redraws a block of lines in place on a terminal: each frame moves the cursor back up over
 /// the previous one and clears what is below (ANSI), so a shorter frame leaves nothing behind.
 #[derive(Debug, Default)]
@@ -38,6 +44,14 @@ impl Redraw {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_say_one_thing_or_many() {
+        use super::count;
+        assert_eq!(count(0, "repair"), "0 repairs");
+        assert_eq!(count(1, "repair"), "1 repair");
+        assert_eq!(count(12_345, "tap"), "12,345 taps");
+    }
+
     #[test]
     fn redraw_goes_back_over_the_last_frame() {
         let mut out = Vec::new();

@@ -84,8 +84,8 @@ pub enum FrameError {
         /// Hex dump of the first bytes.
         head: String,
     },
-    /// Only text: the command printed a message instead of an image.
-    #[error("not a screenshot: the command printed text instead of an image: {text:?}")]
+    /// Only text: a message where an image should be (a command's, or a text file's).
+    #[error("not a screenshot: only text, no image: {text:?}")]
     OnlyText {
         /// The text (its first lines).
         text: String,
@@ -292,7 +292,7 @@ mod tests {
     fn text_alone_is_quoted() {
         let e = decode_frame(&warning()).unwrap_err().to_string();
         assert!(
-            e.contains("printed text instead of an image") && e.contains("Multiple displays"),
+            e.contains("only text, no image") && e.contains("Multiple displays"),
             "{e}"
         );
         let e = decode_frame(b"\x00\x01garbage").unwrap_err();

@@ -100,6 +100,11 @@ impl Run<'_> {
                 reconnects: totals.reconnects,
                 interruptions: totals.interruptions,
                 version: runs::VERSION,
+                session: session
+                    .dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
             },
         )?;
         if let Some(error) = error {

@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The format version written in each row's `version` column (rows without one are 1).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The columns of [`RunRecord`] in order, as the header of `runs.csv`.
-pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version";
+pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version,session";
 
 /// One run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,7 +29,9 @@ pub struct RunRecord {
     pub calls: u64,
     pub taps: u64,
     pub repairs: u64,
+    #[serde(serialize_with = "microseconds")]
     pub search_ms: f64,
+    #[serde(serialize_with = "microseconds")]
     pub replay_ms: f64,
     /// `solved`, `failed`, `interrupted` (Ctrl-C, or the phone gone: resumable), `game-over`.
     pub result: String,
@@ -42,6 +44,15 @@ pub struct RunRecord {
     /// The format the row was written in (`VERSION`; 1 for rows from before this column).
     #[serde(default = "first_version")]
     pub version: u32,
+    /// The session directory's name: the rows of one level played, stopped and resumed share it
+    /// (empty in rows from before format 3).
+    #[serde(default)]
+    pub session: String,
+}
+
+/// Milliseconds written to the microsecond (`0.159`, not `0.15945700000000002`).
+fn microseconds<S: serde::Serializer>(ms: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((ms * 1000.0).round() / 1000.0)
 }
 
 fn first_version() -> u32 {
@@ -79,7 +90,7 @@ fn columns_for(
         return Err(format!(
             "expected {} fields, found {}",
             if old {
-                "13, 15 or 16"
+                "13, 15, 16 or 17"
             } else {
                 "as many as the header's"
             },
@@ -239,6 +250,7 @@ mod tests {
             reconnects: 2,
             interruptions: 1,
             version: VERSION,
+            session: "20261121-230509-127_0_0_1_5555-L7".into(),
         };
         append_run(dir.path(), &run).unwrap();
         append_run(
@@ -261,13 +273,22 @@ mod tests {
         assert_eq!(back[0].placements, 4208);
         assert_eq!(back[1].level, None);
         assert_eq!((back[0].reconnects, back[0].interruptions), (2, 1));
+        // Times are written to the microsecond.
+        let dir = tempfile::tempdir().unwrap();
+        let noisy = RunRecord {
+            search_ms: 0.159_457_000_000_000_02,
+            ..run.clone()
+        };
+        append_run(dir.path(), &noisy).unwrap();
+        let written = std::fs::read_to_string(dir.path().join("runs.csv")).unwrap();
+        assert!(written.contains(",0.159,1500.0,"), "{written}");
         // A line from before the last two columns.
         let old = RunRecord::parse("t,d,3,rowmajor,45,86,50,87,300,0,0.1,100.0,solved").unwrap();
         assert_eq!((old.taps, old.reconnects, old.version), (300, 0, 1));
         std::fs::write(&path, format!("{text}garbage,line\n")).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
         assert!(e.contains("runs.csv: line 4: expected as many"), "{e}");
-        let bad = format!("{text}t,d,x,rowmajor,45,86,50,87,300,0,0.1,100.0,solved,0,0,2\n");
+        let bad = format!("{text}t,d,x,rowmajor,45,86,50,87,300,0,0.1,100.0,solved,0,0,3,s\n");
         std::fs::write(&path, bad).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
         assert!(e.contains("line 4: level: "), "{e}");
