@@ -16,7 +16,9 @@
 //! ```
 
 pub mod adb;
+pub mod android;
 pub mod app;
+pub mod dispatch;
 pub mod profile;
 pub mod shell;
 pub mod timing;

@@ -1,6 +1,7 @@
 //! Device profiles: screen size, density, identity, touch panel, ABI and timing figures.
 
-use super::timing::PhoneTiming;
+use crate::android::SDK_NO_SHELL_INPUT_WRITE;
+use crate::timing::PhoneTiming;
 
 /// One simulated device model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,14 +334,6 @@ pub const PROFILES: &[Profile] = &[
         },
     },
 ];
-
-/// The first API level whose SELinux policy forbids the shell to write `/dev/input` (Android 10:
-/// AOSP sepolicy commit 51156264b4b9ff3bd5a766d17f005eb5d6b4d029, a CTS-tested `neverallow`).
-pub const SDK_NO_SHELL_INPUT_WRITE: u32 = 29;
-
-/// The first API level whose `input` is `cmd input` (Android 12: a binder call into
-/// system_server instead of a Java program started per call).
-pub const SDK_CMD_INPUT: u32 = 31;
 
 impl Profile {
     /// The display's size as apps and screenshots see it: the natural size, turned by

@@ -1,8 +1,8 @@
 //! Raster primitives on an RGBA buffer: solid and blended rectangles, anti-aliased rounded
 //! rectangles and circles, and coverage masks (glyphs). Everything is clipped to the image.
 
+use super::geometry::Rect;
 use super::palette::Rgb;
-use super::screens::layout::Rect;
 
 /// A drawable view of an RGBA image (alpha is always 255).
 pub struct Canvas<'a> {

@@ -15,9 +15,12 @@ pub(crate) mod a11y;
 pub mod canvas;
 pub mod corpus;
 pub mod font;
+pub mod geometry;
 pub mod hazards;
+pub mod keys;
 pub mod levels;
 pub(crate) mod model;
+pub mod options;
 pub mod palette;
 mod render;
 pub mod rules;
@@ -29,8 +32,13 @@ pub mod style;
 #[cfg(test)]
 mod tests;
 
-use super::profile::Profile;
-use hazards::{HazardOptions, Shown, System};
+pub use keys::Key;
+pub use options::{ACTIVITY, AppOptions, PACKAGE};
+pub use palette::Theme;
+pub use style::KeypadStyle;
+
+use crate::profile::Profile;
+use hazards::{Shown, System};
 use image::RgbaImage;
 use model::Model;
 use rand::{Rng, SeedableRng};
@@ -38,106 +46,6 @@ use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
 use screens::layout::ScreenLayout;
 use std::time::Instant;
-
-/// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
-pub const PACKAGE: &str = "org.autoplay.sudoku";
-pub const ACTIVITY: &str = ".GameActivity";
-
-/// Colour theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Theme {
-    #[default]
-    Light,
-    Dark,
-}
-
-/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
-/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KeypadStyle {
-    #[default]
-    Row,
-    TwoRows,
-    Grid,
-}
-
-/// Hardware keys for `input keyevent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
-    Back,
-    Home,
-    /// KEYCODE_WAKEUP (224): turns the display on, never off.
-    Wakeup,
-    /// KEYCODE_SLEEP (223): turns the display off.
-    Sleep,
-    /// KEYCODE_POWER (26): toggles the display.
-    Power,
-}
-
-/// App settings and realism knobs (all off by default).
-#[derive(Debug, Clone, Default)]
-pub struct AppOptions {
-    pub theme: Theme,
-    /// The keypad layout, unless the style has its own.
-    pub keypad: KeypadStyle,
-    /// How the app looks (`--style`): givens, grid, keys, erase.
-    pub style: style::Style,
-    /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
-    pub seed: u64,
-    /// Show digits that break a rule in red.
-    pub show_conflicts: bool,
-    /// Probability that a tap is silently lost (seeded by `seed`).
-    pub drop_taps: f64,
-    /// After this many taps a "Rate this app" dialog appears and swallows taps until BACK.
-    pub popup_after: Option<u64>,
-    /// The game ends ("Game over", the board gone) after this many wrong digits.
-    pub mistake_limit: Option<u32>,
-    /// The phone around the app: background, screen off, lock screen.
-    pub hazards: HazardOptions,
-    /// Colours instead of the style's or the theme's (tests: faint lines).
-    pub palette: Option<palette::Palette>,
-    /// How the app takes taps (`--input-rules` and the rules' flags).
-    pub rules: rules::InputRules,
-    /// The level list is one scrolling list (as most real apps have it) instead of pages.
-    pub scrolling_levels: bool,
-}
-
-impl AppOptions {
-    /// The keypad layout shown: the style's, else `keypad`.
-    pub fn keypad(&self) -> KeypadStyle {
-        self.style.keypad.unwrap_or(self.keypad)
-    }
-
-    /// The colours drawn with: `palette`, else the style's for the theme, else the theme's.
-    pub fn palette(&self) -> &palette::Palette {
-        match (&self.palette, self.style.palettes) {
-            (Some(p), _) => p,
-            (None, Some(p)) => &p[(self.theme == Theme::Dark) as usize],
-            (None, None) => palette::Palette::of(self.theme),
-        }
-    }
-}
-
-impl Theme {
-    /// The name `dumpsys` reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
-}
-
-impl KeypadStyle {
-    /// The name `dumpsys` reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            KeypadStyle::Row => "row",
-            KeypadStyle::TwoRows => "two-rows",
-            KeypadStyle::Grid => "grid",
-        }
-    }
-}
 
 /// Swipes shorter than this (dp) are taps, like Android's touch slop.
 const TOUCH_SLOP_DP: f32 = 8.0;
@@ -166,14 +74,6 @@ pub struct Phone {
     screenshots: u64,
 }
 
-/// SplitMix64: spreads a seed into well-mixed bits.
-pub(crate) fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Phone {
     /// A phone showing the app's home screen.
     pub fn new(profile: Profile, mut options: AppOptions) -> Self {
@@ -182,7 +82,7 @@ impl Phone {
         }
         let mut layout = ScreenLayout::new(&profile, options.keypad(), &options.style);
         layout.apply_rules(&options.rules, &options.style);
-        let mix = splitmix(options.seed);
+        let mix = model::splitmix(options.seed);
         let mut model = Model::new(options.popup_after, options.mistake_limit);
         model.set_rules(options.rules, &options.style, options.seed);
         model.scroll = options.scrolling_levels.then_some(0);

@@ -1,6 +1,6 @@
 //! The app's state machine: screens, the game in progress, counters. No pixels here.
 
-use super::Key;
+use super::keys::Key;
 use super::levels;
 use super::rules::{
     AfterEntry, BrushRetap, CLEAR_LATE, ENGLISH, EraseRule, FRAME, FinishedKeys, InputOrder,
@@ -267,6 +267,12 @@ impl Game {
         }
     }
 
+    /// How many of `digit` are still to place (none when nine or more are on the board).
+    pub fn remaining(&self, digit: u8) -> u8 {
+        let placed = (0..CELLS).filter(|&c| self.board.get(c) == digit).count();
+        9u8.saturating_sub(placed as u8)
+    }
+
     /// Full, rule-abiding and consistent with the givens.
     pub fn is_solved(&self) -> bool {
         self.board.is_solved() && self.board.extends(&self.givens)
@@ -374,10 +380,18 @@ fn repeats(board: &Board, cell: usize, d: u8) -> bool {
     })
 }
 
+/// SplitMix64: spreads a seed into well-mixed bits.
+pub(crate) fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The digit on each keypad slot (`None`: no key there) and whether it is greyed, under
 /// `finished` (re-flowed keys fill the slots in order).
 pub fn key_slots(game: &Game, finished: FinishedKeys) -> [Option<(u8, bool)>; 9] {
-    let done = |d: u8| super::style::remaining(game, d) == 0;
+    let done = |d: u8| game.remaining(d) == 0;
     let mut out = [None; 9];
     let mut next = 0;
     for d in 1..=9u8 {
@@ -749,7 +763,7 @@ impl Model {
         match Game::new(n) {
             Some(mut g) => {
                 self.games_opened += 1;
-                let pick = super::splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
+                let pick = splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
                 g.words = self.rules.language.words(pick);
                 if self.rules.order == InputOrder::DigitFirstArmed {
                     g.brush = Some(Brush::Digit(1));

@@ -1,14 +1,15 @@
 //! Draws the current screen: status bar, app bar, the screen's content, dialogs, navigation bar.
 
-use super::AppOptions;
 use super::canvas::Canvas;
 use super::font::{Face, Text};
+use super::geometry::Rect;
 use super::levels::LEVEL_COUNT;
 use super::model::{Brush, Game, Highlight, Model};
+use super::options::AppOptions;
 use super::palette::Palette;
 use super::rules::{EndForm, Words, fill};
 use super::screens::AppScreen;
-use super::screens::layout::{Rect, ScreenLayout};
+use super::screens::layout::ScreenLayout;
 use super::style::{self, EraseKey, Givens, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
@@ -528,7 +529,7 @@ impl Renderer {
                 let lower = Rect::new(r.x, r.y + r.h * 13 / 20, r.w, r.h * 3 / 10);
                 self.text
                     .glyph_centered(cv, key_face, key_px, ch, upper, on_key);
-                let left = style::remaining(game, digit).to_string();
+                let left = game.remaining(digit).to_string();
                 self.text
                     .centered(cv, Face::Regular, count_px, &left, lower, pal.muted);
             } else {

@@ -10,8 +10,8 @@
 //! assert_eq!(drawn.image.dimensions(), (720, 1280));
 //! ```
 
-use super::AppOptions;
 use super::model::{Game, Model};
+use super::options::AppOptions;
 use super::render::{Clock, Renderer};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;

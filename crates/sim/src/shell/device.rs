@@ -4,8 +4,9 @@
 use super::evdev::InputEvent;
 use super::touch::{Gesture, TouchDecoder};
 use crate::app::Phone;
+use crate::dispatch::{Action, Dispatcher};
 use crate::profile::Profile;
-use crate::timing::{Action, Costs, Dispatcher, TimingMode};
+use crate::timing::{Costs, TimingMode};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};

@@ -6,8 +6,9 @@
 //! same input dispatcher as every other channel's (asynchronous injection: it does not wait
 //! for the app).
 
-use super::{Handset, Output};
-use crate::timing::Action;
+use super::device::Handset;
+use super::output::Output;
+use crate::dispatch::Action;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::tap::inject::{
     INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_VERSION, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP,

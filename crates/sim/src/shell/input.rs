@@ -1,9 +1,10 @@
 //! `input`, `sendevent` and `getevent`.
 
+use super::device::Handset;
+use super::output::Output;
 use super::touch;
-use super::{Handset, Output};
 use crate::app::Key;
-use crate::timing::Action;
+use crate::dispatch::Action;
 use std::time::Instant;
 
 const INPUT_USAGE: &str = "Usage: input [<source>] <command> [<arg>...]\n\n\
@@ -131,7 +132,7 @@ fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<In
 /// the trace, and `cmd` exits with 255.
 fn refused(sdk: u32, cmd: &str, out: &mut Output) -> i32 {
     let exception = super::inject::denied(sdk);
-    if sdk >= crate::profile::SDK_CMD_INPUT {
+    if sdk >= crate::android::SDK_CMD_INPUT {
         out.err(format!(
             "Exception occurred while executing '{cmd}':\n{exception}\n\
              \tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1026)\n\

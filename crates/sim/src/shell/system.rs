@@ -1,11 +1,12 @@
 //! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
 
-use super::{Handset, Output};
+use super::device::Handset;
+use super::output::Output;
 use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
 use crate::app::{ACTIVITY, PACKAGE};
 use crate::profile::{Profile, WakeFormat};
 
-use crate::timing::Action;
+use crate::dispatch::Action;
 
 /// The device's system properties.
 pub fn properties(device: &Handset) -> Vec<(&'static str, String)> {

@@ -401,7 +401,7 @@ async fn phone_timing_makes_taps_wait_for_the_app() {
     let ui = std::time::Duration::from_millis(dev.profile().timing.app_tap_ms.into());
     // Queue taps straight into the dispatcher (as a raw stream does): they wait for the app.
     for _ in 0..20 {
-        dev.inject(crate::timing::Action::Tap(1, 1));
+        dev.inject(crate::dispatch::Action::Tap(1, 1));
     }
     let dump = run(&mut sh, "dumpsys input").await.0;
     assert!(dump.contains("InboundQueue: length="), "{dump}");

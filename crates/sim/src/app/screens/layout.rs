@@ -3,11 +3,11 @@
 //! Sizes are in dp (`density / 160` pixels) like an Android layout. The player never sees this:
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
-use super::super::KeypadStyle;
-use super::super::levels::LEVEL_COUNT;
-use super::super::rules::{EndForm, InputRules};
-use super::super::style::{EraseKey, Style};
-use super::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
+pub use crate::app::geometry::Rect;
+use crate::app::levels::LEVEL_COUNT;
+use crate::app::rules::{EndForm, InputRules};
+use crate::app::screens::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
+use crate::app::style::{EraseKey, KeypadStyle, Style};
 use crate::profile::Profile;
 use sudoku_autoplay::board::CELLS;
 
@@ -20,39 +20,6 @@ const GRID_DP: f32 = 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP;
 /// The action row (`EraseKey::Actions`): its height and the gap under it (dp).
 const ACTIONS_DP: f32 = 56.0;
 const ACTIONS_GAP_DP: f32 = 8.0;
-
-/// An axis-aligned rectangle in display pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Rect {
-    pub x: i32,
-    pub y: i32,
-    pub w: i32,
-    pub h: i32,
-}
-
-impl Rect {
-    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Self {
-        Rect { x, y, w, h }
-    }
-
-    /// True if the pixel (px, py) lies inside.
-    pub fn contains(&self, px: i32, py: i32) -> bool {
-        px >= self.x && py >= self.y && px < self.x + self.w && py < self.y + self.h
-    }
-
-    /// The centre pixel.
-    pub fn center(&self) -> (i32, i32) {
-        (self.x + self.w / 2, self.y + self.h / 2)
-    }
-
-    pub fn right(&self) -> i32 {
-        self.x + self.w
-    }
-
-    pub fn bottom(&self) -> i32 {
-        self.y + self.h
-    }
-}
 
 /// The geometry of every screen.
 #[derive(Debug, Clone, PartialEq)]
