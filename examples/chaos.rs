@@ -70,6 +70,52 @@ struct Draw {
 }
 
 fn draw(rng: &mut Rng) -> Draw {
+    let (mut look, style) = draw_look(rng);
+    let level = 1 + rng.below(40) as u32;
+    let strategy = rng.pick(STRATEGIES);
+    let faults = draw_faults(rng);
+    let app = draw_rules(rng, &mut look, style);
+    // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
+    // it (the calibration twin is held the same way).
+    if rng.chance(0.15) {
+        look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
+    }
+    // A level list that scrolls, as most real apps have; levels opened from the list by its
+    // buttons' words, or by an intent.
+    if rng.chance(0.3) {
+        look.push("--scrolling-levels".into());
+    }
+    let navigation = if rng.chance(0.3) {
+        ["--level-list", "Levels"]
+    } else {
+        ["--am-start", AM_START]
+    };
+    let faults_list = faults.list;
+    let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
+    let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
+    const LOSSY: [&str; 5] = [
+        "--drop-taps",
+        "--popup-after",
+        "--disconnect-after",
+        "--background-after",
+        "--screen-off-after",
+    ];
+    let lossless = !faults_list
+        .iter()
+        .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
+    Draw {
+        look,
+        faults: faults_list,
+        recoverable,
+        navigation,
+        lossless,
+        level,
+        strategy,
+    }
+}
+
+/// The phone's look: profile, style, theme, keypad, seed, conflicts shown; and the style.
+fn draw_look(rng: &mut Rng) -> (Vec<String>, &'static str) {
     let (profile, style, theme, keypad) = (
         rng.pick(PROFILES),
         rng.pick(STYLES),
@@ -90,8 +136,19 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.2) {
         look.push("--show-conflicts".into());
     }
-    let level = 1 + rng.below(40) as u32;
-    let strategy = rng.pick(STRATEGIES);
+    (look, style)
+}
+
+/// A run's faults.
+struct Faults {
+    list: Vec<String>,
+    /// None of them is beyond what a player can get past.
+    recoverable: bool,
+    /// Taps get lost.
+    drops: bool,
+}
+
+fn draw_faults(rng: &mut Rng) -> Faults {
     let mut faults = Vec::new();
     let mut recoverable = true;
     if rng.chance(0.3) {
@@ -128,6 +185,18 @@ fn draw(rng: &mut Rng) -> Draw {
         // Judged with the app's rules below (an app that counts no mistakes never ends it).
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
     }
+    recoverable &= draw_device_faults(rng, &mut faults);
+    Faults {
+        list: faults,
+        recoverable,
+        drops,
+    }
+}
+
+/// The phone's own faults: root, refused input, secured USB debugging, how its commands print.
+/// False if one is beyond what a player can get past.
+fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>) -> bool {
+    let mut recoverable = true;
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
     // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
     if rng.chance(0.2) {
@@ -154,9 +223,13 @@ fn draw(rng: &mut Rng) -> Draw {
             faults.push(format!("--quirk {}", rng.pick(QUIRKS)));
         }
     }
-    // How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`): the app's, so the calibration
-    // twin has them too and `autoplay calibrate` probes them there. What they let the player do
-    // decides whether the run can be solved.
+    recoverable
+}
+
+/// How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`): the app's, so the calibration
+/// twin has them too and `autoplay calibrate` probes them there. What they let the player do
+/// decides whether the run can be solved.
+fn draw_rules(rng: &mut Rng, look: &mut Vec<String>, style: &str) -> AppRules {
     let mut app = AppRules::default();
     if rng.chance(0.2) {
         let preset = rng.pick(INPUT_PRESETS);
@@ -182,42 +255,7 @@ fn draw(rng: &mut Rng) -> Draw {
     if style == "disc" {
         app.erase_key = false;
     }
-    // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
-    // it (the calibration twin is held the same way).
-    if rng.chance(0.15) {
-        look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
-    }
-    // A level list that scrolls, as most real apps have; levels opened from the list by its
-    // buttons' words, or by an intent.
-    if rng.chance(0.3) {
-        look.push("--scrolling-levels".into());
-    }
-    let navigation = if rng.chance(0.3) {
-        ["--level-list", "Levels"]
-    } else {
-        ["--am-start", AM_START]
-    };
-    let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
-    recoverable &= app.allows(strategy, drops, limit);
-    const LOSSY: [&str; 5] = [
-        "--drop-taps",
-        "--popup-after",
-        "--disconnect-after",
-        "--background-after",
-        "--screen-off-after",
-    ];
-    let lossless = !faults
-        .iter()
-        .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
-    Draw {
-        look,
-        faults,
-        recoverable,
-        navigation,
-        lossless,
-        level,
-        strategy,
-    }
+    app
 }
 
 /// What an app's input rules let the player do (`autoplay sim --input-rules` and its flags).
@@ -688,114 +726,145 @@ fn last_line(bytes: &[u8]) -> String {
         .to_string()
 }
 
-fn main() {
-    let mut runs = 30u64;
-    let mut seed = 1u64;
-    let mut timeout = 120u64;
-    let mut bin = std::env::current_exe()
-        .ok()
-        .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
-        .unwrap_or_else(|| PathBuf::from("autoplay"));
+/// The campaign's options.
+struct Options {
+    runs: u64,
+    seed: u64,
+    timeout: u64,
+    bin: PathBuf,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        runs: 30,
+        seed: 1,
+        timeout: 120,
+        bin: std::env::current_exe()
+            .ok()
+            .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
+            .unwrap_or_else(|| PathBuf::from("autoplay")),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut v = || args.next().expect("a value");
         match a.as_str() {
-            "--runs" => runs = v().parse().expect("--runs N"),
-            "--seed" => seed = v().parse().expect("--seed S"),
-            "--timeout" => timeout = v().parse().expect("--timeout SECS"),
-            "--bin" => bin = PathBuf::from(v()),
+            "--runs" => o.runs = v().parse().expect("--runs N"),
+            "--seed" => o.seed = v().parse().expect("--seed S"),
+            "--timeout" => o.timeout = v().parse().expect("--timeout SECS"),
+            "--bin" => o.bin = PathBuf::from(v()),
             other => panic!("unknown option {other} (--runs N --seed S --timeout SECS --bin PATH)"),
         }
     }
     assert!(
-        bin.exists(),
+        o.bin.exists(),
         "{} missing: run `cargo build --release` first",
-        bin.display()
+        o.bin.display()
     );
+    o
+}
+
+/// What the campaign counts.
+#[derive(Default)]
+struct Tally {
+    counts: BTreeMap<Class, u64>,
+    faults_only: u64,
+    recoverable_unsolved: u64,
+    repaired_lossless: u64,
+}
+
+fn main() {
+    let o = options();
     let env = Env {
-        bin,
+        bin: o.bin,
         adb_port: free_port(),
-        timeout: Duration::from_secs(timeout),
-        budget: format!("{}s", timeout / 2),
+        timeout: Duration::from_secs(o.timeout),
+        budget: format!("{}s", o.timeout / 2),
     };
     check_knobs(&env.bin);
     let _ = env.adb(&["start-server"]);
-    let mut rng = Rng(seed);
-    let mut counts: BTreeMap<Class, u64> = BTreeMap::new();
-    let mut faults_only = 0u64;
-    let mut recoverable_unsolved = 0u64;
-    let mut repaired_lossless = 0u64;
-    for run in 1..=runs {
+    let mut rng = Rng(o.seed);
+    let mut tally = Tally::default();
+    for run in 1..=o.runs {
         let d = draw(&mut rng);
-        let dir = tempfile::tempdir().unwrap();
-        let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
-        let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
-        let play_cmd = format!(
-            "autoplay --level {} --strategy {} --pace 0",
-            d.level, d.strategy
-        );
-        let outcome = match env.calibrate(dir.path(), &d.look, d.navigation) {
-            Err(e) => Outcome {
-                class: Class::SetupFailed,
-                code: None,
-                last_line: format!("calibration failed: {e}"),
-                solved: false,
-                repairs: None,
-            },
-            Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
-        };
-        *counts.entry(outcome.class).or_default() += 1;
-        println!(
-            "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
-            outcome.class,
-            outcome.code,
-            d.level,
-            d.strategy,
-            faulty.join(" ")
-        );
-        if outcome.class == Class::Solved {
-            // Taps all land there: a repair means the player's taps did not do what it meant
-            // (its model of the app is off), even though the run ended well.
-            if let (true, Some(n @ 1..)) = (d.lossless, outcome.repairs) {
-                repaired_lossless += 1;
-                println!("    solved, but with {n} repair(s) on a phone that loses no tap");
-                println!("    reproduce: {sim_cmd}");
-                println!("               {play_cmd}");
-            }
-            continue;
-        }
-        println!("    {}", outcome.last_line);
-        println!("    reproduce: {sim_cmd}");
-        println!(
-            "               (calibrate with `autoplay calibrate {} '{}'` on level 1)",
-            d.navigation[0], d.navigation[1]
-        );
-        println!("               {play_cmd}");
-        if outcome.solved {
-            // An under-claim: solved on the phone, but the player said otherwise.
-            continue;
-        }
-        if d.recoverable && !d.faults.is_empty() {
-            // Without its faults: the style's own failure, or the faults'?
-            let again = env.play(dir.path(), &d.look, d.level, d.strategy);
-            println!(
-                "    without faults: {:?}{}",
-                again.class,
-                if again.solved {
-                    " (the faults' failure)"
-                } else {
-                    " (the style's own failure)"
-                }
-            );
-            if again.solved {
-                faults_only += 1;
-            }
-        }
-        if d.recoverable {
-            recoverable_unsolved += 1;
-        }
+        one_run(&env, run, &d, &mut tally);
     }
     let _ = env.adb(&["kill-server"]);
+    summary(o.seed, o.runs, &tally);
+}
+
+/// Plays one drawn run (calibration, play, a replay without faults where it tells something)
+/// and prints what happened.
+fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
+    let dir = tempfile::tempdir().unwrap();
+    let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
+    let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
+    let play_cmd = format!(
+        "autoplay --level {} --strategy {} --pace 0",
+        d.level, d.strategy
+    );
+    let outcome = match env.calibrate(dir.path(), &d.look, d.navigation) {
+        Err(e) => Outcome {
+            class: Class::SetupFailed,
+            code: None,
+            last_line: format!("calibration failed: {e}"),
+            solved: false,
+            repairs: None,
+        },
+        Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
+    };
+    *tally.counts.entry(outcome.class).or_default() += 1;
+    println!(
+        "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
+        outcome.class,
+        outcome.code,
+        d.level,
+        d.strategy,
+        faulty.join(" ")
+    );
+    if outcome.class == Class::Solved {
+        // Taps all land there: a repair means the player's taps did not do what it meant
+        // (its model of the app is off), even though the run ended well.
+        if let (true, Some(n @ 1..)) = (d.lossless, outcome.repairs) {
+            tally.repaired_lossless += 1;
+            println!("    solved, but with {n} repair(s) on a phone that loses no tap");
+            println!("    reproduce: {sim_cmd}");
+            println!("               {play_cmd}");
+        }
+        return;
+    }
+    println!("    {}", outcome.last_line);
+    println!("    reproduce: {sim_cmd}");
+    println!(
+        "               (calibrate with `autoplay calibrate {} '{}'` on level 1)",
+        d.navigation[0], d.navigation[1]
+    );
+    println!("               {play_cmd}");
+    if outcome.solved {
+        // An under-claim: solved on the phone, but the player said otherwise.
+        return;
+    }
+    if d.recoverable && !d.faults.is_empty() {
+        // Without its faults: the style's own failure, or the faults'?
+        let again = env.play(dir.path(), &d.look, d.level, d.strategy);
+        println!(
+            "    without faults: {:?}{}",
+            again.class,
+            if again.solved {
+                " (the faults' failure)"
+            } else {
+                " (the style's own failure)"
+            }
+        );
+        if again.solved {
+            tally.faults_only += 1;
+        }
+    }
+    if d.recoverable {
+        tally.recoverable_unsolved += 1;
+    }
+}
+
+fn summary(seed: u64, runs: u64, tally: &Tally) {
     println!("\nseed {seed}, {runs} runs");
     println!("{:<16} {:>5}", "class", "runs");
     for class in [
@@ -811,11 +880,15 @@ fn main() {
         println!(
             "{:<16} {:>5}",
             format!("{class:?}"),
-            counts.get(&class).copied().unwrap_or(0)
+            tally.counts.get(&class).copied().unwrap_or(0)
         );
     }
     println!(
-        "recoverable runs not solved: {recoverable_unsolved} ({faults_only} solved once the faults were off)"
+        "recoverable runs not solved: {} ({} solved once the faults were off)",
+        tally.recoverable_unsolved, tally.faults_only
     );
-    println!("solved with repairs on a phone that loses no tap: {repaired_lossless}");
+    println!(
+        "solved with repairs on a phone that loses no tap: {}",
+        tally.repaired_lossless
+    );
 }

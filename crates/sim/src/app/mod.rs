@@ -2,11 +2,15 @@
 //!
 //! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
 //!
-//! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
-//! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
-//! `font` with colours from `palette`), [`levels`] (the bundled levels), [`corpus`]
-//! (screenshots with ground truth for the vision code) and [`scene`] (a game screen drawn from a
-//! given position without playing to it: the vision tests' synthetic screenshots).
+//! Files, each importing only files below it (`tests/layering.rs` checks it): at the bottom
+//! `geometry` (`Rect`), `palette` (themes and colours), `keys` (hardware keys) and `levels`;
+//! over them `canvas` and `font` (raster primitives), `style` (how other apps draw: `--style`),
+//! `rules` (how the app takes taps), [`screens`] (screen and target enums, [`screens::layout`]
+//! geometry and hit testing), `hazards` (the phone around the app) and `options` (the app's
+//! settings, `AppOptions`); then `model` (state machine, no pixels), `render` (drawing),
+//! `a11y` (`uiautomator dump`), [`scene`] (a game screen drawn from a given position without
+//! playing to it: the vision tests' synthetic screenshots); this file, the [`Phone`], over all
+//! of them; and [`corpus`] (screenshots with ground truth for the vision code) on top.
 //!
 //! There is one renderer: the vision tests and benches draw their screens with it, through
 //! [`scene::draw`] and the raster primitives of [`canvas`] and [`font`].

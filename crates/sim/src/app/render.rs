@@ -23,6 +23,29 @@ pub struct Clock {
     pub battery: u8,
 }
 
+/// What a frame is drawn from: where things are, in which colours, the app's state and settings.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    l: &'a ScreenLayout,
+    pal: &'a Palette,
+    model: &'a Model,
+    options: &'a AppOptions,
+}
+
+/// The face and pixel size of the givens and of the entries.
+struct DigitFaces {
+    given: (Face, u32),
+    entered: (Face, u32),
+}
+
+/// A dialog card's words: a title, a line under it, Home and an optional primary button.
+struct DialogText<'a> {
+    title: &'a str,
+    sub: &'a str,
+    home: &'a str,
+    primary: Option<&'a str>,
+}
+
 /// Draws frames; keeps the glyph cache between frames.
 #[derive(Debug)]
 pub struct Renderer {
@@ -105,10 +128,16 @@ impl Renderer {
                     _ => None,
                 };
                 let keypad = model.keypad_shown(game);
+                let f = Frame {
+                    l: layout,
+                    pal,
+                    model,
+                    options,
+                };
                 match form {
-                    None => self.game(&mut cv, layout, pal, model, game, options, keypad),
+                    None => self.game(&mut cv, f, game, keypad),
                     Some(EndForm::Dialog) if !over => {
-                        self.game(&mut cv, layout, pal, model, game, options, keypad);
+                        self.game(&mut cv, f, game, keypad);
                         cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                         self.complete(&mut cv, layout, pal, game);
                     }
@@ -117,10 +146,10 @@ impl Renderer {
                         cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                         self.game_over(&mut cv, layout, pal, game);
                     }
-                    Some(EndForm::Screen) => self.end_words(&mut cv, layout, pal, game, over, form),
+                    Some(EndForm::Screen) => self.end_words(&mut cv, f, game, over, form),
                     Some(EndForm::Line) => {
-                        self.game(&mut cv, layout, pal, model, game, options, false);
-                        self.end_words(&mut cv, layout, pal, game, over, form);
+                        self.game(&mut cv, f, game, false);
+                        self.end_words(&mut cv, f, game, over, form);
                     }
                 }
             }
@@ -293,18 +322,43 @@ impl Renderer {
     }
 
     /// The game screen: the board and, with `keypad`, the keys (an end line replaces them).
-    #[allow(clippy::too_many_arguments)]
-    fn game(
-        &mut self,
-        cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
-        model: &Model,
-        game: &Game,
-        options: &AppOptions,
-        keypad: bool,
-    ) {
-        let style = &options.style;
+    fn game(&mut self, cv: &mut Canvas, f: Frame, game: &Game, keypad: bool) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        self.board_cells(cv, f, game);
+        self.grid_lines(cv, f);
+        self.digits(cv, f, game);
+        if game.pencil
+            && let Some(sel) = game.selected
+        {
+            // Pencil mode: the selected cell framed in the primary colour.
+            let r = l.cell(sel);
+            let t = l.px(2.0).max(1);
+            for edge in [
+                Rect::new(r.x, r.y, r.w, t),
+                Rect::new(r.x, r.bottom() - t, r.w, t),
+                Rect::new(r.x, r.y, t, r.h),
+                Rect::new(r.right() - t, r.y, t, r.h),
+            ] {
+                cv.fill(edge, pal.primary);
+            }
+        }
+        if l.undo.w > 0 && style.erase != EraseKey::Actions {
+            let px = Self::sp(l, 24.0);
+            self.text
+                .glyph_centered(cv, Face::Bold, px, '↶', l.undo, pal.on_app_bar);
+        }
+        if !keypad {
+            return;
+        }
+        if style.erase == EraseKey::Actions {
+            self.actions(cv, l, pal, style);
+        }
+        self.keypad(cv, l, pal, f.model, game, style);
+    }
+
+    /// The board's card and each cell's background: its highlight, a given's tint.
+    fn board_cells(&mut self, cv: &mut Canvas, f: Frame, game: &Game) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
         let b = l.board;
         if style.card_radius > 0 {
             cv.round_rect(b, l.px(style.card_radius as f32), pal.surface);
@@ -332,7 +386,12 @@ impl Renderer {
                 cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
             }
         }
-        // Thin lines first, thick box lines over them.
+    }
+
+    /// The grid: thin lines first, thick box lines over them.
+    fn grid_lines(&mut self, cv: &mut Canvas, f: Frame) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        let b = l.board;
         for thick in [false, true] {
             for i in 0..=9usize {
                 let outer = i == 0 || i == 9;
@@ -348,35 +407,42 @@ impl Renderer {
                 cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
             }
         }
-        // The digits' font sizes: the app's own (DejaVu, sized once), or the style's faces.
+    }
+
+    /// The faces and sizes of the givens and the entries: the app's own (DejaVu, sized once),
+    /// or the style's faces.
+    fn digit_faces(&mut self, l: &ScreenLayout, style: &Style) -> DigitFaces {
         let cell = l.cell(0);
         let ink = cell.h.min(cell.w) as f32 * style.digit_ink as f32 / 100.0;
-        let (given_face, entered_face, given_px, entered_px) = match style.faces {
-            None if style.digit_ink == 64 => {
-                let given = if style.givens == Givens::Weight {
-                    Face::Bold
-                } else {
-                    Face::Regular
-                };
-                (given, Face::Regular, self.cell_digit_px, self.cell_digit_px)
-            }
+        let given = if style.givens == Givens::Weight {
+            Face::Bold
+        } else {
+            Face::Regular
+        };
+        match style.faces {
+            None if style.digit_ink == 64 => DigitFaces {
+                given: (given, self.cell_digit_px),
+                entered: (Face::Regular, self.cell_digit_px),
+            },
             None => {
                 let px = self.text.px_for_ink(Face::Regular, '8', ink);
-                let given = if style.givens == Givens::Weight {
-                    Face::Bold
-                } else {
-                    Face::Regular
-                };
-                (given, Face::Regular, px, px)
+                DigitFaces {
+                    given: (given, px),
+                    entered: (Face::Regular, px),
+                }
             }
-            Some(f) => (
-                f.given,
-                f.entered,
-                self.text.px_for_ink(f.given, '8', ink),
-                self.text.px_for_ink(f.entered, '8', ink),
-            ),
-        };
-        let bad = if options.show_conflicts {
+            Some(f) => DigitFaces {
+                given: (f.given, self.text.px_for_ink(f.given, '8', ink)),
+                entered: (f.entered, self.text.px_for_ink(f.entered, '8', ink)),
+            },
+        }
+    }
+
+    /// The digits (a given's disc under it) and the pencil marks.
+    fn digits(&mut self, cv: &mut Canvas, f: Frame, game: &Game) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        let faces = self.digit_faces(l, style);
+        let bad = if f.options.show_conflicts {
             game.conflicts()
         } else {
             [false; CELLS]
@@ -401,42 +467,11 @@ impl Renderer {
             } else {
                 pal.user
             };
-            let (face, px) = if given {
-                (given_face, given_px)
-            } else {
-                (entered_face, entered_px)
-            };
+            let (face, px) = if given { faces.given } else { faces.entered };
             let ch = char::from(b'0' + d);
             self.text.glyph_centered(cv, face, px, ch, r, colour);
         }
-        self.notes(cv, l, pal, game, entered_face);
-        if game.pencil
-            && let Some(sel) = game.selected
-        {
-            // Pencil mode: the selected cell framed in the primary colour.
-            let r = l.cell(sel);
-            let t = l.px(2.0).max(1);
-            for edge in [
-                Rect::new(r.x, r.y, r.w, t),
-                Rect::new(r.x, r.bottom() - t, r.w, t),
-                Rect::new(r.x, r.y, t, r.h),
-                Rect::new(r.right() - t, r.y, t, r.h),
-            ] {
-                cv.fill(edge, pal.primary);
-            }
-        }
-        if l.undo.w > 0 && style.erase != EraseKey::Actions {
-            let px = Self::sp(l, 24.0);
-            self.text
-                .glyph_centered(cv, Face::Bold, px, '↶', l.undo, pal.on_app_bar);
-        }
-        if !keypad {
-            return;
-        }
-        if style.erase == EraseKey::Actions {
-            self.actions(cv, l, pal, style);
-        }
-        self.keypad(cv, l, pal, model, game, style);
+        self.notes(cv, l, pal, game, faces.entered.0);
     }
 
     /// Pencil marks: digit d small in the d-th ninth of its empty cell.
@@ -580,27 +615,38 @@ impl Renderer {
         let next = ((game.level as usize) < LEVEL_COUNT).then_some(w.next);
         let title = fill(w.complete_title, game.level, game.mistakes);
         let sub = fill(w.complete_sub, game.level, game.mistakes);
-        self.dialog(cv, l, pal, &title, &sub, w.home, next);
+        let words = DialogText {
+            title: &title,
+            sub: &sub,
+            home: w.home,
+            primary: next,
+        };
+        self.dialog(cv, l, pal, words);
     }
 
     fn game_over(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, game: &Game) {
         let w = game.words;
         let title = fill(w.over_title, game.level, game.mistakes);
         let sub = fill(w.over_sub, game.level, game.mistakes);
-        self.dialog(cv, l, pal, &title, &sub, w.home, Some(w.retry));
+        let words = DialogText {
+            title: &title,
+            sub: &sub,
+            home: w.home,
+            primary: Some(w.retry),
+        };
+        self.dialog(cv, l, pal, words);
     }
 
     /// The completion or game over as a screen of its own or a line under the board.
-    #[allow(clippy::too_many_arguments)]
     fn end_words(
         &mut self,
         cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
+        f: Frame,
         game: &Game,
         over: bool,
         form: Option<EndForm>,
     ) {
+        let (l, pal) = (f.l, f.pal);
         let e = l.end_rects(form.unwrap_or_default());
         let w = game.words;
         let (title, sub, primary) = if over {
@@ -635,18 +681,8 @@ impl Renderer {
         self.button(cv, l, l.dialog_next, w.ok, true, pal);
     }
 
-    /// A dialog card: a title, a line under it, Home and an optional primary button.
-    #[allow(clippy::too_many_arguments)]
-    fn dialog(
-        &mut self,
-        cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
-        title_text: &str,
-        sub_text: &str,
-        home: &str,
-        primary: Option<&str>,
-    ) {
+    /// A dialog card with its words.
+    fn dialog(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, words: DialogText) {
         self.card(cv, l, pal);
         let d = l.dialog;
         let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
@@ -654,7 +690,7 @@ impl Renderer {
             cv,
             Face::Bold,
             Self::sp(l, 22.0),
-            title_text,
+            words.title,
             title,
             pal.text,
         );
@@ -663,12 +699,12 @@ impl Renderer {
             cv,
             Face::Regular,
             Self::sp(l, 16.0),
-            sub_text,
+            words.sub,
             sub,
             pal.muted,
         );
-        self.button(cv, l, l.dialog_home, home, false, pal);
-        if let Some(label) = primary {
+        self.button(cv, l, l.dialog_home, words.home, false, pal);
+        if let Some(label) = words.primary {
             self.button(cv, l, l.dialog_next, label, true, pal);
         }
     }

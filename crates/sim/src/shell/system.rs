@@ -2,11 +2,11 @@
 
 use super::device::Handset;
 use super::output::Output;
+use super::touch::{self, TouchNode};
 use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
-use crate::app::{ACTIVITY, PACKAGE};
-use crate::profile::{Profile, WakeFormat};
-
+use crate::app::{ACTIVITY, Key, PACKAGE};
 use crate::dispatch::Action;
+use crate::profile::{Profile, WakeFormat};
 
 /// The device's system properties.
 pub fn properties(device: &Handset) -> Vec<(&'static str, String)> {
@@ -442,25 +442,7 @@ fn input_dump(device: &Handset) -> String {
         backlog
             .iter()
             .filter(|(_, b)| *b == busy)
-            .flat_map(|(a, _)| match *a {
-                Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
-                Action::Swipe { from, to, .. } => {
-                    vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
-                }
-                Action::Key(k) => {
-                    let code = match k {
-                        crate::app::Key::Back => "KEYCODE_BACK",
-                        crate::app::Key::Home => "KEYCODE_HOME",
-                        crate::app::Key::Wakeup => "KEYCODE_WAKEUP",
-                        crate::app::Key::Sleep => "KEYCODE_SLEEP",
-                        crate::app::Key::Power => "KEYCODE_POWER",
-                    };
-                    ["DOWN", "UP"]
-                        .iter()
-                        .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
-                        .collect()
-                }
-            })
+            .flat_map(|(a, _)| queued_events(*a))
             .collect()
     };
     let queue = |name: &str, items: Vec<String>, indent: &str| -> String {
@@ -475,9 +457,70 @@ fn input_dump(device: &Handset) -> String {
         }
     };
     let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
-    // Viewports and the dispatcher's display are in the current rotation.
+    // The dispatcher's display is in the current rotation.
     let (w, h) = p.display_size();
-    let nodes = super::touch::touch_nodes(p);
+    let nodes = touch::touch_nodes(p);
+    let (hub, reader) = input_devices(p, &nodes);
+    // Another app's ANR, long past: its snapshot stays until the next ANR or a reboot.
+    let anr = if p.quirks.anr_snapshot {
+        ANR_SNAPSHOT
+    } else {
+        ""
+    };
+    format!(
+        "INPUT MANAGER (dumpsys input)\n\n\
+         Input Manager State:\n  Interactive: true\n\n\
+         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n{hub}\n\
+         Input Reader State (Nums of device: {n}):\n{reader}\n\
+         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
+         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
+         PendingEvent: <none>\n{inbound}  Connections:\n    \
+         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
+         {outbound}{wait}  Display: {w}x{h}\n{anr}",
+        n = nodes.len(),
+        inbound = queue("InboundQueue", entries(false), "  "),
+        outbound = queue("OutboundQueue", Vec::new(), "      "),
+        wait = queue("WaitQueue", entries(true), "      "),
+    )
+}
+
+/// The dispatcher's snapshot of another app's ANR, long past (`Quirks::anr_snapshot`).
+const ANR_SNAPSHOT: &str = "\nInput Dispatcher State at time of last ANR:\n  ANR:\n    Time: 2026-11-02 09:14:51\n    \
+     Reason: Window:b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity is not \
+     responding. Waited 5001ms for MotionEvent\n  DispatchEnabled: true\n  FocusedDisplayId: 0\n  \
+     Connections:\n    1484: channelName='b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity', \
+     status=NORMAL, monitor=false, responsive=false\n      OutboundQueue: <empty>\n      \
+     WaitQueue: length=2\n        MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=5009ms, wait=5009ms\n        \
+     MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=UP), age=5008ms, wait=5008ms\n  \
+     PendingEvent: <none>\n  InboundQueue: length=1\n    MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=4990ms\n";
+
+/// One queued action as the dispatcher lists it: its DOWN and UP events.
+fn queued_events(action: Action) -> Vec<String> {
+    match action {
+        Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
+        Action::Swipe { from, to, .. } => {
+            vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
+        }
+        Action::Key(k) => {
+            let code = match k {
+                Key::Back => "KEYCODE_BACK",
+                Key::Home => "KEYCODE_HOME",
+                Key::Wakeup => "KEYCODE_WAKEUP",
+                Key::Sleep => "KEYCODE_SLEEP",
+                Key::Power => "KEYCODE_POWER",
+            };
+            ["DOWN", "UP"]
+                .iter()
+                .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
+                .collect()
+        }
+    }
+}
+
+/// The event hub's and the input reader's sections for the touch nodes: (hub, reader).
+fn input_devices(p: &Profile, nodes: &[TouchNode]) -> (String, String) {
+    // Viewports are in the current rotation.
+    let (w, h) = p.display_size();
     let mut hub = String::new();
     let mut reader = String::new();
     for (i, n) in nodes.iter().enumerate() {
@@ -525,34 +568,7 @@ fn input_dump(device: &Handset) -> String {
             my = p.touch_max.1,
         ));
     }
-    // Another app's ANR, long past: its snapshot stays until the next ANR or a reboot.
-    let anr = if p.quirks.anr_snapshot {
-        "\nInput Dispatcher State at time of last ANR:\n  ANR:\n    Time: 2026-11-02 09:14:51\n    \
-         Reason: Window:b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity is not \
-         responding. Waited 5001ms for MotionEvent\n  DispatchEnabled: true\n  FocusedDisplayId: 0\n  \
-         Connections:\n    1484: channelName='b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity', \
-         status=NORMAL, monitor=false, responsive=false\n      OutboundQueue: <empty>\n      \
-         WaitQueue: length=2\n        MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=5009ms, wait=5009ms\n        \
-         MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=UP), age=5008ms, wait=5008ms\n  \
-         PendingEvent: <none>\n  InboundQueue: length=1\n    MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=4990ms\n"
-    } else {
-        ""
-    };
-    format!(
-        "INPUT MANAGER (dumpsys input)\n\n\
-         Input Manager State:\n  Interactive: true\n\n\
-         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n{hub}\n\
-         Input Reader State (Nums of device: {n}):\n{reader}\n\
-         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
-         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
-         PendingEvent: <none>\n{inbound}  Connections:\n    \
-         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
-         {outbound}{wait}  Display: {w}x{h}\n{anr}",
-        n = nodes.len(),
-        inbound = queue("InboundQueue", entries(false), "  "),
-        outbound = queue("OutboundQueue", Vec::new(), "      "),
-        wait = queue("WaitQueue", entries(true), "      "),
-    )
+    (hub, reader)
 }
 
 /// The touch mapper's orientation line, in the forms real dumps print (`SurfaceOrientation: 0`
