@@ -70,7 +70,7 @@ struct Draw {
 }
 
 fn draw(rng: &mut Rng) -> Draw {
-    let (mut look, style) = draw_look(rng);
+    let (mut look, profile, style) = draw_look(rng);
     let level = 1 + rng.below(40) as u32;
     let strategy = rng.pick(STRATEGIES);
     let faults = draw_faults(rng);
@@ -90,6 +90,13 @@ fn draw(rng: &mut Rng) -> Draw {
     } else {
         ["--am-start", AM_START]
     };
+    // The display size the user chose in Settings: the app laid out at another density, and
+    // `wm density` printing both lines.
+    let sizes = display_sizes(profile);
+    if rng.chance(0.15) && !sizes.is_empty() {
+        let dpi = sizes[rng.below(sizes.len() as u64) as usize];
+        look.push(format!("--override-density {dpi}"));
+    }
     let faults_list = faults.list;
     let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
     let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
@@ -114,8 +121,9 @@ fn draw(rng: &mut Rng) -> Draw {
     }
 }
 
-/// The phone's look: profile, style, theme, keypad, seed, conflicts shown; and the style.
-fn draw_look(rng: &mut Rng) -> (Vec<String>, &'static str) {
+/// The phone's look: profile, style, theme, keypad, seed, conflicts shown; and the profile and
+/// the style.
+fn draw_look(rng: &mut Rng) -> (Vec<String>, &'static str, &'static str) {
     let (profile, style, theme, keypad) = (
         rng.pick(PROFILES),
         rng.pick(STYLES),
@@ -136,7 +144,36 @@ fn draw_look(rng: &mut Rng) -> (Vec<String>, &'static str) {
     if rng.chance(0.2) {
         look.push("--show-conflicts".into());
     }
-    (look, style)
+    (look, profile, style)
+}
+
+/// Each profile's physical density and shorter side in pixels (as `crates/sim/src/profile.rs`
+/// has them).
+const DENSITIES: &[(&str, u32, u32)] = &[
+    ("budget", 320, 720),
+    ("pixel", 420, 1080),
+    ("flagship", 560, 1440),
+    ("tablet", 320, 1600),
+    ("small", 240, 480),
+    ("emulator", 420, 1080),
+];
+
+/// The densities Settings' Display size offers besides the default, as AOSP's settingslib
+/// `DisplayDensityUtils` computes them: one smaller (0.85), and up to three larger up to 1.5
+/// times as long as the shorter side stays 320 dp or more.
+fn display_sizes(profile: &str) -> Vec<u32> {
+    let Some(&(_, density, short)) = DENSITIES.iter().find(|d| d.0 == profile) else {
+        return Vec::new();
+    };
+    let d = density as f32;
+    let max_scale = (160.0 * short as f32 / 320.0 / d).min(1.5);
+    let larger = (((max_scale - 1.0) / 0.09) as u32).min(3);
+    let mut sizes = vec![(d * 0.85) as u32];
+    for i in 1..=larger {
+        let step = (max_scale - 1.0) / larger as f32;
+        sizes.push((d * (1.0 + step * i as f32)) as u32);
+    }
+    sizes
 }
 
 /// A run's faults.

@@ -121,6 +121,11 @@ pub struct SimArgs {
     /// must turn their coordinates; `input` and the injector take the rotated display's.
     #[arg(long, value_name = "DEGREES", default_value = "0", value_parser = parse_rotation)]
     rotation: u8,
+    /// The display density the user chose (Settings > Display size, or `wm density DPI`):
+    /// the app is laid out at it, and `wm density` prints `Physical density:` and then
+    /// `Override density: DPI`, as real phones do (72 or more, as `wm` takes).
+    #[arg(long, value_name = "DPI", value_parser = clap::value_parser!(u32).range(72..))]
+    override_density: Option<u32>,
     #[command(flatten)]
     rules: RulesArgs,
     /// A way real phones print their commands, on top of the profile's own (repeatable; see
@@ -435,6 +440,7 @@ impl SimArgs {
             q.apply(&mut profile.quirks);
         }
         profile.rotation = self.rotation;
+        profile.override_density = self.override_density;
         let mut config = SimConfig::new(profile);
         for (prefix, file) in &self.shell_outputs {
             let bytes = std::fs::read(file).with_context(|| {
@@ -516,11 +522,14 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             0 => String::new(),
             r => format!(" turned {}°", u32::from(r) * 90),
         };
+        let density = match p.override_density {
+            Some(d) => format!("{d}dpi (physical {})", p.density),
+            None => format!("{}dpi", p.density),
+        };
         println!(
-            "sim: {} ({}, {w}x{h}{turned} @{}dpi, Android {}, {:?} timing) listening on {addr}{}",
+            "sim: {} ({}, {w}x{h}{turned} @{density}, Android {}, {:?} timing) listening on {addr}{}",
             p.model,
             p.name,
-            p.density,
             p.release,
             config.timing,
             if config.auth.is_some() {
@@ -714,6 +723,16 @@ mod tests {
         assert!(e.contains("choose one of: budget, pixel"), "{e}");
         let e = parse(&["--style", "fancy"]).err().unwrap().to_string();
         assert!(e.contains("choose one of: classic, bold"), "{e}");
+        let e = parse(&["--override-density", "50"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("50"), "{e}");
+        let c = parse(&["--override-density", "480"])
+            .unwrap()
+            .config()
+            .unwrap();
+        assert_eq!((c.profile.density, c.profile.applied_density()), (420, 480));
         let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
         assert!(e.contains("between 0 and 1"), "{e}");
         assert!(

@@ -17,8 +17,13 @@ pub struct Profile {
     /// Display size in pixels in the natural (portrait) orientation (`wm size`).
     pub width: u32,
     pub height: u32,
-    /// `wm density`
+    /// The display's physical density (`wm density`'s `Physical density:`,
+    /// `ro.sf.lcd_density`).
     pub density: u32,
+    /// The density the user chose in Settings (Display size) or with `wm density N`: Android
+    /// lays apps out at it, and `wm density` prints it as `Override density:` after the
+    /// physical one (`--override-density`).
+    pub override_density: Option<u32>,
     /// Touch panel axis maxima (`getevent -p`); not display pixels.
     pub touch_max: (u32, u32),
     /// Whether the node's mode lets the shell user write the touch panel's `/dev/input/eventN`
@@ -166,6 +171,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 8,
             inject_us: 400,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 28,
@@ -197,6 +203,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 4,
             inject_us: 150,
         },
+        override_density: None,
         cutout: true,
         rotation: 0,
         sdk: 34,
@@ -224,6 +231,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 3,
             inject_us: 120,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 35,
@@ -256,6 +264,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 5,
             inject_us: 200,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 33,
@@ -288,6 +297,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 10,
             inject_us: 500,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 23,
@@ -320,6 +330,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 4,
             inject_us: 150,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 36,
@@ -344,6 +355,11 @@ impl Profile {
         } else {
             (self.width, self.height)
         }
+    }
+
+    /// The density Android applies: the override, else the physical one.
+    pub fn applied_density(&self) -> u32 {
+        self.override_density.unwrap_or(self.density)
     }
 
     /// Whether the shell user may open the touch panel for writing: as root (`adb root` on a

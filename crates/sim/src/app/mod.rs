@@ -383,6 +383,7 @@ impl Phone {
             "screen_offs": self.system.screen_offs,
             "backgrounds": self.system.backgrounds,
             "profile": self.profile.name,
+            "density": self.profile.applied_density(),
             "width": self.profile.display_size().0,
             "height": self.profile.display_size().1,
             "rotation": u32::from(self.profile.rotation) * 90,

@@ -73,7 +73,12 @@ pub fn wm(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("density") if args.len() == 1 => {
+            // AOSP `WindowManagerShellCommand.runDisplayDensity` (`printInitialDisplayDensity`
+            // from Android 14): the initial density, then the base one if it differs.
             out.out(format!("Physical density: {}\n", p.density));
+            if p.applied_density() != p.density {
+                out.out(format!("Override density: {}\n", p.applied_density()));
+            }
             0
         }
         Some("size" | "density") => {
@@ -136,12 +141,17 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
                 ),
                 None => String::new(),
             };
-            // `init` is the natural size, `cur` the rotated one.
+            // `init` is the natural size, `cur` the rotated one; `base` the overridden size and
+            // density, printed only when they differ (AOSP `DisplayContent.dump`).
             let (cw, ch) = p.display_size();
+            let base = match p.applied_density() {
+                d if d != p.density => format!(" base={}x{} {d}dpi", p.width, p.height),
+                _ => String::new(),
+            };
             let mut text = format!(
                 "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
                  Display: mDisplayId=0\n    \
-                 init={w}x{h} {d}dpi cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}\n    \
+                 init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}\n    \
                  mCurrentRotation=ROTATION_{deg}\n    \
                  mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
                 w = p.width,

@@ -53,6 +53,38 @@ async fn status_and_lists() {
 }
 
 #[tokio::test]
+async fn an_override_density_prints_as_real_phones_print_it_and_the_app_follows() {
+    let mut p = profile::profile("pixel").unwrap().clone();
+    p.override_density = Some(480);
+    let phone = Phone::new(p, AppOptions::default());
+    let physical = Phone::new(
+        profile::profile("pixel").unwrap().clone(),
+        AppOptions::default(),
+    );
+    assert!(
+        phone.layout().dp > physical.layout().dp,
+        "the app is laid out at the applied density"
+    );
+    let mut sh = Shell::new(Arc::new(Handset::new(phone, Knobs::default())));
+    assert_eq!(
+        run(&mut sh, "wm density").await.0,
+        "Physical density: 420\nOverride density: 480\n"
+    );
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(
+        win.contains("init=1080x2400 420dpi base=1080x2400 480dpi cur=1080x2400"),
+        "{win}"
+    );
+    assert_eq!(run(&mut sh, "getprop ro.sf.lcd_density").await.0, "420\n");
+    assert!(
+        run(&mut sh, "dumpsys sudoku")
+            .await
+            .0
+            .contains("\"density\":480")
+    );
+}
+
+#[tokio::test]
 async fn system_commands() {
     let mut sh = Shell::new(device("pixel", Knobs::default()));
     assert_eq!(

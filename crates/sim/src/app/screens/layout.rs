@@ -400,7 +400,8 @@ impl Chrome {
         let (width, height) = profile.display_size();
         let (width, height) = (width as i32, height as i32);
         let landscape = width > height;
-        let dp = profile.density as f32 / 160.0;
+        // Android lays the app out at the density it applies (an override from Settings, if any).
+        let dp = profile.applied_density() as f32 / 160.0;
         let px = |v: f32| (v * dp).round() as i32;
         let notch = profile.cutout && !landscape;
         // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar on
