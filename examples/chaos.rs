@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PROFILES: &[&str] = &["budget", "pixel", "flagship", "tablet", "small", "emulator"];
+const PROFILES: &[&str] = &[
+    "budget", "pixel", "flagship", "tablet", "small", "emulator", "midrange", "entry",
+];
 const STYLES: &[&str] = &["classic", "bold", "tinted", "disc", "actions", "held-out"];
 const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
@@ -156,6 +158,8 @@ const DENSITIES: &[(&str, u32, u32)] = &[
     ("tablet", 320, 1600),
     ("small", 240, 480),
     ("emulator", 420, 1080),
+    ("midrange", 440, 1080),
+    ("entry", 320, 720),
 ];
 
 /// The densities Settings' Display size offers besides the default, as AOSP's settingslib
@@ -235,13 +239,16 @@ fn draw_faults(rng: &mut Rng) -> Faults {
 fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>) -> bool {
     let mut recoverable = true;
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
-    // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
-    if rng.chance(0.2) {
+    // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can
+    // tap; up to Android 12 the injector is told nothing, from 13 it is refused at once).
+    let root = rng.chance(0.2);
+    if root {
         faults.push("--adb-root".into());
     }
-    if rng.chance(0.05) {
+    if rng.chance(0.08) {
         faults.push("--inject-denied".into());
-        recoverable = false;
+        // Root may inject whatever the setting says.
+        recoverable &= root;
     }
     // USB debugging secured: the adb server's key is accepted the first time ("Always allow"),
     // or refused ("Deny"), which nothing on the host can get past.

@@ -26,7 +26,10 @@ command's Java start-up, each native process such as `sendevent`, `screencap` ra
 UI time per tap; see the README); the default, instant, costs nothing.\n\n\
 Android versions: from Android 10 the shell may not write /dev/input (`raw` and `events` \
 fail with Permission denied) unless --adb-root; `input` costs a Java start-up per call up to \
-Android 11, a smaller `cmd input` cost from Android 12.\n\n\
+Android 11, a smaller `cmd input` cost from Android 12; with --inject-denied a refused injection \
+is thrown from Android 13, dropped at dispatch before (see --inject-denied). The profiles cover \
+Android 6 (small), 9 (budget), 11 (entry), 12 (midrange), 13 (tablet), 14 (pixel), 15 (flagship) \
+and 16 (emulator); docs/simulated-phone.md has the sources.\n\n\
 Realism knobs (all off by default): --input-latency-ms makes every `input` command slower, \
 --drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
@@ -108,8 +111,13 @@ pub struct SimArgs {
     /// version (stock Android 10 and later refuse it, so `raw` and `events` cannot work there).
     #[arg(long)]
     adb_root: bool,
-    /// A Xiaomi phone (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the
-    /// phone rebooted: `input` and the tap injector are refused with a SecurityException.
+    /// A phone that refuses injected input, as Xiaomi (MIUI, HyperOS), Honor and others do
+    /// before "USB debugging (Security settings)" is on and the phone rebooted. From Android 13
+    /// `input` and the tap injector get a SecurityException at once. Up to Android 12 the
+    /// injector is answered `ok` and its taps are dropped, with only a line in `logcat -d`
+    /// ("Permission denied: injecting event from pid ... uid 2000"), while `input` prints the
+    /// SecurityException (exit 1 up to Android 11, 255 from 12); the wake, sleep and power keys
+    /// and HOME still work there. Root (--adb-root) may inject whatever the setting says.
     #[arg(long)]
     inject_denied: bool,
     /// The lock screen shown when the display turns back on.

@@ -8,3 +8,9 @@ pub const SDK_NO_SHELL_INPUT_WRITE: u32 = 29;
 /// The first API level whose `input` is `cmd input` (Android 12: a binder call into
 /// system_server instead of a Java program started per call).
 pub const SDK_CMD_INPUT: u32 = 31;
+
+/// The first API level that checks the permission to inject input before queueing the event
+/// (Android 13: `InputManagerService.injectInputEventToTarget` throws at once); before it the
+/// input dispatcher checked only when dispatching (`checkInjectionPermission`), dropping an
+/// asynchronous injection silently (`crate::shell::refusal`).
+pub const SDK_INJECT_CHECKED_ON_ENTRY: u32 = 33;

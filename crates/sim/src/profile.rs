@@ -344,6 +344,69 @@ pub const PROFILES: &[Profile] = &[
             ..Quirks::NONE
         },
     },
+    // A mid-range phone on Android 12 (API 31), the release of many phones still in use:
+    // `input` is `cmd input`, the shell may not write the touch panel, and a refused
+    // injection (`--inject-denied`) is dropped at dispatch, not thrown. Its figures are
+    // estimates between `budget`'s and `pixel`'s (docs/simulated-phone.md).
+    Profile {
+        name: "midrange",
+        model: "Mid_12",
+        product: "mid_12",
+        device: "mid12",
+        width: 1080,
+        height: 2400,
+        density: 440,
+        touch_max: (1079, 2399),
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 500,
+            cmd_input_ms: 55,
+            process_ms: 18,
+            screencap_raw_ms: (350, 600),
+            screencap_png_ms: (900, 1500),
+            app_tap_ms: 6,
+            inject_us: 250,
+        },
+        override_density: None,
+        cutout: true,
+        rotation: 0,
+        sdk: 31,
+        release: "12",
+        quirks: Quirks::NONE,
+    },
+    // An entry-level phone on Android 11 (API 30): `input` is still a Java program started per
+    // call, the shell may not write the touch panel. Figures are estimates near `budget`'s.
+    Profile {
+        name: "entry",
+        model: "Entry_11",
+        product: "entry_11",
+        device: "entry11",
+        width: 720,
+        height: 1520,
+        density: 320,
+        touch_max: (719, 1519),
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 750,
+            // Android 11 and older: `input` is a Java program; `cmd input` is not used.
+            cmd_input_ms: 0,
+            process_ms: 20,
+            screencap_raw_ms: (400, 650),
+            screencap_png_ms: (1200, 1800),
+            app_tap_ms: 7,
+            inject_us: 350,
+        },
+        override_density: None,
+        cutout: false,
+        rotation: 0,
+        sdk: 30,
+        release: "11",
+        quirks: Quirks::NONE,
+    },
 ];
 
 impl Profile {

@@ -237,7 +237,7 @@ async fn run_injector(
         return true;
     }
     let mut out = Output::default();
-    let started = crate::shell::inject::start(device, classpath, args, &mut out);
+    let started = crate::shell::inject::start(device, classpath, args, pid, &mut out);
     let _ = writer.write(&out.merged()).await;
     let Ok(mut injector) = started else {
         reader.drain();

@@ -6,8 +6,10 @@ pub(crate) mod device;
 pub mod evdev;
 pub mod inject;
 mod input;
+pub mod logcat;
 pub mod output;
 pub mod parse;
+pub mod refusal;
 pub(crate) mod screencap;
 mod system;
 pub(crate) mod touch;
@@ -166,7 +168,9 @@ impl Shell {
         match name.as_str() {
             "input" => {
                 spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
-                let (status, done) = input::input(device, rest, out);
+                let pid = device.spawn();
+                let (status, done) = input::input(device, rest, pid, out);
+                device.exit(pid);
                 // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
                 if let Some(done) = done {
                     tokio::time::sleep_until(done.into()).await;
@@ -185,13 +189,13 @@ impl Shell {
             "app_process" => {
                 // From a script its stdin is empty: the injector says hello and ends.
                 spend(costs.java()).await;
-                match inject::start(device, classpath(&env), rest, out) {
+                match inject::start(device, classpath(&env), rest, self.pid, out) {
                     Ok(mut injector) => injector.finish(out),
                     Err(status) => status,
                 }
             }
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
-            | "dumpsys" | "dd" | "cat" => {
+            | "dumpsys" | "dd" | "cat" | "logcat" => {
                 spend(costs.process()).await;
                 match name.as_str() {
                     "sendevent" => input::sendevent(device, rest, out),
@@ -203,6 +207,7 @@ impl Shell {
                     "uiautomator" => system::uiautomator(device, rest, out),
                     "dumpsys" => system::dumpsys(device, rest, out),
                     "cat" => system::cat(device, rest, out),
+                    "logcat" => logcat::logcat(device, rest, out),
                     _ => dd::dd(device, rest, out),
                 }
             }

@@ -132,47 +132,7 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("window") => {
-            let mut phone = device.phone();
-            let focus = phone.focus();
-            let app = match focus.split_once('/') {
-                Some((pkg, activity)) => format!(
-                    "\n    mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
-                    activity.strip_prefix(pkg).unwrap_or(activity)
-                ),
-                None => String::new(),
-            };
-            // `init` is the natural size, `cur` the rotated one; `base` the overridden size and
-            // density, printed only when they differ (AOSP `DisplayContent.dump`).
-            let (cw, ch) = p.display_size();
-            let base = match p.applied_density() {
-                d if d != p.density => format!(" base={}x{} {d}dpi", p.width, p.height),
-                _ => String::new(),
-            };
-            let mut text = format!(
-                "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
-                 Display: mDisplayId=0\n    \
-                 init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}\n    \
-                 mCurrentRotation=ROTATION_{deg}\n    \
-                 mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
-                w = p.width,
-                h = p.height,
-                d = p.density,
-                deg = u32::from(p.rotation) * 90,
-            );
-            // Each other display (a cover screen) has a focus of its own: its launcher.
-            for id in 1..=u32::from(p.quirks.extra_displays) {
-                text.push_str(&format!(
-                    "  Display: mDisplayId={id}\n    \
-                     init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
-                     mCurrentRotation=ROTATION_0\n    \
-                     mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
-                     mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
-                ));
-            }
-            text.push_str(
-                "\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n",
-            );
-            out.out(text);
+            out.out(window_dump(device));
             0
         }
         Some("power") => {
@@ -202,6 +162,69 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             1
         }
     }
+}
+
+/// `dumpsys window`: each display's size, rotation and focus. Android 12 (API 31-32) prints
+/// its display block as a real Android 12 phone does (tests/data/android/dumpsys-window,
+/// `android12-qualcomm-camera-displays-excerpt.txt`: `rootTasks=` on the display line, the
+/// focus lines after a blank line and `mLayoutSeq=`); other releases the compact form.
+fn window_dump(device: &Handset) -> String {
+    let p = device.profile();
+    let focus = device.phone().focus();
+    let app = match focus.split_once('/') {
+        Some((pkg, activity)) => format!(
+            "mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}\n",
+            activity.strip_prefix(pkg).unwrap_or(activity)
+        ),
+        None => String::new(),
+    };
+    // `init` is the natural size, `cur` the rotated one; `base` the overridden size and
+    // density, printed only when they differ (AOSP `DisplayContent.dump`).
+    let (cw, ch) = p.display_size();
+    let base = match p.applied_density() {
+        d if d != p.density => format!(" base={}x{} {d}dpi", p.width, p.height),
+        _ => String::new(),
+    };
+    let (w, h, d) = (p.width, p.height, p.density);
+    let init = format!("init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}");
+    let rotation = format!("mCurrentRotation=ROTATION_{}", u32::from(p.rotation) * 90);
+    let focus = format!("mCurrentFocus=Window{{5a1c0de u0 {focus}}}\n");
+    let mut text = if (31..=32).contains(&p.sdk) {
+        format!(
+            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+             Display: mDisplayId=0 rootTasks=7\n    {init}\n    \
+             deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{cw},{ch}))\n    \
+             {rotation}\n\n  mLayoutSeq=412\n  {focus}{}",
+            if app.is_empty() {
+                app
+            } else {
+                format!("  {app}")
+            }
+        )
+    } else {
+        format!(
+            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+             Display: mDisplayId=0\n    {init}\n    {rotation}\n    {}{}",
+            focus.trim_end(),
+            if app.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("\n    {app}")
+            }
+        )
+    };
+    // Each other display (a cover screen) has a focus of its own: its launcher.
+    for id in 1..=u32::from(p.quirks.extra_displays) {
+        text.push_str(&format!(
+            "  Display: mDisplayId={id}\n    \
+             init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
+             mCurrentRotation=ROTATION_0\n    \
+             mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
+             mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
+        ));
+    }
+    text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n");
+    text
 }
 
 /// `dumpsys power` in the profile's format: the wakefulness (Samsung's getter line, or AOSP's
