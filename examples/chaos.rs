@@ -30,7 +30,14 @@ const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
 const STRATEGIES: &[&str] = &["rowmajor", "mrv", "static", "fast"];
 const LOCKS: &[&str] = &["none", "swipe", "pin"];
-const AM_START: &str = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}";
+/// The simulated app's default package, and the others it is drawn under (`--package`).
+const PACKAGE: &str = "org.autoplay.sudoku";
+const OTHER_PACKAGES: &[&str] = &["com.example.sudoku", "net.puzzles.classic_sudoku"];
+
+/// The intent that opens a level of the app in `package` (`{level}` stands for the level).
+fn am_start(package: &str) -> String {
+    format!("am start -n {package}/.GameActivity --ei level {{level}}")
+}
 
 /// splitmix64: the campaign's only randomness, from the seed.
 struct Rng(u64);
@@ -63,7 +70,9 @@ struct Draw {
     /// digits, no secured lock screen).
     recoverable: bool,
     /// How calibrate tells the player to open levels: `--am-start ...` or `--level-list WORDS`.
-    navigation: [&'static str; 2],
+    navigation: [String; 2],
+    /// The app's package (`--package`, in the look).
+    package: &'static str,
     /// No fault loses a tap (no dropped taps, popup, lost link, background, dark screen): a
     /// solve should need no repair there.
     lossless: bool,
@@ -87,11 +96,7 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.3) {
         look.push("--scrolling-levels".into());
     }
-    let navigation = if rng.chance(0.3) {
-        ["--level-list", "Levels"]
-    } else {
-        ["--am-start", AM_START]
-    };
+    let list = rng.chance(0.3);
     // The display size the user chose in Settings: the app laid out at another density, and
     // `wm density` printing both lines.
     let sizes = display_sizes(profile);
@@ -99,6 +104,19 @@ fn draw(rng: &mut Rng) -> Draw {
         let dpi = sizes[rng.below(sizes.len() as u64) as usize];
         look.push(format!("--override-density {dpi}"));
     }
+    // Another app on the same phone: the package every command names follows it.
+    let package = if rng.chance(0.15) {
+        let p = rng.pick(OTHER_PACKAGES);
+        look.push(format!("--package {p}"));
+        p
+    } else {
+        PACKAGE
+    };
+    let navigation = if list {
+        ["--level-list".to_string(), "Levels".to_string()]
+    } else {
+        ["--am-start".to_string(), am_start(package)]
+    };
     let faults_list = faults.list;
     let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
     let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
@@ -117,6 +135,7 @@ fn draw(rng: &mut Rng) -> Draw {
         faults: faults_list,
         recoverable,
         navigation,
+        package,
         lossless,
         level,
         strategy,
@@ -566,19 +585,19 @@ impl Env {
 
     /// Calibrates on a fault-free phone with the run's look (level 1 open), telling it how to
     /// open levels with `navigation`.
-    fn calibrate(&self, dir: &Path, look: &[String], navigation: [&str; 2]) -> Result<(), String> {
+    fn calibrate(&self, dir: &Path, d: &Draw) -> Result<(), String> {
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
-        let mut sim = self.sim(port, look);
+        let mut sim = self.sim(port, &d.look);
         let result = (|| {
             if !self.connect(&serial) {
                 return Err("the calibration phone did not connect".to_string());
             }
-            let open = AM_START.replace("{level}", "1");
+            let open = am_start(d.package).replace("{level}", "1");
             self.adb(&["-s", &serial, "shell", &open]);
             let out = self
                 .autoplay(dir, &["calibrate", "-s", &serial])
-                .args(navigation)
+                .args(&d.navigation)
                 .output()
                 .map_err(|e| e.to_string())?;
             if out.status.success() {
@@ -594,7 +613,8 @@ impl Env {
     }
 
     /// One play on a phone with `args`: its class.
-    fn play(&self, dir: &Path, sim_args: &[String], level: u32, strategy: &str) -> Outcome {
+    fn play(&self, dir: &Path, sim_args: &[String], d: &Draw) -> Outcome {
+        let (level, strategy) = (d.level, d.strategy);
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
         let mut sim = self.sim(port, sim_args);
@@ -607,7 +627,7 @@ impl Env {
                 repairs: None,
             }
         } else {
-            let open = AM_START.replace("{level}", "1");
+            let open = am_start(d.package).replace("{level}", "1");
             self.adb(&["-s", &serial, "shell", &open]);
             let runs = dir.join("runs").join("runs.csv");
             let rows_before = csv_rows(&runs).len();
@@ -846,7 +866,7 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
         "autoplay --level {} --strategy {} --pace 0",
         d.level, d.strategy
     );
-    let outcome = match env.calibrate(dir.path(), &d.look, d.navigation) {
+    let outcome = match env.calibrate(dir.path(), d) {
         Err(e) => Outcome {
             class: Class::SetupFailed,
             code: None,
@@ -854,7 +874,7 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
             solved: false,
             repairs: None,
         },
-        Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
+        Ok(()) => env.play(dir.path(), &faulty, d),
     };
     *tally.counts.entry(outcome.class).or_default() += 1;
     println!(
@@ -889,7 +909,7 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
     }
     if d.recoverable && !d.faults.is_empty() {
         // Without its faults: the style's own failure, or the faults'?
-        let again = env.play(dir.path(), &d.look, d.level, d.strategy);
+        let again = env.play(dir.path(), &d.look, d);
         println!(
             "    without faults: {:?}{}",
             again.class,

@@ -67,6 +67,11 @@ pub struct SimArgs {
     /// apps have it, instead of pages with Prev and Next buttons.
     #[arg(long)]
     scrolling_levels: bool,
+    /// The app's package name (default org.autoplay.sudoku): another app on the same phone.
+    /// `dumpsys window`'s focus, `am start -n NAME/.GameActivity`, `monkey -p NAME`,
+    /// `uiautomator dump`'s package attributes and `dumpsys sudoku` follow it.
+    #[arg(long, value_name = "NAME", value_parser = parse_package)]
+    package: Option<String>,
     /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -434,6 +439,24 @@ fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
     })
 }
 
+/// A Java package name as Android takes it (`PackageParser.validateName`): two or more
+/// dot-separated parts, each a letter followed by letters, digits or underscores.
+fn parse_package(s: &str) -> Result<String, String> {
+    let parts: Vec<&str> = s.split('.').collect();
+    let part = |p: &&str| {
+        p.starts_with(|c: char| c.is_ascii_alphabetic())
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if parts.len() >= 2 && parts.iter().all(part) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{s}' is not a package name: use two or more dot-separated parts, each a letter \
+             followed by letters, digits or underscores (e.g. com.example.sudoku)"
+        ))
+    }
+}
+
 fn parse_probability(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
@@ -477,6 +500,7 @@ impl SimArgs {
             },
             palette: None,
             scrolling_levels: self.scrolling_levels,
+            package: self.package.clone(),
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
@@ -741,6 +765,13 @@ mod tests {
             .config()
             .unwrap();
         assert_eq!((c.profile.density, c.profile.applied_density()), (420, 480));
+        let e = parse(&["--package", "sudoku"]).err().unwrap().to_string();
+        assert!(e.contains("not a package name"), "{e}");
+        let c = parse(&["--package", "com.example.sudoku_2"])
+            .unwrap()
+            .config()
+            .unwrap();
+        assert_eq!(c.app.package(), "com.example.sudoku_2");
         let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
         assert!(e.contains("between 0 and 1"), "{e}");
         assert!(

@@ -256,7 +256,14 @@ impl Phone {
         self.tick();
         let clock = self.clock();
         let clock = format!("{:02}:{:02}", clock.hour, clock.minute);
-        a11y::dump(&self.model, &self.layout, self.system.shown(), &clock)
+        let shown = self.system.shown();
+        a11y::dump(
+            &self.model,
+            &self.layout,
+            shown,
+            &clock,
+            self.options.package(),
+        )
     }
 
     /// Lets time pass (the display may turn off, late clears fall due).
@@ -284,7 +291,8 @@ impl Phone {
                 hazards::LAUNCHER_ACTIVITY
             )
         } else {
-            format!("{PACKAGE}/{PACKAGE}{ACTIVITY}")
+            let package = self.options.package();
+            format!("{package}/{package}{ACTIVITY}")
         }
     }
 
@@ -347,7 +355,7 @@ impl Phone {
             .unwrap_or_default();
         let clock = self.clock();
         let mut state = serde_json::json!({
-            "package": PACKAGE,
+            "package": self.options.package(),
             "screen": screen,
             "under_popup": (m.popup || m.alert).then(|| m.screen.name()),
             "level": game.map(|g| g.level),

@@ -35,9 +35,16 @@ pub struct AppOptions {
     pub rules: rules::InputRules,
     /// The level list is one scrolling list (as most real apps have it) instead of pages.
     pub scrolling_levels: bool,
+    /// The app's package (`None`: [`PACKAGE`]): another app on the same phone (`--package`).
+    pub package: Option<String>,
 }
 
 impl AppOptions {
+    /// The app's package name.
+    pub fn package(&self) -> &str {
+        self.package.as_deref().unwrap_or(PACKAGE)
+    }
+
     /// The keypad layout shown: the style's, else `keypad`.
     pub fn keypad(&self) -> KeypadStyle {
         self.style.keypad.unwrap_or(self.keypad)

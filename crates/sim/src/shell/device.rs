@@ -121,6 +121,16 @@ impl Handset {
         self.knobs.inject_denied && !self.knobs.adb_root
     }
 
+    /// The app's package name.
+    pub fn package(&self) -> String {
+        self.phone
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .options()
+            .package()
+            .to_string()
+    }
+
     /// The knobs.
     pub fn knobs(&self) -> &Knobs {
         &self.knobs

@@ -4,7 +4,7 @@ use super::device::Handset;
 use super::output::Output;
 use super::touch::{self, TouchNode};
 use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
-use crate::app::{ACTIVITY, Key, PACKAGE};
+use crate::app::{ACTIVITY, Key};
 use crate::dispatch::Action;
 use crate::profile::{Profile, WakeFormat};
 
@@ -259,7 +259,6 @@ fn power_dump(p: &Profile, awake: bool) -> String {
     text
 }
 
-/// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
 /// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
 /// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
 pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
@@ -284,6 +283,7 @@ pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     status
 }
 
+/// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`.
 pub fn am(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match args.first().map(String::as_str) {
         Some("start" | "start-activity") => am_start(device, &args[1..], out),
@@ -360,7 +360,8 @@ fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     out.out(format!(
         "Starting: Intent {{ cmp={package}/{activity}{extras} }}\n"
     ));
-    if package != PACKAGE || full != format!("{PACKAGE}{ACTIVITY}") {
+    let app = device.package();
+    if package != app || full != format!("{app}{ACTIVITY}") {
         out.err(format!(
             "Error type 3\nError: Activity class {{{package}/{full}}} does not exist.\n"
         ));
@@ -408,7 +409,8 @@ pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err("** Error: Count not specified\n");
         return 1;
     };
-    if package.as_deref() != Some(PACKAGE) {
+    let app = device.package();
+    if package.as_deref() != Some(app.as_str()) {
         out.err("** No activities found to run, monkey aborted.\n");
         return 251;
     }
@@ -421,8 +423,8 @@ pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     // Only the launch is simulated, not the random events that would follow it.
     device.phone().bring_to_front();
     out.out(format!(
-        "  bash arg: -p\n  bash arg: {PACKAGE}\n  bash arg: {count}\nargs: [-p, {PACKAGE}, {count}]\n \
-         arg: \"-p\"\n arg: \"{PACKAGE}\"\n arg: \"{count}\"\ndata=\"{PACKAGE}\"\nEvents injected: {count}\n\
+        "  bash arg: -p\n  bash arg: {app}\n  bash arg: {count}\nargs: [-p, {app}, {count}]\n \
+         arg: \"-p\"\n arg: \"{app}\"\n arg: \"{count}\"\ndata=\"{app}\"\nEvents injected: {count}\n\
          ## Network stats: elapsed time=11ms (0ms mobile, 0ms wifi, 11ms not connected)\n"
     ));
     0
@@ -489,7 +491,8 @@ fn input_dump(device: &Handset) -> String {
             s
         }
     };
-    let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
+    let app = device.package();
+    let window = format!("5a1c0de {app}/{app}{ACTIVITY}");
     // The dispatcher's display is in the current rotation.
     let (w, h) = p.display_size();
     let nodes = touch::touch_nodes(p);

@@ -875,3 +875,57 @@ async fn canned_answers_replace_commands_by_prefix() {
         "Physical size: 1080x2400\n"
     );
 }
+
+#[tokio::test]
+async fn another_package_is_another_app_everywhere() {
+    let options = AppOptions {
+        package: Some("com.example.other".into()),
+        ..AppOptions::default()
+    };
+    let phone = Phone::new(profile::profile("pixel").unwrap().clone(), options);
+    let mut sh = Shell::new(Arc::new(Handset::new(phone, Knobs::default())));
+    let app = "com.example.other/com.example.other.GameActivity";
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(
+        win.contains(&format!("mCurrentFocus=Window{{5a1c0de u0 {app}}}"))
+            && win.contains(
+                "mFocusedApp=ActivityRecord{3c1f2a9 u0 com.example.other/.GameActivity t7}"
+            ),
+        "{win}"
+    );
+    let (out, err, _) = run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level 3; echo $?",
+    )
+    .await;
+    assert!(
+        out.ends_with("255\n") && err.contains("does not exist"),
+        "{out} {err}"
+    );
+    let (out, err, _) = run(
+        &mut sh,
+        "am start -n com.example.other/.GameActivity --ei level 3; echo $?",
+    )
+    .await;
+    assert!(out.ends_with("0\n"), "{out} {err}");
+    let state = run(&mut sh, "dumpsys sudoku").await.0;
+    assert!(
+        state.contains("\"package\":\"com.example.other\"") && state.contains("\"level\":3"),
+        "{state}"
+    );
+    let (_, err, _) = run(&mut sh, "monkey -p org.autoplay.sudoku 1").await;
+    assert!(err.contains("No activities found"), "{err}");
+    let out = run(&mut sh, "monkey -p com.example.other 1; echo $?")
+        .await
+        .0;
+    assert!(
+        out.contains("data=\"com.example.other\"") && out.ends_with("0\n"),
+        "{out}"
+    );
+    let xml = run(&mut sh, "uiautomator dump /dev/tty").await.0;
+    assert!(
+        xml.contains("package=\"com.example.other\"") && !xml.contains("org.autoplay.sudoku"),
+        "{xml}"
+    );
+    assert!(run(&mut sh, "dumpsys input").await.0.contains(app));
+}
