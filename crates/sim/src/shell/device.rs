@@ -2,7 +2,7 @@
 //! timing model and the realism knobs, shared by every connection and stream.
 
 use super::evdev::InputEvent;
-use super::logcat::Log;
+use super::log::Log;
 use super::touch::{Gesture, TouchDecoder};
 use crate::app::Phone;
 use crate::dispatch::{Action, Dispatcher};

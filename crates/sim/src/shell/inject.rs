@@ -7,7 +7,7 @@
 //! for the app).
 
 use super::device::Handset;
-use super::logcat::{Buffer, Entry};
+use super::log::{Buffer, Entry};
 use super::output::Output;
 use super::refusal;
 use crate::dispatch::Action;

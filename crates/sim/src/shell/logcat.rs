@@ -1,71 +1,10 @@
-//! The phone's log (`logcat`): the lines the system writes where the project's commands meet
-//! it (a refused injection, a class `app_process` cannot find), in logcat's default
-//! `threadtime` format, and `logcat -d` / `-c` to read and clear it. Streaming (`logcat`
-//! without `-d`) is not simulated.
+//! `logcat`: the phone's log (`super::log`) in logcat's default `threadtime` format, `-d` to
+//! dump it and `-c` to clear it. Streaming (`logcat` without `-d`) is not simulated.
 
 use super::device::Handset;
+use super::log::Buffer;
 use super::output::Output;
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-/// system_server's process id, and its input dispatcher's and a binder thread's ids.
-pub const SYSTEM_SERVER: u32 = 1523;
-pub const INPUT_DISPATCHER_TID: u32 = 1601;
-pub const BINDER_TID: u32 = 2310;
-
-/// Which buffer a line is in (`logcat -b`): native code logs to main, system_server's Java
-/// code (`Slog`) to system.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Buffer {
-    Main,
-    System,
-}
-
-impl Buffer {
-    fn name(self) -> &'static str {
-        match self {
-            Buffer::Main => "main",
-            Buffer::System => "system",
-        }
-    }
-}
-
-/// One log line.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    pub buffer: Buffer,
-    pub pid: u32,
-    pub tid: u32,
-    /// `V`, `D`, `I`, `W`, `E`, `F`.
-    pub priority: char,
-    pub tag: &'static str,
-    pub message: String,
-}
-
-/// The log buffers.
-#[derive(Debug, Default)]
-pub struct Log {
-    lines: Mutex<Vec<(SystemTime, Entry)>>,
-}
-
-impl Log {
-    /// Appends a line, stamped now.
-    pub fn write(&self, entry: Entry) {
-        self.lock().push((SystemTime::now(), entry));
-    }
-
-    /// Every line's message with its tag (`TAG: message`), oldest first.
-    pub fn messages(&self) -> Vec<String> {
-        self.lock()
-            .iter()
-            .map(|(_, e)| format!("{}: {}", e.tag, e.message))
-            .collect()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(SystemTime, Entry)>> {
-        self.lines.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 /// `logcat -d` (dump and exit), `logcat -c` (clear); filter specs and `-v threadtime` are
 /// taken and ignored.

@@ -6,6 +6,7 @@ pub(crate) mod device;
 pub mod evdev;
 pub mod inject;
 mod input;
+pub mod log;
 pub mod logcat;
 pub mod output;
 pub mod parse;

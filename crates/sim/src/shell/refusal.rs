@@ -22,7 +22,7 @@
 //!   permission.`, whatever the mode and the event (scrcpy issues 3764, 4387).
 
 use super::device::Handset;
-use super::logcat::{self, Buffer, Entry};
+use super::log::{self, Buffer, Entry};
 use crate::android::{SDK_CMD_INPUT, SDK_INJECT_CHECKED_ON_ENTRY};
 
 /// The refusal from Android 13 on (scrcpy #4387, #5778; AutoX #1216, Android 14).
@@ -65,8 +65,8 @@ pub fn dropped_at_dispatch(device: &Handset, pid: u32) {
     let (window, owner) = target(device);
     device.log().write(Entry {
         buffer: Buffer::Main,
-        pid: logcat::SYSTEM_SERVER,
-        tid: logcat::INPUT_DISPATCHER_TID,
+        pid: log::SYSTEM_SERVER,
+        tid: log::INPUT_DISPATCHER_TID,
         priority: 'W',
         tag: "InputDispatcher",
         message: format!(
@@ -84,8 +84,8 @@ pub fn input_refused(device: &Handset, pid: u32, word: &str, key: bool) -> (Stri
         dropped_at_dispatch(device, pid);
         device.log().write(Entry {
             buffer: Buffer::System,
-            pid: logcat::SYSTEM_SERVER,
-            tid: logcat::BINDER_TID,
+            pid: log::SYSTEM_SERVER,
+            tid: log::BINDER_TID,
             priority: 'W',
             tag: "InputManager",
             message: format!("Input event injection from pid {pid} permission denied."),
