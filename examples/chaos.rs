@@ -25,7 +25,9 @@ use std::time::{Duration, Instant};
 const PROFILES: &[&str] = &[
     "budget", "pixel", "flagship", "tablet", "small", "emulator", "midrange", "entry",
 ];
-const STYLES: &[&str] = &["classic", "bold", "tinted", "disc", "actions", "held-out"];
+const STYLES: &[&str] = &[
+    "classic", "bold", "tinted", "disc", "actions", "held-out", "faded", "shaded",
+];
 const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
 const STRATEGIES: &[&str] = &["rowmajor", "mrv", "static", "fast"];
@@ -84,8 +86,8 @@ fn draw(rng: &mut Rng) -> Draw {
     let (mut look, profile, style) = draw_look(rng);
     let level = 1 + rng.below(40) as u32;
     let strategy = rng.pick(STRATEGIES);
-    let faults = draw_faults(rng);
-    let app = draw_rules(rng, &mut look, style);
+    let mut faults = draw_faults(rng);
+    let mut app = draw_rules(rng, &mut look, style);
     // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
     // it (the calibration twin is held the same way).
     if rng.chance(0.15) {
@@ -117,15 +119,23 @@ fn draw(rng: &mut Rng) -> Draw {
     } else {
         ["--am-start".to_string(), am_start(package)]
     };
+    // Real apps' puzzles and screens (issue 35): levels with several solutions, judged by the
+    // rules or against the solution the app stored; a coach mark over the first game (a tap
+    // or BACK dismisses it: recoverable).
+    draw_puzzles(rng, &mut look, &mut app);
+    if rng.chance(0.1) {
+        faults.list.push("--cover".into());
+    }
     let faults_list = faults.list;
     let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
     let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
-    const LOSSY: [&str; 5] = [
+    const LOSSY: [&str; 6] = [
         "--drop-taps",
         "--popup-after",
         "--disconnect-after",
         "--background-after",
         "--screen-off-after",
+        "--cover",
     ];
     let lossless = !faults_list
         .iter()
@@ -321,6 +331,27 @@ fn draw_rules(rng: &mut Rng, look: &mut Vec<String>, style: &str) -> AppRules {
     app
 }
 
+/// Levels with more than one solution (as apps that blank cells at random make them), and how
+/// the app checks the board: by the rules (then it counts no solution mismatch as a mistake),
+/// or against the solution it stored (entries that differ are marked in red).
+fn draw_puzzles(rng: &mut Rng, look: &mut Vec<String>, app: &mut AppRules) {
+    if !rng.chance(0.12) {
+        return;
+    }
+    look.push("--several-solutions".into());
+    app.several = true;
+    if rng.chance(0.5) {
+        look.push("--completion-check solution".into());
+        app.solution_check = true;
+    } else {
+        look.push("--completion-check rules".into());
+        if !look.iter().any(|l| l.starts_with("--mistakes")) {
+            look.push("--mistakes rules".into());
+            app.flag("--mistakes", Some("rules"));
+        }
+    }
+}
+
 /// What an app's input rules let the player do (`autoplay sim --input-rules` and its flags).
 #[derive(Clone, Copy)]
 struct AppRules {
@@ -339,6 +370,10 @@ struct AppRules {
     retap_hazard: bool,
     /// Digits that break a rule are refused with an alert.
     refuses: bool,
+    /// Levels have several solutions (`--several-solutions`).
+    several: bool,
+    /// The app checks the board against the solution it stored (`--completion-check solution`).
+    solution_check: bool,
 }
 
 impl Default for AppRules {
@@ -353,6 +388,8 @@ impl Default for AppRules {
             same_clears: None,
             retap_hazard: false,
             refuses: false,
+            several: false,
+            solution_check: false,
         }
     }
 }
@@ -429,6 +466,8 @@ impl AppRules {
             && (fast || takes_back)
             && !(self.retap_hazard && drops)
             && !(self.refuses && drops && limit)
+            // A search's valid digits that differ from the stored solution count as mistakes.
+            && !(self.several && self.solution_check && limit && self.counts)
     }
 }
 

@@ -5,8 +5,8 @@ use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, InputRules, Language,
-    Mistakes, Preset, Retap, SameDigit,
+    AfterEntry, BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeys, InputOrder,
+    InputRules, Language, Mistakes, Preset, Retap, SameDigit,
 };
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
@@ -39,9 +39,16 @@ turns the display off after idle time (waking it shows the --lock-screen).\n\n\
 Input rules (how the app takes taps, the classes of behaviour read from real apps' source; each \
 combines with every style, profile and fault knob): --input-rules PRESET sets them together, the \
 flags after it (--input-order, --retap, --retap-brush, --after-entry, --same-digit, --erase, \
---lock-correct, --refuse-conflicts, --mistakes, --completion, --game-over, --language, \
---finished-keys, --undo-key, --frame-reads) change one each. `dumpsys sudoku` shows them under \
-\"rules\", with the mistake count."
+--lock-correct, --refuse-conflicts, --mistakes, --completion, --completion-check, --game-over, \
+--language, --finished-keys, --undo-key, --frame-reads) change one each. `dumpsys sudoku` shows them under \
+\"rules\", with the mistake count.\n\n\
+Real apps' screens and puzzles (docs/simulated-phone.md): --style faded draws entries in the \
+givens' ink at half opacity, --style shaded givens on grey cells with the selected digit's \
+equals in red; --cover lays a coach mark (a dimmed screen, a gesture stroke across the board) \
+over the first game; --several-solutions makes levels with more than one solution, and \
+--completion-check says whether any valid full board or only the app's stored solution counts \
+as solved (other entries marked in red). Another app on the same phone: --package NAME. The \
+display size the user chose: --override-density DPI."
 )]
 pub struct SimArgs {
     /// Address to listen on (loopback only unless --listen-any).
@@ -72,6 +79,15 @@ pub struct SimArgs {
     /// `uiautomator dump`'s package attributes and `dumpsys sudoku` follow it.
     #[arg(long, value_name = "NAME", value_parser = parse_package)]
     package: Option<String>,
+    /// Levels have more than one solution, as apps make them that blank cells of a full grid
+    /// at random: each level's givens are thinned until a second solution exists; the app
+    /// keeps the grid it blanked as its solution (see --completion-check).
+    #[arg(long)]
+    several_solutions: bool,
+    /// A coach mark covers the first game the app opens: the screen dimmed, a thick white
+    /// gesture stroke drawn across the board; a tap anywhere (taken by it) or BACK dismisses it.
+    #[arg(long)]
+    cover: bool,
     /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -190,6 +206,9 @@ pub struct RulesArgs {
     /// Input rule: how the completion shows.
     #[arg(long, value_parser = choice::<EndForm>())]
     completion: Option<EndForm>,
+    /// Input rule: when the level counts as solved (with --several-solutions the two differ).
+    #[arg(long, value_parser = choice::<CompletionCheck>())]
+    completion_check: Option<CompletionCheck>,
     /// Input rule: how the game over (--mistake-limit) shows.
     #[arg(long, value_parser = choice::<EndForm>())]
     game_over: Option<EndForm>,
@@ -233,6 +252,7 @@ impl RulesArgs {
         r.refuse_conflicts |= self.refuse_conflicts;
         r.mistakes = self.mistakes.unwrap_or(r.mistakes);
         r.completion = self.completion.unwrap_or(r.completion);
+        r.check = self.completion_check.unwrap_or(r.check);
         r.game_over = self.game_over.unwrap_or(r.game_over);
         r.language = self.language.unwrap_or(r.language);
         r.finished_keys = self.finished_keys.or(r.finished_keys);
@@ -501,6 +521,8 @@ impl SimArgs {
             palette: None,
             scrolling_levels: self.scrolling_levels,
             package: self.package.clone(),
+            several_solutions: self.several_solutions,
+            cover: self.cover,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
@@ -765,6 +787,20 @@ mod tests {
             .config()
             .unwrap();
         assert_eq!((c.profile.density, c.profile.applied_density()), (420, 480));
+        let c = parse(&[
+            "--several-solutions",
+            "--completion-check",
+            "solution",
+            "--cover",
+            "--style",
+            "faded",
+        ])
+        .unwrap()
+        .config()
+        .unwrap();
+        assert!(c.app.several_solutions && c.app.cover);
+        assert_eq!(c.app.rules.check, CompletionCheck::Solution);
+        assert_eq!(c.app.style.name, "faded");
         let e = parse(&["--package", "sudoku"]).err().unwrap().to_string();
         assert!(e.contains("not a package name"), "{e}");
         let c = parse(&["--package", "com.example.sudoku_2"])

@@ -16,6 +16,7 @@
 //! [`scene::draw`] and the raster primitives of [`canvas`] and [`font`].
 
 pub(crate) mod a11y;
+pub mod ambiguous;
 pub mod canvas;
 pub mod corpus;
 pub mod font;
@@ -26,6 +27,8 @@ pub mod levels;
 pub(crate) mod model;
 pub mod options;
 pub mod palette;
+#[cfg(test)]
+mod real_apps_tests;
 mod render;
 pub mod rules;
 #[cfg(test)]
@@ -50,6 +53,7 @@ use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
 use screens::layout::ScreenLayout;
 use std::time::Instant;
+use sudoku_autoplay::board::CELLS;
 
 /// Swipes shorter than this (dp) are taps, like Android's touch slop.
 const TOUCH_SLOP_DP: f32 = 8.0;
@@ -90,6 +94,8 @@ impl Phone {
         let mut model = Model::new(options.popup_after, options.mistake_limit);
         model.set_rules(options.rules, &options.style, options.seed);
         model.scroll = options.scrolling_levels.then_some(0);
+        model.several_solutions = options.several_solutions;
+        model.cover = options.cover;
         Phone {
             renderer: Renderer::new(&layout),
             layout,
@@ -399,6 +405,9 @@ impl Phone {
         });
         let rules = serde_json::json!({
             "rules": self.options.rules.json(&self.options.style),
+            "wrong": game.map(|g| (0..CELLS).filter(|&c| g.wrong(c)).collect::<Vec<_>>()),
+            "covered": m.covered,
+            "several_solutions": self.options.several_solutions,
             "brush": game.and_then(|g| g.brush).map(|b| match b {
                 model::Brush::Digit(d) => serde_json::json!(d),
                 model::Brush::Erase => serde_json::json!("erase"),

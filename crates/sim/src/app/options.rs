@@ -37,6 +37,12 @@ pub struct AppOptions {
     pub scrolling_levels: bool,
     /// The app's package (`None`: [`PACKAGE`]): another app on the same phone (`--package`).
     pub package: Option<String>,
+    /// Levels have more than one solution: the app blanks cells of its grid at random
+    /// (`--several-solutions`, [`super::ambiguous`]).
+    pub several_solutions: bool,
+    /// A coach mark (a dimming overlay with a thick gesture stroke across the board) covers the
+    /// first game the app opens, until a tap anywhere or BACK (`--cover`).
+    pub cover: bool,
 }
 
 impl AppOptions {

@@ -10,7 +10,7 @@ use super::palette::Palette;
 use super::rules::{EndForm, Words, fill};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;
-use super::style::{self, EraseKey, Givens, Style};
+use super::style::{self, EraseKey, Givens, Highlights, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
 
@@ -21,6 +21,26 @@ pub struct Clock {
     pub minute: u8,
     /// Battery level in percent.
     pub battery: u8,
+}
+
+/// A coach mark's gesture over the board `b`: a thick white stroke curving across it from
+/// lower left to upper right, a fingertip at its end (`unit`: the stroke's width in 1/12ths).
+fn coach_mark(cv: &mut Canvas, b: Rect, unit: i32) {
+    let (x, y, w, h) = (b.x as f32, b.y as f32, b.w as f32, b.h as f32);
+    let at = |t: f32| {
+        // A quadratic curve: from (0.15, 0.8) through a control point at (0.3, 0.15) to
+        // (0.85, 0.3), in board fractions.
+        let (p0, p1, p2) = ((0.15, 0.8), (0.3, 0.15), (0.85, 0.3));
+        let u = 1.0 - t;
+        let fx = u * u * p0.0 + 2.0 * u * t * p1.0 + t * t * p2.0;
+        let fy = u * u * p0.1 + 2.0 * u * t * p1.1 + t * t * p2.1;
+        (x + fx * w, y + fy * h)
+    };
+    let points: Vec<(f32, f32)> = (0..=24).map(|i| at(i as f32 / 24.0)).collect();
+    let width = (12 * unit) as f32;
+    cv.stroke(&points, width, [255, 255, 255]);
+    let (tx, ty) = at(1.0);
+    cv.disc(tx, ty, width * 0.9, [255, 255, 255]);
 }
 
 /// What a frame is drawn from: where things are, in which colours, the app's state and settings.
@@ -134,6 +154,7 @@ impl Renderer {
                     model,
                     options,
                 };
+                let covered = model.covered && model.screen == AppScreen::Game;
                 match form {
                     None => self.game(&mut cv, f, game, keypad),
                     Some(EndForm::Dialog) if !over => {
@@ -151,6 +172,10 @@ impl Renderer {
                         self.game(&mut cv, f, game, false);
                         self.end_words(&mut cv, f, game, over, form);
                     }
+                }
+                if covered {
+                    cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                    coach_mark(&mut cv, layout.board, layout.px(2.0));
                 }
             }
         }
@@ -378,6 +403,9 @@ impl Renderer {
             } else {
                 l.cell_pitch(cell)
             };
+            if style.givens == Givens::Shaded && game.is_given(cell) {
+                cv.fill(area, style::mix(pal.surface, pal.given, style::SHADE_MIX));
+            }
             if let Some(tint) = tint {
                 cv.fill(area, tint);
             }
@@ -447,6 +475,11 @@ impl Renderer {
         } else {
             [false; CELLS]
         };
+        // A same-digit highlight in ink: the digits equal to the selected cell's.
+        let inked = game
+            .selected
+            .map(|s| game.board.get(s))
+            .filter(|&d| d != 0 && style.highlight == Highlights::DigitInk);
         for (cell, &is_bad) in bad.iter().enumerate() {
             let d = game.board.get(cell);
             if d == 0 {
@@ -460,8 +493,10 @@ impl Renderer {
                 let disc = style::mix(pal.surface, pal.given, style::DISC_MIX);
                 cv.disc(cx as f32 + 0.5, cy as f32 + 0.5, radius, disc);
             }
-            let colour = if is_bad && !given {
+            let colour = if (is_bad && !given) || game.wrong(cell) || inked == Some(d) {
                 pal.conflict
+            } else if !given && style.givens == Givens::Shaded {
+                pal.muted
             } else if given || style.givens != Givens::Colour {
                 pal.given
             } else {
@@ -469,7 +504,12 @@ impl Renderer {
             };
             let (face, px) = if given { faces.given } else { faces.entered };
             let ch = char::from(b'0' + d);
+            let faded = !given && style.givens == Givens::Faded && colour == pal.given;
+            if faded {
+                cv.set_ink_opacity(style::FADED_ALPHA);
+            }
             self.text.glyph_centered(cv, face, px, ch, r, colour);
+            cv.set_ink_opacity(255);
         }
         self.notes(cv, l, pal, game, faces.entered.0);
     }

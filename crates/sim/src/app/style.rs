@@ -48,6 +48,11 @@ pub enum Givens {
     Tint,
     /// Givens on a filled disc, entries plain.
     Disc,
+    /// Entries in the givens' own ink at half opacity (black and grey on light, white and grey
+    /// on dark; issue 35, class 1).
+    Faded,
+    /// Givens on grey cells, entries in grey ink on the board's colour (issue 35, class 2).
+    Shaded,
 }
 
 /// The erase key.
@@ -86,6 +91,9 @@ pub enum Highlights {
     Peers,
     /// The selected cell's row.
     Row,
+    /// The selected cell; the digits equal to its digit drawn in red, their cells keeping
+    /// their background (issue 35, class 2).
+    DigitInk,
 }
 
 /// One app's look.
@@ -232,6 +240,25 @@ pub const MORE_STYLES: &[Style] = &[
         palettes: Some(&palette::HELD_OUT),
         ..CLASSIC
     },
+    Style {
+        name: "faded",
+        about: "entries in the givens' own ink at half opacity (black and grey on light, white \
+                and grey on dark), one weight; two rows of keys",
+        givens: Givens::Faded,
+        keypad: Some(KeypadStyle::TwoRows),
+        ..CLASSIC
+    },
+    Style {
+        name: "shaded",
+        about: "givens on grey cells, entries in grey on the board's colour; the digits equal to \
+                the selected one drawn in red, their cells unchanged; one row of keys, a trash-can erase \
+                key",
+        givens: Givens::Shaded,
+        highlight: Highlights::DigitInk,
+        keypad: Some(KeypadStyle::Row),
+        erase: EraseKey::Trash,
+        ..CLASSIC
+    },
 ];
 
 impl Style {
@@ -255,6 +282,10 @@ impl Style {
 pub const GIVEN_TINT_ALPHA: u8 = 0x22;
 /// How far a given's disc goes from the board colour towards the given ink (`Givens::Disc`).
 pub const DISC_MIX: f32 = 0.16;
+/// The opacity (0..255) of entries in the givens' ink (`Givens::Faded`): about half.
+pub const FADED_ALPHA: u8 = 0x80;
+/// How far a given's cell goes from the board colour towards the given ink (`Givens::Shaded`).
+pub const SHADE_MIX: f32 = 0.12;
 /// The dark panel behind a 3x3 keypad, its light keys and their digits (both themes).
 pub const PANEL: Rgb = [0x2E, 0x33, 0x3D];
 pub const PANEL_KEY: Rgb = [0xEE, 0xF1, 0xF6];
