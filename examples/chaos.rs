@@ -32,6 +32,8 @@ const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
 const STRATEGIES: &[&str] = &["rowmajor", "mrv", "static", "fast"];
 const LOCKS: &[&str] = &["none", "swipe", "pin"];
+/// The profiles whose touch panel the shell may write (Android 9 and older).
+const PANEL_WRITABLE: &[&str] = &["budget", "small"];
 /// The simulated app's default package, and the others it is drawn under (`--package`).
 const PACKAGE: &str = "org.autoplay.sudoku";
 const OTHER_PACKAGES: &[&str] = &["com.example.sudoku", "net.puzzles.classic_sudoku"];
@@ -86,7 +88,7 @@ fn draw(rng: &mut Rng) -> Draw {
     let (mut look, profile, style) = draw_look(rng);
     let level = 1 + rng.below(40) as u32;
     let strategy = rng.pick(STRATEGIES);
-    let mut faults = draw_faults(rng);
+    let mut faults = draw_faults(rng, profile);
     let mut app = draw_rules(rng, &mut look, style);
     // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
     // it (the calibration twin is held the same way).
@@ -218,7 +220,7 @@ struct Faults {
     drops: bool,
 }
 
-fn draw_faults(rng: &mut Rng) -> Faults {
+fn draw_faults(rng: &mut Rng, profile: &str) -> Faults {
     let mut faults = Vec::new();
     let mut recoverable = true;
     if rng.chance(0.3) {
@@ -255,7 +257,7 @@ fn draw_faults(rng: &mut Rng) -> Faults {
         // Judged with the app's rules below (an app that counts no mistakes never ends it).
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
     }
-    recoverable &= draw_device_faults(rng, &mut faults);
+    recoverable &= draw_device_faults(rng, &mut faults, profile);
     Faults {
         list: faults,
         recoverable,
@@ -265,7 +267,7 @@ fn draw_faults(rng: &mut Rng) -> Faults {
 
 /// The phone's own faults: root, refused input, secured USB debugging, how its commands print.
 /// False if one is beyond what a player can get past.
-fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>) -> bool {
+fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>, profile: &str) -> bool {
     let mut recoverable = true;
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
     // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can
@@ -276,8 +278,9 @@ fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>) -> bool {
     }
     if rng.chance(0.08) {
         faults.push("--inject-denied".into());
-        // Root may inject whatever the setting says.
-        recoverable &= root;
+        // Root may inject whatever the setting says, and where the shell may write the touch
+        // panel (Android 9 and older) raw touches need no permission to inject.
+        recoverable &= root || PANEL_WRITABLE.contains(&profile);
     }
     // USB debugging secured: the adb server's key is accepted the first time ("Always allow"),
     // or refused ("Deny"), which nothing on the host can get past.

@@ -5,6 +5,7 @@
 use super::geometry::Rect;
 use super::palette::Palette;
 use super::rules::{CompletionCheck, InputRules, Mistakes};
+use super::tests::pixels_like;
 use super::*;
 use crate::profile::profile;
 use sudoku_autoplay::board::Board;
@@ -28,20 +29,6 @@ fn enter(p: &mut Phone, cell: usize, digit: u8) {
 
 fn givens(p: &Phone) -> Board {
     Board::parse_line(p.dumpsys()["givens"].as_str().unwrap()).unwrap()
-}
-
-/// Pixels of `r` within 12 of `colour` in each channel.
-fn pixels_like(img: &image::RgbaImage, r: Rect, colour: [u8; 3]) -> usize {
-    let mut n = 0;
-    for y in r.y..r.bottom() {
-        for x in r.x..r.right() {
-            let p = img.get_pixel(x as u32, y as u32);
-            if (0..3).all(|i| (p[i] as i32 - colour[i] as i32).abs() < 12) {
-                n += 1;
-            }
-        }
-    }
-    n
 }
 
 fn styled(name: &str, theme: Theme) -> AppOptions {
