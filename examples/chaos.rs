@@ -22,13 +22,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PROFILES: &[&str] = &["budget", "pixel", "flagship", "tablet", "small", "emulator"];
-const STYLES: &[&str] = &["classic", "bold", "tinted", "disc", "actions", "held-out"];
+const PROFILES: &[&str] = &[
+    "budget", "pixel", "flagship", "tablet", "small", "emulator", "midrange", "entry",
+];
+const STYLES: &[&str] = &[
+    "classic", "bold", "tinted", "disc", "actions", "held-out", "faded", "shaded",
+];
 const THEMES: &[&str] = &["light", "dark"];
 const KEYPADS: &[&str] = &["row", "two-rows", "grid"];
 const STRATEGIES: &[&str] = &["rowmajor", "mrv", "static", "fast"];
 const LOCKS: &[&str] = &["none", "swipe", "pin"];
-const AM_START: &str = "am start -n org.autoplay.sudoku/.GameActivity --ei level {level}";
+/// The profiles whose touch panel the shell may write (Android 9 and older).
+const PANEL_WRITABLE: &[&str] = &["budget", "small"];
+/// The simulated app's default package, and the others it is drawn under (`--package`).
+const PACKAGE: &str = "org.autoplay.sudoku";
+const OTHER_PACKAGES: &[&str] = &["com.example.sudoku", "net.puzzles.classic_sudoku"];
+
+/// The intent that opens a level of the app in `package` (`{level}` stands for the level).
+fn am_start(package: &str) -> String {
+    format!("am start -n {package}/.GameActivity --ei level {{level}}")
+}
 
 /// splitmix64: the campaign's only randomness, from the seed.
 struct Rng(u64);
@@ -61,7 +74,9 @@ struct Draw {
     /// digits, no secured lock screen).
     recoverable: bool,
     /// How calibrate tells the player to open levels: `--am-start ...` or `--level-list WORDS`.
-    navigation: [&'static str; 2],
+    navigation: [String; 2],
+    /// The app's package (`--package`, in the look).
+    package: &'static str,
     /// No fault loses a tap (no dropped taps, popup, lost link, background, dark screen): a
     /// solve should need no repair there.
     lossless: bool,
@@ -70,6 +85,78 @@ struct Draw {
 }
 
 fn draw(rng: &mut Rng) -> Draw {
+    let (mut look, profile, style) = draw_look(rng);
+    let level = 1 + rng.below(40) as u32;
+    let strategy = rng.pick(STRATEGIES);
+    let mut faults = draw_faults(rng, profile);
+    let mut app = draw_rules(rng, &mut look, style);
+    // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
+    // it (the calibration twin is held the same way).
+    if rng.chance(0.15) {
+        look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
+    }
+    // A level list that scrolls, as most real apps have; levels opened from the list by its
+    // buttons' words, or by an intent.
+    if rng.chance(0.3) {
+        look.push("--scrolling-levels".into());
+    }
+    let list = rng.chance(0.3);
+    // The display size the user chose in Settings: the app laid out at another density, and
+    // `wm density` printing both lines.
+    let sizes = display_sizes(profile);
+    if rng.chance(0.15) && !sizes.is_empty() {
+        let dpi = sizes[rng.below(sizes.len() as u64) as usize];
+        look.push(format!("--override-density {dpi}"));
+    }
+    // Another app on the same phone: the package every command names follows it.
+    let package = if rng.chance(0.15) {
+        let p = rng.pick(OTHER_PACKAGES);
+        look.push(format!("--package {p}"));
+        p
+    } else {
+        PACKAGE
+    };
+    let navigation = if list {
+        ["--level-list".to_string(), "Levels".to_string()]
+    } else {
+        ["--am-start".to_string(), am_start(package)]
+    };
+    // Real apps' puzzles and screens (issue 35): levels with several solutions, judged by the
+    // rules or against the solution the app stored; a coach mark over the first game (a tap
+    // or BACK dismisses it: recoverable).
+    draw_puzzles(rng, &mut look, &mut app);
+    if rng.chance(0.1) {
+        faults.list.push("--cover".into());
+    }
+    let faults_list = faults.list;
+    let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
+    let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
+    const LOSSY: [&str; 6] = [
+        "--drop-taps",
+        "--popup-after",
+        "--disconnect-after",
+        "--background-after",
+        "--screen-off-after",
+        "--cover",
+    ];
+    let lossless = !faults_list
+        .iter()
+        .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
+    Draw {
+        look,
+        faults: faults_list,
+        recoverable,
+        navigation,
+        package,
+        lossless,
+        level,
+        strategy,
+    }
+}
+
+/// The phone's look: profile, style, theme, keypad, seed, conflicts shown; and the profile and
+/// the style.
+fn draw_look(rng: &mut Rng) -> (Vec<String>, &'static str, &'static str) {
     let (profile, style, theme, keypad) = (
         rng.pick(PROFILES),
         rng.pick(STYLES),
@@ -90,8 +177,50 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.2) {
         look.push("--show-conflicts".into());
     }
-    let level = 1 + rng.below(40) as u32;
-    let strategy = rng.pick(STRATEGIES);
+    (look, profile, style)
+}
+
+/// Each profile's physical density and shorter side in pixels (as `crates/sim/src/profile.rs`
+/// has them).
+const DENSITIES: &[(&str, u32, u32)] = &[
+    ("budget", 320, 720),
+    ("pixel", 420, 1080),
+    ("flagship", 560, 1440),
+    ("tablet", 320, 1600),
+    ("small", 240, 480),
+    ("emulator", 420, 1080),
+    ("midrange", 440, 1080),
+    ("entry", 320, 720),
+];
+
+/// The densities Settings' Display size offers besides the default, as AOSP's settingslib
+/// `DisplayDensityUtils` computes them: one smaller (0.85), and up to three larger up to 1.5
+/// times as long as the shorter side stays 320 dp or more.
+fn display_sizes(profile: &str) -> Vec<u32> {
+    let Some(&(_, density, short)) = DENSITIES.iter().find(|d| d.0 == profile) else {
+        return Vec::new();
+    };
+    let d = density as f32;
+    let max_scale = (160.0 * short as f32 / 320.0 / d).min(1.5);
+    let larger = (((max_scale - 1.0) / 0.09) as u32).min(3);
+    let mut sizes = vec![(d * 0.85) as u32];
+    for i in 1..=larger {
+        let step = (max_scale - 1.0) / larger as f32;
+        sizes.push((d * (1.0 + step * i as f32)) as u32);
+    }
+    sizes
+}
+
+/// A run's faults.
+struct Faults {
+    list: Vec<String>,
+    /// None of them is beyond what a player can get past.
+    recoverable: bool,
+    /// Taps get lost.
+    drops: bool,
+}
+
+fn draw_faults(rng: &mut Rng, profile: &str) -> Faults {
     let mut faults = Vec::new();
     let mut recoverable = true;
     if rng.chance(0.3) {
@@ -128,14 +257,30 @@ fn draw(rng: &mut Rng) -> Draw {
         // Judged with the app's rules below (an app that counts no mistakes never ends it).
         faults.push(format!("--mistake-limit {}", 1 + rng.below(5)));
     }
+    recoverable &= draw_device_faults(rng, &mut faults, profile);
+    Faults {
+        list: faults,
+        recoverable,
+        drops,
+    }
+}
+
+/// The phone's own faults: root, refused input, secured USB debugging, how its commands print.
+/// False if one is beyond what a player can get past.
+fn draw_device_faults(rng: &mut Rng, faults: &mut Vec<String>, profile: &str) -> bool {
+    let mut recoverable = true;
     // A userdebug phone after `adb root` (the shell may write the panel: `raw` where the version
-    // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can tap).
-    if rng.chance(0.2) {
+    // forbids it), and a phone that refuses injected input (Xiaomi's setting: no channel can
+    // tap; up to Android 12 the injector is told nothing, from 13 it is refused at once).
+    let root = rng.chance(0.2);
+    if root {
         faults.push("--adb-root".into());
     }
-    if rng.chance(0.05) {
+    if rng.chance(0.08) {
         faults.push("--inject-denied".into());
-        recoverable = false;
+        // Root may inject whatever the setting says, and where the shell may write the touch
+        // panel (Android 9 and older) raw touches need no permission to inject.
+        recoverable &= root || PANEL_WRITABLE.contains(&profile);
     }
     // USB debugging secured: the adb server's key is accepted the first time ("Always allow"),
     // or refused ("Deny"), which nothing on the host can get past.
@@ -154,9 +299,13 @@ fn draw(rng: &mut Rng) -> Draw {
             faults.push(format!("--quirk {}", rng.pick(QUIRKS)));
         }
     }
-    // How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`): the app's, so the calibration
-    // twin has them too and `autoplay calibrate` probes them there. What they let the player do
-    // decides whether the run can be solved.
+    recoverable
+}
+
+/// How the app takes taps (`../shared/real-apps/BEHAVIOUR.md`): the app's, so the calibration
+/// twin has them too and `autoplay calibrate` probes them there. What they let the player do
+/// decides whether the run can be solved.
+fn draw_rules(rng: &mut Rng, look: &mut Vec<String>, style: &str) -> AppRules {
     let mut app = AppRules::default();
     if rng.chance(0.2) {
         let preset = rng.pick(INPUT_PRESETS);
@@ -182,41 +331,27 @@ fn draw(rng: &mut Rng) -> Draw {
     if style == "disc" {
         app.erase_key = false;
     }
-    // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
-    // it (the calibration twin is held the same way).
-    if rng.chance(0.15) {
-        look.push(format!("--rotation {}", rng.pick(&["90", "180", "270"])));
+    app
+}
+
+/// Levels with more than one solution (as apps that blank cells at random make them), and how
+/// the app checks the board: by the rules (then it counts no solution mismatch as a mistake),
+/// or against the solution it stored (entries that differ are marked in red).
+fn draw_puzzles(rng: &mut Rng, look: &mut Vec<String>, app: &mut AppRules) {
+    if !rng.chance(0.12) {
+        return;
     }
-    // A level list that scrolls, as most real apps have; levels opened from the list by its
-    // buttons' words, or by an intent.
-    if rng.chance(0.3) {
-        look.push("--scrolling-levels".into());
-    }
-    let navigation = if rng.chance(0.3) {
-        ["--level-list", "Levels"]
+    look.push("--several-solutions".into());
+    app.several = true;
+    if rng.chance(0.5) {
+        look.push("--completion-check solution".into());
+        app.solution_check = true;
     } else {
-        ["--am-start", AM_START]
-    };
-    let limit = app.limit || faults.iter().any(|f| f.starts_with("--mistake-limit"));
-    recoverable &= app.allows(strategy, drops, limit);
-    const LOSSY: [&str; 5] = [
-        "--drop-taps",
-        "--popup-after",
-        "--disconnect-after",
-        "--background-after",
-        "--screen-off-after",
-    ];
-    let lossless = !faults
-        .iter()
-        .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
-    Draw {
-        look,
-        faults,
-        recoverable,
-        navigation,
-        lossless,
-        level,
-        strategy,
+        look.push("--completion-check rules".into());
+        if !look.iter().any(|l| l.starts_with("--mistakes")) {
+            look.push("--mistakes rules".into());
+            app.flag("--mistakes", Some("rules"));
+        }
     }
 }
 
@@ -238,6 +373,10 @@ struct AppRules {
     retap_hazard: bool,
     /// Digits that break a rule are refused with an alert.
     refuses: bool,
+    /// Levels have several solutions (`--several-solutions`).
+    several: bool,
+    /// The app checks the board against the solution it stored (`--completion-check solution`).
+    solution_check: bool,
 }
 
 impl Default for AppRules {
@@ -252,6 +391,8 @@ impl Default for AppRules {
             same_clears: None,
             retap_hazard: false,
             refuses: false,
+            several: false,
+            solution_check: false,
         }
     }
 }
@@ -328,6 +469,8 @@ impl AppRules {
             && (fast || takes_back)
             && !(self.retap_hazard && drops)
             && !(self.refuses && drops && limit)
+            // A search's valid digits that differ from the stored solution count as mistakes.
+            && !(self.several && self.solution_check && limit && self.counts)
     }
 }
 
@@ -484,19 +627,19 @@ impl Env {
 
     /// Calibrates on a fault-free phone with the run's look (level 1 open), telling it how to
     /// open levels with `navigation`.
-    fn calibrate(&self, dir: &Path, look: &[String], navigation: [&str; 2]) -> Result<(), String> {
+    fn calibrate(&self, dir: &Path, d: &Draw) -> Result<(), String> {
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
-        let mut sim = self.sim(port, look);
+        let mut sim = self.sim(port, &d.look);
         let result = (|| {
             if !self.connect(&serial) {
                 return Err("the calibration phone did not connect".to_string());
             }
-            let open = AM_START.replace("{level}", "1");
+            let open = am_start(d.package).replace("{level}", "1");
             self.adb(&["-s", &serial, "shell", &open]);
             let out = self
                 .autoplay(dir, &["calibrate", "-s", &serial])
-                .args(navigation)
+                .args(&d.navigation)
                 .output()
                 .map_err(|e| e.to_string())?;
             if out.status.success() {
@@ -512,7 +655,8 @@ impl Env {
     }
 
     /// One play on a phone with `args`: its class.
-    fn play(&self, dir: &Path, sim_args: &[String], level: u32, strategy: &str) -> Outcome {
+    fn play(&self, dir: &Path, sim_args: &[String], d: &Draw) -> Outcome {
+        let (level, strategy) = (d.level, d.strategy);
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
         let mut sim = self.sim(port, sim_args);
@@ -525,7 +669,7 @@ impl Env {
                 repairs: None,
             }
         } else {
-            let open = AM_START.replace("{level}", "1");
+            let open = am_start(d.package).replace("{level}", "1");
             self.adb(&["-s", &serial, "shell", &open]);
             let runs = dir.join("runs").join("runs.csv");
             let rows_before = csv_rows(&runs).len();
@@ -688,114 +832,145 @@ fn last_line(bytes: &[u8]) -> String {
         .to_string()
 }
 
-fn main() {
-    let mut runs = 30u64;
-    let mut seed = 1u64;
-    let mut timeout = 120u64;
-    let mut bin = std::env::current_exe()
-        .ok()
-        .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
-        .unwrap_or_else(|| PathBuf::from("autoplay"));
+/// The campaign's options.
+struct Options {
+    runs: u64,
+    seed: u64,
+    timeout: u64,
+    bin: PathBuf,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        runs: 30,
+        seed: 1,
+        timeout: 120,
+        bin: std::env::current_exe()
+            .ok()
+            .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
+            .unwrap_or_else(|| PathBuf::from("autoplay")),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut v = || args.next().expect("a value");
         match a.as_str() {
-            "--runs" => runs = v().parse().expect("--runs N"),
-            "--seed" => seed = v().parse().expect("--seed S"),
-            "--timeout" => timeout = v().parse().expect("--timeout SECS"),
-            "--bin" => bin = PathBuf::from(v()),
+            "--runs" => o.runs = v().parse().expect("--runs N"),
+            "--seed" => o.seed = v().parse().expect("--seed S"),
+            "--timeout" => o.timeout = v().parse().expect("--timeout SECS"),
+            "--bin" => o.bin = PathBuf::from(v()),
             other => panic!("unknown option {other} (--runs N --seed S --timeout SECS --bin PATH)"),
         }
     }
     assert!(
-        bin.exists(),
+        o.bin.exists(),
         "{} missing: run `cargo build --release` first",
-        bin.display()
+        o.bin.display()
     );
+    o
+}
+
+/// What the campaign counts.
+#[derive(Default)]
+struct Tally {
+    counts: BTreeMap<Class, u64>,
+    faults_only: u64,
+    recoverable_unsolved: u64,
+    repaired_lossless: u64,
+}
+
+fn main() {
+    let o = options();
     let env = Env {
-        bin,
+        bin: o.bin,
         adb_port: free_port(),
-        timeout: Duration::from_secs(timeout),
-        budget: format!("{}s", timeout / 2),
+        timeout: Duration::from_secs(o.timeout),
+        budget: format!("{}s", o.timeout / 2),
     };
     check_knobs(&env.bin);
     let _ = env.adb(&["start-server"]);
-    let mut rng = Rng(seed);
-    let mut counts: BTreeMap<Class, u64> = BTreeMap::new();
-    let mut faults_only = 0u64;
-    let mut recoverable_unsolved = 0u64;
-    let mut repaired_lossless = 0u64;
-    for run in 1..=runs {
+    let mut rng = Rng(o.seed);
+    let mut tally = Tally::default();
+    for run in 1..=o.runs {
         let d = draw(&mut rng);
-        let dir = tempfile::tempdir().unwrap();
-        let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
-        let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
-        let play_cmd = format!(
-            "autoplay --level {} --strategy {} --pace 0",
-            d.level, d.strategy
-        );
-        let outcome = match env.calibrate(dir.path(), &d.look, d.navigation) {
-            Err(e) => Outcome {
-                class: Class::SetupFailed,
-                code: None,
-                last_line: format!("calibration failed: {e}"),
-                solved: false,
-                repairs: None,
-            },
-            Ok(()) => env.play(dir.path(), &faulty, d.level, d.strategy),
-        };
-        *counts.entry(outcome.class).or_default() += 1;
-        println!(
-            "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
-            outcome.class,
-            outcome.code,
-            d.level,
-            d.strategy,
-            faulty.join(" ")
-        );
-        if outcome.class == Class::Solved {
-            // Taps all land there: a repair means the player's taps did not do what it meant
-            // (its model of the app is off), even though the run ended well.
-            if let (true, Some(n @ 1..)) = (d.lossless, outcome.repairs) {
-                repaired_lossless += 1;
-                println!("    solved, but with {n} repair(s) on a phone that loses no tap");
-                println!("    reproduce: {sim_cmd}");
-                println!("               {play_cmd}");
-            }
-            continue;
-        }
-        println!("    {}", outcome.last_line);
-        println!("    reproduce: {sim_cmd}");
-        println!(
-            "               (calibrate with `autoplay calibrate {} '{}'` on level 1)",
-            d.navigation[0], d.navigation[1]
-        );
-        println!("               {play_cmd}");
-        if outcome.solved {
-            // An under-claim: solved on the phone, but the player said otherwise.
-            continue;
-        }
-        if d.recoverable && !d.faults.is_empty() {
-            // Without its faults: the style's own failure, or the faults'?
-            let again = env.play(dir.path(), &d.look, d.level, d.strategy);
-            println!(
-                "    without faults: {:?}{}",
-                again.class,
-                if again.solved {
-                    " (the faults' failure)"
-                } else {
-                    " (the style's own failure)"
-                }
-            );
-            if again.solved {
-                faults_only += 1;
-            }
-        }
-        if d.recoverable {
-            recoverable_unsolved += 1;
-        }
+        one_run(&env, run, &d, &mut tally);
     }
     let _ = env.adb(&["kill-server"]);
+    summary(o.seed, o.runs, &tally);
+}
+
+/// Plays one drawn run (calibration, play, a replay without faults where it tells something)
+/// and prints what happened.
+fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
+    let dir = tempfile::tempdir().unwrap();
+    let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
+    let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
+    let play_cmd = format!(
+        "autoplay --level {} --strategy {} --pace 0",
+        d.level, d.strategy
+    );
+    let outcome = match env.calibrate(dir.path(), d) {
+        Err(e) => Outcome {
+            class: Class::SetupFailed,
+            code: None,
+            last_line: format!("calibration failed: {e}"),
+            solved: false,
+            repairs: None,
+        },
+        Ok(()) => env.play(dir.path(), &faulty, d),
+    };
+    *tally.counts.entry(outcome.class).or_default() += 1;
+    println!(
+        "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
+        outcome.class,
+        outcome.code,
+        d.level,
+        d.strategy,
+        faulty.join(" ")
+    );
+    if outcome.class == Class::Solved {
+        // Taps all land there: a repair means the player's taps did not do what it meant
+        // (its model of the app is off), even though the run ended well.
+        if let (true, Some(n @ 1..)) = (d.lossless, outcome.repairs) {
+            tally.repaired_lossless += 1;
+            println!("    solved, but with {n} repair(s) on a phone that loses no tap");
+            println!("    reproduce: {sim_cmd}");
+            println!("               {play_cmd}");
+        }
+        return;
+    }
+    println!("    {}", outcome.last_line);
+    println!("    reproduce: {sim_cmd}");
+    println!(
+        "               (calibrate with `autoplay calibrate {} '{}'` on level 1)",
+        d.navigation[0], d.navigation[1]
+    );
+    println!("               {play_cmd}");
+    if outcome.solved {
+        // An under-claim: solved on the phone, but the player said otherwise.
+        return;
+    }
+    if d.recoverable && !d.faults.is_empty() {
+        // Without its faults: the style's own failure, or the faults'?
+        let again = env.play(dir.path(), &d.look, d);
+        println!(
+            "    without faults: {:?}{}",
+            again.class,
+            if again.solved {
+                " (the faults' failure)"
+            } else {
+                " (the style's own failure)"
+            }
+        );
+        if again.solved {
+            tally.faults_only += 1;
+        }
+    }
+    if d.recoverable {
+        tally.recoverable_unsolved += 1;
+    }
+}
+
+fn summary(seed: u64, runs: u64, tally: &Tally) {
     println!("\nseed {seed}, {runs} runs");
     println!("{:<16} {:>5}", "class", "runs");
     for class in [
@@ -811,11 +986,15 @@ fn main() {
         println!(
             "{:<16} {:>5}",
             format!("{class:?}"),
-            counts.get(&class).copied().unwrap_or(0)
+            tally.counts.get(&class).copied().unwrap_or(0)
         );
     }
     println!(
-        "recoverable runs not solved: {recoverable_unsolved} ({faults_only} solved once the faults were off)"
+        "recoverable runs not solved: {} ({} solved once the faults were off)",
+        tally.recoverable_unsolved, tally.faults_only
     );
-    println!("solved with repairs on a phone that loses no tap: {repaired_lossless}");
+    println!(
+        "solved with repairs on a phone that loses no tap: {}",
+        tally.repaired_lossless
+    );
 }

@@ -4,8 +4,8 @@
 
 use autoplay_sim::app::hazards::LockScreen;
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, Language, Mistakes,
-    Retap, Rule, SameDigit,
+    AfterEntry, BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeys, InputOrder,
+    Language, Mistakes, Retap, Rule, SameDigit,
 };
 use autoplay_sim::app::{KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
@@ -183,6 +183,7 @@ rule_choices!(
     BrushRetap,
     AfterEntry,
     SameDigit,
+    CompletionCheck,
     EraseRule,
     Mistakes,
     EndForm,

@@ -5,8 +5,8 @@ use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, InputRules, Language,
-    Mistakes, Preset, Retap, SameDigit,
+    AfterEntry, BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeys, InputOrder,
+    InputRules, Language, Mistakes, Preset, Retap, SameDigit,
 };
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
@@ -26,7 +26,10 @@ command's Java start-up, each native process such as `sendevent`, `screencap` ra
 UI time per tap; see the README); the default, instant, costs nothing.\n\n\
 Android versions: from Android 10 the shell may not write /dev/input (`raw` and `events` \
 fail with Permission denied) unless --adb-root; `input` costs a Java start-up per call up to \
-Android 11, a smaller `cmd input` cost from Android 12.\n\n\
+Android 11, a smaller `cmd input` cost from Android 12; with --inject-denied a refused injection \
+is thrown from Android 13, dropped at dispatch before (see --inject-denied). The profiles cover \
+Android 6 (small), 9 (budget), 11 (entry), 12 (midrange), 13 (tablet), 14 (pixel), 15 (flagship) \
+and 16 (emulator); docs/simulated-phone.md has the sources.\n\n\
 Realism knobs (all off by default): --input-latency-ms makes every `input` command slower, \
 --drop-taps loses taps at random, --popup-after shows a 'Rate this app' dialog that swallows \
 taps until BACK, --disconnect-after drops the connection once (the phone keeps listening, so \
@@ -36,9 +39,16 @@ turns the display off after idle time (waking it shows the --lock-screen).\n\n\
 Input rules (how the app takes taps, the classes of behaviour read from real apps' source; each \
 combines with every style, profile and fault knob): --input-rules PRESET sets them together, the \
 flags after it (--input-order, --retap, --retap-brush, --after-entry, --same-digit, --erase, \
---lock-correct, --refuse-conflicts, --mistakes, --completion, --game-over, --language, \
---finished-keys, --undo-key, --frame-reads) change one each. `dumpsys sudoku` shows them under \
-\"rules\", with the mistake count."
+--lock-correct, --refuse-conflicts, --mistakes, --completion, --completion-check, --game-over, \
+--language, --finished-keys, --undo-key, --frame-reads) change one each. `dumpsys sudoku` shows them under \
+\"rules\", with the mistake count.\n\n\
+Real apps' screens and puzzles (docs/simulated-phone.md): --style faded draws entries in the \
+givens' ink at half opacity, --style shaded givens on grey cells with the selected digit's \
+equals in red; --cover lays a coach mark (a dimmed screen, a gesture stroke across the board) \
+over the first game; --several-solutions makes levels with more than one solution, and \
+--completion-check says whether any valid full board or only the app's stored solution counts \
+as solved (other entries marked in red). Another app on the same phone: --package NAME. The \
+display size the user chose: --override-density DPI."
 )]
 pub struct SimArgs {
     /// Address to listen on (loopback only unless --listen-any).
@@ -64,6 +74,20 @@ pub struct SimArgs {
     /// apps have it, instead of pages with Prev and Next buttons.
     #[arg(long)]
     scrolling_levels: bool,
+    /// The app's package name (default org.autoplay.sudoku): another app on the same phone.
+    /// `dumpsys window`'s focus, `am start -n NAME/.GameActivity`, `monkey -p NAME`,
+    /// `uiautomator dump`'s package attributes and `dumpsys sudoku` follow it.
+    #[arg(long, value_name = "NAME", value_parser = parse_package)]
+    package: Option<String>,
+    /// Levels have more than one solution, as apps make them that blank cells of a full grid
+    /// at random: each level's givens are thinned until a second solution exists; the app
+    /// keeps the grid it blanked as its solution (see --completion-check).
+    #[arg(long)]
+    several_solutions: bool,
+    /// A coach mark covers the first game the app opens: the screen dimmed, a thick white
+    /// gesture stroke drawn across the board; a tap anywhere (taken by it) or BACK dismisses it.
+    #[arg(long)]
+    cover: bool,
     /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -108,8 +132,13 @@ pub struct SimArgs {
     /// version (stock Android 10 and later refuse it, so `raw` and `events` cannot work there).
     #[arg(long)]
     adb_root: bool,
-    /// A Xiaomi phone (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the
-    /// phone rebooted: `input` and the tap injector are refused with a SecurityException.
+    /// A phone that refuses injected input, as Xiaomi (MIUI, HyperOS), Honor and others do
+    /// before "USB debugging (Security settings)" is on and the phone rebooted. From Android 13
+    /// `input` and the tap injector get a SecurityException at once. Up to Android 12 the
+    /// injector is answered `ok` and its taps are dropped, with only a line in `logcat -d`
+    /// ("Permission denied: injecting event from pid ... uid 2000"), while `input` prints the
+    /// SecurityException (exit 1 up to Android 11, 255 from 12); the wake, sleep and power keys
+    /// and HOME still work there. Root (--adb-root) may inject whatever the setting says.
     #[arg(long)]
     inject_denied: bool,
     /// The lock screen shown when the display turns back on.
@@ -121,6 +150,11 @@ pub struct SimArgs {
     /// must turn their coordinates; `input` and the injector take the rotated display's.
     #[arg(long, value_name = "DEGREES", default_value = "0", value_parser = parse_rotation)]
     rotation: u8,
+    /// The display density the user chose (Settings > Display size, or `wm density DPI`):
+    /// the app is laid out at it, and `wm density` prints `Physical density:` and then
+    /// `Override density: DPI`, as real phones do (72 or more, as `wm` takes).
+    #[arg(long, value_name = "DPI", value_parser = clap::value_parser!(u32).range(72..))]
+    override_density: Option<u32>,
     #[command(flatten)]
     rules: RulesArgs,
     /// A way real phones print their commands, on top of the profile's own (repeatable; see
@@ -172,6 +206,9 @@ pub struct RulesArgs {
     /// Input rule: how the completion shows.
     #[arg(long, value_parser = choice::<EndForm>())]
     completion: Option<EndForm>,
+    /// Input rule: when the level counts as solved (with --several-solutions the two differ).
+    #[arg(long, value_parser = choice::<CompletionCheck>())]
+    completion_check: Option<CompletionCheck>,
     /// Input rule: how the game over (--mistake-limit) shows.
     #[arg(long, value_parser = choice::<EndForm>())]
     game_over: Option<EndForm>,
@@ -215,6 +252,7 @@ impl RulesArgs {
         r.refuse_conflicts |= self.refuse_conflicts;
         r.mistakes = self.mistakes.unwrap_or(r.mistakes);
         r.completion = self.completion.unwrap_or(r.completion);
+        r.check = self.completion_check.unwrap_or(r.check);
         r.game_over = self.game_over.unwrap_or(r.game_over);
         r.language = self.language.unwrap_or(r.language);
         r.finished_keys = self.finished_keys.or(r.finished_keys);
@@ -421,6 +459,24 @@ fn parse_profile(name: &str) -> Result<&'static profile::Profile, String> {
     })
 }
 
+/// A Java package name as Android takes it (`PackageParser.validateName`): two or more
+/// dot-separated parts, each a letter followed by letters, digits or underscores.
+fn parse_package(s: &str) -> Result<String, String> {
+    let parts: Vec<&str> = s.split('.').collect();
+    let part = |p: &&str| {
+        p.starts_with(|c: char| c.is_ascii_alphabetic())
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if parts.len() >= 2 && parts.iter().all(part) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{s}' is not a package name: use two or more dot-separated parts, each a letter \
+             followed by letters, digits or underscores (e.g. com.example.sudoku)"
+        ))
+    }
+}
+
 fn parse_probability(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
@@ -435,6 +491,7 @@ impl SimArgs {
             q.apply(&mut profile.quirks);
         }
         profile.rotation = self.rotation;
+        profile.override_density = self.override_density;
         let mut config = SimConfig::new(profile);
         for (prefix, file) in &self.shell_outputs {
             let bytes = std::fs::read(file).with_context(|| {
@@ -463,6 +520,9 @@ impl SimArgs {
             },
             palette: None,
             scrolling_levels: self.scrolling_levels,
+            package: self.package.clone(),
+            several_solutions: self.several_solutions,
+            cover: self.cover,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
@@ -516,11 +576,14 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             0 => String::new(),
             r => format!(" turned {}°", u32::from(r) * 90),
         };
+        let density = match p.override_density {
+            Some(d) => format!("{d}dpi (physical {})", p.density),
+            None => format!("{}dpi", p.density),
+        };
         println!(
-            "sim: {} ({}, {w}x{h}{turned} @{}dpi, Android {}, {:?} timing) listening on {addr}{}",
+            "sim: {} ({}, {w}x{h}{turned} @{density}, Android {}, {:?} timing) listening on {addr}{}",
             p.model,
             p.name,
-            p.density,
             p.release,
             config.timing,
             if config.auth.is_some() {
@@ -714,6 +777,37 @@ mod tests {
         assert!(e.contains("choose one of: budget, pixel"), "{e}");
         let e = parse(&["--style", "fancy"]).err().unwrap().to_string();
         assert!(e.contains("choose one of: classic, bold"), "{e}");
+        let e = parse(&["--override-density", "50"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("50"), "{e}");
+        let c = parse(&["--override-density", "480"])
+            .unwrap()
+            .config()
+            .unwrap();
+        assert_eq!((c.profile.density, c.profile.applied_density()), (420, 480));
+        let c = parse(&[
+            "--several-solutions",
+            "--completion-check",
+            "solution",
+            "--cover",
+            "--style",
+            "faded",
+        ])
+        .unwrap()
+        .config()
+        .unwrap();
+        assert!(c.app.several_solutions && c.app.cover);
+        assert_eq!(c.app.rules.check, CompletionCheck::Solution);
+        assert_eq!(c.app.style.name, "faded");
+        let e = parse(&["--package", "sudoku"]).err().unwrap().to_string();
+        assert!(e.contains("not a package name"), "{e}");
+        let c = parse(&["--package", "com.example.sudoku_2"])
+            .unwrap()
+            .config()
+            .unwrap();
+        assert_eq!(c.app.package(), "com.example.sudoku_2");
         let e = parse(&["--drop-taps", "2"]).err().unwrap().to_string();
         assert!(e.contains("between 0 and 1"), "{e}");
         assert!(

@@ -16,7 +16,9 @@
 //! ```
 
 pub mod adb;
+pub mod android;
 pub mod app;
+pub mod dispatch;
 pub mod profile;
 pub mod shell;
 pub mod timing;
@@ -57,8 +59,10 @@ pub struct SimConfig {
     /// A userdebug phone after `adb root`: the shell may write `/dev/input` on any Android
     /// version (stock phones from Android 10 on refuse it).
     pub adb_root: bool,
-    /// Xiaomi (MIUI, HyperOS) before "USB debugging (Security settings)" is on and the phone
-    /// rebooted: `input` and the injector are refused with a SecurityException.
+    /// Xiaomi (MIUI, HyperOS), Honor and others before "USB debugging (Security settings)" is
+    /// on and the phone rebooted: the shell may not inject input. From Android 13 `input` and
+    /// the injector get a SecurityException; before, the injector's events are answered and
+    /// dropped (a line in `logcat`), `input` prints the exception (`shell::refusal`).
     pub inject_denied: bool,
     /// Canned answers: a shell command line starting with the prefix prints the bytes
     /// instead of running (a user's phone's output replayed against the player).

@@ -1,6 +1,7 @@
 //! Device profiles: screen size, density, identity, touch panel, ABI and timing figures.
 
-use super::timing::PhoneTiming;
+use crate::android::SDK_NO_SHELL_INPUT_WRITE;
+use crate::timing::PhoneTiming;
 
 /// One simulated device model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,8 +17,13 @@ pub struct Profile {
     /// Display size in pixels in the natural (portrait) orientation (`wm size`).
     pub width: u32,
     pub height: u32,
-    /// `wm density`
+    /// The display's physical density (`wm density`'s `Physical density:`,
+    /// `ro.sf.lcd_density`).
     pub density: u32,
+    /// The density the user chose in Settings (Display size) or with `wm density N`: Android
+    /// lays apps out at it, and `wm density` prints it as `Override density:` after the
+    /// physical one (`--override-density`).
+    pub override_density: Option<u32>,
     /// Touch panel axis maxima (`getevent -p`); not display pixels.
     pub touch_max: (u32, u32),
     /// Whether the node's mode lets the shell user write the touch panel's `/dev/input/eventN`
@@ -165,6 +171,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 8,
             inject_us: 400,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 28,
@@ -196,6 +203,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 4,
             inject_us: 150,
         },
+        override_density: None,
         cutout: true,
         rotation: 0,
         sdk: 34,
@@ -223,6 +231,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 3,
             inject_us: 120,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 35,
@@ -255,6 +264,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 5,
             inject_us: 200,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 33,
@@ -287,6 +297,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 10,
             inject_us: 500,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 23,
@@ -319,6 +330,7 @@ pub const PROFILES: &[Profile] = &[
             app_tap_ms: 4,
             inject_us: 150,
         },
+        override_density: None,
         cutout: false,
         rotation: 0,
         sdk: 36,
@@ -332,15 +344,70 @@ pub const PROFILES: &[Profile] = &[
             ..Quirks::NONE
         },
     },
+    // A mid-range phone on Android 12 (API 31), the release of many phones still in use:
+    // `input` is `cmd input`, the shell may not write the touch panel, and a refused
+    // injection (`--inject-denied`) is dropped at dispatch, not thrown. Its figures are
+    // estimates between `budget`'s and `pixel`'s (docs/simulated-phone.md).
+    Profile {
+        name: "midrange",
+        model: "Mid_12",
+        product: "mid_12",
+        device: "mid12",
+        width: 1080,
+        height: 2400,
+        density: 440,
+        touch_max: (1079, 2399),
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 500,
+            cmd_input_ms: 55,
+            process_ms: 18,
+            screencap_raw_ms: (350, 600),
+            screencap_png_ms: (900, 1500),
+            app_tap_ms: 6,
+            inject_us: 250,
+        },
+        override_density: None,
+        cutout: true,
+        rotation: 0,
+        sdk: 31,
+        release: "12",
+        quirks: Quirks::NONE,
+    },
+    // An entry-level phone on Android 11 (API 30): `input` is still a Java program started per
+    // call, the shell may not write the touch panel. Figures are estimates near `budget`'s.
+    Profile {
+        name: "entry",
+        model: "Entry_11",
+        product: "entry_11",
+        device: "entry11",
+        width: 720,
+        height: 1520,
+        density: 320,
+        touch_max: (719, 1519),
+        panel_writable: true,
+        abi: "arm64-v8a",
+        userspace_64: true,
+        timing: PhoneTiming {
+            input_ms: 750,
+            // Android 11 and older: `input` is a Java program; `cmd input` is not used.
+            cmd_input_ms: 0,
+            process_ms: 20,
+            screencap_raw_ms: (400, 650),
+            screencap_png_ms: (1200, 1800),
+            app_tap_ms: 7,
+            inject_us: 350,
+        },
+        override_density: None,
+        cutout: false,
+        rotation: 0,
+        sdk: 30,
+        release: "11",
+        quirks: Quirks::NONE,
+    },
 ];
-
-/// The first API level whose SELinux policy forbids the shell to write `/dev/input` (Android 10:
-/// AOSP sepolicy commit 51156264b4b9ff3bd5a766d17f005eb5d6b4d029, a CTS-tested `neverallow`).
-pub const SDK_NO_SHELL_INPUT_WRITE: u32 = 29;
-
-/// The first API level whose `input` is `cmd input` (Android 12: a binder call into
-/// system_server instead of a Java program started per call).
-pub const SDK_CMD_INPUT: u32 = 31;
 
 impl Profile {
     /// The display's size as apps and screenshots see it: the natural size, turned by
@@ -351,6 +418,11 @@ impl Profile {
         } else {
             (self.width, self.height)
         }
+    }
+
+    /// The density Android applies: the override, else the physical one.
+    pub fn applied_density(&self) -> u32 {
+        self.override_density.unwrap_or(self.density)
     }
 
     /// Whether the shell user may open the touch panel for writing: as root (`adb root` on a

@@ -1,5 +1,5 @@
-//! What the simulated phone's work costs in time (`--timing instant|phone`), and its input
-//! dispatcher: the queue in which touches wait for the app.
+//! What the simulated phone's work costs in time (`--timing instant|phone`); the queue in which
+//! touches wait for the app is `crate::dispatch`.
 //!
 //! With [`TimingMode::Phone`] every cost is real elapsed time on the phone's side: a command
 //! does not finish (and so an `echo ack` after it is not printed) before the phone has spent
@@ -14,14 +14,14 @@
 //!   process: [`PhoneTiming::process_ms`] to start.
 //! - `screencap` takes a time drawn from its measured range, raw or PNG.
 //! - The app spends [`PhoneTiming::app_tap_ms`] of UI time per touch. Touches from any channel
-//!   queue in the [`Dispatcher`] in arrival order; none is lost, they just wait.
+//!   queue in the input dispatcher (`crate::dispatch`) in arrival order; none is lost, they just
+//!   wait.
 //!
 //! With [`TimingMode::Instant`] (the default of `autoplay sim`, and of the tests) everything
 //! costs nothing and touches are handled on arrival.
 
-use crate::app::{Key, Phone};
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use crate::android::SDK_CMD_INPUT;
+use std::time::Duration;
 
 /// Whether the simulated phone's work takes time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,7 +73,7 @@ impl Costs {
 
     /// The fixed cost of an `input` command on API level `sdk` (before it waits for the app).
     pub fn input(&self, sdk: u32) -> Duration {
-        if sdk >= crate::profile::SDK_CMD_INPUT {
+        if sdk >= SDK_CMD_INPUT {
             self.ms(self.phone.cmd_input_ms)
         } else {
             self.ms(self.phone.input_ms)
@@ -115,96 +115,10 @@ impl Costs {
     }
 }
 
-/// Something the app handles from the input queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Tap(i32, i32),
-    Swipe {
-        from: (i32, i32),
-        to: (i32, i32),
-        ms: u32,
-    },
-    Key(Key),
-}
-
-impl Action {
-    /// Applies the action, which the app handles at `at`.
-    fn apply(self, phone: &mut Phone, at: Instant) {
-        match self {
-            Action::Tap(x, y) => phone.tap_at(x, y, at),
-            Action::Swipe { from, to, ms } => phone.swipe(from.0, from.1, to.0, to.1, ms),
-            Action::Key(k) => phone.key(k),
-        }
-    }
-}
-
-/// The input dispatcher's queue: each action becomes due when the app has had its UI time
-/// for it (after everything queued before it). Actions are applied lazily, when anything
-/// looks at the app ([`Dispatcher::settle`]), which is the same as applying them on time.
-#[derive(Debug, Default)]
-pub struct Dispatcher {
-    queue: VecDeque<(Instant, Action)>,
-    busy_until: Option<Instant>,
-}
-
-impl Dispatcher {
-    /// Queues `action`, which takes the app `ui` once it gets to it; returns when it is done.
-    pub fn push(&mut self, action: Action, ui: Duration, now: Instant) -> Instant {
-        let start = self.busy_until.map_or(now, |b| b.max(now));
-        let due = start + ui;
-        self.busy_until = Some(due);
-        self.queue.push_back((due, action));
-        due
-    }
-
-    /// Applies to `phone` every action due at `now`, in order.
-    pub fn settle(&mut self, phone: &mut Phone, now: Instant) {
-        while let Some(&(due, action)) = self.queue.front() {
-            if due > now {
-                break;
-            }
-            self.queue.pop_front();
-            action.apply(phone, due);
-        }
-    }
-
-    /// Actions not handled yet at `now` (call [`Dispatcher::settle`] first).
-    pub fn pending(&self) -> impl Iterator<Item = &(Instant, Action)> {
-        self.queue.iter()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::AppOptions;
     use crate::profile;
-
-    #[test]
-    fn touches_queue_behind_each_other_and_apply_when_due() {
-        let mut phone = Phone::new(
-            profile::profile("pixel").unwrap().clone(),
-            AppOptions::default(),
-        );
-        let mut d = Dispatcher::default();
-        let t0 = Instant::now();
-        let ui = Duration::from_millis(5);
-        let a = d.push(Action::Tap(1, 1), ui, t0);
-        let b = d.push(Action::Tap(1, 1), ui, t0);
-        assert_eq!(
-            (a - t0, b - t0),
-            (ui, 2 * ui),
-            "the second waits for the first"
-        );
-        d.settle(&mut phone, t0 + Duration::from_millis(7));
-        assert_eq!(phone.dumpsys()["taps"], 1);
-        assert_eq!(d.pending().count(), 1);
-        d.settle(&mut phone, t0 + Duration::from_millis(10));
-        assert_eq!(phone.dumpsys()["taps"], 2);
-        // An idle app starts on a new touch at once.
-        let later = t0 + Duration::from_secs(1);
-        assert_eq!(d.push(Action::Tap(1, 1), ui, later), later + ui);
-    }
 
     #[test]
     fn instant_mode_costs_nothing() {

@@ -237,7 +237,7 @@ async fn run_injector(
         return true;
     }
     let mut out = Output::default();
-    let started = crate::shell::inject::start(device, classpath, args, &mut out);
+    let started = crate::shell::inject::start(device, classpath, args, pid, &mut out);
     let _ = writer.write(&out.merged()).await;
     let Ok(mut injector) = started else {
         reader.drain();
@@ -324,56 +324,12 @@ async fn interactive(
         } else {
             typed = chunk;
         }
-        let mut bytes = Vec::new();
-        let mut flow = Flow::Continue;
-        if pty {
-            let t = editor.feed(&typed);
-            bytes.extend(session.encode(&t.echo, Fd::Stdout));
-            for line in t.lines {
-                let mut out = Output::default();
-                flow = session.run(&line, &mut out, false).await;
-                bytes.extend(session.framed(&out));
-                if flow != Flow::Continue {
-                    break;
-                }
-                bytes.extend(session.encode(prompt.as_bytes(), Fd::Stdout));
-            }
-            if t.eof && flow == Flow::Continue {
-                flow = Flow::Exit(session.shell.status());
-            }
+        let (mut bytes, flow) = if pty {
+            session.typed(&mut editor, &prompt, &typed).await
         } else {
             pending.extend_from_slice(&typed);
-            let mut out = Output::default();
-            let mut consumed = 0;
-            let mut start = 0;
-            while let Some(pos) = pending[start..].iter().position(|&b| b == b'\n') {
-                let end = start + pos + 1;
-                let script = String::from_utf8_lossy(&pending[consumed..end]).into_owned();
-                match session.shell.run(&script, &mut out, stdin_open).await {
-                    Ok(f) => {
-                        consumed = end;
-                        flow = f;
-                        if flow != Flow::Continue {
-                            break;
-                        }
-                    }
-                    // A quote spans lines: keep reading.
-                    Err(Incomplete::OpenQuote) => {}
-                }
-                start = end;
-            }
-            pending.drain(..consumed);
-            if flow == Flow::Continue && !stdin_open && !pending.is_empty() {
-                let script = String::from_utf8_lossy(&pending).into_owned();
-                pending.clear();
-                flow = session.run(&script, &mut out, false).await;
-            }
-            if pending.len() > MAX_LINE {
-                out.err("/system/bin/sh: line too long\n");
-                flow = Flow::Exit(1);
-            }
-            bytes.extend(session.framed(&out));
-        }
+            session.piped(&mut pending, stdin_open).await
+        };
         if flow == Flow::Hangup {
             return true;
         }
@@ -398,6 +354,68 @@ struct Session {
 }
 
 impl Session {
+    /// Keys typed on a pty: echoed, each line run, a prompt after each; the bytes to send and
+    /// how the shell goes on.
+    async fn typed(
+        &mut self,
+        editor: &mut LineEditor,
+        prompt: &str,
+        typed: &[u8],
+    ) -> (Vec<u8>, Flow) {
+        let mut flow = Flow::Continue;
+        let t = editor.feed(typed);
+        let mut bytes = self.encode(&t.echo, Fd::Stdout);
+        for line in t.lines {
+            let mut out = Output::default();
+            flow = self.run(&line, &mut out, false).await;
+            bytes.extend(self.framed(&out));
+            if flow != Flow::Continue {
+                break;
+            }
+            bytes.extend(self.encode(prompt.as_bytes(), Fd::Stdout));
+        }
+        if t.eof && flow == Flow::Continue {
+            flow = Flow::Exit(self.shell.status());
+        }
+        (bytes, flow)
+    }
+
+    /// Piped stdin: each complete line of `pending` run (a quote may span lines), the rest
+    /// when stdin is closed; the bytes to send and how the shell goes on.
+    async fn piped(&mut self, pending: &mut Vec<u8>, stdin_open: bool) -> (Vec<u8>, Flow) {
+        let mut flow = Flow::Continue;
+        let mut out = Output::default();
+        let mut consumed = 0;
+        let mut start = 0;
+        while let Some(pos) = pending[start..].iter().position(|&b| b == b'\n') {
+            let end = start + pos + 1;
+            let script = String::from_utf8_lossy(&pending[consumed..end]).into_owned();
+            match self.shell.run(&script, &mut out, stdin_open).await {
+                Ok(f) => {
+                    consumed = end;
+                    flow = f;
+                    if flow != Flow::Continue {
+                        break;
+                    }
+                }
+                // A quote spans lines: keep reading.
+                Err(Incomplete::OpenQuote) => {}
+            }
+            start = end;
+        }
+        pending.drain(..consumed);
+        if flow == Flow::Continue && !stdin_open && !pending.is_empty() {
+            let script = String::from_utf8_lossy(pending).into_owned();
+            pending.clear();
+            flow = self.run(&script, &mut out, false).await;
+        }
+        if pending.len() > MAX_LINE {
+            out.err("/system/bin/sh: line too long\n");
+            flow = Flow::Exit(1);
+        }
+        (self.framed(&out), flow)
+    }
+
     /// Runs a complete script (a syntax error is reported, not waited on).
     async fn run(&mut self, script: &str, out: &mut Output, wait: bool) -> Flow {
         self.shell

@@ -38,27 +38,21 @@ pub async fn serve(socket: TcpStream, shared: Arc<Shared>) {
     let _ = socket.set_nodelay(true);
     let (read, write) = socket.into_split();
     let mut reader = PacketReader::new(read);
-    let (outbox, mut rx) = mpsc::channel::<Packet>(256);
-    let mut writer_task = tokio::spawn(async move {
-        let mut writer = PacketWriter::new(write);
-        while let Some(p) = rx.recv().await {
-            writer.write_packet(&p).await?;
-            while let Ok(p) = rx.try_recv() {
-                writer.write_packet(&p).await?;
-            }
-            writer.flush().await?;
-        }
-        Ok::<(), std::io::Error>(())
-    });
-    let streams = StreamTable::default();
-    let hangup = Arc::new(Notify::new());
-    let mut state = State::Offline;
-    let mut max_payload = MAX_PAYLOAD;
-    let mut host_version = VERSION;
+    let (outbox, rx) = mpsc::channel::<Packet>(256);
+    let mut writer_task = tokio::spawn(write_packets(write, rx));
+    let mut session = Session {
+        shared,
+        outbox,
+        streams: StreamTable::default(),
+        hangup: Arc::new(Notify::new()),
+        state: State::Offline,
+        max_payload: MAX_PAYLOAD,
+        host_version: VERSION,
+    };
     loop {
         let packet = tokio::select! {
             p = reader.read_packet(MAX_PAYLOAD) => p,
-            _ = hangup.notified() => break,
+            _ = session.hangup.notified() => break,
             _ = &mut writer_task => break,
         };
         let packet = match packet {
@@ -69,81 +63,139 @@ pub async fn serve(socket: TcpStream, shared: Arc<Shared>) {
                 break;
             }
         };
-        let send = |p: Packet| {
-            let outbox = outbox.clone();
-            async move { outbox.send(p).await.is_ok() }
-        };
-        match (packet.command, &state) {
-            (Command::Cnxn, _) => {
-                // A (re)connect resets every stream.
-                streams.clear();
-                max_payload = packet.arg1.clamp(MIN_PAYLOAD, MAX_PAYLOAD);
-                host_version = packet.arg0;
-                match &shared.keys {
-                    Some(_) => {
-                        let token = auth::new_token();
-                        state = State::Authorizing(token);
-                        send(Packet::new(Command::Auth, AUTH_TOKEN, 0, token.to_vec())).await;
-                    }
-                    None => {
-                        state = State::Online;
-                        send(cnxn(&shared.device, host_version, max_payload)).await;
-                    }
-                }
-            }
+        if !session.handle(packet).await {
+            break;
+        }
+    }
+    session.streams.clear();
+    writer_task.abort();
+}
+
+/// Writes the packets queued for the host, flushing when the queue runs empty.
+async fn write_packets(
+    write: tokio::net::tcp::OwnedWriteHalf,
+    mut rx: mpsc::Receiver<Packet>,
+) -> std::io::Result<()> {
+    let mut writer = PacketWriter::new(write);
+    while let Some(p) = rx.recv().await {
+        writer.write_packet(&p).await?;
+        while let Ok(p) = rx.try_recv() {
+            writer.write_packet(&p).await?;
+        }
+        writer.flush().await?;
+    }
+    Ok(())
+}
+
+/// One connection's state.
+struct Session {
+    shared: Arc<Shared>,
+    outbox: mpsc::Sender<Packet>,
+    streams: StreamTable,
+    hangup: Arc<Notify>,
+    state: State,
+    max_payload: u32,
+    host_version: u32,
+}
+
+impl Session {
+    async fn send(&self, p: Packet) -> bool {
+        self.outbox.send(p).await.is_ok()
+    }
+
+    /// Handles one packet from the host; false when the connection must be dropped.
+    async fn handle(&mut self, packet: Packet) -> bool {
+        match (packet.command, &self.state) {
+            (Command::Cnxn, _) => self.connect(&packet).await,
             (Command::Auth, State::Authorizing(token)) => {
-                let Some(keys) = &shared.keys else { continue };
-                let trusted = match packet.arg0 {
-                    AUTH_SIGNATURE => lock(keys).verify(token, &packet.payload),
-                    AUTH_RSAPUBLICKEY => lock(keys).offer(&packet.payload),
-                    _ => false,
-                };
-                if trusted {
-                    state = State::Online;
-                    send(cnxn(&shared.device, host_version, max_payload)).await;
-                } else if packet.arg0 == AUTH_SIGNATURE {
-                    // Like adbd: a new token for the host's next key.
-                    let token = auth::new_token();
-                    state = State::Authorizing(token);
-                    send(Packet::new(Command::Auth, AUTH_TOKEN, 0, token.to_vec())).await;
-                }
+                let token = *token;
+                self.authorize(token, &packet).await;
             }
-            (Command::Open, State::Online) => {
-                let remote = packet.arg0;
-                match Service::parse(&packet.payload) {
-                    Some(svc) if remote != 0 => {
-                        let (reader, writer) =
-                            streams.open(remote, outbox.clone(), max_payload as usize);
-                        let local = writer.local();
-                        send(Packet::new(Command::Okay, local, remote, vec![])).await;
-                        let ctx = Context {
-                            device: shared.device.clone(),
-                            hangup: hangup.clone(),
-                        };
-                        tokio::spawn(service::run(svc, ctx, reader, writer));
-                    }
-                    _ => {
-                        send(Packet::new(Command::Clse, 0, remote, vec![])).await;
-                    }
-                }
-            }
-            (Command::Okay, State::Online) => streams.acknowledge(packet.arg1),
+            (Command::Open, State::Online) => self.open(&packet).await,
+            (Command::Okay, State::Online) => self.streams.acknowledge(packet.arg1),
             (Command::Wrte, State::Online) => {
-                let delivery = streams.deliver(packet.arg1, packet.payload);
+                let delivery = self.streams.deliver(packet.arg1, packet.payload);
                 if delivery == Delivery::Overflow {
                     tracing::warn!("sim: dropping connection: host ignored flow control");
-                    break;
+                    return false;
                 }
             }
             (Command::Clse, State::Online) => {
-                streams.remove(packet.arg1);
+                self.streams.remove(packet.arg1);
             }
             // Anything else (before authorization, STLS, SYNC) is ignored, as adbd does.
             _ => {}
         }
+        true
     }
-    streams.clear();
-    writer_task.abort();
+
+    /// CNXN: a (re)connect resets every stream, then AUTH or the device's CNXN.
+    async fn connect(&mut self, packet: &Packet) {
+        self.streams.clear();
+        self.max_payload = packet.arg1.clamp(MIN_PAYLOAD, MAX_PAYLOAD);
+        self.host_version = packet.arg0;
+        if self.shared.keys.is_some() {
+            self.ask_for_key().await;
+        } else {
+            self.go_online().await;
+        }
+    }
+
+    /// A new AUTH token for the host to sign.
+    async fn ask_for_key(&mut self) {
+        let token = auth::new_token();
+        self.state = State::Authorizing(token);
+        self.send(Packet::new(Command::Auth, AUTH_TOKEN, 0, token.to_vec()))
+            .await;
+    }
+
+    async fn go_online(&mut self) {
+        self.state = State::Online;
+        let p = cnxn(&self.shared.device, self.host_version, self.max_payload);
+        self.send(p).await;
+    }
+
+    /// AUTH: a signature of `token` by a trusted key, or a public key the user may accept.
+    async fn authorize(&mut self, token: [u8; TOKEN_LEN], packet: &Packet) {
+        let Some(keys) = &self.shared.keys else {
+            return;
+        };
+        let trusted = match packet.arg0 {
+            AUTH_SIGNATURE => lock(keys).verify(&token, &packet.payload),
+            AUTH_RSAPUBLICKEY => lock(keys).offer(&packet.payload),
+            _ => false,
+        };
+        if trusted {
+            self.go_online().await;
+        } else if packet.arg0 == AUTH_SIGNATURE {
+            // Like adbd: a new token for the host's next key.
+            self.ask_for_key().await;
+        }
+    }
+
+    /// OPEN: a service on a new stream, or CLSE for one the phone does not offer.
+    async fn open(&mut self, packet: &Packet) {
+        let remote = packet.arg0;
+        match Service::parse(&packet.payload) {
+            Some(svc) if remote != 0 => {
+                let (reader, writer) =
+                    self.streams
+                        .open(remote, self.outbox.clone(), self.max_payload as usize);
+                let local = writer.local();
+                self.send(Packet::new(Command::Okay, local, remote, vec![]))
+                    .await;
+                let ctx = Context {
+                    device: self.shared.device.clone(),
+                    hangup: self.hangup.clone(),
+                };
+                tokio::spawn(service::run(svc, ctx, reader, writer));
+            }
+            _ => {
+                self.send(Packet::new(Command::Clse, 0, remote, vec![]))
+                    .await;
+            }
+        }
+    }
 }
 
 fn lock(keys: &Mutex<KeyStore>) -> std::sync::MutexGuard<'_, KeyStore> {

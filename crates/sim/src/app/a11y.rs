@@ -2,19 +2,20 @@
 //! like Android's). The board is a custom view without text, as in most Sudoku apps; buttons,
 //! titles and dialogs carry their text, so a host can tell a completion dialog from a popup.
 
-use super::PACKAGE;
+use super::geometry::Rect;
 use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
 use super::model::{Game, Model};
 use super::rules::{EndForm, fill};
 use super::screens::AppScreen;
-use super::screens::layout::{Rect, ScreenLayout};
+use super::screens::layout::ScreenLayout;
 
 /// One node of the tree.
 struct Node {
     class: &'static str,
     text: String,
     desc: String,
+    /// The view's id in the app (`board`), printed as `PACKAGE:id/NAME`; empty: none.
     id: &'static str,
     bounds: Rect,
     clickable: bool,
@@ -42,7 +43,13 @@ fn button(t: impl Into<String>, r: Rect) -> Node {
 }
 
 /// The tree of what is in front, or `None` when the display is off (uiautomator then fails).
-pub fn dump(model: &Model, layout: &ScreenLayout, shown: Shown, clock: &str) -> Option<String> {
+pub fn dump(
+    model: &Model,
+    layout: &ScreenLayout,
+    shown: Shown,
+    clock: &str,
+    app: &str,
+) -> Option<String> {
     let full = Rect::new(0, 0, layout.width, layout.height);
     let (package, nodes) = match shown {
         Shown::Off => return None,
@@ -70,7 +77,7 @@ pub fn dump(model: &Model, layout: &ScreenLayout, shown: Shown, clock: &str) -> 
                 })
                 .collect(),
         ),
-        Shown::App => (PACKAGE, app_nodes(model, layout)),
+        Shown::App => (app, app_nodes(model, layout)),
     };
     let mut xml = format!(
         "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"{}\">",
@@ -135,7 +142,7 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
                     ..node("android.widget.ImageButton", "", l.back)
                 },
                 Node {
-                    id: "org.autoplay.sudoku:id/board",
+                    id: "board",
                     desc: "Sudoku board".into(),
                     ..node("android.view.View", "", l.board)
                 },
@@ -195,7 +202,7 @@ fn end_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
     let mut n = vec![text(format!("Level {}", g.level), l.app_bar)];
     if form == EndForm::Line {
         n.push(Node {
-            id: "org.autoplay.sudoku:id/board",
+            id: "board",
             desc: "Sudoku board".into(),
             ..node("android.view.View", "", l.board)
         });
@@ -216,13 +223,17 @@ fn end_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
 
 fn push(xml: &mut String, index: usize, n: &Node, package: &str, close: bool) {
     let b = n.bounds;
+    let id = match n.id {
+        "" => String::new(),
+        name => format!("{package}:id/{name}"),
+    };
     xml.push_str(&format!(
         "<node index=\"{index}\" text=\"{}\" resource-id=\"{}\" class=\"{}\" package=\"{package}\" \
          content-desc=\"{}\" checkable=\"false\" checked=\"false\" clickable=\"{}\" enabled=\"{}\" \
          focusable=\"{}\" focused=\"false\" scrollable=\"false\" long-clickable=\"false\" \
          password=\"false\" selected=\"false\" bounds=\"[{},{}][{},{}]\"",
         escape(&n.text),
-        n.id,
+        id,
         n.class,
         escape(&n.desc),
         n.clickable,

@@ -1,14 +1,17 @@
 //! Raster primitives on an RGBA buffer: solid and blended rectangles, anti-aliased rounded
 //! rectangles and circles, and coverage masks (glyphs). Everything is clipped to the image.
 
+use super::geometry::Rect;
 use super::palette::Rgb;
-use super::screens::layout::Rect;
 
 /// A drawable view of an RGBA image (alpha is always 255).
 pub struct Canvas<'a> {
     buf: &'a mut [u8],
     w: i32,
     h: i32,
+    /// The opacity (0..=255) of what [`Canvas::mask`] draws: text an app draws at reduced
+    /// alpha.
+    ink_opacity: u32,
 }
 
 /// `dst` moved towards `src` by `a / 255`.
@@ -25,7 +28,13 @@ impl<'a> Canvas<'a> {
             buf,
             w: w as i32,
             h: h as i32,
+            ink_opacity: 255,
         }
+    }
+
+    /// Sets the opacity (0..=255) of the masks (glyphs) drawn from now on.
+    pub fn set_ink_opacity(&mut self, alpha: u8) {
+        self.ink_opacity = u32::from(alpha);
     }
 
     /// The part of `r` inside the image, as (x0, y0, x1, y1).
@@ -177,10 +186,54 @@ impl<'a> Canvas<'a> {
                 continue;
             }
             for (col, &cov) in line.iter().enumerate() {
-                self.plot(x + col as i32, py, c, cov as u32);
+                let cov = match self.ink_opacity {
+                    255 => cov as u32,
+                    a => (cov as u32 * a + 127) / 255,
+                };
+                self.plot(x + col as i32, py, c, cov);
             }
         }
     }
+
+    /// A polyline through `points`, `width` pixels wide with round ends, anti-aliased.
+    pub fn stroke(&mut self, points: &[(f32, f32)], width: f32, c: Rgb) {
+        let half = width / 2.0;
+        let xs = points.iter().map(|p| p.0);
+        let ys = points.iter().map(|p| p.1);
+        let (x0, x1) = (
+            xs.clone().fold(f32::MAX, f32::min),
+            xs.fold(f32::MIN, f32::max),
+        );
+        let (y0, y1) = (
+            ys.clone().fold(f32::MAX, f32::min),
+            ys.fold(f32::MIN, f32::max),
+        );
+        let segments: Vec<_> = points.windows(2).map(|w| (w[0], w[1])).collect();
+        for y in (y0 - half - 1.0).floor() as i32..(y1 + half + 1.0).ceil() as i32 {
+            for x in (x0 - half - 1.0).floor() as i32..(x1 + half + 1.0).ceil() as i32 {
+                let p = (x as f32 + 0.5, y as f32 + 0.5);
+                let d = segments
+                    .iter()
+                    .map(|&(a, b)| distance_to_segment(p, a, b))
+                    .fold(f32::MAX, f32::min);
+                let cov = ((half - d + 0.5).clamp(0.0, 1.0) * 255.0).round() as u32;
+                self.plot(x, y, c, cov);
+            }
+        }
+    }
+}
+
+/// The distance from `p` to the segment `a`-`b`.
+fn distance_to_segment(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (qx, qy) = (a.0 + t * dx - p.0, a.1 + t * dy - p.1);
+    (qx * qx + qy * qy).sqrt()
 }
 
 #[cfg(test)]

@@ -7,8 +7,11 @@
 //! Regenerate with `cargo test --lib sim::app::corpus::tests::regenerate -- --ignored`; a normal
 //! test checks the committed files still match.
 
-use super::style::{EraseKey, STYLES, Style};
-use super::{AppOptions, KeypadStyle, Phone, Theme, model::Game};
+use super::Phone;
+use super::model::Game;
+use super::options::AppOptions;
+use super::palette::Theme;
+use super::style::{EraseKey, KeypadStyle, STYLES, Style};
 use crate::profile::PROFILES;
 use image::RgbaImage;
 use rand::seq::SliceRandom;

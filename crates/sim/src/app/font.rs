@@ -3,8 +3,8 @@
 //! Roboto (a font of the OCR template bank) or in held-out fonts the bank has never seen.
 
 use super::canvas::Canvas;
+use super::geometry::Rect;
 use super::palette::Rgb;
-use super::screens::layout::Rect;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use std::collections::HashMap;
 use std::sync::OnceLock;

@@ -10,7 +10,9 @@
 
 use super::canvas::Canvas;
 use super::font::{Face, Text};
-use super::screens::layout::{Rect, ScreenLayout};
+use super::geometry::Rect;
+use super::keys::Key;
+use super::screens::layout::ScreenLayout;
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
@@ -199,8 +201,7 @@ impl System {
     }
 
     /// A hardware key. `None` if the key is the app's (BACK); else whether anything changed.
-    pub fn key(&mut self, key: super::Key) -> Option<bool> {
-        use super::Key;
+    pub fn key(&mut self, key: Key) -> Option<bool> {
         let changed = match key {
             Key::Back => return None,
             Key::Wakeup if !self.awake => {

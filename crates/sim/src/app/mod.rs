@@ -2,23 +2,33 @@
 //!
 //! CONTRACT (used by `sim::shell`): the methods of [`Phone`] below.
 //!
-//! Files: `model` (state machine, no pixels), [`screens`] (screen and target enums,
-//! [`screens::layout`] geometry and hit testing), `render` (drawing, on `canvas` and
-//! `font` with colours from `palette`), [`levels`] (the bundled levels), [`corpus`]
-//! (screenshots with ground truth for the vision code) and [`scene`] (a game screen drawn from a
-//! given position without playing to it: the vision tests' synthetic screenshots).
+//! Files, each importing only files below it (`tests/layering.rs` checks it): at the bottom
+//! `geometry` (`Rect`), `palette` (themes and colours), `keys` (hardware keys) and `levels`;
+//! over them `canvas` and `font` (raster primitives), `style` (how other apps draw: `--style`),
+//! `rules` (how the app takes taps), [`screens`] (screen and target enums, [`screens::layout`]
+//! geometry and hit testing), `hazards` (the phone around the app) and `options` (the app's
+//! settings, `AppOptions`); then `model` (state machine, no pixels), `render` (drawing),
+//! `a11y` (`uiautomator dump`), [`scene`] (a game screen drawn from a given position without
+//! playing to it: the vision tests' synthetic screenshots); this file, the [`Phone`], over all
+//! of them; and [`corpus`] (screenshots with ground truth for the vision code) on top.
 //!
 //! There is one renderer: the vision tests and benches draw their screens with it, through
 //! [`scene::draw`] and the raster primitives of [`canvas`] and [`font`].
 
 pub(crate) mod a11y;
+pub mod ambiguous;
 pub mod canvas;
 pub mod corpus;
 pub mod font;
+pub mod geometry;
 pub mod hazards;
+pub mod keys;
 pub mod levels;
 pub(crate) mod model;
+pub mod options;
 pub mod palette;
+#[cfg(test)]
+mod real_apps_tests;
 mod render;
 pub mod rules;
 #[cfg(test)]
@@ -29,8 +39,13 @@ pub mod style;
 #[cfg(test)]
 mod tests;
 
-use super::profile::Profile;
-use hazards::{HazardOptions, Shown, System};
+pub use keys::Key;
+pub use options::{ACTIVITY, AppOptions, PACKAGE};
+pub use palette::Theme;
+pub use style::KeypadStyle;
+
+use crate::profile::Profile;
+use hazards::{Shown, System};
 use image::RgbaImage;
 use model::Model;
 use rand::{Rng, SeedableRng};
@@ -38,106 +53,7 @@ use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
 use screens::layout::ScreenLayout;
 use std::time::Instant;
-
-/// The app's package and activity, for `am start -n PACKAGE/ACTIVITY --ei level N`.
-pub const PACKAGE: &str = "org.autoplay.sudoku";
-pub const ACTIVITY: &str = ".GameActivity";
-
-/// Colour theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Theme {
-    #[default]
-    Light,
-    Dark,
-}
-
-/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
-/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KeypadStyle {
-    #[default]
-    Row,
-    TwoRows,
-    Grid,
-}
-
-/// Hardware keys for `input keyevent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
-    Back,
-    Home,
-    /// KEYCODE_WAKEUP (224): turns the display on, never off.
-    Wakeup,
-    /// KEYCODE_SLEEP (223): turns the display off.
-    Sleep,
-    /// KEYCODE_POWER (26): toggles the display.
-    Power,
-}
-
-/// App settings and realism knobs (all off by default).
-#[derive(Debug, Clone, Default)]
-pub struct AppOptions {
-    pub theme: Theme,
-    /// The keypad layout, unless the style has its own.
-    pub keypad: KeypadStyle,
-    /// How the app looks (`--style`): givens, grid, keys, erase.
-    pub style: style::Style,
-    /// Seeds dropped taps and the status-bar clock (frames are reproducible for a seed).
-    pub seed: u64,
-    /// Show digits that break a rule in red.
-    pub show_conflicts: bool,
-    /// Probability that a tap is silently lost (seeded by `seed`).
-    pub drop_taps: f64,
-    /// After this many taps a "Rate this app" dialog appears and swallows taps until BACK.
-    pub popup_after: Option<u64>,
-    /// The game ends ("Game over", the board gone) after this many wrong digits.
-    pub mistake_limit: Option<u32>,
-    /// The phone around the app: background, screen off, lock screen.
-    pub hazards: HazardOptions,
-    /// Colours instead of the style's or the theme's (tests: faint lines).
-    pub palette: Option<palette::Palette>,
-    /// How the app takes taps (`--input-rules` and the rules' flags).
-    pub rules: rules::InputRules,
-    /// The level list is one scrolling list (as most real apps have it) instead of pages.
-    pub scrolling_levels: bool,
-}
-
-impl AppOptions {
-    /// The keypad layout shown: the style's, else `keypad`.
-    pub fn keypad(&self) -> KeypadStyle {
-        self.style.keypad.unwrap_or(self.keypad)
-    }
-
-    /// The colours drawn with: `palette`, else the style's for the theme, else the theme's.
-    pub fn palette(&self) -> &palette::Palette {
-        match (&self.palette, self.style.palettes) {
-            (Some(p), _) => p,
-            (None, Some(p)) => &p[(self.theme == Theme::Dark) as usize],
-            (None, None) => palette::Palette::of(self.theme),
-        }
-    }
-}
-
-impl Theme {
-    /// The name `dumpsys` reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
-}
-
-impl KeypadStyle {
-    /// The name `dumpsys` reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            KeypadStyle::Row => "row",
-            KeypadStyle::TwoRows => "two-rows",
-            KeypadStyle::Grid => "grid",
-        }
-    }
-}
+use sudoku_autoplay::board::CELLS;
 
 /// Swipes shorter than this (dp) are taps, like Android's touch slop.
 const TOUCH_SLOP_DP: f32 = 8.0;
@@ -166,14 +82,6 @@ pub struct Phone {
     screenshots: u64,
 }
 
-/// SplitMix64: spreads a seed into well-mixed bits.
-pub(crate) fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Phone {
     /// A phone showing the app's home screen.
     pub fn new(profile: Profile, mut options: AppOptions) -> Self {
@@ -182,10 +90,12 @@ impl Phone {
         }
         let mut layout = ScreenLayout::new(&profile, options.keypad(), &options.style);
         layout.apply_rules(&options.rules, &options.style);
-        let mix = splitmix(options.seed);
+        let mix = model::splitmix(options.seed);
         let mut model = Model::new(options.popup_after, options.mistake_limit);
         model.set_rules(options.rules, &options.style, options.seed);
         model.scroll = options.scrolling_levels.then_some(0);
+        model.several_solutions = options.several_solutions;
+        model.cover = options.cover;
         Phone {
             renderer: Renderer::new(&layout),
             layout,
@@ -352,7 +262,14 @@ impl Phone {
         self.tick();
         let clock = self.clock();
         let clock = format!("{:02}:{:02}", clock.hour, clock.minute);
-        a11y::dump(&self.model, &self.layout, self.system.shown(), &clock)
+        let shown = self.system.shown();
+        a11y::dump(
+            &self.model,
+            &self.layout,
+            shown,
+            &clock,
+            self.options.package(),
+        )
     }
 
     /// Lets time pass (the display may turn off, late clears fall due).
@@ -380,7 +297,8 @@ impl Phone {
                 hazards::LAUNCHER_ACTIVITY
             )
         } else {
-            format!("{PACKAGE}/{PACKAGE}{ACTIVITY}")
+            let package = self.options.package();
+            format!("{package}/{package}{ACTIVITY}")
         }
     }
 
@@ -443,7 +361,7 @@ impl Phone {
             .unwrap_or_default();
         let clock = self.clock();
         let mut state = serde_json::json!({
-            "package": PACKAGE,
+            "package": self.options.package(),
             "screen": screen,
             "under_popup": (m.popup || m.alert).then(|| m.screen.name()),
             "level": game.map(|g| g.level),
@@ -479,6 +397,7 @@ impl Phone {
             "screen_offs": self.system.screen_offs,
             "backgrounds": self.system.backgrounds,
             "profile": self.profile.name,
+            "density": self.profile.applied_density(),
             "width": self.profile.display_size().0,
             "height": self.profile.display_size().1,
             "rotation": u32::from(self.profile.rotation) * 90,
@@ -486,6 +405,9 @@ impl Phone {
         });
         let rules = serde_json::json!({
             "rules": self.options.rules.json(&self.options.style),
+            "wrong": game.map(|g| (0..CELLS).filter(|&c| g.wrong(c)).collect::<Vec<_>>()),
+            "covered": m.covered,
+            "several_solutions": self.options.several_solutions,
             "brush": game.and_then(|g| g.brush).map(|b| match b {
                 model::Brush::Digit(d) => serde_json::json!(d),
                 model::Brush::Erase => serde_json::json!("erase"),

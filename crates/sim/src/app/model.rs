@@ -1,10 +1,11 @@
 //! The app's state machine: screens, the game in progress, counters. No pixels here.
 
-use super::Key;
+use super::ambiguous;
+use super::keys::Key;
 use super::levels;
 use super::rules::{
-    AfterEntry, BrushRetap, CLEAR_LATE, ENGLISH, EraseRule, FRAME, FinishedKeys, InputOrder,
-    InputRules, Mistakes, Retap, SameDigit, Words,
+    AfterEntry, BrushRetap, CLEAR_LATE, CompletionCheck, ENGLISH, EraseRule, FRAME, FinishedKeys,
+    InputOrder, InputRules, Mistakes, Retap, SameDigit, Words,
 };
 use super::screens::{AppScreen, Hit, LEVELS_PER_PAGE};
 use super::style::Highlights;
@@ -31,8 +32,11 @@ pub struct Game {
     pub board: Board,
     /// The selected cell.
     pub selected: Option<usize>,
-    /// The level's solution (levels have exactly one), to count mistakes.
+    /// The solution the app stored (the level's; with several solutions, the one it blanked
+    /// cells of), to count mistakes and, under `check`, to judge the board.
     pub solution: Board,
+    /// When the board counts as solved.
+    pub check: CompletionCheck,
     /// Digits written that differ from the solution (every one counts, like popular apps).
     pub mistakes: u32,
     /// The app ended this game (`--mistake-limit`): it cannot be continued.
@@ -210,6 +214,7 @@ impl Game {
             board: givens,
             selected: None,
             solution: sudoku_autoplay::solver::fast::solve(&givens)?,
+            check: CompletionCheck::Rules,
             mistakes: 0,
             over: false,
             notes: [0; CELLS],
@@ -230,6 +235,7 @@ impl Game {
             board,
             selected: None,
             solution: sudoku_autoplay::solver::fast::solve(&givens).unwrap_or(board),
+            check: CompletionCheck::Rules,
             mistakes: 0,
             over: false,
             notes: [0; CELLS],
@@ -267,9 +273,30 @@ impl Game {
         }
     }
 
-    /// Full, rule-abiding and consistent with the givens.
+    /// How many of `digit` are still to place (none when nine or more are on the board).
+    pub fn remaining(&self, digit: u8) -> u8 {
+        let placed = (0..CELLS).filter(|&c| self.board.get(c) == digit).count();
+        9u8.saturating_sub(placed as u8)
+    }
+
+    /// Whether the app takes the board as solved: full, rule-abiding and consistent with the
+    /// givens; under [`CompletionCheck::Solution`] also equal to the stored solution.
     pub fn is_solved(&self) -> bool {
-        self.board.is_solved() && self.board.extends(&self.givens)
+        let valid = self.board.is_solved() && self.board.extends(&self.givens);
+        match self.check {
+            CompletionCheck::Rules => valid,
+            CompletionCheck::Solution => valid && self.board == self.solution,
+        }
+    }
+
+    /// Whether the app marks `cell`'s digit wrong: an entry that differs from the stored
+    /// solution, where the app checks against it.
+    pub fn wrong(&self, cell: usize) -> bool {
+        let d = self.board.get(cell);
+        self.check == CompletionCheck::Solution
+            && !self.is_given(cell)
+            && d != 0
+            && d != self.solution.get(cell)
     }
 
     /// Cells whose digit repeats in one of its units.
@@ -296,6 +323,9 @@ impl Game {
         let digit = self.board.get(sel);
         if cell == sel {
             Highlight::Selected
+        } else if which == Highlights::DigitInk {
+            // The cells keep their background; the same digits change ink (see `render`).
+            Highlight::None
         } else if which == Highlights::Row {
             if row_of(cell) == row_of(sel) {
                 Highlight::Peer
@@ -352,6 +382,13 @@ pub struct Model {
     recent: VecDeque<(Instant, Game)>,
     /// `--same-digit clear-late`: cells to clear, and when.
     late_clears: Vec<(Instant, usize)>,
+    /// Levels open with cells blanked to several solutions (`--several-solutions`).
+    pub(crate) several_solutions: bool,
+    /// The app shows a coach mark over the first game it opens (`--cover`).
+    pub(crate) cover: bool,
+    /// The coach mark (a dimming overlay with a gesture stroke across the board) covers the
+    /// game now; a tap anywhere or BACK dismisses it.
+    pub covered: bool,
 }
 
 /// What one game tap did, besides the state it changed.
@@ -374,10 +411,18 @@ fn repeats(board: &Board, cell: usize, d: u8) -> bool {
     })
 }
 
+/// SplitMix64: spreads a seed into well-mixed bits.
+pub(crate) fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The digit on each keypad slot (`None`: no key there) and whether it is greyed, under
 /// `finished` (re-flowed keys fill the slots in order).
 pub fn key_slots(game: &Game, finished: FinishedKeys) -> [Option<(u8, bool)>; 9] {
-    let done = |d: u8| super::style::remaining(game, d) == 0;
+    let done = |d: u8| game.remaining(d) == 0;
     let mut out = [None; 9];
     let mut next = 0;
     for d in 1..=9u8 {
@@ -578,6 +623,9 @@ impl Model {
             games_opened: 0,
             recent: VecDeque::new(),
             late_clears: Vec::new(),
+            several_solutions: false,
+            cover: false,
+            covered: false,
         }
     }
 
@@ -650,6 +698,12 @@ impl Model {
             Some(Hit::NavHome) => return false,
             _ => {}
         }
+        if self.covered && !self.popup {
+            // The coach mark takes the tap wherever it lands and goes away.
+            self.swallowed_taps += 1;
+            self.covered = false;
+            return true;
+        }
         if self.popup {
             self.swallowed_taps += 1;
             return false;
@@ -716,6 +770,10 @@ impl Model {
                 true
             }
             Key::Back if self.alert => false,
+            Key::Back if self.covered => {
+                self.covered = false;
+                true
+            }
             Key::Back => match self.screen {
                 AppScreen::Home => false,
                 AppScreen::Levels => {
@@ -744,12 +802,24 @@ impl Model {
         }
     }
 
+    /// A fresh game of level `n` as this app makes it (with several solutions, where it blanks
+    /// cells at random).
+    fn new_game(&self, n: u32) -> Option<Game> {
+        let mut g = Game::new(n)?;
+        if self.several_solutions {
+            let (givens, solution) = ambiguous::level(n, self.seed)?;
+            (g.givens, g.board, g.solution) = (givens, givens, solution);
+        }
+        g.check = self.rules.check;
+        Some(g)
+    }
+
     /// Opens a fresh game of level `n`; false if there is no such level.
     fn open(&mut self, n: u32) -> bool {
-        match Game::new(n) {
+        match self.new_game(n) {
             Some(mut g) => {
                 self.games_opened += 1;
-                let pick = super::splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
+                let pick = splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
                 g.words = self.rules.language.words(pick);
                 if self.rules.order == InputOrder::DigitFirstArmed {
                     g.brush = Some(Brush::Digit(1));
@@ -759,6 +829,8 @@ impl Model {
                 self.alert = false;
                 self.game = Some(g);
                 self.screen = AppScreen::Game;
+                // A coach mark shows over the first game the app opens.
+                self.covered = self.cover && self.games_opened == 1;
                 true
             }
             None => false,

@@ -1,6 +1,22 @@
 //! The colours of the light and dark themes (Material-like), and of app styles with their own.
 
-use super::Theme;
+/// Colour theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
 
 /// An opaque colour.
 pub type Rgb = [u8; 3];

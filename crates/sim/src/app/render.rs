@@ -1,15 +1,16 @@
 //! Draws the current screen: status bar, app bar, the screen's content, dialogs, navigation bar.
 
-use super::AppOptions;
 use super::canvas::Canvas;
 use super::font::{Face, Text};
+use super::geometry::Rect;
 use super::levels::LEVEL_COUNT;
 use super::model::{Brush, Game, Highlight, Model};
+use super::options::AppOptions;
 use super::palette::Palette;
 use super::rules::{EndForm, Words, fill};
 use super::screens::AppScreen;
-use super::screens::layout::{Rect, ScreenLayout};
-use super::style::{self, EraseKey, Givens, Style};
+use super::screens::layout::ScreenLayout;
+use super::style::{self, EraseKey, Givens, Highlights, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
 
@@ -20,6 +21,49 @@ pub struct Clock {
     pub minute: u8,
     /// Battery level in percent.
     pub battery: u8,
+}
+
+/// A coach mark's gesture over the board `b`: a thick white stroke curving across it from
+/// lower left to upper right, a fingertip at its end (`unit`: the stroke's width in 1/12ths).
+fn coach_mark(cv: &mut Canvas, b: Rect, unit: i32) {
+    let (x, y, w, h) = (b.x as f32, b.y as f32, b.w as f32, b.h as f32);
+    let at = |t: f32| {
+        // A quadratic curve: from (0.15, 0.8) through a control point at (0.3, 0.15) to
+        // (0.85, 0.3), in board fractions.
+        let (p0, p1, p2) = ((0.15, 0.8), (0.3, 0.15), (0.85, 0.3));
+        let u = 1.0 - t;
+        let fx = u * u * p0.0 + 2.0 * u * t * p1.0 + t * t * p2.0;
+        let fy = u * u * p0.1 + 2.0 * u * t * p1.1 + t * t * p2.1;
+        (x + fx * w, y + fy * h)
+    };
+    let points: Vec<(f32, f32)> = (0..=24).map(|i| at(i as f32 / 24.0)).collect();
+    let width = (12 * unit) as f32;
+    cv.stroke(&points, width, [255, 255, 255]);
+    let (tx, ty) = at(1.0);
+    cv.disc(tx, ty, width * 0.9, [255, 255, 255]);
+}
+
+/// What a frame is drawn from: where things are, in which colours, the app's state and settings.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    l: &'a ScreenLayout,
+    pal: &'a Palette,
+    model: &'a Model,
+    options: &'a AppOptions,
+}
+
+/// The face and pixel size of the givens and of the entries.
+struct DigitFaces {
+    given: (Face, u32),
+    entered: (Face, u32),
+}
+
+/// A dialog card's words: a title, a line under it, Home and an optional primary button.
+struct DialogText<'a> {
+    title: &'a str,
+    sub: &'a str,
+    home: &'a str,
+    primary: Option<&'a str>,
 }
 
 /// Draws frames; keeps the glyph cache between frames.
@@ -104,10 +148,17 @@ impl Renderer {
                     _ => None,
                 };
                 let keypad = model.keypad_shown(game);
+                let f = Frame {
+                    l: layout,
+                    pal,
+                    model,
+                    options,
+                };
+                let covered = model.covered && model.screen == AppScreen::Game;
                 match form {
-                    None => self.game(&mut cv, layout, pal, model, game, options, keypad),
+                    None => self.game(&mut cv, f, game, keypad),
                     Some(EndForm::Dialog) if !over => {
-                        self.game(&mut cv, layout, pal, model, game, options, keypad);
+                        self.game(&mut cv, f, game, keypad);
                         cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                         self.complete(&mut cv, layout, pal, game);
                     }
@@ -116,11 +167,15 @@ impl Renderer {
                         cv.blend(content, [0, 0, 0], pal.scrim_alpha);
                         self.game_over(&mut cv, layout, pal, game);
                     }
-                    Some(EndForm::Screen) => self.end_words(&mut cv, layout, pal, game, over, form),
+                    Some(EndForm::Screen) => self.end_words(&mut cv, f, game, over, form),
                     Some(EndForm::Line) => {
-                        self.game(&mut cv, layout, pal, model, game, options, false);
-                        self.end_words(&mut cv, layout, pal, game, over, form);
+                        self.game(&mut cv, f, game, false);
+                        self.end_words(&mut cv, f, game, over, form);
                     }
+                }
+                if covered {
+                    cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                    coach_mark(&mut cv, layout.board, layout.px(2.0));
                 }
             }
         }
@@ -292,123 +347,11 @@ impl Renderer {
     }
 
     /// The game screen: the board and, with `keypad`, the keys (an end line replaces them).
-    #[allow(clippy::too_many_arguments)]
-    fn game(
-        &mut self,
-        cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
-        model: &Model,
-        game: &Game,
-        options: &AppOptions,
-        keypad: bool,
-    ) {
-        let style = &options.style;
-        let b = l.board;
-        if style.card_radius > 0 {
-            cv.round_rect(b, l.px(style.card_radius as f32), pal.surface);
-        } else {
-            cv.fill(b, pal.surface);
-        }
-        for cell in 0..CELLS {
-            let tint = match game.highlight_in(cell, style.highlight) {
-                Highlight::None => None,
-                Highlight::Peer => Some(pal.peer),
-                Highlight::SameDigit => Some(pal.same_digit),
-                Highlight::Selected => Some(pal.selected),
-            };
-            // Without cell lines nothing separates the cells: a tint spans from line to line.
-            let area = if style.cell_lines {
-                l.cell(cell)
-            } else {
-                l.cell_pitch(cell)
-            };
-            if let Some(tint) = tint {
-                cv.fill(area, tint);
-            }
-            // Tinted givens stay tinted under a highlight.
-            if style.givens == Givens::Tint && game.is_given(cell) {
-                cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
-            }
-        }
-        // Thin lines first, thick box lines over them.
-        for thick in [false, true] {
-            for i in 0..=9usize {
-                let outer = i == 0 || i == 9;
-                if i.is_multiple_of(3) != thick
-                    || (!thick && !style.cell_lines)
-                    || (outer && !style.border)
-                {
-                    continue;
-                }
-                let colour = if thick { pal.line_thick } else { pal.line_thin };
-                let (start, w) = l.line_span(i);
-                cv.fill(Rect::new(b.x + start, b.y, w, b.h), colour);
-                cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
-            }
-        }
-        // The digits' font sizes: the app's own (DejaVu, sized once), or the style's faces.
-        let cell = l.cell(0);
-        let ink = cell.h.min(cell.w) as f32 * style.digit_ink as f32 / 100.0;
-        let (given_face, entered_face, given_px, entered_px) = match style.faces {
-            None if style.digit_ink == 64 => {
-                let given = if style.givens == Givens::Weight {
-                    Face::Bold
-                } else {
-                    Face::Regular
-                };
-                (given, Face::Regular, self.cell_digit_px, self.cell_digit_px)
-            }
-            None => {
-                let px = self.text.px_for_ink(Face::Regular, '8', ink);
-                let given = if style.givens == Givens::Weight {
-                    Face::Bold
-                } else {
-                    Face::Regular
-                };
-                (given, Face::Regular, px, px)
-            }
-            Some(f) => (
-                f.given,
-                f.entered,
-                self.text.px_for_ink(f.given, '8', ink),
-                self.text.px_for_ink(f.entered, '8', ink),
-            ),
-        };
-        let bad = if options.show_conflicts {
-            game.conflicts()
-        } else {
-            [false; CELLS]
-        };
-        for (cell, &is_bad) in bad.iter().enumerate() {
-            let d = game.board.get(cell);
-            if d == 0 {
-                continue;
-            }
-            let given = game.is_given(cell);
-            let r = l.cell(cell);
-            if given && style.givens == Givens::Disc {
-                let (cx, cy) = r.center();
-                let radius = r.w.min(r.h) as f32 * 0.44;
-                let disc = style::mix(pal.surface, pal.given, style::DISC_MIX);
-                cv.disc(cx as f32 + 0.5, cy as f32 + 0.5, radius, disc);
-            }
-            let colour = if is_bad && !given {
-                pal.conflict
-            } else if given || style.givens != Givens::Colour {
-                pal.given
-            } else {
-                pal.user
-            };
-            let (face, px) = if given {
-                (given_face, given_px)
-            } else {
-                (entered_face, entered_px)
-            };
-            let ch = char::from(b'0' + d);
-            self.text.glyph_centered(cv, face, px, ch, r, colour);
-        }
-        self.notes(cv, l, pal, game, entered_face);
+    fn game(&mut self, cv: &mut Canvas, f: Frame, game: &Game, keypad: bool) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        self.board_cells(cv, f, game);
+        self.grid_lines(cv, f);
+        self.digits(cv, f, game);
         if game.pencil
             && let Some(sel) = game.selected
         {
@@ -435,7 +378,140 @@ impl Renderer {
         if style.erase == EraseKey::Actions {
             self.actions(cv, l, pal, style);
         }
-        self.keypad(cv, l, pal, model, game, style);
+        self.keypad(cv, l, pal, f.model, game, style);
+    }
+
+    /// The board's card and each cell's background: its highlight, a given's tint.
+    fn board_cells(&mut self, cv: &mut Canvas, f: Frame, game: &Game) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        let b = l.board;
+        if style.card_radius > 0 {
+            cv.round_rect(b, l.px(style.card_radius as f32), pal.surface);
+        } else {
+            cv.fill(b, pal.surface);
+        }
+        for cell in 0..CELLS {
+            let tint = match game.highlight_in(cell, style.highlight) {
+                Highlight::None => None,
+                Highlight::Peer => Some(pal.peer),
+                Highlight::SameDigit => Some(pal.same_digit),
+                Highlight::Selected => Some(pal.selected),
+            };
+            // Without cell lines nothing separates the cells: a tint spans from line to line.
+            let area = if style.cell_lines {
+                l.cell(cell)
+            } else {
+                l.cell_pitch(cell)
+            };
+            if style.givens == Givens::Shaded && game.is_given(cell) {
+                cv.fill(area, style::mix(pal.surface, pal.given, style::SHADE_MIX));
+            }
+            if let Some(tint) = tint {
+                cv.fill(area, tint);
+            }
+            // Tinted givens stay tinted under a highlight.
+            if style.givens == Givens::Tint && game.is_given(cell) {
+                cv.blend(area, pal.given, style::GIVEN_TINT_ALPHA);
+            }
+        }
+    }
+
+    /// The grid: thin lines first, thick box lines over them.
+    fn grid_lines(&mut self, cv: &mut Canvas, f: Frame) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        let b = l.board;
+        for thick in [false, true] {
+            for i in 0..=9usize {
+                let outer = i == 0 || i == 9;
+                if i.is_multiple_of(3) != thick
+                    || (!thick && !style.cell_lines)
+                    || (outer && !style.border)
+                {
+                    continue;
+                }
+                let colour = if thick { pal.line_thick } else { pal.line_thin };
+                let (start, w) = l.line_span(i);
+                cv.fill(Rect::new(b.x + start, b.y, w, b.h), colour);
+                cv.fill(Rect::new(b.x, b.y + start, b.w, w), colour);
+            }
+        }
+    }
+
+    /// The faces and sizes of the givens and the entries: the app's own (DejaVu, sized once),
+    /// or the style's faces.
+    fn digit_faces(&mut self, l: &ScreenLayout, style: &Style) -> DigitFaces {
+        let cell = l.cell(0);
+        let ink = cell.h.min(cell.w) as f32 * style.digit_ink as f32 / 100.0;
+        let given = if style.givens == Givens::Weight {
+            Face::Bold
+        } else {
+            Face::Regular
+        };
+        match style.faces {
+            None if style.digit_ink == 64 => DigitFaces {
+                given: (given, self.cell_digit_px),
+                entered: (Face::Regular, self.cell_digit_px),
+            },
+            None => {
+                let px = self.text.px_for_ink(Face::Regular, '8', ink);
+                DigitFaces {
+                    given: (given, px),
+                    entered: (Face::Regular, px),
+                }
+            }
+            Some(f) => DigitFaces {
+                given: (f.given, self.text.px_for_ink(f.given, '8', ink)),
+                entered: (f.entered, self.text.px_for_ink(f.entered, '8', ink)),
+            },
+        }
+    }
+
+    /// The digits (a given's disc under it) and the pencil marks.
+    fn digits(&mut self, cv: &mut Canvas, f: Frame, game: &Game) {
+        let (l, pal, style) = (f.l, f.pal, &f.options.style);
+        let faces = self.digit_faces(l, style);
+        let bad = if f.options.show_conflicts {
+            game.conflicts()
+        } else {
+            [false; CELLS]
+        };
+        // A same-digit highlight in ink: the digits equal to the selected cell's.
+        let inked = game
+            .selected
+            .map(|s| game.board.get(s))
+            .filter(|&d| d != 0 && style.highlight == Highlights::DigitInk);
+        for (cell, &is_bad) in bad.iter().enumerate() {
+            let d = game.board.get(cell);
+            if d == 0 {
+                continue;
+            }
+            let given = game.is_given(cell);
+            let r = l.cell(cell);
+            if given && style.givens == Givens::Disc {
+                let (cx, cy) = r.center();
+                let radius = r.w.min(r.h) as f32 * 0.44;
+                let disc = style::mix(pal.surface, pal.given, style::DISC_MIX);
+                cv.disc(cx as f32 + 0.5, cy as f32 + 0.5, radius, disc);
+            }
+            let colour = if (is_bad && !given) || game.wrong(cell) || inked == Some(d) {
+                pal.conflict
+            } else if !given && style.givens == Givens::Shaded {
+                pal.muted
+            } else if given || style.givens != Givens::Colour {
+                pal.given
+            } else {
+                pal.user
+            };
+            let (face, px) = if given { faces.given } else { faces.entered };
+            let ch = char::from(b'0' + d);
+            let faded = !given && style.givens == Givens::Faded && colour == pal.given;
+            if faded {
+                cv.set_ink_opacity(style::FADED_ALPHA);
+            }
+            self.text.glyph_centered(cv, face, px, ch, r, colour);
+            cv.set_ink_opacity(255);
+        }
+        self.notes(cv, l, pal, game, faces.entered.0);
     }
 
     /// Pencil marks: digit d small in the d-th ninth of its empty cell.
@@ -528,7 +604,7 @@ impl Renderer {
                 let lower = Rect::new(r.x, r.y + r.h * 13 / 20, r.w, r.h * 3 / 10);
                 self.text
                     .glyph_centered(cv, key_face, key_px, ch, upper, on_key);
-                let left = style::remaining(game, digit).to_string();
+                let left = game.remaining(digit).to_string();
                 self.text
                     .centered(cv, Face::Regular, count_px, &left, lower, pal.muted);
             } else {
@@ -579,27 +655,38 @@ impl Renderer {
         let next = ((game.level as usize) < LEVEL_COUNT).then_some(w.next);
         let title = fill(w.complete_title, game.level, game.mistakes);
         let sub = fill(w.complete_sub, game.level, game.mistakes);
-        self.dialog(cv, l, pal, &title, &sub, w.home, next);
+        let words = DialogText {
+            title: &title,
+            sub: &sub,
+            home: w.home,
+            primary: next,
+        };
+        self.dialog(cv, l, pal, words);
     }
 
     fn game_over(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, game: &Game) {
         let w = game.words;
         let title = fill(w.over_title, game.level, game.mistakes);
         let sub = fill(w.over_sub, game.level, game.mistakes);
-        self.dialog(cv, l, pal, &title, &sub, w.home, Some(w.retry));
+        let words = DialogText {
+            title: &title,
+            sub: &sub,
+            home: w.home,
+            primary: Some(w.retry),
+        };
+        self.dialog(cv, l, pal, words);
     }
 
     /// The completion or game over as a screen of its own or a line under the board.
-    #[allow(clippy::too_many_arguments)]
     fn end_words(
         &mut self,
         cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
+        f: Frame,
         game: &Game,
         over: bool,
         form: Option<EndForm>,
     ) {
+        let (l, pal) = (f.l, f.pal);
         let e = l.end_rects(form.unwrap_or_default());
         let w = game.words;
         let (title, sub, primary) = if over {
@@ -634,18 +721,8 @@ impl Renderer {
         self.button(cv, l, l.dialog_next, w.ok, true, pal);
     }
 
-    /// A dialog card: a title, a line under it, Home and an optional primary button.
-    #[allow(clippy::too_many_arguments)]
-    fn dialog(
-        &mut self,
-        cv: &mut Canvas,
-        l: &ScreenLayout,
-        pal: &Palette,
-        title_text: &str,
-        sub_text: &str,
-        home: &str,
-        primary: Option<&str>,
-    ) {
+    /// A dialog card with its words.
+    fn dialog(&mut self, cv: &mut Canvas, l: &ScreenLayout, pal: &Palette, words: DialogText) {
         self.card(cv, l, pal);
         let d = l.dialog;
         let title = Rect::new(d.x, d.y + l.px(24.0), d.w, l.px(36.0));
@@ -653,7 +730,7 @@ impl Renderer {
             cv,
             Face::Bold,
             Self::sp(l, 22.0),
-            title_text,
+            words.title,
             title,
             pal.text,
         );
@@ -662,12 +739,12 @@ impl Renderer {
             cv,
             Face::Regular,
             Self::sp(l, 16.0),
-            sub_text,
+            words.sub,
             sub,
             pal.muted,
         );
-        self.button(cv, l, l.dialog_home, home, false, pal);
-        if let Some(label) = primary {
+        self.button(cv, l, l.dialog_home, words.home, false, pal);
+        if let Some(label) = words.primary {
             self.button(cv, l, l.dialog_next, label, true, pal);
         }
     }

@@ -213,6 +213,33 @@ impl Rule for Mistakes {
     ];
 }
 
+/// When the app takes a level as solved (class 11; issue 35's apps with levels of several
+/// solutions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompletionCheck {
+    /// Any full board that keeps the rules (and the givens).
+    #[default]
+    Rules,
+    /// The board equals the solution the app stored; entries that differ from it are drawn
+    /// in red as the app's own marks (whether they count as mistakes is `Mistakes`').
+    Solution,
+}
+
+impl Rule for CompletionCheck {
+    const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
+        (
+            CompletionCheck::Rules,
+            "rules",
+            "any full board that keeps the rules is solved",
+        ),
+        (
+            CompletionCheck::Solution,
+            "solution",
+            "only the solution the app stored is; entries that differ from it are marked in red",
+        ),
+    ];
+}
+
 /// How the completion or the game over shows (classes 9 and 11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EndForm {
@@ -347,6 +374,8 @@ pub struct InputRules {
     pub mistakes: Mistakes,
     /// How the completion shows.
     pub completion: EndForm,
+    /// When the level counts as solved.
+    pub check: CompletionCheck,
     /// How the game over (`--mistake-limit`) shows.
     pub game_over: EndForm,
     pub language: Language,
@@ -410,6 +439,7 @@ impl InputRules {
             "refuse_conflicts": self.refuse_conflicts,
             "mistakes": self.mistakes.name(),
             "completion": self.completion.name(),
+            "completion_check": self.check.name(),
             "game_over": self.game_over.name(),
             "language": self.language.name(),
             "finished_keys": self.finished_keys(style).name(),
@@ -442,6 +472,7 @@ const DEFAULT: InputRules = InputRules {
     refuse_conflicts: false,
     mistakes: Mistakes::Solution,
     completion: EndForm::Dialog,
+    check: CompletionCheck::Rules,
     game_over: EndForm::Dialog,
     language: Language::English,
     finished_keys: None,

@@ -132,7 +132,7 @@ fn the_default_rules_are_reported_and_keep_todays_behaviour() {
     assert_eq!(state(&disc)["rules"]["erase"], "absent");
 }
 
-use screens::layout::Rect;
+use geometry::Rect;
 
 #[test]
 fn digit_first_arms_a_brush_and_cells_take_it() {
@@ -788,4 +788,34 @@ fn end_lines_and_screens_fit_on_every_profile() {
             }
         }
     }
+}
+
+#[test]
+fn a_style_without_an_erase_key_clears_and_a_hiding_style_hides_finished_keys() {
+    let rules = InputRules::default();
+    let disc = style::Style::by_name("disc").unwrap();
+    let classic = style::Style::default();
+    assert_eq!(disc.erase, style::EraseKey::None, "no erase key to tap");
+    assert_eq!(
+        rules.same_digit(&disc),
+        SameDigit::Clear,
+        "the same digit again clears"
+    );
+    assert_eq!(rules.same_digit(&classic), SameDigit::Reenter);
+    // Nine 4s on the board: the tinted style hides the key, the classic one shows it.
+    let mut g = model::Game::new(1).unwrap();
+    let mut fours = (0..81).filter(|&c| g.board.get(c) == 4).count();
+    for c in 0..81 {
+        if fours < 9 && g.board.get(c) != 4 {
+            g.board.set(c, 4);
+            fours += 1;
+        }
+    }
+    assert_eq!(g.remaining(4), 0);
+    let tinted = style::Style::by_name("tinted").unwrap();
+    assert_eq!(model::key_slots(&g, rules.finished_keys(&tinted))[3], None);
+    assert_eq!(
+        model::key_slots(&g, rules.finished_keys(&classic))[3],
+        Some((4, false))
+    );
 }

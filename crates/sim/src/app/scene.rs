@@ -10,8 +10,8 @@
 //! assert_eq!(drawn.image.dimensions(), (720, 1280));
 //! ```
 
-use super::AppOptions;
 use super::model::{Game, Model};
+use super::options::AppOptions;
 use super::render::{Clock, Renderer};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;
@@ -67,10 +67,13 @@ pub fn draw(profile: &Profile, options: &AppOptions, scene: &Scene) -> Drawn {
     let mut game = Game::custom(scene.level, scene.givens, scene.board);
     game.notes = scene.notes;
     game.selected = scene.selected.filter(|&c| c < CELLS);
+    game.check = options.rules.check;
     let mut model = Model::new(None, None);
     model.set_rules(options.rules, &options.style, options.seed);
     model.screen = AppScreen::Game;
     model.game = Some(game);
+    // A scene of an app with a coach mark is drawn covered by it.
+    model.covered = options.cover;
     let mut image = RgbaImage::new(0, 0);
     let clock = Clock {
         hour: 12,

@@ -11,13 +11,31 @@
 //! Everything a style changes is here, or a `match` on these fields in the layout and the
 //! renderer; the game rules and the screens are the same for every style.
 
-use super::KeypadStyle;
 use super::canvas::Canvas;
 use super::font::Face;
-use super::model::Game;
+use super::geometry::Rect;
 use super::palette::{self, Palette, Rgb};
-use super::screens::Hit;
-use super::screens::layout::Rect;
+
+/// Keypad layouts: one row of 1..9 with erase below, two rows of five with erase (like
+/// OpenSudoku), or a 3x3 grid on a panel with erase beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeypadStyle {
+    #[default]
+    Row,
+    TwoRows,
+    Grid,
+}
+
+impl KeypadStyle {
+    /// The name `dumpsys` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            KeypadStyle::Row => "row",
+            KeypadStyle::TwoRows => "two-rows",
+            KeypadStyle::Grid => "grid",
+        }
+    }
+}
 
 /// How givens differ from the player's digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +48,11 @@ pub enum Givens {
     Tint,
     /// Givens on a filled disc, entries plain.
     Disc,
+    /// Entries in the givens' own ink at half opacity (black and grey on light, white and grey
+    /// on dark; issue 35, class 1).
+    Faded,
+    /// Givens on grey cells, entries in grey ink on the board's colour (issue 35, class 2).
+    Shaded,
 }
 
 /// The erase key.
@@ -68,6 +91,9 @@ pub enum Highlights {
     Peers,
     /// The selected cell's row.
     Row,
+    /// The selected cell; the digits equal to its digit drawn in red, their cells keeping
+    /// their background (issue 35, class 2).
+    DigitInk,
 }
 
 /// One app's look.
@@ -214,6 +240,25 @@ pub const MORE_STYLES: &[Style] = &[
         palettes: Some(&palette::HELD_OUT),
         ..CLASSIC
     },
+    Style {
+        name: "faded",
+        about: "entries in the givens' own ink at half opacity (black and grey on light, white \
+                and grey on dark), one weight; two rows of keys",
+        givens: Givens::Faded,
+        keypad: Some(KeypadStyle::TwoRows),
+        ..CLASSIC
+    },
+    Style {
+        name: "shaded",
+        about: "givens on grey cells, entries in grey on the board's colour; the digits equal to \
+                the selected one drawn in red, their cells unchanged; one row of keys, a trash-can erase \
+                key",
+        givens: Givens::Shaded,
+        highlight: Highlights::DigitInk,
+        keypad: Some(KeypadStyle::Row),
+        erase: EraseKey::Trash,
+        ..CLASSIC
+    },
 ];
 
 impl Style {
@@ -231,39 +276,16 @@ impl Style {
     pub fn names() -> Vec<&'static str> {
         Self::all().map(|s| s.name).collect()
     }
-
-    /// What a tap on `target` does in this style: a hidden key is not there, and without an
-    /// erase key a tap on the digit the selected cell holds clears it.
-    pub fn target(&self, target: Option<Hit>, game: Option<&Game>) -> Option<Hit> {
-        match (target, game) {
-            (Some(Hit::Digit(d)), Some(g)) => {
-                if self.hidden(g, d) {
-                    return None;
-                }
-                let again = g
-                    .selected
-                    .is_some_and(|c| !g.is_given(c) && g.board.get(c) == d);
-                if self.erase == EraseKey::None && again {
-                    Some(Hit::Erase)
-                } else {
-                    target
-                }
-            }
-            (Some(Hit::Erase), _) if self.erase == EraseKey::None => None,
-            _ => target,
-        }
-    }
-
-    /// Whether the key of `digit` is hidden now.
-    pub fn hidden(&self, game: &Game, digit: u8) -> bool {
-        self.hide_completed && remaining(game, digit) == 0
-    }
 }
 
 /// Opacity (0..255) of the given ink blended over a given's cell (`Givens::Tint`).
 pub const GIVEN_TINT_ALPHA: u8 = 0x22;
 /// How far a given's disc goes from the board colour towards the given ink (`Givens::Disc`).
 pub const DISC_MIX: f32 = 0.16;
+/// The opacity (0..255) of entries in the givens' ink (`Givens::Faded`): about half.
+pub const FADED_ALPHA: u8 = 0x80;
+/// How far a given's cell goes from the board colour towards the given ink (`Givens::Shaded`).
+pub const SHADE_MIX: f32 = 0.12;
 /// The dark panel behind a 3x3 keypad, its light keys and their digits (both themes).
 pub const PANEL: Rgb = [0x2E, 0x33, 0x3D];
 pub const PANEL_KEY: Rgb = [0xEE, 0xF1, 0xF6];
@@ -272,12 +294,6 @@ pub const ON_PANEL_KEY: Rgb = [0x1F, 0x23, 0x2A];
 /// `a` moved towards `b` by `t` (0..1).
 pub fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
     std::array::from_fn(|i| (a[i] as f32 + (b[i] as f32 - a[i] as f32) * t).round() as u8)
-}
-
-/// How many of `digit` are still to place (none when nine or more are on the board).
-pub fn remaining(game: &Game, digit: u8) -> u8 {
-    let placed = (0..81).filter(|&c| game.board.get(c) == digit).count();
-    9u8.saturating_sub(placed as u8)
 }
 
 /// Draws a trash can centred in `r`, `size` pixels tall: a handle over a lid over a can with
@@ -309,44 +325,5 @@ mod tests {
         assert_eq!(Style::default().name, "classic");
         assert_eq!(Style::by_name("disc").unwrap().erase, EraseKey::None);
         assert!(Style::by_name("nope").is_none());
-    }
-
-    #[test]
-    fn toggle_and_hidden_keys() {
-        let mut g = Game::new(1).unwrap();
-        let cell = (0..81).find(|&c| !g.is_given(c)).unwrap();
-        g.selected = Some(cell);
-        let disc = Style::by_name("disc").unwrap();
-        assert_eq!(
-            disc.target(Some(Hit::Digit(4)), Some(&g)),
-            Some(Hit::Digit(4))
-        );
-        g.board.set(cell, 4);
-        assert_eq!(
-            disc.target(Some(Hit::Digit(4)), Some(&g)),
-            Some(Hit::Erase),
-            "the same digit again clears"
-        );
-        assert_eq!(disc.target(Some(Hit::Erase), Some(&g)), None);
-        let classic = Style::default();
-        assert_eq!(
-            classic.target(Some(Hit::Digit(4)), Some(&g)),
-            Some(Hit::Digit(4))
-        );
-        // Nine 4s on the board: the tinted style hides the key.
-        let tinted = Style::by_name("tinted").unwrap();
-        let mut fours = (0..81).filter(|&c| g.board.get(c) == 4).count();
-        for c in 0..81 {
-            if fours < 9 && g.board.get(c) != 4 {
-                g.board.set(c, 4);
-                fours += 1;
-            }
-        }
-        assert_eq!(remaining(&g, 4), 0);
-        assert_eq!(tinted.target(Some(Hit::Digit(4)), Some(&g)), None);
-        assert_eq!(
-            classic.target(Some(Hit::Digit(4)), Some(&g)),
-            Some(Hit::Digit(4))
-        );
     }
 }

@@ -486,7 +486,7 @@ fn dark_theme_background_is_dark() {
 }
 
 /// Counts pixels in a cell close to `colour`.
-fn pixels_like(img: &image::RgbaImage, r: screens::layout::Rect, colour: [u8; 3]) -> usize {
+pub(super) fn pixels_like(img: &image::RgbaImage, r: geometry::Rect, colour: [u8; 3]) -> usize {
     let mut n = 0;
     for y in r.y..r.bottom() {
         for x in r.x..r.right() {

@@ -7,9 +7,10 @@
 //! records, see [`evdev::write`]) is retried for the rest, which then fails. Errors end the copy
 //! with dd's message and status 1; the usual records summary goes to stderr at the end.
 
+use super::device::{Handset, Io};
 use super::evdev::{self, InputEvent};
+use super::output::Output;
 use super::touch;
-use super::{Handset, Io, Output};
 
 /// Largest block size accepted (toybox allows more; nothing here needs it).
 const MAX_BS: usize = 1 << 20;

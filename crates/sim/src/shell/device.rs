@@ -2,10 +2,12 @@
 //! timing model and the realism knobs, shared by every connection and stream.
 
 use super::evdev::InputEvent;
+use super::log::Log;
 use super::touch::{Gesture, TouchDecoder};
 use crate::app::Phone;
+use crate::dispatch::{Action, Dispatcher};
 use crate::profile::Profile;
-use crate::timing::{Action, Costs, Dispatcher, TimingMode};
+use crate::timing::{Costs, TimingMode};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -22,8 +24,9 @@ pub struct Knobs {
     pub timing: TimingMode,
     /// `adb root` on a userdebug build: the shell is root and may write `/dev/input`.
     pub adb_root: bool,
-    /// Xiaomi (MIUI, HyperOS) without "USB debugging (Security settings)": injecting input
-    /// (`input`, the injector) throws a SecurityException.
+    /// Xiaomi (MIUI, HyperOS), Honor and others without "USB debugging (Security settings)":
+    /// the shell may not inject input (`super::refusal`: thrown from Android 13, dropped at
+    /// dispatch before).
     pub inject_denied: bool,
     /// Canned answers (`--shell-output PREFIX=FILE`): a command line starting with a prefix
     /// prints its bytes (exit status 0) instead of running; the longest prefix wins.
@@ -51,6 +54,8 @@ pub struct Handset {
     /// Until when the screen animates after the last touch (uiautomator cannot get an idle
     /// state meanwhile on phones with [`crate::profile::Quirks::ui_idle_error`]).
     animating_until: Mutex<Instant>,
+    /// The system's log (`logcat`).
+    log: Log,
 }
 
 /// How long the app's screen animates after a touch it handled (a cell highlight, a digit
@@ -90,7 +95,13 @@ impl Handset {
             processes: Mutex::new(HashMap::new()),
             files: Mutex::new(HashMap::new()),
             animating_until: Mutex::new(Instant::now()),
+            log: Log::default(),
         }
+    }
+
+    /// The system's log.
+    pub fn log(&self) -> &Log {
+        &self.log
     }
 
     /// The device profile.
@@ -102,6 +113,22 @@ impl Handset {
     /// unless `adb root`).
     pub fn panel_writable(&self) -> bool {
         self.profile.shell_may_write_panel(self.knobs.adb_root)
+    }
+
+    /// Whether the shell may not inject input (`--inject-denied`); root (`adb root`) always may:
+    /// the permission check grants uid 0 everything (AOSP `ActivityManager.checkComponentPermission`).
+    pub fn injection_refused(&self) -> bool {
+        self.knobs.inject_denied && !self.knobs.adb_root
+    }
+
+    /// The app's package name.
+    pub fn package(&self) -> String {
+        self.phone
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .options()
+            .package()
+            .to_string()
     }
 
     /// The knobs.

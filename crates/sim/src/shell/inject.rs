@@ -6,31 +6,33 @@
 //! same input dispatcher as every other channel's (asynchronous injection: it does not wait
 //! for the app).
 
-use super::{Handset, Output};
-use crate::timing::Action;
+use super::device::Handset;
+use super::log::{Buffer, Entry};
+use super::output::Output;
+use super::refusal;
+use crate::dispatch::Action;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::tap::inject::{
     INJECTOR_CLASS, INJECTOR_DEX, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP,
     RECORD, SCREEN_OFF, hello_line,
 };
 
-/// The Xiaomi (MIUI, HyperOS) refusal, from Android 13 on (scrcpy #4387, #5778).
-pub const DENIED: &str = "java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.";
-/// The same refusal before Android 13 (tests/data/android/input-errors).
-pub const DENIED_OLD: &str = "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission";
-
-/// The refusal's wording on API level `sdk`.
-pub fn denied(sdk: u32) -> &'static str {
-    if sdk >= 33 { DENIED } else { DENIED_OLD }
-}
-
 /// What `app_process` prints when the class is not found. From Android 8 the runtime logs the
 /// `ClassNotFoundException` (`E appproc : ERROR: could not find class '...'`, then
 /// `Didn't find class ... on path: DexPathList[...]`) to logcat and aborts, and the shell says
 /// only `Aborted` (scrcpy issues 268, 953, 5178); older versions printed the exception (scrcpy
 /// issue 2393, Android 5.1).
-fn not_found(sdk: u32, class: &str, path: &str, out: &mut Output) -> i32 {
+fn not_found(device: &Handset, pid: u32, class: &str, path: &str, out: &mut Output) -> i32 {
+    let sdk = device.profile().sdk;
     if sdk >= 26 {
+        device.log().write(Entry {
+            buffer: Buffer::Main,
+            pid,
+            tid: pid,
+            priority: 'E',
+            tag: "appproc",
+            message: format!("ERROR: could not find class '{class}'"),
+        });
         out.err("Aborted \n");
         return 134;
     }
@@ -50,15 +52,20 @@ pub struct Injector {
     /// The point and time of the last down (a move or up gesture ends there).
     down: Option<((i32, i32), Instant)>,
     sdk: u32,
+    /// The injector's process id (the dispatcher's log names it).
+    pid: u32,
     denied: bool,
+    /// A refused down was dropped at dispatch: its up goes nowhere either.
+    dropping: bool,
 }
 
-/// `app_process ARGS` with `classpath` (the `CLASSPATH` assignment): the injector, started
-/// (its hello line is in `out`), or the exit status of a launch that failed.
+/// `app_process ARGS` with `classpath` (the `CLASSPATH` assignment) as process `pid`: the
+/// injector, started (its hello line is in `out`), or the exit status of a launch that failed.
 pub fn start(
     device: &Handset,
     classpath: Option<&str>,
     args: &[String],
+    pid: u32,
     out: &mut Output,
 ) -> Result<Injector, i32> {
     let sdk = device.profile().sdk;
@@ -71,14 +78,16 @@ pub fn start(
     let path = classpath.unwrap_or("");
     let ours = device.file(path).is_some_and(|bytes| bytes == INJECTOR_DEX);
     if !ours || class != INJECTOR_CLASS {
-        return Err(not_found(sdk, class, path, out));
+        return Err(not_found(device, pid, class, path, out));
     }
     out.out(format!("{}\n", hello_line(sdk, INJECTOR_DEX)));
     Ok(Injector {
         partial: Vec::new(),
         down: None,
         sdk,
-        denied: device.knobs().inject_denied,
+        pid,
+        denied: device.injection_refused(),
+        dropping: false,
     })
 }
 
@@ -102,9 +111,24 @@ impl Injector {
                     events += 2;
                     self.check(device, seq)
                 }
-                KIND_TAP | KIND_DOWN | KIND_UP | KIND_MOVE if self.denied => {
+                KIND_TAP | KIND_DOWN | KIND_UP | KIND_MOVE
+                    if self.denied && refusal::on_entry(self.sdk) =>
+                {
                     events += 1;
-                    format!("err {seq} {}", denied(self.sdk))
+                    format!("err {seq} {}", refusal::denied(self.sdk))
+                }
+                // Before Android 13 the call returns at once and the dispatcher drops what
+                // reaches a window (not what the policy takes: touches on a dark screen).
+                KIND_TAP | KIND_DOWN if self.denied && device.phone().system().awake() => {
+                    events += if kind == KIND_TAP { 2 } else { 1 };
+                    refusal::dropped_at_dispatch(device, self.pid);
+                    self.dropping = kind == KIND_DOWN;
+                    format!("ok {seq}")
+                }
+                KIND_UP if self.dropping => {
+                    events += 1;
+                    self.dropping = false;
+                    format!("ok {seq}")
                 }
                 KIND_TAP => {
                     events += 2;
@@ -146,18 +170,21 @@ impl Injector {
 
     /// The check record's reply: a `KEYCODE_UNKNOWN` down and up injected waiting for the
     /// dispatcher's verdict. A refusal throws from Android 13 before anything is queued, and
-    /// before it once the dispatcher picks the focused window; with the display off the policy
-    /// drops the key first, which reports success, so the injector asks the screen's state
-    /// (`injector/README.md`, "The check").
+    /// before it once the dispatcher picks the focused window (logged as for taps); with the
+    /// display off the policy drops the key first, which reports success, so the injector asks
+    /// the screen's state (`injector/README.md`, "The check").
     fn check(&self, device: &Handset, seq: u32) -> String {
         let awake = {
             let mut phone = device.phone();
             phone.tick();
             phone.system().awake()
         };
-        if self.denied && (self.sdk >= 33 || awake) {
-            format!("err {seq} {}", denied(self.sdk))
-        } else if !awake && self.sdk < 33 {
+        if self.denied && (refusal::on_entry(self.sdk) || awake) {
+            if !refusal::on_entry(self.sdk) {
+                refusal::dropped_at_dispatch(device, self.pid);
+            }
+            format!("err {seq} {}", refusal::denied(self.sdk))
+        } else if !awake && !refusal::on_entry(self.sdk) {
             format!("err {seq} {SCREEN_OFF}")
         } else {
             format!("ok {seq}")

@@ -1,9 +1,11 @@
 //! `input`, `sendevent` and `getevent`.
 
+use super::device::Handset;
+use super::output::Output;
+use super::refusal;
 use super::touch;
-use super::{Handset, Output};
 use crate::app::Key;
-use crate::timing::Action;
+use crate::dispatch::Action;
 use std::time::Instant;
 
 const INPUT_USAGE: &str = "Usage: input [<source>] <command> [<arg>...]\n\n\
@@ -44,27 +46,41 @@ fn coord(s: &str) -> Option<i32> {
     (v.is_finite() && v.abs() < 1e9).then(|| v.round() as i32)
 }
 
-/// `input [source] tap|swipe|keyevent|text ...`: the exit status, and when the app will have
-/// handled the injected events (the command waits for that).
-pub fn input(device: &Handset, args: &[String], out: &mut Output) -> (i32, Option<Instant>) {
+/// `input [source] tap|swipe|keyevent|text ...` run as process `pid`: the exit status, and
+/// when the app will have handled the injected events (the command waits for that).
+pub fn input(
+    device: &Handset,
+    args: &[String],
+    pid: u32,
+    out: &mut Output,
+) -> (i32, Option<Instant>) {
     let mut done = None;
-    let status = run(device, args, out, &mut done);
+    let status = run(device, args, pid, out, &mut done);
     (status, done)
 }
 
-fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<Instant>) -> i32 {
-    let args = match args.first() {
-        Some(s) if SOURCES.contains(&s.as_str()) => &args[1..],
-        _ => args,
+fn run(
+    device: &Handset,
+    all: &[String],
+    pid: u32,
+    out: &mut Output,
+    done: &mut Option<Instant>,
+) -> i32 {
+    let args = match all.first() {
+        Some(s) if SOURCES.contains(&s.as_str()) => &all[1..],
+        _ => all,
     };
     let Some(cmd) = args.first() else {
         out.err(INPUT_USAGE);
         return 1;
     };
-    if device.knobs().inject_denied && matches!(cmd.as_str(), "tap" | "swipe" | "keyevent") {
-        return refused(device.profile().sdk, cmd, out);
-    }
     let rest = &args[1..];
+    if device.injection_refused() && refused(device, cmd, rest) {
+        let key = matches!(cmd.as_str(), "keyevent" | "text");
+        let (text, status) = refusal::input_refused(device, pid, &all[0], key);
+        out.err(text);
+        return status;
+    }
     match cmd.as_str() {
         "tap" => {
             let xy: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
@@ -124,30 +140,32 @@ fn run(device: &Handset, args: &[String], out: &mut Output, done: &mut Option<In
     }
 }
 
-/// `input` on a Xiaomi phone without "USB debugging (Security settings)": the injection throws.
-/// Up to Android 11 `input` is a Java program and dies with the exception's stack trace
-/// (tests/data/android/input-errors: `Input.main` frames); from Android 12 `cmd input` runs in
-/// system_server, whose shell command handler prints `Exception occurred while executing` and
-/// the trace, and `cmd` exits with 255.
-fn refused(sdk: u32, cmd: &str, out: &mut Output) -> i32 {
-    let exception = super::inject::denied(sdk);
-    if sdk >= crate::profile::SDK_CMD_INPUT {
-        out.err(format!(
-            "Exception occurred while executing '{cmd}':\n{exception}\n\
-             \tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1026)\n\
-             \tat com.android.server.input.InputShellCommand.injectMotionEvent(InputShellCommand.java:168)\n"
-        ));
-        return 255;
+/// Whether a phone that refuses injected input (`--inject-denied`) refuses `input CMD REST`:
+/// from Android 13 every injection; before, what reaches a window, not what the system's
+/// policy takes first (the wake, sleep and power keys and HOME; touches on a dark screen),
+/// see [`refusal`].
+fn refused(device: &Handset, cmd: &str, rest: &[String]) -> bool {
+    let on_entry = refusal::on_entry(device.profile().sdk);
+    match cmd {
+        "tap" | "swipe" => on_entry || device.phone().system().awake(),
+        "keyevent" => {
+            let codes: Vec<Option<Option<Key>>> = rest
+                .iter()
+                .filter(|a| !a.starts_with("--"))
+                .map(|c| keycode(c))
+                .collect();
+            let policy = |k: &Option<Option<Key>>| {
+                matches!(
+                    k,
+                    Some(Some(Key::Wakeup | Key::Sleep | Key::Power | Key::Home))
+                )
+            };
+            // An unknown key code is an error before anything is injected.
+            codes.iter().all(Option::is_some) && codes.iter().any(|k| on_entry || !policy(k))
+        }
+        "text" => !rest.is_empty(),
+        _ => false,
     }
-    out.err(format!(
-        "{exception}\n\
-         \tat android.os.Parcel.createException(Parcel.java:2075)\n\
-         \tat android.os.Parcel.readException(Parcel.java:2043)\n\
-         \tat android.hardware.input.IInputManager$Stub$Proxy.injectInputEvent(IInputManager.java:925)\n\
-         \tat android.hardware.input.InputManager.injectInputEvent(InputManager.java:886)\n\
-         \tat com.android.commands.input.Input.main(Input.java:71)\n"
-    ));
-    1
 }
 
 fn swipe(x1: i32, y1: i32, x2: i32, y2: i32, ms: u32) -> Action {

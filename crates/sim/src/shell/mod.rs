@@ -6,68 +6,21 @@ pub(crate) mod device;
 pub mod evdev;
 pub mod inject;
 mod input;
+pub mod log;
+pub mod logcat;
+pub mod output;
 pub mod parse;
+pub mod refusal;
 pub(crate) mod screencap;
 mod system;
 pub(crate) mod touch;
 
 pub use device::{Handset, Io, Knobs};
+pub use output::{Fd, Output};
 
 use parse::{Join, ParseError};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Which output stream bytes belong to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fd {
-    Stdout,
-    Stderr,
-}
-
-/// What commands printed, in order.
-#[derive(Debug, Default)]
-pub struct Output {
-    pub chunks: Vec<(Fd, Vec<u8>)>,
-}
-
-impl Output {
-    /// Appends to stdout.
-    pub fn out(&mut self, bytes: impl AsRef<[u8]>) {
-        self.push(Fd::Stdout, bytes.as_ref());
-    }
-    /// Appends to stderr.
-    pub fn err(&mut self, bytes: impl AsRef<[u8]>) {
-        self.push(Fd::Stderr, bytes.as_ref());
-    }
-    fn push(&mut self, fd: Fd, bytes: &[u8]) {
-        if bytes.is_empty() {
-            return;
-        }
-        match self.chunks.last_mut() {
-            Some((last, buf)) if *last == fd => buf.extend_from_slice(bytes),
-            _ => self.chunks.push((fd, bytes.to_vec())),
-        }
-    }
-    /// Whether nothing was printed.
-    pub fn is_empty(&self) -> bool {
-        self.chunks.is_empty()
-    }
-    /// Everything, stdout and stderr interleaved (for protocols without separate stderr).
-    pub fn merged(&self) -> Vec<u8> {
-        self.chunks
-            .iter()
-            .flat_map(|(_, b)| b.iter().copied())
-            .collect()
-    }
-    /// Only stdout.
-    pub fn stdout(&self) -> Vec<u8> {
-        self.chunks
-            .iter()
-            .filter(|(fd, _)| *fd == Fd::Stdout)
-            .flat_map(|(_, b)| b.iter().copied())
-            .collect()
-    }
-}
 
 /// How a script ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,7 +169,9 @@ impl Shell {
         match name.as_str() {
             "input" => {
                 spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
-                let (status, done) = input::input(device, rest, out);
+                let pid = device.spawn();
+                let (status, done) = input::input(device, rest, pid, out);
+                device.exit(pid);
                 // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
                 if let Some(done) = done {
                     tokio::time::sleep_until(done.into()).await;
@@ -235,13 +190,13 @@ impl Shell {
             "app_process" => {
                 // From a script its stdin is empty: the injector says hello and ends.
                 spend(costs.java()).await;
-                match inject::start(device, classpath(&env), rest, out) {
+                match inject::start(device, classpath(&env), rest, self.pid, out) {
                     Ok(mut injector) => injector.finish(out),
                     Err(status) => status,
                 }
             }
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
-            | "dumpsys" | "dd" | "cat" => {
+            | "dumpsys" | "dd" | "cat" | "logcat" => {
                 spend(costs.process()).await;
                 match name.as_str() {
                     "sendevent" => input::sendevent(device, rest, out),
@@ -253,6 +208,7 @@ impl Shell {
                     "uiautomator" => system::uiautomator(device, rest, out),
                     "dumpsys" => system::dumpsys(device, rest, out),
                     "cat" => system::cat(device, rest, out),
+                    "logcat" => logcat::logcat(device, rest, out),
                     _ => dd::dd(device, rest, out),
                 }
             }

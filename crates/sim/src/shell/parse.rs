@@ -139,40 +139,8 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
                 )?;
             }
             '<' | '>' | '(' | ')' | '`' => return Err(ParseError::Unsupported(c)),
-            '\'' => {
-                let w = word.get_or_insert_with(Word::default);
-                w.0.push(Part::Text(String::new()));
-                loop {
-                    match chars.next() {
-                        None => return Err(ParseError::Unterminated),
-                        Some('\'') => break,
-                        Some(c) => w.push_char(c),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(Word::default);
-                w.0.push(Part::Text(String::new()));
-                loop {
-                    match chars.next() {
-                        None => return Err(ParseError::Unterminated),
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            None => return Err(ParseError::Unterminated),
-                            Some(e @ ('"' | '\\' | '$' | '`')) => w.push_char(e),
-                            Some('\n') => {}
-                            Some(other) => {
-                                w.push_char('\\');
-                                w.push_char(other);
-                            }
-                        },
-                        Some('$') if matches!(chars.peek(), Some('?' | '$')) => {
-                            w.0.push(special(chars.next()));
-                        }
-                        Some(c) => w.push_char(c),
-                    }
-                }
-            }
+            '\'' => single_quoted(&mut chars, word.get_or_insert_with(Word::default))?,
+            '"' => double_quoted(&mut chars, word.get_or_insert_with(Word::default))?,
             '\\' => match chars.next() {
                 None => return Err(ParseError::Unterminated),
                 Some('\n') => {}
@@ -195,6 +163,45 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
         commands.push(Command { join, words });
     }
     Ok(commands)
+}
+
+type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// The rest of a `'...'` (after its opening quote) into `w`: every character as it is.
+fn single_quoted(chars: &mut Chars, w: &mut Word) -> Result<(), ParseError> {
+    w.0.push(Part::Text(String::new()));
+    loop {
+        match chars.next() {
+            None => return Err(ParseError::Unterminated),
+            Some('\'') => return Ok(()),
+            Some(c) => w.push_char(c),
+        }
+    }
+}
+
+/// The rest of a `"..."` (after its opening quote) into `w`: backslash escapes `"`, `\`, `$`,
+/// `` ` `` and a newline; `$?` and `$$` expand.
+fn double_quoted(chars: &mut Chars, w: &mut Word) -> Result<(), ParseError> {
+    w.0.push(Part::Text(String::new()));
+    loop {
+        match chars.next() {
+            None => return Err(ParseError::Unterminated),
+            Some('"') => return Ok(()),
+            Some('\\') => match chars.next() {
+                None => return Err(ParseError::Unterminated),
+                Some(e @ ('"' | '\\' | '$' | '`')) => w.push_char(e),
+                Some('\n') => {}
+                Some(other) => {
+                    w.push_char('\\');
+                    w.push_char(other);
+                }
+            },
+            Some('$') if matches!(chars.peek(), Some('?' | '$')) => {
+                w.0.push(special(chars.next()));
+            }
+            Some(c) => w.push_char(c),
+        }
+    }
 }
 
 /// The parameter after a `$`: `?` or `$`.

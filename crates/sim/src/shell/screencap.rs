@@ -1,6 +1,7 @@
 //! `screencap` (raw and `-p` PNG) and the `framebuffer:` service's image format.
 
-use super::{Handset, Output};
+use super::device::Handset;
+use super::output::Output;
 use image::RgbaImage;
 
 /// `PIXEL_FORMAT_RGBA_8888` in screencap's raw header.

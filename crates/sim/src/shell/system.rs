@@ -1,11 +1,12 @@
 //! System commands: `wm`, `getprop`, `am`, `monkey`, `dumpsys`, `uiautomator`.
 
-use super::{Handset, Output};
+use super::device::Handset;
+use super::output::Output;
+use super::touch::{self, TouchNode};
 use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
-use crate::app::{ACTIVITY, PACKAGE};
+use crate::app::{ACTIVITY, Key};
+use crate::dispatch::Action;
 use crate::profile::{Profile, WakeFormat};
-
-use crate::timing::Action;
 
 /// The device's system properties.
 pub fn properties(device: &Handset) -> Vec<(&'static str, String)> {
@@ -72,7 +73,12 @@ pub fn wm(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("density") if args.len() == 1 => {
+            // AOSP `WindowManagerShellCommand.runDisplayDensity` (`printInitialDisplayDensity`
+            // from Android 14): the initial density, then the base one if it differs.
             out.out(format!("Physical density: {}\n", p.density));
+            if p.applied_density() != p.density {
+                out.out(format!("Override density: {}\n", p.applied_density()));
+            }
             0
         }
         Some("size" | "density") => {
@@ -126,42 +132,7 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             0
         }
         Some("window") => {
-            let mut phone = device.phone();
-            let focus = phone.focus();
-            let app = match focus.split_once('/') {
-                Some((pkg, activity)) => format!(
-                    "\n    mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}",
-                    activity.strip_prefix(pkg).unwrap_or(activity)
-                ),
-                None => String::new(),
-            };
-            // `init` is the natural size, `cur` the rotated one.
-            let (cw, ch) = p.display_size();
-            let mut text = format!(
-                "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
-                 Display: mDisplayId=0\n    \
-                 init={w}x{h} {d}dpi cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}\n    \
-                 mCurrentRotation=ROTATION_{deg}\n    \
-                 mCurrentFocus=Window{{5a1c0de u0 {focus}}}{app}\n",
-                w = p.width,
-                h = p.height,
-                d = p.density,
-                deg = u32::from(p.rotation) * 90,
-            );
-            // Each other display (a cover screen) has a focus of its own: its launcher.
-            for id in 1..=u32::from(p.quirks.extra_displays) {
-                text.push_str(&format!(
-                    "  Display: mDisplayId={id}\n    \
-                     init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
-                     mCurrentRotation=ROTATION_0\n    \
-                     mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
-                     mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
-                ));
-            }
-            text.push_str(
-                "\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n",
-            );
-            out.out(text);
+            out.out(window_dump(device));
             0
         }
         Some("power") => {
@@ -191,6 +162,69 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             1
         }
     }
+}
+
+/// `dumpsys window`: each display's size, rotation and focus. Android 12 (API 31-32) prints
+/// its display block as a real Android 12 phone does (tests/data/android/dumpsys-window,
+/// `android12-qualcomm-camera-displays-excerpt.txt`: `rootTasks=` on the display line, the
+/// focus lines after a blank line and `mLayoutSeq=`); other releases the compact form.
+fn window_dump(device: &Handset) -> String {
+    let p = device.profile();
+    let focus = device.phone().focus();
+    let app = match focus.split_once('/') {
+        Some((pkg, activity)) => format!(
+            "mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}\n",
+            activity.strip_prefix(pkg).unwrap_or(activity)
+        ),
+        None => String::new(),
+    };
+    // `init` is the natural size, `cur` the rotated one; `base` the overridden size and
+    // density, printed only when they differ (AOSP `DisplayContent.dump`).
+    let (cw, ch) = p.display_size();
+    let base = match p.applied_density() {
+        d if d != p.density => format!(" base={}x{} {d}dpi", p.width, p.height),
+        _ => String::new(),
+    };
+    let (w, h, d) = (p.width, p.height, p.density);
+    let init = format!("init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}");
+    let rotation = format!("mCurrentRotation=ROTATION_{}", u32::from(p.rotation) * 90);
+    let focus = format!("mCurrentFocus=Window{{5a1c0de u0 {focus}}}\n");
+    let mut text = if (31..=32).contains(&p.sdk) {
+        format!(
+            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+             Display: mDisplayId=0 rootTasks=7\n    {init}\n    \
+             deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{cw},{ch}))\n    \
+             {rotation}\n\n  mLayoutSeq=412\n  {focus}{}",
+            if app.is_empty() {
+                app
+            } else {
+                format!("  {app}")
+            }
+        )
+    } else {
+        format!(
+            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
+             Display: mDisplayId=0\n    {init}\n    {rotation}\n    {}{}",
+            focus.trim_end(),
+            if app.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("\n    {app}")
+            }
+        )
+    };
+    // Each other display (a cover screen) has a focus of its own: its launcher.
+    for id in 1..=u32::from(p.quirks.extra_displays) {
+        text.push_str(&format!(
+            "  Display: mDisplayId={id}\n    \
+             init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
+             mCurrentRotation=ROTATION_0\n    \
+             mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
+             mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
+        ));
+    }
+    text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n");
+    text
 }
 
 /// `dumpsys power` in the profile's format: the wakefulness (Samsung's getter line, or AOSP's
@@ -225,7 +259,6 @@ fn power_dump(p: &Profile, awake: bool) -> String {
     text
 }
 
-/// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`, and `am force-stop PACKAGE`.
 /// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
 /// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
 pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
@@ -250,6 +283,7 @@ pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     status
 }
 
+/// `am start [-W] [-S] -n PACKAGE/ACTIVITY [--ei level N]`.
 pub fn am(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match args.first().map(String::as_str) {
         Some("start" | "start-activity") => am_start(device, &args[1..], out),
@@ -326,7 +360,8 @@ fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     out.out(format!(
         "Starting: Intent {{ cmp={package}/{activity}{extras} }}\n"
     ));
-    if package != PACKAGE || full != format!("{PACKAGE}{ACTIVITY}") {
+    let app = device.package();
+    if package != app || full != format!("{app}{ACTIVITY}") {
         out.err(format!(
             "Error type 3\nError: Activity class {{{package}/{full}}} does not exist.\n"
         ));
@@ -374,7 +409,8 @@ pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
         out.err("** Error: Count not specified\n");
         return 1;
     };
-    if package.as_deref() != Some(PACKAGE) {
+    let app = device.package();
+    if package.as_deref() != Some(app.as_str()) {
         out.err("** No activities found to run, monkey aborted.\n");
         return 251;
     }
@@ -387,8 +423,8 @@ pub fn monkey(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     // Only the launch is simulated, not the random events that would follow it.
     device.phone().bring_to_front();
     out.out(format!(
-        "  bash arg: -p\n  bash arg: {PACKAGE}\n  bash arg: {count}\nargs: [-p, {PACKAGE}, {count}]\n \
-         arg: \"-p\"\n arg: \"{PACKAGE}\"\n arg: \"{count}\"\ndata=\"{PACKAGE}\"\nEvents injected: {count}\n\
+        "  bash arg: -p\n  bash arg: {app}\n  bash arg: {count}\nargs: [-p, {app}, {count}]\n \
+         arg: \"-p\"\n arg: \"{app}\"\n arg: \"{count}\"\ndata=\"{app}\"\nEvents injected: {count}\n\
          ## Network stats: elapsed time=11ms (0ms mobile, 0ms wifi, 11ms not connected)\n"
     ));
     0
@@ -441,25 +477,7 @@ fn input_dump(device: &Handset) -> String {
         backlog
             .iter()
             .filter(|(_, b)| *b == busy)
-            .flat_map(|(a, _)| match *a {
-                Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
-                Action::Swipe { from, to, .. } => {
-                    vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
-                }
-                Action::Key(k) => {
-                    let code = match k {
-                        crate::app::Key::Back => "KEYCODE_BACK",
-                        crate::app::Key::Home => "KEYCODE_HOME",
-                        crate::app::Key::Wakeup => "KEYCODE_WAKEUP",
-                        crate::app::Key::Sleep => "KEYCODE_SLEEP",
-                        crate::app::Key::Power => "KEYCODE_POWER",
-                    };
-                    ["DOWN", "UP"]
-                        .iter()
-                        .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
-                        .collect()
-                }
-            })
+            .flat_map(|(a, _)| queued_events(*a))
             .collect()
     };
     let queue = |name: &str, items: Vec<String>, indent: &str| -> String {
@@ -473,10 +491,72 @@ fn input_dump(device: &Handset) -> String {
             s
         }
     };
-    let window = format!("5a1c0de {PACKAGE}/{PACKAGE}{ACTIVITY}");
-    // Viewports and the dispatcher's display are in the current rotation.
+    let app = device.package();
+    let window = format!("5a1c0de {app}/{app}{ACTIVITY}");
+    // The dispatcher's display is in the current rotation.
     let (w, h) = p.display_size();
-    let nodes = super::touch::touch_nodes(p);
+    let nodes = touch::touch_nodes(p);
+    let (hub, reader) = input_devices(p, &nodes);
+    // Another app's ANR, long past: its snapshot stays until the next ANR or a reboot.
+    let anr = if p.quirks.anr_snapshot {
+        ANR_SNAPSHOT
+    } else {
+        ""
+    };
+    format!(
+        "INPUT MANAGER (dumpsys input)\n\n\
+         Input Manager State:\n  Interactive: true\n\n\
+         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n{hub}\n\
+         Input Reader State (Nums of device: {n}):\n{reader}\n\
+         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
+         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
+         PendingEvent: <none>\n{inbound}  Connections:\n    \
+         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
+         {outbound}{wait}  Display: {w}x{h}\n{anr}",
+        n = nodes.len(),
+        inbound = queue("InboundQueue", entries(false), "  "),
+        outbound = queue("OutboundQueue", Vec::new(), "      "),
+        wait = queue("WaitQueue", entries(true), "      "),
+    )
+}
+
+/// The dispatcher's snapshot of another app's ANR, long past (`Quirks::anr_snapshot`).
+const ANR_SNAPSHOT: &str = "\nInput Dispatcher State at time of last ANR:\n  ANR:\n    Time: 2026-11-02 09:14:51\n    \
+     Reason: Window:b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity is not \
+     responding. Waited 5001ms for MotionEvent\n  DispatchEnabled: true\n  FocusedDisplayId: 0\n  \
+     Connections:\n    1484: channelName='b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity', \
+     status=NORMAL, monitor=false, responsive=false\n      OutboundQueue: <empty>\n      \
+     WaitQueue: length=2\n        MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=5009ms, wait=5009ms\n        \
+     MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=UP), age=5008ms, wait=5008ms\n  \
+     PendingEvent: <none>\n  InboundQueue: length=1\n    MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=4990ms\n";
+
+/// One queued action as the dispatcher lists it: its DOWN and UP events.
+fn queued_events(action: Action) -> Vec<String> {
+    match action {
+        Action::Tap(x, y) => vec![motion("DOWN", x, y), motion("UP", x, y)],
+        Action::Swipe { from, to, .. } => {
+            vec![motion("DOWN", from.0, from.1), motion("UP", to.0, to.1)]
+        }
+        Action::Key(k) => {
+            let code = match k {
+                Key::Back => "KEYCODE_BACK",
+                Key::Home => "KEYCODE_HOME",
+                Key::Wakeup => "KEYCODE_WAKEUP",
+                Key::Sleep => "KEYCODE_SLEEP",
+                Key::Power => "KEYCODE_POWER",
+            };
+            ["DOWN", "UP"]
+                .iter()
+                .map(|act| format!("KeyEvent(deviceId=-1, source=KEYBOARD, displayId=-1, action={act}, flags=0x00000000, keyCode={code}, scanCode=0, metaState=0x00000000, repeatCount=0)"))
+                .collect()
+        }
+    }
+}
+
+/// The event hub's and the input reader's sections for the touch nodes: (hub, reader).
+fn input_devices(p: &Profile, nodes: &[TouchNode]) -> (String, String) {
+    // Viewports are in the current rotation.
+    let (w, h) = p.display_size();
     let mut hub = String::new();
     let mut reader = String::new();
     for (i, n) in nodes.iter().enumerate() {
@@ -524,34 +604,7 @@ fn input_dump(device: &Handset) -> String {
             my = p.touch_max.1,
         ));
     }
-    // Another app's ANR, long past: its snapshot stays until the next ANR or a reboot.
-    let anr = if p.quirks.anr_snapshot {
-        "\nInput Dispatcher State at time of last ANR:\n  ANR:\n    Time: 2026-11-02 09:14:51\n    \
-         Reason: Window:b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity is not \
-         responding. Waited 5001ms for MotionEvent\n  DispatchEnabled: true\n  FocusedDisplayId: 0\n  \
-         Connections:\n    1484: channelName='b06524a com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity', \
-         status=NORMAL, monitor=false, responsive=false\n      OutboundQueue: <empty>\n      \
-         WaitQueue: length=2\n        MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=5009ms, wait=5009ms\n        \
-         MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=UP), age=5008ms, wait=5008ms\n  \
-         PendingEvent: <none>\n  InboundQueue: length=1\n    MotionEvent(deviceId=3, source=TOUCHSCREEN, displayId=0, action=DOWN), age=4990ms\n"
-    } else {
-        ""
-    };
-    format!(
-        "INPUT MANAGER (dumpsys input)\n\n\
-         Input Manager State:\n  Interactive: true\n\n\
-         Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n{hub}\n\
-         Input Reader State (Nums of device: {n}):\n{reader}\n\
-         Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  \
-         FocusedDisplayId: 0\n  FocusedWindows:\n    displayId=0, name='{window}'\n  \
-         PendingEvent: <none>\n{inbound}  Connections:\n    \
-         0: channelName='{window}', windowName='{window}', status=NORMAL, monitor=false, responsive=true\n\
-         {outbound}{wait}  Display: {w}x{h}\n{anr}",
-        n = nodes.len(),
-        inbound = queue("InboundQueue", entries(false), "  "),
-        outbound = queue("OutboundQueue", Vec::new(), "      "),
-        wait = queue("WaitQueue", entries(true), "      "),
-    )
+    (hub, reader)
 }
 
 /// The touch mapper's orientation line, in the forms real dumps print (`SurfaceOrientation: 0`

@@ -53,6 +53,63 @@ async fn status_and_lists() {
 }
 
 #[tokio::test]
+async fn an_override_density_prints_as_real_phones_print_it_and_the_app_follows() {
+    let mut p = profile::profile("pixel").unwrap().clone();
+    p.override_density = Some(480);
+    let phone = Phone::new(p, AppOptions::default());
+    let physical = Phone::new(
+        profile::profile("pixel").unwrap().clone(),
+        AppOptions::default(),
+    );
+    assert!(
+        phone.layout().dp > physical.layout().dp,
+        "the app is laid out at the applied density"
+    );
+    let mut sh = Shell::new(Arc::new(Handset::new(phone, Knobs::default())));
+    assert_eq!(
+        run(&mut sh, "wm density").await.0,
+        "Physical density: 420\nOverride density: 480\n"
+    );
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(
+        win.contains("init=1080x2400 420dpi base=1080x2400 480dpi cur=1080x2400"),
+        "{win}"
+    );
+    assert_eq!(run(&mut sh, "getprop ro.sf.lcd_density").await.0, "420\n");
+    assert!(
+        run(&mut sh, "dumpsys sudoku")
+            .await
+            .0
+            .contains("\"density\":480")
+    );
+}
+
+#[tokio::test]
+async fn android_12_prints_its_own_forms() {
+    let mut sh = Shell::new(device("midrange", Knobs::default()));
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(
+        win.contains("  Display: mDisplayId=0 rootTasks=7\n    init=1080x2400 440dpi cur=")
+            && win.contains(
+                "\n\n  mLayoutSeq=412\n  mCurrentFocus=Window{5a1c0de u0 org.autoplay.sudoku/org.autoplay.sudoku.GameActivity}\n  mFocusedApp="
+            ),
+        "{win}"
+    );
+    let props = run(&mut sh, "getprop").await.0;
+    assert!(props.contains("[ro.build.version.sdk]: [31]"), "{props}");
+    // `app_process` aborts on a class it cannot find, which it logs.
+    let (_, err, _) = run(&mut sh, "CLASSPATH=/x app_process / no.Such").await;
+    assert_eq!(err, "Aborted \n");
+    let log = run(&mut sh, "logcat -d").await.0;
+    assert!(
+        log.contains(" E appproc : ERROR: could not find class 'no.Such'\n"),
+        "{log}"
+    );
+    let (_, err, status) = run(&mut sh, "logcat").await;
+    assert!(err.contains("use logcat -d"), "{err} {status:?}");
+}
+
+#[tokio::test]
 async fn system_commands() {
     let mut sh = Shell::new(device("pixel", Knobs::default()));
     assert_eq!(
@@ -401,7 +458,7 @@ async fn phone_timing_makes_taps_wait_for_the_app() {
     let ui = std::time::Duration::from_millis(dev.profile().timing.app_tap_ms.into());
     // Queue taps straight into the dispatcher (as a raw stream does): they wait for the app.
     for _ in 0..20 {
-        dev.inject(crate::timing::Action::Tap(1, 1));
+        dev.inject(crate::dispatch::Action::Tap(1, 1));
     }
     let dump = run(&mut sh, "dumpsys input").await.0;
     assert!(dump.contains("InboundQueue: length="), "{dump}");
@@ -486,6 +543,7 @@ async fn app_process_runs_only_the_injector_it_was_given() {
         &dev,
         Some(INJECTOR_PATH),
         &["/".into(), "org.autoplay.inject.Main".into()],
+        4242,
         &mut out,
     )
     .ok()
@@ -505,40 +563,158 @@ async fn app_process_runs_only_the_injector_it_was_given() {
     assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), before + 1);
 }
 
+/// The tap injector started on `dev` (its dex pushed), and what it printed.
+fn injector(dev: &Handset) -> (super::inject::Injector, Output) {
+    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH};
+    dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
+        .unwrap();
+    let mut out = Output::default();
+    let inj = super::inject::start(
+        dev,
+        Some(INJECTOR_PATH),
+        &["/".into(), "org.autoplay.inject.Main".into()],
+        4242,
+        &mut out,
+    )
+    .ok()
+    .unwrap();
+    (inj, out)
+}
+
 #[tokio::test]
-async fn a_xiaomi_phone_refuses_injection() {
-    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+async fn from_android_13_a_refusing_phone_throws_at_once() {
+    use sudoku_autoplay::device::tap::inject::{KIND_TAP, record};
     let knobs = Knobs {
         inject_denied: true,
         ..Knobs::default()
     };
-    for (name, status) in [("pixel", "255"), ("budget", "1")] {
+    let dev = device("pixel", knobs);
+    let mut sh = Shell::new(dev.clone());
+    let (out, err, _) = run(&mut sh, "input tap 1 1; echo $?").await;
+    assert_eq!(out, "255\n");
+    assert!(
+        err.starts_with(&format!(
+            "\nException occurred while executing 'tap':\n{}\n",
+            super::refusal::DENIED
+        )),
+        "{err}"
+    );
+    assert!(
+        run(&mut sh, "input keyevent KEYCODE_WAKEUP; echo $?")
+            .await
+            .0
+            .ends_with("255\n"),
+        "every injection is refused on entry"
+    );
+    let (mut inj, mut out) = injector(&dev);
+    inj.feed(&dev, &record(KIND_TAP, 3, 1, 1), &mut out);
+    let text = String::from_utf8(out.stdout()).unwrap();
+    assert!(
+        text.contains(&format!("\nerr 3 {}\n", super::refusal::DENIED)),
+        "{text}"
+    );
+    assert_eq!(taps(&dev), 0);
+    assert_eq!(
+        run(&mut sh, "logcat -d").await.0,
+        "",
+        "nothing reached the dispatcher"
+    );
+    // Root is granted every permission.
+    let root = device(
+        "pixel",
+        Knobs {
+            inject_denied: true,
+            adb_root: true,
+            ..Knobs::default()
+        },
+    );
+    let mut sh = Shell::new(root.clone());
+    assert_eq!(run(&mut sh, "input tap 1 1; echo $?").await.0, "0\n");
+    assert_eq!(taps(&root), 1);
+}
+
+#[tokio::test]
+async fn before_android_13_a_refusing_phone_drops_what_the_injector_sends() {
+    use sudoku_autoplay::device::tap::inject::{KIND_DOWN, KIND_MOVE, KIND_TAP, KIND_UP, record};
+    let knobs = Knobs {
+        inject_denied: true,
+        ..Knobs::default()
+    };
+    for name in ["midrange", "entry", "budget"] {
+        let dev = device(name, knobs.clone());
+        let mut sh = Shell::new(dev.clone());
+        let (mut inj, mut out) = injector(&dev);
+        let mut bytes = record(KIND_TAP, 3, 100, 200).to_vec();
+        for (kind, seq) in [(KIND_MOVE, 4), (KIND_DOWN, 5), (KIND_UP, 6)] {
+            bytes.extend(record(kind, seq, 100, 200));
+        }
+        inj.feed(&dev, &bytes, &mut out);
+        let text = String::from_utf8(out.stdout()).unwrap();
+        assert!(
+            text.ends_with("\nok 3\nok 4\nok 5\nok 6\n"),
+            "{name}: {text}"
+        );
+        assert_eq!(taps(&dev), 0, "{name}: nothing reached the app");
+        let log = run(&mut sh, "logcat -d").await.0;
+        let line = "W InputDispatcher: Permission denied: injecting event from pid 4242 uid 2000 \
+                    to window 5a1c0de org.autoplay.sudoku/org.autoplay.sudoku.GameActivity owned by uid 1";
+        assert_eq!(
+            log.matches(line).count(),
+            2,
+            "{name}: one per gesture: {log}"
+        );
+        assert!(log.starts_with("--------- beginning of main\n"), "{log}");
+        assert_eq!(run(&mut sh, "logcat -c; logcat -d").await.0, "");
+    }
+}
+
+#[tokio::test]
+async fn before_android_13_a_refusing_phone_throws_at_input_but_lets_the_policy_keys_through() {
+    let knobs = Knobs {
+        inject_denied: true,
+        ..Knobs::default()
+    };
+    for (name, status, first) in [
+        (
+            "midrange",
+            "255",
+            "\nException occurred while executing 'tap':\n",
+        ),
+        ("entry", "1", ""),
+        ("budget", "1", ""),
+    ] {
         let dev = device(name, knobs.clone());
         let mut sh = Shell::new(dev.clone());
         let (out, err, _) = run(&mut sh, "input tap 1 1; echo $?").await;
-        assert_eq!(out, format!("{status}\n"));
+        assert_eq!(out, format!("{status}\n"), "{name}");
         assert!(
-            err.contains("java.lang.SecurityException: Injecting"),
+            err.starts_with(&format!("{first}{}\n", super::refusal::DENIED_OLD)),
+            "{name}: {err}"
+        );
+        let log = run(&mut sh, "logcat -d").await.0;
+        assert!(
+            log.contains("W InputManager: Input event injection from pid ")
+                && log.contains("--------- beginning of system\n"),
+            "{name}: {log}"
+        );
+        // KEYCODE_UNKNOWN reaches the focused window: refused; the wake and sleep keys and
+        // HOME are the policy's: they work; so do touches on a dark screen.
+        let (out, err, _) = run(&mut sh, "input keyevent 0; echo $?").await;
+        assert_eq!(out, format!("{status}\n"), "{name}: {err}");
+        assert!(
+            err.contains("sendKeyEvent") || err.contains("injectKeyEvent"),
             "{err}"
         );
-        dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
-            .unwrap();
-        let mut out = Output::default();
-        let mut inj = super::inject::start(
-            &dev,
-            Some(INJECTOR_PATH),
-            &["/".into(), "org.autoplay.inject.Main".into()],
-            &mut out,
-        )
-        .ok()
-        .unwrap();
-        inj.feed(&dev, &record(KIND_TAP, 3, 1, 1), &mut out);
-        let text = String::from_utf8(out.stdout()).unwrap();
-        assert!(
-            text.contains("\nerr 3 java.lang.SecurityException: Injecting"),
-            "{text}"
+        let script = "input keyevent KEYCODE_SLEEP; input tap 1 1; echo $?; \
+                      input keyevent KEYCODE_WAKEUP; echo $?; dumpsys sudoku";
+        let (out, err, _) = run(&mut sh, script).await;
+        assert!(out.starts_with("0\n0\n"), "{name}: {out} {err}");
+        assert!(out.contains("\"display\":\"on\""), "{out}");
+        assert_eq!(
+            taps(&dev),
+            1,
+            "{name}: the tap on the dark screen was the app's"
         );
-        assert_eq!(dev.phone().dumpsys()["taps"].as_u64().unwrap(), 0);
     }
 }
 
@@ -701,4 +877,58 @@ async fn canned_answers_replace_commands_by_prefix() {
         run(&mut sh, "wm size").await.0,
         "Physical size: 1080x2400\n"
     );
+}
+
+#[tokio::test]
+async fn another_package_is_another_app_everywhere() {
+    let options = AppOptions {
+        package: Some("com.example.other".into()),
+        ..AppOptions::default()
+    };
+    let phone = Phone::new(profile::profile("pixel").unwrap().clone(), options);
+    let mut sh = Shell::new(Arc::new(Handset::new(phone, Knobs::default())));
+    let app = "com.example.other/com.example.other.GameActivity";
+    let win = run(&mut sh, "dumpsys window").await.0;
+    assert!(
+        win.contains(&format!("mCurrentFocus=Window{{5a1c0de u0 {app}}}"))
+            && win.contains(
+                "mFocusedApp=ActivityRecord{3c1f2a9 u0 com.example.other/.GameActivity t7}"
+            ),
+        "{win}"
+    );
+    let (out, err, _) = run(
+        &mut sh,
+        "am start -n org.autoplay.sudoku/.GameActivity --ei level 3; echo $?",
+    )
+    .await;
+    assert!(
+        out.ends_with("255\n") && err.contains("does not exist"),
+        "{out} {err}"
+    );
+    let (out, err, _) = run(
+        &mut sh,
+        "am start -n com.example.other/.GameActivity --ei level 3; echo $?",
+    )
+    .await;
+    assert!(out.ends_with("0\n"), "{out} {err}");
+    let state = run(&mut sh, "dumpsys sudoku").await.0;
+    assert!(
+        state.contains("\"package\":\"com.example.other\"") && state.contains("\"level\":3"),
+        "{state}"
+    );
+    let (_, err, _) = run(&mut sh, "monkey -p org.autoplay.sudoku 1").await;
+    assert!(err.contains("No activities found"), "{err}");
+    let out = run(&mut sh, "monkey -p com.example.other 1; echo $?")
+        .await
+        .0;
+    assert!(
+        out.contains("data=\"com.example.other\"") && out.ends_with("0\n"),
+        "{out}"
+    );
+    let xml = run(&mut sh, "uiautomator dump /dev/tty").await.0;
+    assert!(
+        xml.contains("package=\"com.example.other\"") && !xml.contains("org.autoplay.sudoku"),
+        "{xml}"
+    );
+    assert!(run(&mut sh, "dumpsys input").await.0.contains(app));
 }

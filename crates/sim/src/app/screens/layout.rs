@@ -3,11 +3,11 @@
 //! Sizes are in dp (`density / 160` pixels) like an Android layout. The player never sees this:
 //! it finds the board and keypad from screenshots. Tests may use it to tap the right places.
 
-use super::super::KeypadStyle;
-use super::super::levels::LEVEL_COUNT;
-use super::super::rules::{EndForm, InputRules};
-use super::super::style::{EraseKey, Style};
-use super::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
+pub use crate::app::geometry::Rect;
+use crate::app::levels::LEVEL_COUNT;
+use crate::app::rules::{EndForm, InputRules};
+use crate::app::screens::{AppScreen, Hit, LEVEL_COLUMNS, LEVELS_PER_PAGE};
+use crate::app::style::{EraseKey, KeypadStyle, Style};
 use crate::profile::Profile;
 use sudoku_autoplay::board::CELLS;
 
@@ -20,39 +20,6 @@ const GRID_DP: f32 = 3.0 * GRID_KEY_DP + 2.0 * GRID_GAP_DP + 2.0 * GRID_PAD_DP;
 /// The action row (`EraseKey::Actions`): its height and the gap under it (dp).
 const ACTIONS_DP: f32 = 56.0;
 const ACTIONS_GAP_DP: f32 = 8.0;
-
-/// An axis-aligned rectangle in display pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Rect {
-    pub x: i32,
-    pub y: i32,
-    pub w: i32,
-    pub h: i32,
-}
-
-impl Rect {
-    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Self {
-        Rect { x, y, w, h }
-    }
-
-    /// True if the pixel (px, py) lies inside.
-    pub fn contains(&self, px: i32, py: i32) -> bool {
-        px >= self.x && py >= self.y && px < self.x + self.w && py < self.y + self.h
-    }
-
-    /// The centre pixel.
-    pub fn center(&self) -> (i32, i32) {
-        (self.x + self.w / 2, self.y + self.h / 2)
-    }
-
-    pub fn right(&self) -> i32 {
-        self.x + self.w
-    }
-
-    pub fn bottom(&self) -> i32 {
-        self.y + self.h
-    }
-}
 
 /// The geometry of every screen.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,268 +90,39 @@ pub struct EndRects {
 impl ScreenLayout {
     /// Lays out every screen for `profile`, `keypad` and `style`.
     pub fn new(profile: &Profile, keypad: KeypadStyle, style: &Style) -> Self {
-        let (width, height) = profile.display_size();
-        let (width, height) = (width as i32, height as i32);
-        // A landscape display (`--rotation`) puts the keypad beside the board; its cutout is on
-        // a side then, out of the status bar.
-        let landscape = width > height;
-        let dp = profile.density as f32 / 160.0;
-        let px = |v: f32| (v * dp).round() as i32;
-
-        let notch = profile.cutout && !landscape;
-        // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar on
-        // the right and a 48 dp app bar, as Android lays them out; a tablet keeps both.
-        let side_nav = landscape && (height as f32 / dp) < 600.0;
-        let nav_h = px(48.0);
-        // The width the app has: the screen's, but the side navigation bar.
-        let cw = if side_nav { width - nav_h } else { width };
-        let status_h = if notch { px(40.0) } else { px(24.0) };
-        let status_bar = Rect::new(0, 0, cw, status_h);
-        let cutout = notch.then(|| (width / 2, status_h / 2, px(11.0)));
-        let app_bar = Rect::new(0, status_h, cw, px(if side_nav { 48.0 } else { 56.0 }));
-        let back = Rect::new(0, app_bar.y, px(56.0), app_bar.h);
-        let nav_w = px(80.0);
-        let (nav_bar, nav_button): (Rect, Box<dyn Fn(i32) -> Rect>) = if side_nav {
-            let bar = Rect::new(cw, 0, nav_h, height);
-            let c = height / 2;
-            (
-                bar,
-                Box::new(move |d| Rect::new(bar.x, c - d - nav_w / 2, nav_h, nav_w)),
-            )
-        } else {
-            let bar = Rect::new(0, height - nav_h, width, nav_h);
-            let c = width / 2;
-            (
-                bar,
-                Box::new(move |d| Rect::new(c + d - nav_w / 2, bar.y, nav_w, nav_h)),
-            )
-        };
-        // Back, home, recents: left to right at the bottom, bottom to top at the side.
-        let nav_back = nav_button(-px(110.0));
-        let nav_home = nav_button(0);
-        let nav_recents = nav_button(px(110.0));
-
-        // The content column: full width on phones, at most 600dp on tablets.
-        let column = (cw - 2 * px(8.0)).min(px(600.0));
-        let left = (cw - column) / 2;
-        let content_top = app_bar.bottom();
-        let content_h = if side_nav { height } else { nav_bar.y } - content_top;
-
-        // Home.
-        let home_title = Rect::new(0, content_top + content_h / 4 - px(40.0), cw, px(80.0));
-        let button_w = px(240.0).min(column);
-        // Both buttons above the navigation bar, also on a short (landscape) screen.
-        let play = Rect::new(
-            (cw - button_w) / 2,
-            content_top + (content_h / 2).min(content_h - px(64.0 + 20.0 + 56.0 + 16.0)),
-            button_w,
-            px(64.0),
-        );
-        let level_list = Rect::new(play.x, play.bottom() + px(20.0), button_w, px(56.0));
-
-        // Level list.
-        let gap = px(12.0);
-        let rows = LEVELS_PER_PAGE / LEVEL_COLUMNS;
-        let slot_w = (column - gap * (LEVEL_COLUMNS as i32 - 1)) / LEVEL_COLUMNS as i32;
-        // On a short screen the rows shrink so the paging row stays above the navigation bar.
-        let rows_h = content_h - px(24.0 + 16.0 + 48.0 + 8.0);
-        let slot_h = slot_w.min(px(72.0)).min(rows_h / rows as i32 - gap);
-        let grid_top = content_top + px(24.0);
-        let mut slots = [Rect::default(); LEVELS_PER_PAGE];
-        for (i, slot) in slots.iter_mut().enumerate() {
-            let (r, c) = ((i / LEVEL_COLUMNS) as i32, (i % LEVEL_COLUMNS) as i32);
-            *slot = Rect::new(
-                left + c * (slot_w + gap),
-                grid_top + r * (slot_h + gap),
-                slot_w,
-                slot_h,
-            );
-        }
-        let paging_top = grid_top + rows as i32 * (slot_h + gap) + px(16.0);
-        let paging_w = px(112.0);
-        let prev_page = Rect::new(left, paging_top, paging_w, px(48.0));
-        let next_page = Rect::new(left + column - paging_w, paging_top, paging_w, px(48.0));
-        let page_label = Rect::new(
-            prev_page.right(),
-            paging_top,
-            next_page.x - prev_page.right(),
-            px(48.0),
-        );
-
-        // Game: the board, then the keypad. On a short screen the keypad shrinks (to 60%) to
-        // leave the board the full width, then the board gives way.
-        let actions_dp = if style.erase == EraseKey::Actions {
-            ACTIONS_DP + ACTIONS_GAP_DP
-        } else {
-            0.0
-        };
-        let key_dp = match keypad {
-            // With an action row, the row of keys has no erase key under it.
-            KeypadStyle::Row if actions_dp > 0.0 => 56.0 + actions_dp,
-            KeypadStyle::Row => 56.0 + 16.0 + 48.0,
-            KeypadStyle::TwoRows => 128.0 + actions_dp,
-            KeypadStyle::Grid => GRID_DP + actions_dp,
-        };
-        let full = if style.edge_to_edge { width } else { column };
-        // A 3x3 keypad's width (dp), its erase key beside it.
-        let grid_spread_dp = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
-            GRID_DP
-        } else {
-            GRID_DP + 24.0 + 88.0
-        };
-        let (size, kspan, ks) = if landscape {
-            // The board as tall as the content, the keypad beside it (shrunk to the board's
-            // height, and a 3x3 one to the room beside it, if need be).
-            let size = (content_h - px(32.0)).min(cw * 11 / 20);
-            let kspan = column.min(cw - size - px(16.0 + 24.0 + 16.0));
-            let mut ks = size as f32 / (key_dp * dp);
-            if keypad == KeypadStyle::Grid {
-                ks = ks.min(kspan as f32 / (grid_spread_dp * dp));
-            }
-            (size, kspan, ks.clamp(0.6, 1.0))
-        } else {
-            let room = (content_h - px(16.0 + 24.0 + 8.0) - full) as f32;
-            let ks = (room / (key_dp * dp)).clamp(0.6, 1.0);
-            let keys = (key_dp * dp * ks).round() as i32;
-            (
-                full.min(content_h - px(16.0 + 24.0 + 8.0) - keys),
-                column,
-                ks,
-            )
-        };
-        let kpx = |v: f32| (v * dp * ks).round() as i32;
-        // The keypad spans the content column under the board, also under a smaller board;
-        // beside it in landscape, centred on its height.
-        let (board, kleft, block_top) = if landscape {
-            let left = (cw - size - px(24.0) - kspan) / 2;
-            let board = Rect::new(left, content_top + px(16.0), size, size);
-            let block = board.y + (size - kpx(key_dp)) / 2;
-            (board, board.right() + px(24.0), block)
-        } else {
-            let board = Rect::new((width - size) / 2, content_top + px(16.0), size, size);
-            (board, (width - column) / 2, board.bottom() + px(24.0))
-        };
-        let mut lines = [0; 10];
-        for (i, l) in lines.iter_mut().enumerate() {
-            *l = (i as f32 * size as f32 / 9.0).round() as i32;
-        }
-        let thin = px(1.0).max(1);
-        let thick = if style.thin_boxes {
-            thin
-        } else {
-            px(2.5).max(2)
-        };
-        let mut actions = [Rect::default(); 4];
-        if actions_dp > 0.0 {
-            let top = block_top;
-            for (i, a) in actions.iter_mut().enumerate() {
-                let (x0, x1) = (i as i32 * kspan / 4, (i as i32 + 1) * kspan / 4);
-                *a = Rect::new(kleft + x0, top, x1 - x0, kpx(ACTIONS_DP));
-            }
-        }
-        let key_top = block_top + kpx(actions_dp);
-        let mut keys = [Rect::default(); 9];
-        let mut erase;
-        let mut panel = Rect::default();
-        match keypad {
-            KeypadStyle::Row => {
-                let kgap = kpx(4.0);
-                let kw = (kspan - 8 * kgap) / 9;
-                let kh = kpx(56.0);
-                for (i, k) in keys.iter_mut().enumerate() {
-                    *k = Rect::new(kleft + i as i32 * (kw + kgap), key_top, kw, kh);
-                }
-                let ew = kpx(136.0);
-                erase = Rect::new(
-                    kleft + (kspan - ew) / 2,
-                    key_top + kh + kpx(16.0),
-                    ew,
-                    kpx(48.0),
-                );
-            }
-            KeypadStyle::TwoRows => {
-                let kgap = kpx(8.0);
-                let kw = (kspan - 4 * kgap) / 5;
-                let kh = kpx(60.0);
-                let at = |i: i32| {
-                    Rect::new(
-                        kleft + (i % 5) * (kw + kgap),
-                        key_top + (i / 5) * (kh + kgap),
-                        kw,
-                        kh,
-                    )
-                };
-                for (i, k) in keys.iter_mut().enumerate() {
-                    *k = at(i as i32);
-                }
-                erase = at(9);
-            }
-            KeypadStyle::Grid => {
-                let (kw, kgap, pad) = (kpx(GRID_KEY_DP), kpx(GRID_GAP_DP), kpx(GRID_PAD_DP));
-                let pw = 3 * kw + 2 * kgap + 2 * pad;
-                let ew = kpx(88.0);
-                let spread = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
-                    pw
-                } else {
-                    pw + kpx(24.0) + ew
-                };
-                let px0 = kleft + (kspan - spread) / 2;
-                panel = Rect::new(px0, key_top, pw, pw);
-                for (i, k) in keys.iter_mut().enumerate() {
-                    let (r, c) = (i as i32 / 3, i as i32 % 3);
-                    *k = Rect::new(
-                        px0 + pad + c * (kw + kgap),
-                        key_top + pad + r * (kw + kgap),
-                        kw,
-                        kw,
-                    );
-                }
-                erase = Rect::new(px0 + pw + kpx(24.0), key_top + pad, ew, kw);
-            }
-        }
-        match style.erase {
-            EraseKey::None => erase = Rect::default(),
-            EraseKey::Actions => erase = actions[1],
-            _ => {}
-        }
-
-        // Dialog card, centred.
-        let dw = (cw - px(48.0)).min(px(340.0));
-        let dh = px(200.0);
-        let dialog = Rect::new((cw - dw) / 2, (height - dh) / 2, dw, dh);
-        let bw = (dw - px(16.0) * 3) / 2;
-        let by = dialog.bottom() - px(16.0) - px(48.0);
-        let dialog_home = Rect::new(dialog.x + px(16.0), by, bw, px(48.0));
-        let dialog_next = Rect::new(dialog_home.right() + px(16.0), by, bw, px(48.0));
-
+        let c = Chrome::new(profile);
+        let (home_title, play, level_list) = c.home();
+        let list = c.level_list();
+        let g = GameRects::new(&c, keypad, style);
+        let (dialog, dialog_home, dialog_next) = c.dialog();
         ScreenLayout {
-            width,
-            height,
+            width: c.width,
+            height: c.height,
             rotation: profile.rotation,
-            dp,
-            status_bar,
-            cutout,
-            app_bar,
-            back,
-            nav_bar,
-            nav_back,
-            nav_home,
-            nav_recents,
+            dp: c.dp,
+            status_bar: c.status_bar,
+            cutout: c.cutout,
+            app_bar: c.app_bar,
+            back: c.back,
+            nav_bar: c.nav_bar,
+            nav_back: c.nav_back,
+            nav_home: c.nav_home,
+            nav_recents: c.nav_recents,
             home_title,
             play,
             level_list,
-            slots,
-            prev_page,
-            next_page,
-            page_label,
-            board,
-            lines,
-            thin,
-            thick,
-            keys,
-            erase,
-            actions,
-            panel,
+            slots: list.slots,
+            prev_page: list.prev_page,
+            next_page: list.next_page,
+            page_label: list.page_label,
+            board: g.board,
+            lines: g.lines,
+            thin: g.thin,
+            thick: g.thick,
+            keys: g.keys,
+            erase: g.erase,
+            actions: g.actions,
+            panel: g.panel,
             dialog,
             dialog_next,
             dialog_home,
@@ -628,6 +366,387 @@ impl ScreenLayout {
     /// The centre of keypad digit `d` (1..=9), for tests.
     pub(crate) fn key_center(&self, d: u8) -> (i32, i32) {
         self.keys[(d.clamp(1, 9) - 1) as usize].center()
+    }
+}
+
+/// The system's bars around the app and the room they leave it, for one profile.
+struct Chrome {
+    width: i32,
+    height: i32,
+    dp: f32,
+    /// A landscape display (`--rotation`) puts the keypad beside the board; its cutout is on a
+    /// side then, out of the status bar.
+    landscape: bool,
+    /// The width the app has: the screen's, but a side navigation bar.
+    cw: i32,
+    status_bar: Rect,
+    cutout: Option<(i32, i32, i32)>,
+    app_bar: Rect,
+    back: Rect,
+    nav_bar: Rect,
+    nav_back: Rect,
+    nav_home: Rect,
+    nav_recents: Rect,
+    /// The content column: full width on phones, at most 600dp on tablets; its left edge.
+    column: i32,
+    left: i32,
+    /// Where the content starts under the app bar, and its height.
+    content_top: i32,
+    content_h: i32,
+}
+
+impl Chrome {
+    fn new(profile: &Profile) -> Chrome {
+        let (width, height) = profile.display_size();
+        let (width, height) = (width as i32, height as i32);
+        let landscape = width > height;
+        // Android lays the app out at the density it applies (an override from Settings, if any).
+        let dp = profile.applied_density() as f32 / 160.0;
+        let px = |v: f32| (v * dp).round() as i32;
+        let notch = profile.cutout && !landscape;
+        // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar on
+        // the right and a 48 dp app bar, as Android lays them out; a tablet keeps both.
+        let side_nav = landscape && (height as f32 / dp) < 600.0;
+        let nav_h = px(48.0);
+        let cw = if side_nav { width - nav_h } else { width };
+        let status_h = if notch { px(40.0) } else { px(24.0) };
+        let app_bar = Rect::new(0, status_h, cw, px(if side_nav { 48.0 } else { 56.0 }));
+        let nav_w = px(80.0);
+        let (nav_bar, nav_button): (Rect, Box<dyn Fn(i32) -> Rect>) = if side_nav {
+            let bar = Rect::new(cw, 0, nav_h, height);
+            let c = height / 2;
+            (
+                bar,
+                Box::new(move |d| Rect::new(bar.x, c - d - nav_w / 2, nav_h, nav_w)),
+            )
+        } else {
+            let bar = Rect::new(0, height - nav_h, width, nav_h);
+            let c = width / 2;
+            (
+                bar,
+                Box::new(move |d| Rect::new(c + d - nav_w / 2, bar.y, nav_w, nav_h)),
+            )
+        };
+        let column = (cw - 2 * px(8.0)).min(px(600.0));
+        let content_top = app_bar.bottom();
+        Chrome {
+            width,
+            height,
+            dp,
+            landscape,
+            cw,
+            status_bar: Rect::new(0, 0, cw, status_h),
+            cutout: notch.then(|| (width / 2, status_h / 2, px(11.0))),
+            app_bar,
+            back: Rect::new(0, app_bar.y, px(56.0), app_bar.h),
+            // Back, home, recents: left to right at the bottom, bottom to top at the side.
+            nav_back: nav_button(-px(110.0)),
+            nav_home: nav_button(0),
+            nav_recents: nav_button(px(110.0)),
+            nav_bar,
+            column,
+            left: (cw - column) / 2,
+            content_top,
+            content_h: if side_nav { height } else { nav_bar.y } - content_top,
+        }
+    }
+
+    fn px(&self, v: f32) -> i32 {
+        (v * self.dp).round() as i32
+    }
+
+    /// Home: where the title is centred, Play and Levels.
+    fn home(&self) -> (Rect, Rect, Rect) {
+        let (cw, top, h) = (self.cw, self.content_top, self.content_h);
+        let home_title = Rect::new(0, top + h / 4 - self.px(40.0), cw, self.px(80.0));
+        let button_w = self.px(240.0).min(self.column);
+        // Both buttons above the navigation bar, also on a short (landscape) screen.
+        let play = Rect::new(
+            (cw - button_w) / 2,
+            top + (h / 2).min(h - self.px(64.0 + 20.0 + 56.0 + 16.0)),
+            button_w,
+            self.px(64.0),
+        );
+        let level_list = Rect::new(
+            play.x,
+            play.bottom() + self.px(20.0),
+            button_w,
+            self.px(56.0),
+        );
+        (home_title, play, level_list)
+    }
+
+    /// The level list's button slots of one page and its paging row.
+    fn level_list(&self) -> LevelListRects {
+        let (left, column) = (self.left, self.column);
+        let gap = self.px(12.0);
+        let rows = LEVELS_PER_PAGE / LEVEL_COLUMNS;
+        let slot_w = (column - gap * (LEVEL_COLUMNS as i32 - 1)) / LEVEL_COLUMNS as i32;
+        // On a short screen the rows shrink so the paging row stays above the navigation bar.
+        let rows_h = self.content_h - self.px(24.0 + 16.0 + 48.0 + 8.0);
+        let slot_h = slot_w.min(self.px(72.0)).min(rows_h / rows as i32 - gap);
+        let grid_top = self.content_top + self.px(24.0);
+        let mut slots = [Rect::default(); LEVELS_PER_PAGE];
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let (r, c) = ((i / LEVEL_COLUMNS) as i32, (i % LEVEL_COLUMNS) as i32);
+            *slot = Rect::new(
+                left + c * (slot_w + gap),
+                grid_top + r * (slot_h + gap),
+                slot_w,
+                slot_h,
+            );
+        }
+        let paging_top = grid_top + rows as i32 * (slot_h + gap) + self.px(16.0);
+        let paging_w = self.px(112.0);
+        let prev_page = Rect::new(left, paging_top, paging_w, self.px(48.0));
+        let next_page = Rect::new(
+            left + column - paging_w,
+            paging_top,
+            paging_w,
+            self.px(48.0),
+        );
+        let page_label = Rect::new(
+            prev_page.right(),
+            paging_top,
+            next_page.x - prev_page.right(),
+            self.px(48.0),
+        );
+        LevelListRects {
+            slots,
+            prev_page,
+            next_page,
+            page_label,
+        }
+    }
+
+    /// The dialog card, centred, and its Home and Next buttons.
+    fn dialog(&self) -> (Rect, Rect, Rect) {
+        let cw = self.cw;
+        let dw = (cw - self.px(48.0)).min(self.px(340.0));
+        let dh = self.px(200.0);
+        let dialog = Rect::new((cw - dw) / 2, (self.height - dh) / 2, dw, dh);
+        let bw = (dw - self.px(16.0) * 3) / 2;
+        let by = dialog.bottom() - self.px(16.0) - self.px(48.0);
+        let dialog_home = Rect::new(dialog.x + self.px(16.0), by, bw, self.px(48.0));
+        let dialog_next = Rect::new(dialog_home.right() + self.px(16.0), by, bw, self.px(48.0));
+        (dialog, dialog_home, dialog_next)
+    }
+}
+
+/// The level list's rectangles.
+struct LevelListRects {
+    slots: [Rect; LEVELS_PER_PAGE],
+    prev_page: Rect,
+    next_page: Rect,
+    page_label: Rect,
+}
+
+/// Where the game screen's board and keys are.
+struct GameRects {
+    board: Rect,
+    lines: [i32; 10],
+    thin: i32,
+    thick: i32,
+    keys: [Rect; 9],
+    erase: Rect,
+    actions: [Rect; 4],
+    panel: Rect,
+}
+
+/// Where the keypad block goes: its left edge, top and width, and its scale (0.6..=1).
+struct KeyBlock {
+    left: i32,
+    top: i32,
+    span: i32,
+    scale: f32,
+    dp: f32,
+}
+
+impl KeyBlock {
+    fn px(&self, v: f32) -> i32 {
+        (v * self.dp * self.scale).round() as i32
+    }
+}
+
+impl GameRects {
+    /// The board, then the keypad. On a short screen the keypad shrinks (to 60%) to leave the
+    /// board the full width, then the board gives way.
+    fn new(c: &Chrome, keypad: KeypadStyle, style: &Style) -> GameRects {
+        let actions_dp = if style.erase == EraseKey::Actions {
+            ACTIONS_DP + ACTIONS_GAP_DP
+        } else {
+            0.0
+        };
+        let (board, block) = Self::board_and_block(c, keypad, style, actions_dp);
+        let size = board.w;
+        let mut lines = [0; 10];
+        for (i, l) in lines.iter_mut().enumerate() {
+            *l = (i as f32 * size as f32 / 9.0).round() as i32;
+        }
+        let thin = c.px(1.0).max(1);
+        let thick = if style.thin_boxes {
+            thin
+        } else {
+            c.px(2.5).max(2)
+        };
+        let mut actions = [Rect::default(); 4];
+        if actions_dp > 0.0 {
+            for (i, a) in actions.iter_mut().enumerate() {
+                let (x0, x1) = (i as i32 * block.span / 4, (i as i32 + 1) * block.span / 4);
+                *a = Rect::new(block.left + x0, block.top, x1 - x0, block.px(ACTIONS_DP));
+            }
+        }
+        let key_top = block.top + block.px(actions_dp);
+        let (keys, mut erase, panel) = Self::keypad(&block, key_top, keypad, style);
+        match style.erase {
+            EraseKey::None => erase = Rect::default(),
+            EraseKey::Actions => erase = actions[1],
+            _ => {}
+        }
+        GameRects {
+            board,
+            lines,
+            thin,
+            thick,
+            keys,
+            erase,
+            actions,
+            panel,
+        }
+    }
+
+    /// The board's square and where the keypad block goes (`actions_dp`: the action row's
+    /// height and gap, 0 without one).
+    fn board_and_block(
+        c: &Chrome,
+        keypad: KeypadStyle,
+        style: &Style,
+        actions_dp: f32,
+    ) -> (Rect, KeyBlock) {
+        let (dp, cw, column, content_h) = (c.dp, c.cw, c.column, c.content_h);
+        let key_dp = match keypad {
+            // With an action row, the row of keys has no erase key under it.
+            KeypadStyle::Row if actions_dp > 0.0 => 56.0 + actions_dp,
+            KeypadStyle::Row => 56.0 + 16.0 + 48.0,
+            KeypadStyle::TwoRows => 128.0 + actions_dp,
+            KeypadStyle::Grid => GRID_DP + actions_dp,
+        };
+        let full = if style.edge_to_edge { c.width } else { column };
+        // A 3x3 keypad's width (dp), its erase key beside it.
+        let grid_spread_dp = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
+            GRID_DP
+        } else {
+            GRID_DP + 24.0 + 88.0
+        };
+        let (size, span, scale) = if c.landscape {
+            // The board as tall as the content, the keypad beside it (shrunk to the board's
+            // height, and a 3x3 one to the room beside it, if need be).
+            let size = (content_h - c.px(32.0)).min(cw * 11 / 20);
+            let span = column.min(cw - size - c.px(16.0 + 24.0 + 16.0));
+            let mut scale = size as f32 / (key_dp * dp);
+            if keypad == KeypadStyle::Grid {
+                scale = scale.min(span as f32 / (grid_spread_dp * dp));
+            }
+            (size, span, scale.clamp(0.6, 1.0))
+        } else {
+            let room = (content_h - c.px(16.0 + 24.0 + 8.0) - full) as f32;
+            let scale = (room / (key_dp * dp)).clamp(0.6, 1.0);
+            let keys = (key_dp * dp * scale).round() as i32;
+            (
+                full.min(content_h - c.px(16.0 + 24.0 + 8.0) - keys),
+                column,
+                scale,
+            )
+        };
+        let kpx = |v: f32| (v * dp * scale).round() as i32;
+        // The keypad spans the content column under the board, also under a smaller board;
+        // beside it in landscape, centred on its height.
+        let (board, left, top) = if c.landscape {
+            let left = (cw - size - c.px(24.0) - span) / 2;
+            let board = Rect::new(left, c.content_top + c.px(16.0), size, size);
+            let block = board.y + (size - kpx(key_dp)) / 2;
+            (board, board.right() + c.px(24.0), block)
+        } else {
+            let board = Rect::new((c.width - size) / 2, c.content_top + c.px(16.0), size, size);
+            (board, (c.width - column) / 2, board.bottom() + c.px(24.0))
+        };
+        let block = KeyBlock {
+            left,
+            top,
+            span,
+            scale,
+            dp,
+        };
+        (board, block)
+    }
+
+    /// The digit keys from `top`, the erase key and a 3x3 keypad's panel, for `keypad`.
+    fn keypad(
+        b: &KeyBlock,
+        top: i32,
+        keypad: KeypadStyle,
+        style: &Style,
+    ) -> ([Rect; 9], Rect, Rect) {
+        let (kleft, kspan) = (b.left, b.span);
+        let mut keys = [Rect::default(); 9];
+        let mut panel = Rect::default();
+        let erase = match keypad {
+            KeypadStyle::Row => {
+                let kgap = b.px(4.0);
+                let kw = (kspan - 8 * kgap) / 9;
+                let kh = b.px(56.0);
+                for (i, k) in keys.iter_mut().enumerate() {
+                    *k = Rect::new(kleft + i as i32 * (kw + kgap), top, kw, kh);
+                }
+                let ew = b.px(136.0);
+                Rect::new(
+                    kleft + (kspan - ew) / 2,
+                    top + kh + b.px(16.0),
+                    ew,
+                    b.px(48.0),
+                )
+            }
+            KeypadStyle::TwoRows => {
+                let kgap = b.px(8.0);
+                let kw = (kspan - 4 * kgap) / 5;
+                let kh = b.px(60.0);
+                let at = |i: i32| {
+                    Rect::new(
+                        kleft + (i % 5) * (kw + kgap),
+                        top + (i / 5) * (kh + kgap),
+                        kw,
+                        kh,
+                    )
+                };
+                for (i, k) in keys.iter_mut().enumerate() {
+                    *k = at(i as i32);
+                }
+                at(9)
+            }
+            KeypadStyle::Grid => {
+                let (kw, kgap, pad) = (b.px(GRID_KEY_DP), b.px(GRID_GAP_DP), b.px(GRID_PAD_DP));
+                let pw = 3 * kw + 2 * kgap + 2 * pad;
+                let ew = b.px(88.0);
+                let spread = if matches!(style.erase, EraseKey::None | EraseKey::Actions) {
+                    pw
+                } else {
+                    pw + b.px(24.0) + ew
+                };
+                let px0 = kleft + (kspan - spread) / 2;
+                panel = Rect::new(px0, top, pw, pw);
+                for (i, k) in keys.iter_mut().enumerate() {
+                    let (r, c) = (i as i32 / 3, i as i32 % 3);
+                    *k = Rect::new(
+                        px0 + pad + c * (kw + kgap),
+                        top + pad + r * (kw + kgap),
+                        kw,
+                        kw,
+                    );
+                }
+                Rect::new(px0 + pw + b.px(24.0), top + pad, ew, kw)
+            }
+        };
+        (keys, erase, panel)
     }
 }
 
