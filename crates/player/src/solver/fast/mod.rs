@@ -15,9 +15,11 @@
 //! overall (more per guess), but mispredicts fewer branches: 1.1-1.5x its throughput (figures
 //! in the README).
 
+mod branch;
 mod search;
 mod state;
 mod tables;
+mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
 use state::State;
