@@ -53,12 +53,23 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
             st.place(cell, d as usize - 1);
         }
     }
-    search::run(st, limit)
+    search::run(st, limit, true)
 }
 
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
-/// included: the throughput entry for puzzle files.
+/// included.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {
+    Ok(search::run(parse_line(line)?, limit, true))
+}
+
+/// The number of solutions of an 81-byte puzzle line, counting at most `limit`, without
+/// keeping any: the throughput entry for puzzle files.
+pub fn count_line(line: &[u8], limit: u32) -> Result<u32, ParseError> {
+    Ok(search::run(parse_line(line)?, limit, false).count)
+}
+
+/// The position of the givens of an 81-byte puzzle line, not yet propagated.
+fn parse_line(line: &[u8]) -> Result<State, ParseError> {
     let line: &[u8; CELLS] = line
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
@@ -88,7 +99,7 @@ pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> 
     for &(cell, digit) in &givens[..n] {
         st.place(cell as usize, digit as usize);
     }
-    Ok(search::run(st, limit))
+    Ok(st)
 }
 
 #[cfg(test)]

@@ -125,19 +125,19 @@ impl State {
             // Forced into a minirow: the rest of its row and of its box go (per band, the three
             // rows of minirows are 3-bit groups; a box is every third bit of them).
             let stacks = (now | now >> 3 | now >> 6) & (7 | 7 << 9 | 7 << 18);
-            let keep_rows = rows & !lost & !((any_groups(now) | stacks * 0x49) & !now);
+            let keep_rows = rows & !lost & !((any_groups(now) | (stacks * 0x49)) & !now);
             let cols = triads.cols[digit];
             let free = cols & !forced_cols;
             let lost = cols_forced & free;
             let now = cols_three & free;
             // Forced into a minicolumn: its column in the other bands goes, and so do the
             // other columns of its box.
-            let gone = next_band(now) | next_band(next_band(now)) | any_groups(now) & !now;
+            let gone = next_band(now) | next_band(next_band(now)) | (any_groups(now) & !now);
             let keep_cols = cols & !lost & !gone;
             for band in 0..3 {
-                self.cand[9 * band + digit] &= LOCKED[(keep_rows >> (9 * band) & ROW) as usize]
-                    as u32
-                    & (keep_cols >> (9 * band) & ROW) * SPREAD;
+                let rows = LOCKED[(keep_rows >> (9 * band) & ROW) as usize] as u32;
+                let cols = (keep_cols >> (9 * band) & ROW) * SPREAD;
+                self.cand[9 * band + digit] &= rows & cols;
             }
         }
         Ok(true)
