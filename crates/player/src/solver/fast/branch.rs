@@ -36,27 +36,27 @@ pub(super) fn pick(triads: &Triads) -> Option<Branch> {
     // The unsettled band or stack with the fewest (digit, triad) occupancies: as good a guide
     // as the number of ways left (their sum over digits), and far cheaper. A settled unit has
     // 27: three digits in each of its nine triads.
-    let mut unit = 6;
-    let mut fewest = u32::MAX;
-    for u in 0..6 {
-        let [rows, cols] = triads.count;
+    // Branch-free minima (which unit and digit win is unpredictable): keys with the index in
+    // the low bits, so ties go to the first.
+    let [rows, cols] = triads.count;
+    let mut best = u32::MAX;
+    for unit in 0..6 {
         let mut total = 0;
-        for (k, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
-            let word = if u < 3 {
-                r >> (9 * u) & ROW
+        for k in 0..4 {
+            let word = if unit < 3 {
+                rows[k] >> (9 * unit) & ROW
             } else {
-                stack_occupancy(c, u - 3)
+                stack_occupancy(cols[k], unit - 3)
             };
             total += (POPCOUNT[word as usize] as u32) << k;
         }
-        if total > 27 && total < fewest {
-            fewest = total;
-            unit = u;
-        }
+        let key = if total > 27 { total << 3 | unit as u32 } else { u32::MAX };
+        best = best.min(key);
     }
-    if unit == 6 {
+    if best == u32::MAX {
         return None;
     }
+    let unit = (best & 7) as usize;
     let occupied = |digit: usize| {
         if unit < 3 {
             triads.rows[digit] >> (9 * unit) & ROW
@@ -65,18 +65,16 @@ pub(super) fn pick(triads: &Triads) -> Option<Branch> {
         }
     };
     // The digit with the fewest ways, at least two.
-    let mut digit = 0;
-    let mut ways = 0;
+    let mut best = u32::MAX;
     for d in 0..9 {
-        let n = PERMUTATION_COUNT[occupied(d) as usize];
-        if n >= 2 && (ways < 2 || n < ways) {
-            digit = d;
-            ways = n;
-        }
+        let n = PERMUTATION_COUNT[occupied(d) as usize] as u32;
+        let key = if n >= 2 { n << 4 | d as u32 } else { u32::MAX };
+        best = best.min(key);
     }
-    if ways < 2 {
+    if best == u32::MAX {
         return None;
     }
+    let digit = (best & 15) as usize;
     let mut branch = Branch {
         digit,
         ways: [[BAND; 3]; 6],
@@ -84,9 +82,7 @@ pub(super) fn pick(triads: &Triads) -> Option<Branch> {
     };
     let occupied = occupied(digit);
     for bits in PERMUTATIONS {
-        if occupied & bits != bits {
-            continue;
-        }
+        // Every permutation is written; only the usable ones are counted.
         let way = &mut branch.ways[branch.count];
         if unit < 3 {
             way[unit] = LOCKED[bits as usize] as u32;
@@ -98,7 +94,7 @@ pub(super) fn pick(triads: &Triads) -> Option<Branch> {
                 *mask = BAND & !(((7 << (3 * stack)) & !column) * SPREAD);
             }
         }
-        branch.count += 1;
+        branch.count += (occupied & bits == bits) as usize;
     }
     Some(branch)
 }
