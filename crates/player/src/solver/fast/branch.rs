@@ -50,7 +50,11 @@ pub(super) fn pick(triads: &Triads) -> Option<Branch> {
             };
             total += (POPCOUNT[word as usize] as u32) << k;
         }
-        let key = if total > 27 { total << 3 | unit as u32 } else { u32::MAX };
+        let key = if total > 27 {
+            total << 3 | unit as u32
+        } else {
+            u32::MAX
+        };
         best = best.min(key);
     }
     if best == u32::MAX {

@@ -23,6 +23,7 @@ mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
 use state::State;
+use tables::{BAND, ROW};
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,16 +74,16 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
     let line: &[u8; CELLS] = line
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
-    // Collect the givens without a branch per cell (which digit goes where is unpredictable):
-    // every cell is written at `n`, which only moves on past a given.
-    let mut givens = [(0u8, 0u8); CELLS]; // (cell, 0-based digit)
-    let mut n = 0;
+    // Each given empties the rest of its row in its digit-band; empty cells do the same to a
+    // spare lane, so there is no branch per cell (which cells hold givens is unpredictable).
+    let mut cand = [BAND; 28];
     let mut bad = false;
     for (cell, &ch) in line.iter().enumerate() {
-        let digit = ch.wrapping_sub(b'1');
-        givens[n] = (cell as u8, digit);
-        n += (digit < 9) as usize;
-        bad |= (digit >= 9) & (ch != b'.') & (ch != b'0');
+        let digit = ch.wrapping_sub(b'1') as usize;
+        let given = digit < 9;
+        let lane = if given { 9 * (cell / 27) + digit } else { 27 };
+        cand[lane] &= GIVEN_KEEPS[cell];
+        bad |= !given & (ch != b'.') & (ch != b'0');
     }
     let first_bad = || {
         let mut cells = line.iter().enumerate();
@@ -96,11 +97,21 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
         });
     }
     let mut st = State::new();
-    for &(cell, digit) in &givens[..n] {
-        st.place(cell as usize, digit as usize);
-    }
+    st.cand.copy_from_slice(&cand[..27]);
     Ok(st)
 }
+
+/// Per cell, what a given there keeps of its digit-band: the band but the rest of its row.
+static GIVEN_KEEPS: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let pos = cell % 27;
+        t[cell] = BAND & !(ROW << (9 * (pos / 9))) | 1 << pos;
+        cell += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests;

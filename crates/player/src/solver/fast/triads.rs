@@ -57,6 +57,39 @@ fn next_band(x: u32) -> u32 {
     (x << 9 | x >> 18) & BAND
 }
 
+/// The minicolumns a digit is forced into: those of its columns (bit `9 * band + column`)
+/// that no other band has.
+#[inline(always)]
+fn forced_columns(cols: u32) -> u32 {
+    cols & !(next_band(cols) | next_band(next_band(cols)))
+}
+
+/// Bit-sliced binary counters, 64 triads at once: bit `k` of a triad's count is its bit in
+/// word `k` (counts up to 15; the solver's never pass 9).
+#[derive(Clone, Copy, Default)]
+struct Counter([u64; 4]);
+
+impl Counter {
+    #[inline(always)]
+    fn add(&mut self, x: u64) {
+        let [c0, c1, c2, c3] = &mut self.0;
+        let carry = *c0 & x;
+        *c0 ^= x;
+        let carry2 = *c1 & carry;
+        *c1 ^= carry;
+        *c3 |= *c2 & carry2;
+        *c2 ^= carry2;
+    }
+
+    /// The triads (of the 32 starting at `shift`) counted exactly three times, and those
+    /// counted four times or more.
+    #[inline(always)]
+    fn three_and_more(&self, shift: u32) -> (u32, u32) {
+        let [c0, c1, c2, c3] = self.0.map(|c| (c >> shift) as u32);
+        (c0 & c1 & !(c2 | c3), c2 | c3)
+    }
+}
+
 impl State {
     /// One triad pass (module docs). Fills `triads` with the occupancy it read, and returns
     /// whether it removed any candidate.
@@ -64,10 +97,9 @@ impl State {
     /// Call it on a settled position (every digit-band updated since its last change): each
     /// row of each digit-band then has a candidate, which the bit tricks rely on.
     pub(super) fn triads(&mut self, triads: &mut Triads) -> Result<bool, Contradiction> {
-        // Bit-sliced binary counters (bit k of the count in word k) of the digits occupying
-        // and forced into each triad: minirows in the low halves, minicolumns in the high ones.
-        let mut count = [[0u64; 2]; 4];
-        let mut forced = [[0u32; 2]; 9];
+        // The digits occupying and forced into each triad: minirows (low half) and their
+        // forced digits (high half) in one counter, minicolumns in the other.
+        let (mut minirows, mut minicols) = (Counter::default(), Counter::default());
         for digit in 0..9 {
             let packed = |words: &[u16; 27]| {
                 words[digit] as u32
@@ -75,50 +107,29 @@ impl State {
                     | (words[18 + digit] as u32) << 18
             };
             let (rows, cols) = (packed(&self.rows), packed(&self.cols));
-            let forced_rows = rows & !multiple_groups(rows);
-            let forced_cols = cols & !(next_band(cols) | next_band(next_band(cols)));
             triads.rows[digit] = rows;
             triads.cols[digit] = cols;
-            forced[digit] = [forced_rows, forced_cols];
-            let x = [
-                rows as u64 | (forced_rows as u64) << 32,
-                cols as u64 | (forced_cols as u64) << 32,
-            ];
-            for k in 0..2 {
-                let carry = count[0][k] & x[k];
-                count[0][k] ^= x[k];
-                let carry2 = count[1][k] & carry;
-                count[1][k] ^= carry;
-                count[3][k] |= count[2][k] & carry2;
-                count[2][k] ^= carry2;
-            }
+            minirows.add(rows as u64 | ((rows & !multiple_groups(rows)) as u64) << 32);
+            minicols.add(cols as u64 | (forced_columns(cols) as u64) << 32);
         }
-        // Per kind (occupied minirows, forced minirows, occupied and forced minicolumns): the
-        // triads with exactly three digits, and those with four or more.
-        let [mut three, mut four] = [[0u32; 4]; 2];
-        for kind in 0..4 {
-            let bit = |k: usize| (count[k][kind / 2] >> (32 * (kind % 2))) as u32;
-            three[kind] = bit(0) & bit(1) & !(bit(2) | bit(3));
-            four[kind] = bit(2) | bit(3);
-            if kind % 2 == 0 {
-                triads.count[kind / 2] = [0, 1, 2, 3].map(bit);
-            }
-        }
+        triads.count = [minirows, minicols].map(|c| c.0.map(|word| word as u32));
+        let (rows_three, rows_more) = minirows.three_and_more(0);
+        let (rows_forced, rows_overforced) = minirows.three_and_more(32);
+        let (cols_three, cols_more) = minicols.three_and_more(0);
+        let (cols_forced, cols_overforced) = minicols.three_and_more(32);
         // Fewer than three occupying digits, or more than three forced.
-        let short = |kind: usize| !(three[kind] | four[kind]) & BAND;
-        if short(0) | short(2) | four[1] | four[3] != 0 {
+        let short = !(rows_three | rows_more) | !(cols_three | cols_more);
+        if short & BAND | rows_overforced | cols_overforced != 0 {
             return Err(Contradiction);
         }
         // Triads with exactly three occupying digits, and with exactly three forced ones. Where
         // both hold, the three are the same digits: nothing to do.
-        let (rows_three, rows_forced) = (three[0], three[1]);
-        let (cols_three, cols_forced) = (three[2], three[3]);
         if (rows_three ^ rows_forced) | (cols_three ^ cols_forced) == 0 {
             return Ok(false);
         }
-        for (digit, &[forced_rows, forced_cols]) in forced.iter().enumerate() {
+        for digit in 0..9 {
             let rows = triads.rows[digit];
-            let free = rows & !forced_rows;
+            let free = rows & multiple_groups(rows);
             // Minirows it loses (three others are forced there), and those it is forced into.
             let lost = rows_forced & free;
             let now = rows_three & free;
@@ -127,7 +138,7 @@ impl State {
             let stacks = (now | now >> 3 | now >> 6) & (7 | 7 << 9 | 7 << 18);
             let keep_rows = rows & !lost & !((any_groups(now) | (stacks * 0x49)) & !now);
             let cols = triads.cols[digit];
-            let free = cols & !forced_cols;
+            let free = cols & !forced_columns(cols);
             let lost = cols_forced & free;
             let now = cols_three & free;
             // Forced into a minicolumn: its column in the other bands goes, and so do the
