@@ -76,13 +76,16 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
     // Each given empties the rest of its row in its digit-band; empty cells do the same to a
     // spare lane, so there is no branch per cell (which cells hold givens is unpredictable).
-    let mut cand = [BAND; 28];
+    let mut cand = [BAND; 32];
     let mut bad = false;
     for (cell, &ch) in line.iter().enumerate() {
         let digit = ch.wrapping_sub(b'1') as usize;
         let given = digit < 9;
-        let lane = if given { 9 * (cell / 27) + digit } else { 27 };
-        cand[lane] &= GIVEN_KEEPS[cell];
+        // `if given { 9 * band + digit } else { 27 }`, as a mask (the compiler would branch).
+        let mask = (given as usize).wrapping_neg();
+        let (keep, band_lane) = GIVEN_KEEPS[cell];
+        let lane = (band_lane as usize + digit) & mask | 27 & !mask;
+        cand[lane & 31] &= keep;
         bad |= !given & (ch != b'.') & (ch != b'0');
     }
     let first_bad = || {
@@ -101,13 +104,17 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
     Ok(st)
 }
 
-/// Per cell, what a given there keeps of its digit-band: the band but the rest of its row.
-static GIVEN_KEEPS: [u32; CELLS] = {
-    let mut t = [0u32; CELLS];
+/// Per cell, what a given there keeps of its digit-band (the band but the rest of its row),
+/// and the band's first digit-band (`9 * band`).
+static GIVEN_KEEPS: [(u32, u8); CELLS] = {
+    let mut t = [(0u32, 0u8); CELLS];
     let mut cell = 0;
     while cell < CELLS {
         let pos = cell % 27;
-        t[cell] = BAND & !(ROW << (9 * (pos / 9))) | 1 << pos;
+        t[cell] = (
+            BAND & !(ROW << (9 * (pos / 9))) | 1 << pos,
+            9 * (cell / 27) as u8,
+        );
         cell += 1;
     }
     t
