@@ -1,19 +1,19 @@
 //! The fast solver: used to verify OCR'd boards, check uniqueness, generate levels, and for
 //! instant fill. It does not report individual writes.
 //!
-//! Design (after JCZSolve, written from its description): the board is 27 bitboards, one per
-//! digit and band of three rows (`state`); table-driven locked candidates, pointing and
-//! claiming narrow them, rows and cells left with one candidate place digits (`tables`
-//! explains the bit tricks). Propagation is branch-light: a digit-band is redone when it
-//! differs from its copy as last settled, and every update does the same work whether or not
-//! it finds something (mispredicted branches cost more than the few extra instructions). When
-//! that stalls the search guesses on a cell with two candidates, in the band with the most of
-//! them (else on a cell with the fewest), copying the small state per branch.
+//! Design (after JCZSolve, written from its description, and tdoku's triads and branching):
+//! the board is 27 bitboards, one per digit and band of three rows (`state`); table-driven
+//! locked candidates, pointing and claiming narrow them, rows and cells left with one candidate
+//! place digits (`tables` explains the bit tricks). Propagation is branch-light: a digit-band
+//! is redone when it differs from its copy as last settled, and every update does the same work
+//! whether or not it finds something (mispredicted branches cost more than the few extra
+//! instructions). When that stalls, a strong search also reasons on triads, the three cells of
+//! a minirow or minicolumn (`triads`), then guesses on a digit's place in a band or a stack
+//! (`branch`); a light one guesses on a cell with two candidates (`search` says which search
+//! runs when). Each guess copies the small state.
 //!
-//! Against the `sudoku` crate 0.8 (a JCZSolve port; `cargo bench --bench solvers -- uniqueness`)
-//! it makes 35-60% fewer guesses on the shared sets and executes about as many instructions
-//! overall (more per guess), but mispredicts fewer branches: 1.1-1.5x its throughput (figures
-//! in the README).
+//! Figures against tdoku, JSolve and the `sudoku` crate 0.8 (a JCZSolve port) are in
+//! `docs/performance.md` (`benches/peers/run.sh`, `cargo bench --bench solvers`).
 
 mod branch;
 mod search;

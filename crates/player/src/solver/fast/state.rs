@@ -25,7 +25,9 @@
 //!
 //! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
 //! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
-//! and sweeps start again. What remains is left to guessing.
+//! and sweeps start again; when it finds none, a strong search runs a triad pass
+//! ([`super::triads`]), and sweeps start again if that removed anything. What remains is left to
+//! guessing.
 
 use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, SPREAD, columns, minirows};
 use super::triads::Triads;
@@ -116,10 +118,17 @@ impl State {
         }
     }
 
-    /// Propagates every change since the last updates until nothing more follows, and leaves
-    /// in `triads` the triad occupancy of the final position unless it is solved (for guessing).
+    /// Propagates every change since the last updates until nothing more follows. With `strong`
+    /// it runs triad passes too and leaves in `triads` the triad occupancy of the final position
+    /// unless it is solved; without, it leaves in `pairs` the open cells with two candidates
+    /// (per band). Both are for guessing.
     #[inline(always)]
-    pub(super) fn propagate(&mut self, triads: &mut Triads) -> Result<(), Contradiction> {
+    pub(super) fn propagate(
+        &mut self,
+        strong: bool,
+        triads: &mut Triads,
+        pairs: &mut [u32; 3],
+    ) -> Result<(), Contradiction> {
         loop {
             let mut changed = true;
             while changed {
@@ -129,7 +138,10 @@ impl State {
                 sweep!(self, changed;
                     0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
-            if self.is_solved() || !self.naked_singles()? && !self.triads(triads)? {
+            if self.is_solved() {
+                return Ok(());
+            }
+            if !self.naked_singles(!strong, pairs)? && (!strong || !self.triads(triads)?) {
                 return Ok(());
             }
         }
@@ -176,25 +188,34 @@ impl State {
     }
 
     /// For each cell, how many digits are left, as bit-sliced counters: cells with at least
-    /// one and at least two candidates.
+    /// one, two and (if `three`, else none) three candidates.
     #[inline(always)]
-    fn counts(&self, band: usize) -> (u32, u32) {
-        let (mut one, mut two) = (0u32, 0u32);
+    fn counts(&self, band: usize, three: bool) -> (u32, u32, u32) {
+        let (mut one, mut two, mut more) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
             let c = self.cand[9 * band + digit];
+            if three {
+                more |= two & c;
+            }
             two |= one & c;
             one |= c;
         }
-        (one, two)
+        (one, two, more)
     }
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
     /// none. Returns whether it placed any.
-    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+    #[inline(always)]
+    fn naked_singles(
+        &mut self,
+        keep_pairs: bool,
+        pairs: &mut [u32; 3],
+    ) -> Result<bool, Contradiction> {
         let mut found = false;
-        for band in 0..3 {
-            let (one, two) = self.counts(band);
+        for (band, pairs) in pairs.iter_mut().enumerate() {
+            let (one, two, three) = self.counts(band, keep_pairs);
             let open = self.open[band];
+            *pairs = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
             }
