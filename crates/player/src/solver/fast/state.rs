@@ -141,7 +141,7 @@ impl State {
             if self.is_solved() {
                 return Ok(());
             }
-            if !self.naked_singles(!strong, pairs)? && (!strong || !self.triads(triads)?) {
+            if !self.naked_singles(pairs)? && (!strong || !self.triads(triads)?) {
                 return Ok(());
             }
         }
@@ -188,32 +188,26 @@ impl State {
     }
 
     /// For each cell, how many digits are left, as bit-sliced counters: cells with at least
-    /// one, two and (if `three`, else none) three candidates.
+    /// one, two and three candidates.
     #[inline(always)]
-    fn counts(&self, band: usize, three: bool) -> (u32, u32, u32) {
-        let (mut one, mut two, mut more) = (0u32, 0u32, 0u32);
+    fn counts(&self, band: usize) -> (u32, u32, u32) {
+        let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
             let c = self.cand[9 * band + digit];
-            if three {
-                more |= two & c;
-            }
+            three |= two & c;
             two |= one & c;
             one |= c;
         }
-        (one, two, more)
+        (one, two, three)
     }
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
-    /// none. Returns whether it placed any.
+    /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
     #[inline(always)]
-    fn naked_singles(
-        &mut self,
-        keep_pairs: bool,
-        pairs: &mut [u32; 3],
-    ) -> Result<bool, Contradiction> {
+    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
         for (band, pairs) in pairs.iter_mut().enumerate() {
-            let (one, two, three) = self.counts(band, keep_pairs);
+            let (one, two, three) = self.counts(band);
             let open = self.open[band];
             *pairs = open & two & !three;
             if open & !one != 0 {
