@@ -47,30 +47,39 @@ echo "building autoplay and examples/sudoku_crate_solve (release)..." >&2
 (cd "$root" && cargo build --release --quiet --bin autoplay --example sudoku_crate_solve)
 ${CC:-cc} -O2 -o "$out/cputime" "$root/benches/peers/cputime.c"
 
+# Program `p` on a puzzle file, as an argument list in `argv`.
 names=(autoplay "sudoku crate")
-cmds=("$root/target/release/autoplay solve --unique --quiet -f" "$root/target/release/examples/sudoku_crate_solve")
+bins=("$root/target/release/autoplay" "$root/target/release/examples/sudoku_crate_solve")
+argv_of() {
+    if [ "$1" = 0 ]; then argv=("${bins[0]}" solve --unique --quiet -f "$2"); else argv=("${bins[$1]}" "$2"); fi
+}
+peers=""
 if [ -n "$tdoku" ]; then
     [ -f "$tdoku/src/solver_dpll_triad_simd.cc" ] || { echo "$tdoku is not a tdoku checkout (no src/solver_dpll_triad_simd.cc)" >&2; exit 2; }
-    echo "building tdoku from $tdoku ($(git -C "$tdoku" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))..." >&2
+    commit=$(git -C "$tdoku" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')
+    echo "building tdoku from $tdoku ($commit)..." >&2
+    peers+="tdoku $commit ($tdoku); "
     for f in solver_dpll_triad_simd util; do
         $CXX -O3 -march=native -std=c++14 -c "$tdoku/src/$f.cc" -o "$out/tdoku_$f.o"
     done
     $CC -O3 -march=native -DPEER_TDOKU "$root/benches/peers/peer_solve.c" \
         "$out/tdoku_solver_dpll_triad_simd.o" "$out/tdoku_util.o" -lstdc++ -lm -o "$out/tdoku_solve"
-    names+=(tdoku) cmds+=("$out/tdoku_solve")
+    names+=(tdoku) bins+=("$out/tdoku_solve")
 fi
 if [ -n "$jsolve" ]; then
     [ -f "$jsolve/JSolve.c" ] || { echo "$jsolve has no JSolve.c" >&2; exit 2; }
     echo "building JSolve from $jsolve..." >&2
     $CC -O3 -march=native -DPEER_JSOLVE -I"$jsolve" "$root/benches/peers/peer_solve.c" "$jsolve/JSolve.c" -o "$out/jsolve_solve"
-    names+=(JSolve) cmds+=("$out/jsolve_solve")
+    names+=(JSolve) bins+=("$out/jsolve_solve")
+    peers+="JSolve ($jsolve); "
 fi
 n=${#names[@]}
 
-# How many puzzles of a set the program's summary line says have exactly one solution.
+# How many puzzles of a set program `p` says, in its summary line, have exactly one solution.
 unique_count() {
     local summary
-    summary=$($1 "$2" 2>/dev/null | tail -n 1 | tr -d ,) || true
+    argv_of "$1" "$2"
+    summary=$("${argv[@]}" 2>/dev/null | tail -n 1 | tr -d ,) || true
     case "$summary" in
         *"not unique"*) # autoplay: "# N puzzles: S solved, ..., U not unique in ..."
             echo "$summary" | sed -E 's/.*: ([0-9]+) solved.* ([0-9]+) not unique.*/\1 \2/' | awk '{print $1 - $2}' ;;
@@ -78,9 +87,9 @@ unique_count() {
     esac
 }
 for s in "${sets[@]}"; do
-    want=$(unique_count "${cmds[0]}" "$puzzles/$s.txt")
+    want=$(unique_count 0 "$puzzles/$s.txt")
     for ((p = 1; p < n; p++)); do
-        got=$(unique_count "${cmds[p]}" "$puzzles/$s.txt")
+        got=$(unique_count "$p" "$puzzles/$s.txt")
         [ "$got" = "$want" ] || { echo "$s: ${names[p]} finds $got puzzles with one solution, autoplay $want" >&2; exit 1; }
     done
 done
@@ -92,7 +101,8 @@ for ((r = 0; r < runs; r++)); do
     for s in "${sets[@]}"; do
         for ((i = 0; i < n; i++)); do
             p=$(((i + r) % n)) # a different program first in each run
-            us=$("$out/cputime" ${cmds[p]} "$puzzles/$s.txt")
+            argv_of "$p" "$puzzles/$s.txt"
+            us=$("$out/cputime" "${argv[@]}")
             key="$s/$p"
             if [ -z "${best[$key]:-}" ] || [ "$us" -lt "${best[$key]}" ]; then best[$key]=$us; fi
         done
@@ -104,7 +114,7 @@ echo
 echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr); $(date -u +%F)"
 echo "Load average (1, 5, 15 min) before: $load_before, after: $load_after"
 echo "rustc: $(rustc --version)"
-[ -n "$tdoku$jsolve" ] && echo "C/C++: $($CXX --version | head -n 1), -O3 -march=native"
+[ -n "$peers" ] && echo "Peers: ${peers%; }; C/C++: $($CXX --version | head -n 1), -O3 -march=native"
 echo "CPU time (user + system), minimum of $runs interleaved runs, in ms; ratio = peer / autoplay"
 echo
 header="| set | autoplay |" rule="|---|---:|"
