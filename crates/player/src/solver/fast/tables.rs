@@ -86,7 +86,7 @@ pub(super) const PERMUTATIONS: [u32; 6] = {
 };
 
 /// The band cells of the minirows in `occupied` (bit `3 * row + stack`).
-pub(super) const fn minirow_cells(occupied: u32) -> u32 {
+const fn minirow_cells(occupied: u32) -> u32 {
     let mut cells = 0;
     let mut bit = 0;
     while bit < 9 {
@@ -206,6 +206,14 @@ mod tests {
         assert_eq!(LOCKED[occ] >> 32, 0b110_110_001);
         // Rows 0 and 1 both only in stack 0: impossible.
         assert_eq!(LOCKED[0b111_001_001], 0);
+        // Each permutation alone leaves exactly itself.
+        for bits in PERMUTATIONS {
+            assert_eq!(PERMUTATION_COUNT[bits as usize], 1);
+            assert_eq!(LOCKED[bits as usize] >> 32, bits as u64);
+        }
+        assert_eq!(PERMUTATION_COUNT[0x1FF], 6);
+        assert_eq!(PERMUTATION_COUNT[occ], 2);
+        assert_eq!(POPCOUNT[0b101_100_001], 4);
         // A row with nothing: impossible.
         assert_eq!(LOCKED[0b111_000_111], 0);
     }
