@@ -2,11 +2,8 @@
 //! puzzle file (one 81-character line each) with the `sudoku` crate 0.8, uniqueness-checking
 //! (its `solution()` is `None` unless the solution is unique), and prints a one-line summary.
 //!
-//! ```text
-//! cargo build --release --example sudoku_crate_solve --bin autoplay
-//! hyperfine -w 2 'target/release/examples/sudoku_crate_solve ../shared/puzzles/17_clue.txt' \
-//!     'target/release/autoplay solve -f ../shared/puzzles/17_clue.txt --unique --quiet'
-//! ```
+//! `benches/peers/run.sh` times it beside `autoplay solve -f FILE --unique --quiet` (and tdoku and
+//! JSolve when given their checkouts), CPU time, interleaved; figures in `docs/performance.md`.
 
 use std::time::Instant;
 use sudoku::Sudoku;

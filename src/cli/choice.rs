@@ -60,7 +60,7 @@ impl Choice for Strategy {
         (
             Strategy::Fast,
             "fast",
-            "The fastest solver: bitboards, singles, locked candidates, MRV branching (fills the solution directly)",
+            "The fastest solver: bitboards, singles, locked candidates, triads (fills the solution directly)",
         ),
     ];
 }

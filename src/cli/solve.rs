@@ -6,7 +6,7 @@ use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 use sudoku_autoplay::board::{Board, ParseError};
-use sudoku_autoplay::solver::{self, Options, Outcome, Strategy};
+use sudoku_autoplay::solver::{self, Options, Outcome, SearchResult, Strategy};
 use sudoku_autoplay::text::thousands as t;
 
 #[derive(Debug, clap::Args)]
@@ -27,7 +27,8 @@ pub struct SolveArgs {
     /// Search strategy.
     #[arg(long, value_parser = choice::<Strategy>(), default_value = "fast")]
     strategy: Strategy,
-    /// Also check that the solution is unique; a puzzle with several solutions is a failure (exit 1).
+    /// Also check that the solution is unique; a puzzle with several solutions is a failure
+    /// (exit 1), named on stderr (with --quiet only counted).
     #[arg(short, long)]
     unique: bool,
     /// Stop a search after N placements (a runaway rowmajor search ends cleanly).
@@ -36,7 +37,9 @@ pub struct SolveArgs {
     /// One JSON object per puzzle on stdout.
     #[arg(long, conflicts_with = "quiet")]
     json: bool,
-    /// Print only the summary (for throughput runs).
+    /// Print only the summary (for throughput runs). Invalid and unsolvable puzzles are still
+    /// named on stderr; puzzles with several solutions (--unique) are only counted in the
+    /// summary: run without --quiet to see which.
     #[arg(short, long)]
     quiet: bool,
 }
@@ -51,35 +54,108 @@ struct Summary {
     not_unique: u64,
 }
 
-pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
-    let options = Options {
-        max_steps: args.max_steps,
-        check_unique: false,
-    };
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut summary = Summary::default();
-    let start = Instant::now();
+impl Summary {
+    fn total(&self) -> u64 {
+        self.solved + self.invalid + self.unsolvable + self.stopped
+    }
 
-    if let Some(p) = &args.puzzle {
-        let parsed = Board::parse(p);
-        handle(&args, &options, 0, p.trim(), parsed, &mut out, &mut summary)?;
-    } else {
-        let mut reader: Box<dyn BufRead> = match &args.file {
-            Some(path) if path.as_os_str() != "-" => Box::new(std::io::BufReader::with_capacity(
-                1 << 16,
-                std::fs::File::open(path)
-                    .with_context(|| format!("cannot open puzzle file {}", path.display()))?,
-            )),
-            _ => {
-                if std::io::stdin().is_terminal() {
-                    eprintln!(
-                        "reading puzzles from stdin, one per line or as 9-line grids (Ctrl-D to end; see --help)"
-                    );
-                }
-                Box::new(std::io::stdin().lock())
-            }
+    fn failures(&self) -> u64 {
+        self.invalid + self.unsolvable + self.stopped + self.not_unique
+    }
+
+    /// The summary line, e.g. `# 3 puzzles: 3 solved, 0 invalid, 0 unsolvable in 0.001 s (...)`.
+    fn line(&self, args: &SolveArgs, secs: f64) -> String {
+        let total = self.total();
+        let not_unique = match (args.unique, args.quiet && self.not_unique > 0) {
+            (false, _) => String::new(),
+            (true, false) => format!(", {} not unique", t(self.not_unique)),
+            (true, true) => format!(
+                ", {} not unique (run without --quiet to see which)",
+                t(self.not_unique)
+            ),
         };
+        let stopped = if self.stopped > 0 {
+            format!(", {} stopped by --max-steps", t(self.stopped))
+        } else {
+            String::new()
+        };
+        format!(
+            "# {} puzzle{}: {} solved, {} invalid, {} unsolvable{not_unique}{stopped} in {secs:.3} s \
+             ({} puzzles/s, {})",
+            t(total),
+            if total == 1 { "" } else { "s" },
+            t(self.solved),
+            t(self.invalid),
+            t(self.unsolvable),
+            t((total as f64 / secs.max(1e-9)).round() as u64),
+            args.strategy,
+        )
+    }
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    let start = Instant::now();
+    let stdout = std::io::stdout();
+    let mut solving = Solving {
+        options: Options {
+            max_steps: args.max_steps,
+            check_unique: false,
+        },
+        args: &args,
+        out: BufWriter::new(stdout.lock()),
+        summary: Summary::default(),
+    };
+    if let Some(p) = &args.puzzle {
+        solving.handle(0, p.trim(), Board::parse(p))?;
+    } else {
+        solving.read_all(open_input(&args)?)?;
+    }
+    let Solving {
+        mut out, summary, ..
+    } = solving;
+    if summary.total() > 1 || args.quiet {
+        let line = summary.line(&args, start.elapsed().as_secs_f64());
+        out.flush()?;
+        if args.json {
+            eprintln!("{line}")
+        } else {
+            writeln!(out, "{line}")?
+        }
+    }
+    out.flush()?;
+    Ok(if summary.failures() == 0 { 0 } else { 1 })
+}
+
+/// The puzzle input: the file of `--file`, else stdin.
+fn open_input(args: &SolveArgs) -> anyhow::Result<Box<dyn BufRead>> {
+    Ok(match &args.file {
+        Some(path) if path.as_os_str() != "-" => Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            std::fs::File::open(path)
+                .with_context(|| format!("cannot open puzzle file {}", path.display()))?,
+        )),
+        _ => {
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "reading puzzles from stdin, one per line or as 9-line grids (Ctrl-D to end; see --help)"
+                );
+            }
+            Box::new(std::io::stdin().lock())
+        }
+    })
+}
+
+/// A run over puzzles: the settings, the output, the counts so far.
+struct Solving<'a, W: Write> {
+    args: &'a SolveArgs,
+    options: Options,
+    out: W,
+    summary: Summary,
+}
+
+impl<W: Write> Solving<'_, W> {
+    /// Solves every puzzle of `reader`.
+    fn read_all(&mut self, mut reader: Box<dyn BufRead>) -> anyhow::Result<()> {
         let mut puzzles = Puzzles::default();
         let mut buf = Vec::new();
         loop {
@@ -88,7 +164,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 .read_until(b'\n', &mut buf)
                 .context("cannot read puzzle input")?;
             let bytes = line_bytes(&buf);
-            if n > 0 && puzzles.grid.is_none() && quiet_fast(&args, bytes, &mut summary) {
+            if n > 0 && puzzles.grid.is_none() && self.quiet_fast(bytes) {
                 puzzles.count += 1;
                 continue;
             }
@@ -102,80 +178,211 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                     )
                 })
                 .context("cannot read puzzle input")?;
-            let Some(p) = puzzles.push(line) else {
-                if line.is_none() {
-                    break;
-                }
-                continue;
-            };
-            handle(
-                &args,
-                &options,
-                p.line,
-                &p.text,
-                p.parsed,
-                &mut out,
-                &mut summary,
-            )?;
+            match puzzles.push(line) {
+                Some(p) => self.handle(p.line, &p.text, p.parsed)?,
+                None if line.is_none() => return Ok(()),
+                None => {}
+            }
         }
     }
 
-    let total = summary.solved + summary.invalid + summary.unsolvable + summary.stopped;
-    let secs = start.elapsed().as_secs_f64();
-    if total > 1 || args.quiet {
-        let line = format!(
-            "# {} puzzle{}: {} solved, {} invalid, {} unsolvable{}{} in {:.3} s ({} puzzles/s, {})",
-            t(total),
-            if total == 1 { "" } else { "s" },
-            t(summary.solved),
-            t(summary.invalid),
-            t(summary.unsolvable),
-            if args.unique {
-                format!(", {} not unique", t(summary.not_unique))
-            } else {
-                String::new()
-            },
-            if summary.stopped > 0 {
-                format!(", {} stopped by --max-steps", t(summary.stopped))
-            } else {
-                String::new()
-            },
-            secs,
-            t((total as f64 / secs.max(1e-9)).round() as u64),
-            args.strategy,
-        );
-        out.flush()?;
-        if args.json {
-            eprintln!("{line}")
+    /// The throughput path of `--quiet` with `fast`: a plain 81-character line counted straight
+    /// from its bytes in one pass (parse included, up to two solutions with `--unique`, none
+    /// kept). Returns false, having counted nothing, when the line needs the general path: a
+    /// line that is not clean or has no solution, so every message and rule check is
+    /// [`Self::handle`]'s.
+    fn quiet_fast(&mut self, line: &[u8]) -> bool {
+        let args = self.args;
+        if !args.quiet || args.strategy != Strategy::Fast {
+            return false;
+        }
+        // Counting to 1 without `--unique`, to 2 with it.
+        let limit = if args.unique { 2 } else { 1 };
+        let count = solver::fast::count_line(line.trim_ascii(), limit).unwrap_or(0);
+        self.summary.solved += (count > 0) as u64;
+        self.summary.not_unique += (count > 1) as u64;
+        count > 0
+    }
+
+    /// Solves one puzzle of the input (`line` 0: the command line's) and reports it.
+    fn handle(
+        &mut self,
+        line: usize,
+        raw: &str,
+        parsed: Result<Board, ParseError>,
+    ) -> anyhow::Result<()> {
+        let at = if line > 0 {
+            format!("line {line}: ")
         } else {
-            writeln!(out, "{line}")?
+            String::new()
+        };
+        let board = match parsed {
+            Ok(board) => board,
+            Err(e) => return self.invalid(line, &at, raw, e.to_string()),
+        };
+        match self.search(&board) {
+            Ok((r, unique)) => self.report(line, &at, &board, &r, unique),
+            Err(Failure::Invalid(msg)) => self.invalid(line, &at, raw, msg),
+            Err(Failure::Unsolvable) => self.unsolvable(line, &at, &board),
         }
     }
-    out.flush()?;
-    let failures = summary.invalid + summary.unsolvable + summary.stopped + summary.not_unique;
-    Ok(if failures == 0 { 0 } else { 1 })
+
+    /// The search of `board` by the chosen strategy, and whether its solution is unique when
+    /// `--unique` asks.
+    fn search(&self, board: &Board) -> Result<(SearchResult, Option<bool>), Failure> {
+        let args = self.args;
+        if args.strategy == Strategy::Fast {
+            // One pass finds up to two solutions; the rules are only checked when there is none.
+            let fast = Options {
+                check_unique: args.unique,
+                ..self.options
+            };
+            let r = solver::search(Strategy::Fast, board, &fast, &mut ());
+            if r.outcome == Outcome::Unsolvable {
+                board
+                    .validate()
+                    .map_err(|c| Failure::Invalid(c.to_string()))?;
+                return Err(Failure::Unsolvable);
+            }
+            return Ok((r, r.unique));
+        }
+        board
+            .validate()
+            .map_err(|c| Failure::Invalid(c.to_string()))?;
+        // The exact solution count first, with `fast`: a puzzle without a solution is said at
+        // once (a rowmajor search of a near-empty unsolvable grid could run for days), and
+        // `--unique` needs no second search by the slow strategies.
+        let count = solver::fast::solutions(board, 2).count;
+        if count == 0 {
+            return Err(Failure::Unsolvable);
+        }
+        let r = solver::search(args.strategy, board, &self.options, &mut ());
+        Ok((r, args.unique.then_some(count == 1)))
+    }
+
+    /// Counts and reports a puzzle that breaks the rules or cannot be read.
+    fn invalid(&mut self, line: usize, at: &str, raw: &str, msg: String) -> anyhow::Result<()> {
+        self.summary.invalid += 1;
+        // Character errors already name the line.
+        let msg = if msg.starts_with("line ") {
+            msg
+        } else {
+            format!("{at}{msg}")
+        };
+        eprintln!("invalid puzzle: {msg}");
+        if self.args.json {
+            let obj =
+                serde_json::json!({"line": line, "puzzle": raw, "status": "invalid", "error": msg});
+            writeln!(self.out, "{obj}")?;
+        }
+        Ok(())
+    }
+
+    /// Counts and reports a puzzle that obeys the rules but has no solution.
+    fn unsolvable(&mut self, line: usize, at: &str, board: &Board) -> anyhow::Result<()> {
+        self.summary.unsolvable += 1;
+        no_solution(at, board);
+        if self.args.json {
+            let obj = serde_json::json!({"line": line, "puzzle": board.to_line(), "status": "unsolvable",
+                "strategy": self.args.strategy.name()});
+            writeln!(self.out, "{obj}")?;
+        }
+        Ok(())
+    }
+
+    /// Counts and reports a search's outcome: the solution with its counts, or JSON.
+    fn report(
+        &mut self,
+        line: usize,
+        at: &str,
+        board: &Board,
+        r: &SearchResult,
+        unique: Option<bool>,
+    ) -> anyhow::Result<()> {
+        let (args, s) = (self.args, &r.stats);
+        let status = match r.outcome {
+            Outcome::Solved(_) => {
+                self.summary.solved += 1;
+                if unique == Some(false) {
+                    self.summary.not_unique += 1;
+                    if !args.quiet {
+                        eprintln!(
+                            "{at}NOT unique: {} has several solutions (one is printed; the puzzle \
+                             lacks givens, check that none was dropped)",
+                            board.to_line()
+                        );
+                    }
+                }
+                "solved"
+            }
+            Outcome::Unsolvable => {
+                self.summary.unsolvable += 1;
+                no_solution(at, board);
+                "unsolvable"
+            }
+            Outcome::BudgetExhausted => {
+                self.summary.stopped += 1;
+                eprintln!(
+                    "{at}stopped after {} placements (--max-steps); no solution found yet",
+                    t(s.placements)
+                );
+                "stopped"
+            }
+        };
+        if args.json {
+            let obj = serde_json::json!({
+                "line": line,
+                "puzzle": board.to_line(),
+                "status": status,
+                "solution": r.solution().map(|b| b.to_line()),
+                "strategy": args.strategy.name(),
+                "placements": s.placements,
+                "undos": s.undos,
+                "calls": s.calls(),
+                "max_depth": s.max_depth,
+                "unique": unique,
+                "micros": s.elapsed.as_micros() as u64,
+            });
+            writeln!(self.out, "{obj}")?;
+        } else if !args.quiet
+            && let Some(sol) = r.solution()
+        {
+            if line > 0 {
+                writeln!(self.out, "# line {line}: {}", board.to_line())?;
+            }
+            write!(self.out, "{sol}")?;
+            let unique = match unique {
+                Some(true) => ", unique",
+                Some(false) => ", NOT unique (several solutions; this is one of them)",
+                None => "",
+            };
+            writeln!(
+                self.out,
+                "# {}: {} placements, {} undos, {} calls, max depth {}, {:.3} ms{unique}\n",
+                args.strategy,
+                t(s.placements),
+                t(s.undos),
+                t(s.calls()),
+                s.max_depth,
+                s.elapsed.as_secs_f64() * 1e3,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a puzzle got no search.
+enum Failure {
+    /// It breaks the rules (the message says how).
+    Invalid(String),
+    /// It obeys them but no grid completes it.
+    Unsolvable,
 }
 
 /// A line as `BufRead::lines` gives it: without its `\n` or `\r\n`.
 fn line_bytes(buf: &[u8]) -> &[u8] {
     let line = buf.strip_suffix(b"\n").unwrap_or(buf);
     line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-/// The throughput path of `--quiet` with `fast`: a plain 81-character line solved straight from
-/// its bytes in one pass (parse included, up to two solutions with `--unique`). Returns false,
-/// having counted nothing, when the line needs the general path: anything but a clean line with
-/// a solution, so every message and rule check is [`handle`]'s.
-fn quiet_fast(args: &SolveArgs, line: &[u8], summary: &mut Summary) -> bool {
-    if !args.quiet || args.strategy != Strategy::Fast {
-        return false;
-    }
-    let line = line.trim_ascii();
-    // Counting to 1 without `--unique`, to 2 with it: exactly one found is a clean solve.
-    let limit = if args.unique { 2 } else { 1 };
-    let solved = matches!(solver::fast::solutions_line(line, limit), Ok(found) if found.count == 1);
-    summary.solved += solved as u64;
-    solved
 }
 
 /// One puzzle of the input, as read.
@@ -272,147 +479,6 @@ fn at_line(e: ParseError, line: usize) -> ParseError {
         ParseError::BadChar { column, ch, .. } => ParseError::BadChar { line, column, ch },
         other => other,
     }
-}
-
-fn handle(
-    args: &SolveArgs,
-    options: &Options,
-    line: usize,
-    raw: &str,
-    parsed: Result<Board, ParseError>,
-    out: &mut impl Write,
-    summary: &mut Summary,
-) -> anyhow::Result<()> {
-    let at = if line > 0 {
-        format!("line {line}: ")
-    } else {
-        String::new()
-    };
-    let invalid = |msg: String, out: &mut dyn Write, summary: &mut Summary| {
-        summary.invalid += 1;
-        // Character errors already name the line.
-        let msg = if msg.starts_with("line ") {
-            msg
-        } else {
-            format!("{at}{msg}")
-        };
-        eprintln!("invalid puzzle: {msg}");
-        if args.json {
-            let obj =
-                serde_json::json!({"line": line, "puzzle": raw, "status": "invalid", "error": msg});
-            writeln!(out, "{obj}")?;
-        }
-        anyhow::Ok(())
-    };
-    let board = match parsed {
-        Ok(b) => b,
-        Err(e) => return invalid(e.to_string(), out, summary),
-    };
-    let unsolvable = |out: &mut dyn Write, summary: &mut Summary| {
-        summary.unsolvable += 1;
-        no_solution(&at, &board);
-        if args.json {
-            let obj = serde_json::json!({"line": line, "puzzle": board.to_line(), "status": "unsolvable",
-                "strategy": args.strategy.name()});
-            writeln!(out, "{obj}")?;
-        }
-        anyhow::Ok(())
-    };
-    let (r, unique) = if args.strategy == Strategy::Fast {
-        // One pass finds up to two solutions; the rules are only checked when there is none.
-        let fast = Options {
-            check_unique: args.unique,
-            ..*options
-        };
-        let r = solver::search(Strategy::Fast, &board, &fast, &mut ());
-        if r.outcome == Outcome::Unsolvable {
-            return match board.validate() {
-                Err(c) => invalid(c.to_string(), out, summary),
-                Ok(()) => unsolvable(out, summary),
-            };
-        }
-        (r, r.unique)
-    } else {
-        if let Err(c) = board.validate() {
-            return invalid(c.to_string(), out, summary);
-        }
-        // The exact solution count first, with `fast`: a puzzle without a solution is said at
-        // once (a rowmajor search of a near-empty unsolvable grid could run for days), and
-        // `--unique` needs no second search by the slow strategies.
-        let count = solver::fast::solutions(&board, 2).count;
-        if count == 0 {
-            return unsolvable(out, summary);
-        }
-        let r = solver::search(args.strategy, &board, options, &mut ());
-        (r, args.unique.then_some(count == 1))
-    };
-    let s = &r.stats;
-    let status = match r.outcome {
-        Outcome::Solved(_) => {
-            summary.solved += 1;
-            if unique == Some(false) {
-                summary.not_unique += 1;
-                eprintln!(
-                    "{at}NOT unique: {} has several solutions (one is printed; the puzzle lacks givens, \
-                     check that none was dropped)",
-                    board.to_line()
-                );
-            }
-            "solved"
-        }
-        Outcome::Unsolvable => {
-            summary.unsolvable += 1;
-            no_solution(&at, &board);
-            "unsolvable"
-        }
-        Outcome::BudgetExhausted => {
-            summary.stopped += 1;
-            eprintln!(
-                "{at}stopped after {} placements (--max-steps); no solution found yet",
-                sudoku_autoplay::text::thousands(s.placements)
-            );
-            "stopped"
-        }
-    };
-    if args.json {
-        let obj = serde_json::json!({
-            "line": line,
-            "puzzle": board.to_line(),
-            "status": status,
-            "solution": r.solution().map(|b| b.to_line()),
-            "strategy": args.strategy.name(),
-            "placements": s.placements,
-            "undos": s.undos,
-            "calls": s.calls(),
-            "max_depth": s.max_depth,
-            "unique": unique,
-            "micros": s.elapsed.as_micros() as u64,
-        });
-        writeln!(out, "{obj}")?;
-    } else if !args.quiet
-        && let Some(sol) = r.solution()
-    {
-        if line > 0 {
-            writeln!(out, "# line {line}: {}", board.to_line())?;
-        }
-        write!(out, "{sol}")?;
-        let unique = match unique {
-            Some(true) => ", unique",
-            Some(false) => ", NOT unique (several solutions; this is one of them)",
-            None => "",
-        };
-        writeln!(
-            out,
-            "# {}: {} placements, {} undos, {} calls, max depth {}, {:.3} ms{unique}\n",
-            args.strategy,
-            sudoku_autoplay::text::thousands(s.placements),
-            sudoku_autoplay::text::thousands(s.undos),
-            sudoku_autoplay::text::thousands(s.calls()),
-            s.max_depth,
-            s.elapsed.as_secs_f64() * 1e3,
-        )?;
-    }
-    Ok(())
 }
 
 fn no_solution(at: &str, board: &Board) {

@@ -202,6 +202,29 @@ fn several_solutions_with_unique_is_a_failure() {
 }
 
 #[test]
+fn quiet_counts_several_solutions_without_a_line_each() {
+    // Every puzzle of the serg sample has several solutions: solved once each, counted, and
+    // named only without --quiet.
+    let path = "tests/data/puzzles/serg_sample.txt";
+    let quiet = autoplay(&["solve", "-f", path, "--unique", "--quiet"], "");
+    assert_eq!(quiet.status.code(), Some(1), "not unique is a failure");
+    assert_eq!(text(&quiet.stderr), "");
+    assert!(
+        text(&quiet.stdout).starts_with(
+            "# 100 puzzles: 100 solved, 0 invalid, 0 unsolvable, 100 not unique \
+             (run without --quiet to see which) in "
+        ),
+        "{}",
+        text(&quiet.stdout)
+    );
+    let full = autoplay(&["solve", "-f", path, "--unique"], "");
+    assert_eq!(text(&full.stderr).matches("NOT unique").count(), 100);
+    // Without --unique one solution is all that was asked for.
+    let plain = autoplay(&["solve", "-f", path, "--quiet"], "");
+    assert!(plain.status.success(), "{}", text(&plain.stdout));
+}
+
+#[test]
 fn rowmajor_on_an_unsolvable_grid_says_so_at_once() {
     // Legal givens, but r1c9 can hold nothing; the row-major search would run for days.
     let unsolvable = format!("12345678........9{}", ".".repeat(64));
@@ -368,22 +391,29 @@ fn quiet_reports_every_bad_line_like_the_full_output() {
     let full = autoplay(&["solve", "--unique"], &input);
     let quiet = autoplay(&["solve", "--unique", "--quiet"], &input);
     assert_eq!(quiet.status.code(), Some(1));
-    assert_eq!(text(&quiet.stderr), text(&full.stderr));
-    let summary = "# 9 puzzles: 5 solved, 3 invalid, 1 unsolvable, 1 not unique in ";
+    // The same messages, but a puzzle with several solutions is only counted.
+    let named: String = text(&full.stderr)
+        .lines()
+        .filter(|l| !l.contains("NOT unique"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(text(&quiet.stderr), named);
+    assert!(text(&full.stderr).contains("line 5: NOT unique"));
+    let summary = "# 9 puzzles: 5 solved, 3 invalid, 1 unsolvable, 1 not unique";
     assert!(
-        text(&quiet.stdout).starts_with(summary),
+        text(&quiet.stdout)
+            .starts_with(&format!("{summary} (run without --quiet to see which) in ")),
         "{}",
         text(&quiet.stdout)
     );
     assert!(
-        text(&full.stdout).contains(summary),
+        text(&full.stdout).contains(&format!("{summary} in ")),
         "{}",
         text(&full.stdout)
     );
     for expected in [
         "line 3: the board breaks the Sudoku rules",
         "line 4: no solution",
-        "line 5: NOT unique",
         "line 6, column 2: unexpected character 'x'",
         "line 7: ",
     ] {

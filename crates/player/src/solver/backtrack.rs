@@ -162,29 +162,8 @@ fn engine<O: Observer, S: Sink>(
     observer: &mut O,
     sink: &mut S,
 ) -> (Stats, bool) {
-    // One copy of the loop per kind of order, so the hot loop has no order test.
-    if order == Order::Mrv {
-        engine_for::<O, S, true>(board, order, budget, observer, sink)
-    } else {
-        engine_for::<O, S, false>(board, order, budget, observer, sink)
-    }
-}
-
-/// [`engine`] for one kind of order: `MRV` picks each depth's cell as it goes, otherwise the
-/// cells of all depths are fixed up front.
-#[inline(always)]
-fn engine_for<O: Observer, S: Sink, const MRV: bool>(
-    board: &Board,
-    order: Order,
-    budget: u64,
-    observer: &mut O,
-    sink: &mut S,
-) -> (Stats, bool) {
     let mut units = Units::new(board);
-    let mut stats = Stats::default();
-
-    // Per depth: the cell (fixed up front unless MRV), its untried candidates, and the bit
-    // placed there.
+    // The empty cells, in row-major order.
     let mut slots = [Slot::default(); CELLS + 1];
     let mut n = 0;
     for (cell, slot) in SLOTS.iter().enumerate() {
@@ -193,22 +172,124 @@ fn engine_for<O: Observer, S: Sink, const MRV: bool>(
             n += 1;
         }
     }
-    if order == Order::Static {
-        slots[..n].sort_by_key(|&s| units.candidates(s).count_ones());
-    }
     if n == 0 {
         sink.solution(&units.grid);
-        return (stats, false);
+        return (Stats::default(), false);
     }
+    match order {
+        Order::Mrv => engine_mrv(&mut units, n, budget, observer, sink),
+        Order::Static => {
+            slots[..n].sort_by_key(|&s| units.candidates(s).count_ones());
+            engine_fixed(&mut units, &slots[..n], budget, observer, sink)
+        }
+        Order::RowMajor => engine_fixed(&mut units, &slots[..n], budget, observer, sink),
+    }
+}
+
+/// Per-depth arrays of the fixed-order loop: 128 long, indexed with `depth & 127`, so the
+/// hot loop has no bounds checks (a board has at most 81 empty cells).
+const DEPTHS: usize = 128;
+
+/// The loop for a cell order fixed up front (`order`, one slot per depth).
+///
+/// Its inner loop runs over the candidate digits of one depth only: arriving at a depth, the
+/// next depth's candidates without this depth's digit are known (`next`), so a digit that
+/// leaves the next depth nothing (a dead end right below) costs a mask and its two events,
+/// and the units change only on the way down and back up.
+#[inline(always)]
+fn engine_fixed<O: Observer, S: Sink>(
+    units: &mut Units,
+    order: &[Slot],
+    budget: u64,
+    observer: &mut O,
+    sink: &mut S,
+) -> (Stats, bool) {
+    let n = order.len();
+    let mut slots = [Slot::default(); DEPTHS];
+    slots[..n].copy_from_slice(order);
+    // Per depth: the untried candidates, the digit placed, the next depth's candidates before
+    // this depth's digit, and which of those that digit takes away (all if the two cells share
+    // a unit, none otherwise).
+    let (mut cands, mut placed) = ([0u16; DEPTHS], [0u16; DEPTHS]);
+    let (mut next, mut peer) = ([0u16; DEPTHS], [0u16; DEPTHS]);
+    for d in 1..n {
+        let (a, b) = (slots[d - 1], slots[d]);
+        let shared = a.row == b.row || a.col == b.col || a.bx == b.bx;
+        peer[d - 1] = if shared { ALL } else { 0 };
+    }
+    let mut stats = Stats::default();
+    cands[0] = units.candidates(slots[0]);
+    next[0] = units.candidates(slots[1]);
+    let mut depth = 0;
+    'depths: loop {
+        let d = depth & (DEPTHS - 1);
+        let slot = slots[d];
+        let cell = slot.cell as usize;
+        let mut untried = cands[d];
+        while untried != 0 {
+            if stats.placements == budget {
+                return (stats, true);
+            }
+            let bit = untried & untried.wrapping_neg();
+            untried ^= bit;
+            let digit = bit.trailing_zeros() as u8 + 1;
+            stats.placements += 1;
+            stats.max_depth = stats.max_depth.max(d as u32 + 1);
+            observer.place(cell, digit);
+            if d + 1 < n {
+                let below = next[d] & !(bit & peer[d]);
+                if below != 0 {
+                    units.toggle(slot, bit);
+                    (cands[d], placed[d]) = (untried, bit);
+                    depth = d + 1;
+                    let d = depth & (DEPTHS - 1);
+                    cands[d] = below;
+                    next[d] = units.candidates(slots[(d + 1) & (DEPTHS - 1)]);
+                    continue 'depths;
+                }
+            } else {
+                placed[d] = bit;
+                for (s, &bit) in slots[..n].iter().zip(&placed[..n]) {
+                    units.grid[s.cell as usize] = bit.trailing_zeros() as u8 + 1;
+                }
+                if sink.solution(&units.grid) {
+                    return (stats, false);
+                }
+            }
+            // A dead end right below, or a solution to look past: take the digit back.
+            stats.undos += 1;
+            observer.undo(cell, digit);
+        }
+        // Every digit tried here: back up and take back the digit above.
+        if d == 0 {
+            return (stats, false);
+        }
+        depth = d - 1;
+        let d = depth & (DEPTHS - 1);
+        let (slot, bit) = (slots[d], placed[d]);
+        units.toggle(slot, bit);
+        stats.undos += 1;
+        observer.undo(slot.cell as usize, bit.trailing_zeros() as u8 + 1);
+    }
+}
+
+/// The loop for MRV: each depth's cell is the first with the fewest candidates once the depths
+/// above are placed.
+#[inline(always)]
+fn engine_mrv<O: Observer, S: Sink>(
+    units: &mut Units,
+    n: usize,
+    budget: u64,
+    observer: &mut O,
+    sink: &mut S,
+) -> (Stats, bool) {
+    let mut stats = Stats::default();
+    // Per depth: its cell, its untried candidates, and the bit placed there.
+    let mut slots = [Slot::default(); CELLS + 1];
     let mut cands = [0u16; CELLS + 1];
     let mut placed = [0u16; CELLS + 1];
-
     let mut depth = 0usize;
-    if MRV {
-        (slots[0], cands[0]) = units.most_constrained();
-    } else {
-        cands[0] = units.candidates(slots[0]);
-    }
+    (slots[0], cands[0]) = units.most_constrained();
     loop {
         let slot = slots[depth];
         if cands[depth] == 0 {
@@ -220,9 +301,7 @@ fn engine_for<O: Observer, S: Sink, const MRV: bool>(
             let slot = slots[depth];
             let bit = placed[depth];
             units.toggle(slot, bit);
-            if MRV {
-                units.grid[slot.cell as usize] = 0;
-            }
+            units.grid[slot.cell as usize] = 0;
             stats.undos += 1;
             observer.undo(slot.cell as usize, bit.trailing_zeros() as u8 + 1);
             continue;
@@ -235,20 +314,13 @@ fn engine_for<O: Observer, S: Sink, const MRV: bool>(
         placed[depth] = bit;
         units.toggle(slot, bit);
         let digit = bit.trailing_zeros() as u8 + 1;
-        if MRV {
-            // MRV looks for empty cells in the grid; fixed orders fill it in at a solution.
-            units.grid[slot.cell as usize] = digit;
-        }
+        // MRV looks for empty cells in the grid.
+        units.grid[slot.cell as usize] = digit;
         stats.placements += 1;
         observer.place(slot.cell as usize, digit);
         depth += 1;
         stats.max_depth = stats.max_depth.max(depth as u32);
         if depth == n {
-            if !MRV {
-                for d in 0..n {
-                    units.grid[slots[d].cell as usize] = placed[d].trailing_zeros() as u8 + 1;
-                }
-            }
             if sink.solution(&units.grid) {
                 return (stats, false);
             }
@@ -256,10 +328,6 @@ fn engine_for<O: Observer, S: Sink, const MRV: bool>(
             cands[depth] = 0;
             continue;
         }
-        if MRV {
-            (slots[depth], cands[depth]) = units.most_constrained();
-        } else {
-            cands[depth] = units.candidates(slots[depth]);
-        }
+        (slots[depth], cands[depth]) = units.most_constrained();
     }
 }

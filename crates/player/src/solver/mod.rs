@@ -6,7 +6,8 @@
 //! cell and [`Observer::undo`] exactly where it takes one back. Observers are generic
 //! parameters, so the no-op observer `()` compiles away (see `benches/solvers.rs`).
 //!
-//! [`Strategy::Fast`] is a bitboard solver (singles, locked candidates, MRV branching) that does
+//! [`Strategy::Fast`] is a bitboard solver (singles, locked candidates, triads, guesses on a
+//! digit's place in a band or stack or on a cell with two candidates) that does
 //! not track individual writes; as an observed search it reports the fill of its solution, one
 //! `place` per empty cell and no undos (the "instant fill" mode).
 
@@ -77,7 +78,7 @@ pub enum Strategy {
     Mrv,
     /// Cells ordered once by their initial candidate count (ties row-major), then plain backtracking.
     Static,
-    /// The fastest solver: bitboards, singles, locked candidates, MRV branching (fills the solution directly).
+    /// The fastest solver: bitboards, singles, locked candidates, triads (fills the solution directly).
     Fast,
 }
 

@@ -1,26 +1,29 @@
 //! The fast solver: used to verify OCR'd boards, check uniqueness, generate levels, and for
 //! instant fill. It does not report individual writes.
 //!
-//! Design (after JCZSolve, written from its description): the board is 27 bitboards, one per
-//! digit and band of three rows (`state`); table-driven locked candidates, pointing and
-//! claiming narrow them, rows and cells left with one candidate place digits (`tables`
-//! explains the bit tricks). Propagation is branch-light: a digit-band is redone when it
-//! differs from its copy as last settled, and every update does the same work whether or not
-//! it finds something (mispredicted branches cost more than the few extra instructions). When
-//! that stalls the search guesses on a cell with two candidates, in the band with the most of
-//! them (else on a cell with the fewest), copying the small state per branch.
+//! Design (after JCZSolve, written from its description, and tdoku's triads and branching):
+//! the board is 27 bitboards, one per digit and band of three rows (`state`); table-driven
+//! locked candidates, pointing and claiming narrow them, rows and cells left with one candidate
+//! place digits (`tables` explains the bit tricks). Propagation is branch-light: a digit-band
+//! is redone when it differs from its copy as last settled, and every update does the same work
+//! whether or not it finds something (mispredicted branches cost more than the few extra
+//! instructions). When that stalls, a strong search also reasons on triads, the three cells of
+//! a minirow or minicolumn (`triads`), then guesses on a digit's place in a band or a stack
+//! (`branch`); a light one guesses on a cell with two candidates (`search` says which search
+//! runs when). Each guess copies the small state.
 //!
-//! Against the `sudoku` crate 0.8 (a JCZSolve port; `cargo bench --bench solvers -- uniqueness`)
-//! it makes 35-60% fewer guesses on the shared sets and executes about as many instructions
-//! overall (more per guess), but mispredicts fewer branches: 1.1-1.5x its throughput (figures
-//! in the README).
+//! Figures against tdoku, JSolve and the `sudoku` crate 0.8 (a JCZSolve port) are in
+//! `docs/performance.md` (`benches/peers/run.sh`, `cargo bench --bench solvers`).
 
+mod branch;
 mod search;
 mod state;
 mod tables;
+mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
 use state::State;
+use tables::{BAND, ROW};
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,25 +54,39 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
             st.place(cell, d as usize - 1);
         }
     }
-    search::run(st, limit)
+    search::run(st, limit, true)
 }
 
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
-/// included: the throughput entry for puzzle files.
+/// included.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {
+    Ok(search::run(parse_line(line)?, limit, true))
+}
+
+/// The number of solutions of an 81-byte puzzle line, counting at most `limit`, without
+/// keeping any: the throughput entry for puzzle files.
+pub fn count_line(line: &[u8], limit: u32) -> Result<u32, ParseError> {
+    Ok(search::run(parse_line(line)?, limit, false).count)
+}
+
+/// The position of the givens of an 81-byte puzzle line, not yet propagated.
+fn parse_line(line: &[u8]) -> Result<State, ParseError> {
     let line: &[u8; CELLS] = line
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
-    // Collect the givens without a branch per cell (which digit goes where is unpredictable):
-    // every cell is written at `n`, which only moves on past a given.
-    let mut givens = [(0u8, 0u8); CELLS]; // (cell, 0-based digit)
-    let mut n = 0;
+    // Each given empties the rest of its row in its digit-band; empty cells do the same to a
+    // spare lane, so there is no branch per cell (which cells hold givens is unpredictable).
+    let mut cand = [BAND; 32];
     let mut bad = false;
     for (cell, &ch) in line.iter().enumerate() {
-        let digit = ch.wrapping_sub(b'1');
-        givens[n] = (cell as u8, digit);
-        n += (digit < 9) as usize;
-        bad |= (digit >= 9) & (ch != b'.') & (ch != b'0');
+        let digit = ch.wrapping_sub(b'1') as usize;
+        let given = digit < 9;
+        // `if given { 9 * band + digit } else { 27 }`, as a mask (the compiler would branch).
+        let mask = (given as usize).wrapping_neg();
+        let (keep, band_lane) = GIVEN_KEEPS[cell];
+        let lane = (band_lane as usize + digit) & mask | 27 & !mask;
+        cand[lane & 31] &= keep;
+        bad |= !given & (ch != b'.') & (ch != b'0');
     }
     let first_bad = || {
         let mut cells = line.iter().enumerate();
@@ -83,11 +100,25 @@ pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> 
         });
     }
     let mut st = State::new();
-    for &(cell, digit) in &givens[..n] {
-        st.place(cell as usize, digit as usize);
-    }
-    Ok(search::run(st, limit))
+    st.cand.copy_from_slice(&cand[..27]);
+    Ok(st)
 }
+
+/// Per cell, what a given there keeps of its digit-band (the band but the rest of its row),
+/// and the band's first digit-band (`9 * band`).
+static GIVEN_KEEPS: [(u32, u8); CELLS] = {
+    let mut t = [(0u32, 0u8); CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let pos = cell % 27;
+        t[cell] = (
+            BAND & !(ROW << (9 * (pos / 9))) | 1 << pos,
+            9 * (cell / 27) as u8,
+        );
+        cell += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests;

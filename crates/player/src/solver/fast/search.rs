@@ -1,103 +1,146 @@
 //! Depth-first guessing on top of [`State::propagate`], counting solutions up to a limit.
 
 use super::Solutions;
+use super::branch::{self, Branch};
 use super::state::State;
-use super::tables::ROW;
-use crate::board::Board;
+use super::triads::Triads;
+use crate::board::{Board, CELLS};
 
-/// Counts the solutions of `st` (after propagating it) up to `limit`.
-pub(super) fn run(st: State, limit: u32) -> Solutions {
-    let mut out = Solutions {
-        count: 0,
-        first: None,
-        guesses: 0,
+/// Counts the solutions of `st` (after propagating it) up to `limit`, keeping the first if
+/// `keep_first`.
+pub(super) fn run(st: State, limit: u32, keep_first: bool) -> Solutions {
+    let mut search = Search {
+        limit,
+        keep_first,
+        strong: false,
+        out: Solutions {
+            count: 0,
+            first: None,
+            guesses: 0,
+        },
     };
     if limit > 0 {
-        descend(st, limit, &mut out);
+        descend(st, &mut search);
     }
-    out
+    search.out
 }
 
-/// Propagates, then either records a solution or branches on one cell's candidates.
-fn descend(mut st: State, limit: u32, out: &mut Solutions) {
-    let Ok(pairs) = st.propagate() else {
-        return;
+/// A search under way: what it was asked, what it found.
+struct Search {
+    limit: u32,
+    keep_first: bool,
+    /// Whether the search has turned strong (see [`descend`]).
+    strong: bool,
+    out: Solutions,
+}
+
+/// The most open cells the first propagation may leave for a search to stay light: the hard
+/// sets leave 54-61 (forum_hardest) and mostly 49-64 (magictour), the serg set 31-47.
+const LIGHT_OPEN: u32 = 48;
+
+/// Guesses after which a light search turns strong all the same.
+const LIGHT_GUESSES: u64 = 32;
+
+/// Propagates, then either records a solution or branches.
+///
+/// A search is *strong* or *light*. Strong: triad passes, and guesses on a digit's place in a
+/// band or a stack ([`branch`]); on hard puzzles that takes about 40% fewer guesses than
+/// guessing on cells, for more work per guess. Light: no triad passes, and each guess on the
+/// first cell with two candidates, the cheapest node there is, which wins where the search is
+/// short anyway: puzzles that the first propagation leaves mostly settled (at most
+/// [`LIGHT_OPEN`] open cells), typically easy ones and those with several solutions (where
+/// finding two takes a few guesses whatever the choice: serg, 20% less time). A light search
+/// that runs past [`LIGHT_GUESSES`] guesses turns strong.
+fn descend(mut st: State, search: &mut Search) {
+    let strong = search.strong || search.out.guesses >= LIGHT_GUESSES;
+    let mut triads = Triads::default();
+    let mut pairs = [0; 3];
+    let propagated = if strong {
+        st.propagate(true, &mut triads, &mut pairs)
+    } else {
+        st.propagate(false, &mut triads, &mut pairs)
     };
+    if propagated.is_err() {
+        return;
+    }
+    if search.out.guesses == 0 && !strong {
+        // The root, propagated light: choose the search's kind (a strong search propagates
+        // it again, with triad passes).
+        let open: u32 = st.open.iter().map(|o| o.count_ones()).sum();
+        search.strong = open > LIGHT_OPEN;
+        if search.strong {
+            return descend(st, search);
+        }
+    }
     if st.is_solved() {
+        let out = &mut search.out;
         out.count += 1;
-        if out.first.is_none() {
+        if search.keep_first && out.first.is_none() {
             out.first = Board::from_cells(st.grid());
         }
         return;
     }
-    let (cell, mut digits) = pick(&st, pairs);
-    // Each candidate but the last in a copy; the last one in `st` itself, which also learns
-    // that the earlier digits failed (or were counted) there.
+    if !strong {
+        let band = (0..3).find(|&band| pairs[band] != 0);
+        let cell = match band {
+            Some(band) => 27 * band + pairs[band].trailing_zeros() as usize,
+            None => first_open(&st),
+        };
+        return guess_a_cell(st, cell, search);
+    }
+    let Some(Branch { digit, ways, count }) = branch::pick(&triads) else {
+        let cell = first_open(&st);
+        return guess_a_cell(st, cell, search);
+    };
+    // Each way but the last in a copy; the last one in `st` itself.
+    let Some((last, rest)) = ways[..count].split_last() else {
+        return;
+    };
+    for way in rest {
+        search.out.guesses += 1;
+        let mut child = st;
+        child.restrict(digit, way);
+        descend(child, search);
+        if search.out.count >= search.limit {
+            return;
+        }
+    }
+    search.out.guesses += 1;
+    st.restrict(digit, last);
+    descend(st, search)
+}
+
+/// The first open cell ([`CELLS`] if none).
+fn first_open(st: &State) -> usize {
+    match (0..3).find(|&band| st.open[band] != 0) {
+        Some(band) => 27 * band + st.open[band].trailing_zeros() as usize,
+        None => CELLS,
+    }
+}
+
+/// Guesses each candidate of `cell` in turn: each but the last in a copy, the last in `st`
+/// itself, which also learns that the earlier ones failed (or were counted) there.
+fn guess_a_cell(mut st: State, cell: usize, search: &mut Search) {
+    if cell >= CELLS {
+        return;
+    }
+    let mut digits = digits_of(&st, cell);
     while digits != 0 {
         let digit = digits.trailing_zeros() as usize;
         digits &= digits - 1;
-        out.guesses += 1;
+        search.out.guesses += 1;
         if digits == 0 {
             st.place(cell, digit);
-            return descend(st, limit, out);
+            return descend(st, search);
         }
         let mut child = st;
         child.place(cell, digit);
-        descend(child, limit, out);
-        if out.count >= limit {
+        descend(child, search);
+        if search.out.count >= search.limit {
             return;
         }
         st.eliminate(cell, digit);
     }
-}
-
-/// The cell to guess on and its candidate digits (bit `d` for 0-based digit `d`): a cell with
-/// exactly two candidates if there is one (`pairs`, per band), else the first with the fewest.
-///
-/// Among two-candidate cells it takes the band scoring highest on twice its two-candidate
-/// cells plus its open cells, then the first such cell of that band's row with the most of
-/// them: a guess there tends to settle more of the board. On the shared sets (17-clue,
-/// top1465, forum hardest) that is ~15% fewer guesses than the first such cell of the band
-/// with the most open cells, itself ~15% fewer than the first such cell on the board.
-fn pick(st: &State, pairs: [u32; 3]) -> (usize, u32) {
-    let score = |band: usize| pairs[band].count_ones() * 2 + st.open[band].count_ones();
-    let n = [score(0), score(1), score(2)];
-    let first = if n[0] >= n[1] && n[0] >= n[2] {
-        0
-    } else if n[1] >= n[2] {
-        1
-    } else {
-        2
-    };
-    for band in [first, (first + 1) % 3, (first + 2) % 3] {
-        if pairs[band] != 0 {
-            // The first such cell of the band's row with the most of them.
-            let rows = [0, 1, 2].map(|row| pairs[band] & ROW << (9 * row));
-            let mut row = 0;
-            for r in 1..3 {
-                if rows[r].count_ones() > rows[row].count_ones() {
-                    row = r;
-                }
-            }
-            let cell = 27 * band + rows[row].trailing_zeros() as usize;
-            return (cell, digits_of(st, cell));
-        }
-    }
-    let mut best = (usize::MAX, 0u32);
-    let mut fewest = u32::MAX;
-    for band in 0..3 {
-        let mut open = st.open[band];
-        while open != 0 {
-            let cell = 27 * band + open.trailing_zeros() as usize;
-            open &= open - 1;
-            let digits = digits_of(st, cell);
-            if digits.count_ones() < fewest {
-                fewest = digits.count_ones();
-                best = (cell, digits);
-            }
-        }
-    }
-    best
 }
 
 /// The candidate digits of `cell` (bit `d` for 0-based digit `d`).

@@ -25,9 +25,12 @@
 //!
 //! Sweeps over all 27 digit-bands (unrolled, so every index is a constant) repeat until one
 //! changes nothing. Then a board-wide pass places naked singles (a cell with one digit left)
-//! and sweeps start again. What remains is left to guessing.
+//! and sweeps start again; when it finds none, a strong search runs a triad pass
+//! ([`super::triads`]), and sweeps start again if that removed anything. What remains is left to
+//! guessing.
 
 use super::tables::{BAND, CLAIMING, LOCKED, POINTING, ROW, SPREAD, columns, minirows};
+use super::triads::Triads;
 
 /// Why propagation stopped: the position has no solution.
 pub(super) struct Contradiction;
@@ -42,7 +45,9 @@ pub(super) struct State {
     /// the two differ.
     settled: [u32; 27],
     /// Per digit-band, the columns of `settled` (a superset of those of `cand`).
-    cols: [u16; 27],
+    pub(super) cols: [u16; 27],
+    /// Per digit-band, the minirows of `settled` ([`minirows`]).
+    pub(super) rows: [u16; 27],
     /// Per band, the cells without a placed digit.
     pub(super) open: [u32; 3],
 }
@@ -78,6 +83,7 @@ impl State {
             cand: [BAND; 27],
             settled: [BAND; 27],
             cols: [ROW as u16; 27],
+            rows: [ROW as u16; 27],
             open: [BAND; 3],
         }
     }
@@ -104,12 +110,25 @@ impl State {
         self.open[0] | self.open[1] | self.open[2] == 0
     }
 
-    /// Propagates every change since the last updates until nothing more follows.
-    ///
-    /// Returns the open cells with exactly two candidates left, per band (for guessing).
+    /// Keeps, for digit `digit` (0-based), only the cells in `masks` (one per band).
     #[inline(always)]
-    pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
-        let mut pairs = [0; 3];
+    pub(super) fn restrict(&mut self, digit: usize, masks: &[u32; 3]) {
+        for (band, &mask) in masks.iter().enumerate() {
+            self.cand[9 * band + digit] &= mask;
+        }
+    }
+
+    /// Propagates every change since the last updates until nothing more follows. With `strong`
+    /// it runs triad passes too and leaves in `triads` the triad occupancy of the final position
+    /// unless it is solved; without, it leaves in `pairs` the open cells with two candidates
+    /// (per band). Both are for guessing.
+    #[inline(always)]
+    pub(super) fn propagate(
+        &mut self,
+        strong: bool,
+        triads: &mut Triads,
+        pairs: &mut [u32; 3],
+    ) -> Result<(), Contradiction> {
         loop {
             let mut changed = true;
             while changed {
@@ -119,8 +138,11 @@ impl State {
                 sweep!(self, changed;
                     0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
             }
-            if self.is_solved() || !self.naked_singles(&mut pairs)? {
-                return Ok(pairs);
+            if self.is_solved() {
+                return Ok(());
+            }
+            if !self.naked_singles(pairs)? && (!strong || !self.triads(triads)?) {
+                return Ok(());
             }
         }
     }
@@ -130,7 +152,8 @@ impl State {
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i / 9;
         let old = self.cand[i];
-        let cells = old & LOCKED[minirows(old)];
+        let locked = LOCKED[minirows(old)];
+        let cells = old & locked as u32;
         if cells == 0 {
             return Err(Contradiction);
         }
@@ -151,6 +174,7 @@ impl State {
             *lane &= !placed;
         }
         self.settled[i] = cells;
+        self.rows[i] = (locked >> 32) as u16;
 
         let cols = columns(cells);
         self.cols[i] = cols as u16;
@@ -163,8 +187,8 @@ impl State {
         Ok(())
     }
 
-    /// For each open cell, how many digits are left, as bit-sliced counters: cells with at
-    /// least one, at least two and at least three candidates.
+    /// For each cell, how many digits are left, as bit-sliced counters: cells with at least
+    /// one, two and three candidates.
     #[inline(always)]
     fn counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
@@ -179,6 +203,7 @@ impl State {
 
     /// Places the digit of every open cell that has a single candidate. Fails on a cell with
     /// none. Returns whether it placed any, and sets `pairs` to the open cells with two.
+    #[inline(always)]
     fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
         for (band, pairs) in pairs.iter_mut().enumerate() {

@@ -43,9 +43,32 @@ pub(super) static ROW_STACKS: [u8; 512] = {
 /// belongs to no permutation made only of occupied minirows cannot hold the digit. That covers
 /// pointing and claiming inside the band, and hidden singles in boxes. The entry is the union of
 /// the usable permutations' minirows, expanded to their 27 cells; 0 if no permutation fits (the
-/// digit cannot be placed: contradiction).
-pub(super) static LOCKED: [u32; 512] = {
-    const PERMS: [[u32; 3]; 6] = [
+/// digit cannot be placed: contradiction). Bits 32 and up hold the same minirows as occupancy
+/// bits (the `occupied` of what is left).
+pub(super) static LOCKED: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut usable = 0;
+        let mut p = 0;
+        while p < 6 {
+            let bits = PERMUTATIONS[p];
+            if occ as u32 & bits == bits {
+                usable |= bits;
+            }
+            p += 1;
+        }
+        t[occ] = minirow_cells(usable) as u64 | (usable as u64) << 32;
+        occ += 1;
+    }
+    t
+};
+
+/// The six ways a digit can sit in a band, one minirow per row in three different stacks, as
+/// minirow occupancy bits (`3 * row + stack`). Transposed, the same six are the ways it can sit
+/// in a stack: one minicolumn per band (bit `3 * band + column`) in three different columns.
+pub(super) const PERMUTATIONS: [u32; 6] = {
+    const STACKS: [[u32; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
         [1, 0, 2],
@@ -53,28 +76,52 @@ pub(super) static LOCKED: [u32; 512] = {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut t = [0u32; 512];
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        t[p] = 1 << STACKS[p][0] | 1 << (3 + STACKS[p][1]) | 1 << (6 + STACKS[p][2]);
+        p += 1;
+    }
+    t
+};
+
+/// The band cells of the minirows in `occupied` (bit `3 * row + stack`).
+const fn minirow_cells(occupied: u32) -> u32 {
+    let mut cells = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        if occupied & 1 << bit != 0 {
+            cells |= 7 << (9 * (bit / 3) + 3 * (bit % 3));
+        }
+        bit += 1;
+    }
+    cells
+}
+
+/// `PERMUTATION_COUNT[occupied]`: how many of the [`PERMUTATIONS`] use only occupied minirows.
+pub(super) static PERMUTATION_COUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
     let mut occ = 0;
     while occ < 512 {
-        let mut cells = 0u32;
         let mut p = 0;
         while p < 6 {
-            let mut bits = 0u32; // the permutation's minirows, as occupancy bits
-            let mut mask = 0u32; // the same minirows, as band cells
-            let mut row = 0;
-            while row < 3 {
-                let stack = PERMS[p][row];
-                bits |= 1 << (3 * row as u32 + stack);
-                mask |= 7 << (9 * row as u32 + 3 * stack);
-                row += 1;
-            }
-            if occ as u32 & bits == bits {
-                cells |= mask;
-            }
+            let bits = PERMUTATIONS[p];
+            t[occ] += (occ as u32 & bits == bits) as u8;
             p += 1;
         }
-        t[occ] = cells;
         occ += 1;
+    }
+    t
+};
+
+/// `POPCOUNT[bits]`: the number of bits set in a 9-bit value (without the `popcnt` instruction,
+/// which the baseline x86-64 target lacks).
+pub(super) static POPCOUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = (x as u32).count_ones() as u8;
+        x += 1;
     }
     t
 };
@@ -152,12 +199,21 @@ mod tests {
     #[test]
     fn locked_examples() {
         // Everything open: every minirow is in some permutation.
-        assert_eq!(LOCKED[0x1FF], BAND);
+        assert_eq!(LOCKED[0x1FF], BAND as u64 | 0x1FF << 32);
         // Row 0 only in stack 0: rows 1 and 2 lose stack 0, row 0 keeps only its stack-0 minirow.
         let occ = 0b111_111_001;
-        assert_eq!(LOCKED[occ], 0x7 | (0x1F8 << 9) | (0x1F8 << 18));
+        assert_eq!(LOCKED[occ] as u32, 0x7 | (0x1F8 << 9) | (0x1F8 << 18));
+        assert_eq!(LOCKED[occ] >> 32, 0b110_110_001);
         // Rows 0 and 1 both only in stack 0: impossible.
         assert_eq!(LOCKED[0b111_001_001], 0);
+        // Each permutation alone leaves exactly itself.
+        for bits in PERMUTATIONS {
+            assert_eq!(PERMUTATION_COUNT[bits as usize], 1);
+            assert_eq!(LOCKED[bits as usize] >> 32, bits as u64);
+        }
+        assert_eq!(PERMUTATION_COUNT[0x1FF], 6);
+        assert_eq!(PERMUTATION_COUNT[occ], 2);
+        assert_eq!(POPCOUNT[0b101_100_001], 4);
         // A row with nothing: impossible.
         assert_eq!(LOCKED[0b111_000_111], 0);
     }

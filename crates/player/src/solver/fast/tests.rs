@@ -30,12 +30,13 @@ fn reference_count(board: &Board) -> Option<u32> {
     }
 }
 
-/// Checks the count of `line` (via both entries) and that the first solution is a solution.
+/// Checks the count of `line` (via all three entries) and that the first solution is a solution.
 fn check(line: &str, expected: u32) {
     let board = Board::parse_line(line).unwrap();
     let s = solutions(&board, 2);
     assert_eq!(s.count, expected, "{line}");
     assert_eq!(solutions_line(line.as_bytes(), 2).unwrap(), s, "{line}");
+    assert_eq!(count_line(line.as_bytes(), 2), Ok(expected), "{line}");
     match s.first {
         Some(sol) => {
             assert!(
@@ -144,8 +145,13 @@ fn line_entry_rejects_bad_input() {
             ch: 'x'
         })
     );
+    assert_eq!(
+        count_line(&line, 2),
+        solutions_line(&line, 2).map(|s| s.count)
+    );
     line[5] = b'0';
     assert_eq!(solutions_line(&line, 2).unwrap().count, 2);
+    assert_eq!(count_line(&line, 2), Ok(2));
 }
 
 mod props {
