@@ -11,7 +11,7 @@ use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
 use sudoku_autoplay::device::Device;
-use sudoku_autoplay::play::link::Link;
+use sudoku_autoplay::phone::link::Link;
 use sudoku_autoplay::play::probe;
 use sudoku_autoplay::vision::Tool;
 use sudoku_autoplay::vision::overlay::{self, Marks};

@@ -9,7 +9,7 @@ use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::tap::{self, Channel};
 use sudoku_autoplay::device::tap::{InputBackend, Tapper, TapperOptions};
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
-use sudoku_autoplay::play::link::Link;
+use sudoku_autoplay::phone::link::Link;
 use sudoku_autoplay::play::stop::{StopFlag, is_restored};
 
 fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {

@@ -46,6 +46,7 @@ pub mod capture;
 pub mod device;
 pub mod doctor;
 pub mod level;
+pub mod phone;
 pub mod play;
 pub mod recheck;
 pub mod session;

@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
 use crate::device::tap::InputBackend;
-use crate::play::phone::PhoneTarget;
+use crate::phone::target::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
 use crate::play::{PerformError, PerformOptions, Search, Update, perform};

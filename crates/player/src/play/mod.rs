@@ -7,12 +7,9 @@
 //! open level, for `autoplay calibrate`. A whole level, from finding the calibration to
 //! the session on disk, is [`crate::level`].
 
-pub mod link;
 pub(crate) mod look;
-pub mod navigate;
 pub(crate) mod note;
 pub(crate) mod perform;
-pub mod phone;
 pub mod plan;
 pub mod probe;
 pub mod setnum;

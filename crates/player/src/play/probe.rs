@@ -13,13 +13,13 @@
 //! the end that the board is as it found it. Where it cannot go on, it stops, restores what it
 //! can and names the cell it could not.
 
-use super::link::Link;
 use super::look;
 use crate::board::{Board, CELLS, box_of, cell_name, col_of, row_of};
 use crate::calibration::{
     AfterEntry, BrushRetap, Calibration, FinishedKeys, InputMode, InputSection, Retap, SameDigit,
     TakeBack,
 };
+use crate::phone::link::Link;
 use crate::vision::Kind;
 use image::RgbaImage;
 use std::time::{Duration, Instant};

@@ -2,8 +2,8 @@
 //! `app_package` finds the app's package (to bring it back from the background).
 
 use super::link::Link;
-use super::look::{self, PhoneState, UiNode};
 use crate::calibration::Navigation;
+use crate::play::look::{self, PhoneState, UiNode};
 use anyhow::{Context, bail};
 use std::time::Duration;
 

@@ -9,12 +9,12 @@
 //! before the next one. When the device does not come back in time the run ends with
 //! [`Stop::DeviceLost`], which says what was seen and what to do.
 
-use super::perform::{Incident, IncidentKind};
-use super::stop::{Restored, Stop, StopFlag};
 use crate::device::screen::Screen;
 use crate::device::tap::{self, Channel};
 use crate::device::tap::{InputBackend, Tapper, TapperOptions};
 use crate::device::{CALL_TIMEOUT, Device, DeviceError, Route, ShellOutput};
+use crate::play::perform::{Incident, IncidentKind};
+use crate::play::stop::{Restored, Stop, StopFlag};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
@@ -124,7 +124,7 @@ impl Link {
         let mut tries = 0;
         loop {
             match f(self) {
-                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
                 r => return r,
             }
         }

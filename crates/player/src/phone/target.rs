@@ -3,16 +3,16 @@
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
 //! the app's completion and game-over screens are told apart by their words
-//! (`super::look`).
+//! (`crate::play::look`).
 
 use super::link::Link;
-use super::look::{self, PhoneState, Verdict};
 use super::navigate::navigate;
-use super::perform::{Incident, Seen, Target};
-use super::setnum::Point;
-use super::stop::Stop;
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
+use crate::play::look::{self, PhoneState, Verdict};
+use crate::play::perform::{Incident, Seen, Target};
+use crate::play::setnum::Point;
+use crate::play::stop::Stop;
 use image::RgbaImage;
 use std::time::Duration;
 
@@ -79,7 +79,7 @@ impl<'a> PhoneTarget<'a> {
         let mut tries = 0;
         let seen = loop {
             match self.look() {
-                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
                 r => break r?,
             }
         };
@@ -249,7 +249,7 @@ impl PhoneTarget<'_> {
                         said = Some(error);
                     }
                 },
-                Err(e) if super::stop::is_restored(&e) => return Err(e),
+                Err(e) if crate::play::stop::is_restored(&e) => return Err(e),
                 Err(_) => break,
             }
         }
@@ -342,20 +342,20 @@ impl Target for PhoneTarget<'_> {
 
     fn keys_moved(&mut self, d: u8) -> anyhow::Result<Option<bool>> {
         let shows_it = match self.frame()? {
-            Framed::Board(board) => super::setnum::finished(&board, d),
+            Framed::Board(board) => crate::play::setnum::finished(&board, d),
             _ => false,
         };
         let Some(now) = self.last_frame.as_ref().filter(|_| shows_it) else {
             return Ok(None);
         };
-        Ok(Some(super::probe::reflowed(self.calibration, now, d)))
+        Ok(Some(crate::play::probe::reflowed(self.calibration, now, d)))
     }
 
     fn incidents(&mut self) -> Vec<Incident> {
         let incidents = self.link.take_incidents();
         if incidents
             .iter()
-            .any(|i| i.kind == super::perform::IncidentKind::Reconnect)
+            .any(|i| i.kind == crate::play::perform::IncidentKind::Reconnect)
         {
             // After a reconnect the phone or the app may have restarted.
             self.may_reopen = true;
