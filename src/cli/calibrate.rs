@@ -190,15 +190,7 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             let model = device.getprop("ro.product.model").unwrap_or_default();
             args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
             if args.density.is_none() {
-                args.density = device
-                    .shell("wm density", sudoku_autoplay::device::CALL_TIMEOUT)
-                    .ok()
-                    .and_then(|o| {
-                        o.stdout
-                            .rsplit(':')
-                            .next()
-                            .and_then(|v| v.trim().parse().ok())
-                    });
+                args.density = device.density().ok().flatten();
             }
             let stem = if model.is_empty() {
                 "device".to_string()

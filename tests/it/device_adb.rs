@@ -228,7 +228,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
         device: "/dev/input/event2".into(),
         max_x: 1079,
         max_y: 2399,
-        protocol: sudoku_autoplay::device::tap::panel::Protocol::B,
+        protocol: sudoku_autoplay::device::android::Protocol::B,
         rotation: 0,
     };
     sudoku_autoplay::device::tap::panel::touch_down(&mut bytes, &panel, 24, (540, 2300), 9);

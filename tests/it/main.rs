@@ -25,3 +25,4 @@ mod vision_capture;
 mod vision_cli;
 mod vision_corpus;
 mod vision_synthetic;
+mod wm_density;

@@ -216,14 +216,12 @@ fn check_app_allows(
     }
     // The counter on the screen now (mistakes made already count), else the calibration's.
     let texts = link
-        .shell(
-            "reading the screen's words",
-            crate::play::look::UI_DUMP_COMMAND,
-        )
+        .call("reading the screen's words", |d| d.ui_dump())
         .ok()
-        .and_then(|out| crate::play::look::ui_dump(&out.stdout).ok())
+        .and_then(|dump| dump.screen.ok())
+        .map(|screen| screen.texts)
         .unwrap_or_default();
-    let (made, limit, said) = match crate::play::look::mistake_counter(&texts) {
+    let (made, limit, said) = match crate::play::words::mistake_counter(&texts) {
         Some((m, n, text)) => (m, n, format!("its screen shows {text:?}")),
         None => match input.mistake_limit {
             Some(n) => (

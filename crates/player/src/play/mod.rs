@@ -7,13 +7,13 @@
 //! open level, for `autoplay calibrate`. A whole level, from finding the calibration to
 //! the session on disk, is [`crate::level`].
 
-pub(crate) mod look;
 pub(crate) mod note;
 pub(crate) mod perform;
 pub mod plan;
 pub mod probe;
 pub mod setnum;
 pub mod stop;
+pub(crate) mod words;
 
 pub(crate) use note::tell;
 pub use note::{Note, Update};

@@ -13,7 +13,7 @@
 //! the end that the board is as it found it. Where it cannot go on, it stops, restores what it
 //! can and names the cell it could not.
 
-use super::look;
+use super::words;
 use crate::board::{Board, CELLS, box_of, cell_name, col_of, row_of};
 use crate::calibration::{
     AfterEntry, BrushRetap, Calibration, FinishedKeys, InputMode, InputSection, Retap, SameDigit,
@@ -690,12 +690,12 @@ impl<'a> Prober<'a> {
             })
             .into_iter()
             .collect();
-        if let Ok(out) = self
+        if let Ok(dump) = self
             .link
-            .shell("reading the screen's words", look::UI_DUMP_COMMAND)
-            && let Ok(_) = look::ui_dump(&out.stdout)
+            .call("reading the screen's words", |d| d.ui_dump())
+            && let Ok(screen) = dump.screen
         {
-            for n in look::ui_nodes(&out.stdout) {
+            for n in screen.nodes {
                 let w = n.words.to_lowercase();
                 if UNDO_WORDS.iter().any(|u| w.contains(u))
                     && !candidates.iter().any(|(p, _)| near(*p, n.center))
@@ -1043,12 +1043,13 @@ impl<'a> Prober<'a> {
 
     /// The game screen's mistake counter ("Mistakes: 0/3"), from its words.
     fn mistake_counter(&mut self, on: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
-        let out = self
+        let dump = self
             .link
-            .shell("reading the screen's words", look::UI_DUMP_COMMAND)?;
-        let counter = look::ui_dump(&out.stdout)
+            .call("reading the screen's words", |d| d.ui_dump())?;
+        let counter = dump
+            .screen
             .ok()
-            .and_then(|t| look::mistake_counter(&t));
+            .and_then(|s| words::mistake_counter(&s.texts));
         match counter {
             Some((_, limit, text)) => {
                 self.input.mistake_limit = Some(limit);

@@ -16,6 +16,7 @@
 use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable, XIAOMI_HINT};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
+use crate::device::android::Key;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// How taps reach the device.
@@ -231,9 +232,8 @@ pub fn check_channels(
         },
         None => check(InputBackend::Raw, false, no_panel()),
     });
-    let input = device.shell("input keyevent 0", CALL_TIMEOUT)?;
-    let said = input.stdout.clone();
-    let denied = said.contains("SecurityException") || said.contains("INJECT_EVENTS");
+    let input = device.press(Key::Unknown)?;
+    let denied = input.denied;
     let deadline = std::time::Instant::now() + CALL_TIMEOUT;
     out.push(match Injector::probe_pushed(device, deadline) {
         Some(Ok(sdk)) => check(
@@ -276,7 +276,7 @@ pub fn check_channels(
                 format!(
                     "`input keyevent 0` failed (exit status {}): {}",
                     input.code,
-                    said.trim()
+                    input.output.trim()
                 )
             },
         )

@@ -36,7 +36,6 @@ mod shell;
 pub use choose::{Channel, InputBackend, choose};
 pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
-pub(crate) use shell::live_queued;
 
 use super::{Device, DeviceError};
 use pace::{Pace, Rate};

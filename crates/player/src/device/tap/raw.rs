@@ -258,7 +258,7 @@ mod tests {
             device: "/dev/input/event2".into(),
             max_x: 4095,
             max_y: 4095,
-            protocol: crate::device::tap::panel::Protocol::B,
+            protocol: crate::device::android::Protocol::B,
             rotation: 0,
         };
         assert_eq!(
