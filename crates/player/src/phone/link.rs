@@ -14,8 +14,8 @@ use crate::device::screen::Screen;
 use crate::device::tap::{self, Channel};
 use crate::device::tap::{InputBackend, Tapper, TapperOptions};
 use crate::device::{Device, DeviceError, Route};
-use crate::play::perform::{Incident, IncidentKind};
 use crate::play::stop::{Restored, Stop, StopFlag};
+use crate::play::target::{Incident, IncidentKind};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 

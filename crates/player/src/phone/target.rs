@@ -10,9 +10,9 @@ use super::navigate::navigate;
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
 use crate::device::android::{Key, UiNode, UiScreen};
-use crate::play::perform::{Incident, Seen, Target};
-use crate::play::setnum::Point;
 use crate::play::stop::Stop;
+use crate::play::target::Point;
+use crate::play::target::{Incident, IncidentKind, Seen, Target};
 use crate::play::words::{self, Verdict};
 use image::RgbaImage;
 use std::time::Duration;
@@ -339,10 +339,7 @@ impl Target for PhoneTarget<'_> {
 
     fn incidents(&mut self) -> Vec<Incident> {
         let incidents = self.link.take_incidents();
-        if incidents
-            .iter()
-            .any(|i| i.kind == crate::play::perform::IncidentKind::Reconnect)
-        {
+        if incidents.iter().any(|i| i.kind == IncidentKind::Reconnect) {
             // After a reconnect the phone or the app may have restarted.
             self.may_reopen = true;
         }

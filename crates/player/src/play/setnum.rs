@@ -22,7 +22,7 @@ use crate::solver::Event;
 use std::time::{Duration, Instant};
 
 /// A display pixel.
-pub type Point = (u32, u32);
+pub use super::target::Point;
 
 /// How far apart taps go out on apps that read taps against their last drawn frame
 /// (`[input] frame_reads`): one frame at 60 Hz is 16.7 ms, with room for jitter.
