@@ -7,12 +7,13 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
+use sudoku_autoplay::calibration::probe;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
 use sudoku_autoplay::device::Device;
 use sudoku_autoplay::phone::link::Link;
-use sudoku_autoplay::play::probe;
+use sudoku_autoplay::phone::target::PhoneTarget;
 use sudoku_autoplay::vision::Tool;
 use sudoku_autoplay::vision::overlay::{self, Marks};
 use sudoku_autoplay::vision::survey::{Hints, Survey};
@@ -297,7 +298,7 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
     };
     if let Some(cell) = keypad_shown_by {
         c.input.seen.insert(
-            "keypad".into(),
+            sudoku_autoplay::calibration::Rule::Keypad,
             format!(
                 "none on the screen until {} (empty) was selected: the app shows its keys for a \
                  selected cell only, which every write selects first",
@@ -348,21 +349,8 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             p.screenshots,
             p.elapsed.as_secs_f64()
         )?;
-        // In the order the probe tries them.
-        const ORDER: [&str; 10] = [
-            "mode",
-            "after_entry",
-            "same_digit",
-            "erase",
-            "undo",
-            "retap",
-            "brush_retap",
-            "frame_reads",
-            "finished_keys",
-            "mistake_limit",
-        ];
-        let mut seen: Vec<(&String, &String)> = c.input.seen.iter().collect();
-        seen.sort_by_key(|(rule, _)| ORDER.iter().position(|o| o == rule));
+        // In the order the probe tries them (the rules' order).
+        let seen = c.input.seen.iter();
         for (rule, what) in seen {
             outln!("  {rule}: {what}")?;
         }
@@ -426,8 +414,8 @@ fn probe_rules(
     device: &Device,
     c: &mut Calibration,
     survey: &Survey,
-) -> anyhow::Result<sudoku_autoplay::play::probe::Probed> {
-    let (mut link, channel) = tapping(device, (c.device.width, c.device.height))?;
+) -> anyhow::Result<probe::Probed> {
+    let (link, channel) = tapping(device, (c.device.width, c.device.height))?;
     println!(
         "probing how the app takes taps on the open level (tap channel: {}; --no-probe skips this)",
         super::choice::name(channel.mode)
@@ -437,7 +425,8 @@ fn probe_rules(
         .iter()
         .find(|t| t.tool == Some(Tool::Undo))
         .map(|t| t.center);
-    let probed = probe::probe(&mut link, c, undo_hint, &mut |what| println!("  {what}"))?;
+    let mut target = PhoneTarget::new(link, c);
+    let probed = probe::probe(&mut target, c, undo_hint, &mut |what| println!("  {what}"))?;
     match probed.kept {
         None => println!("  done: the board is as it was"),
         Some((cell, d)) => println!(

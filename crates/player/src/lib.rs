@@ -49,6 +49,7 @@ pub mod level;
 pub mod phone;
 pub mod play;
 pub mod recheck;
+pub mod remedy;
 pub mod session;
 pub mod solver;
 pub mod text;

@@ -52,6 +52,7 @@
 mod detect;
 mod file;
 pub mod lookup;
+pub mod probe;
 mod write;
 
 pub use detect::{CalibrateOptions, Calibrated};
@@ -300,9 +301,67 @@ pub struct InputSection {
     /// The game ends after this many mistakes (a counter such as "0/3" shows on the game screen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mistake_limit: Option<u32>,
-    /// What `calibrate` saw on the phone for each rule it probed (rule name -> what was seen).
+    /// What `calibrate` saw on the phone for each rule it probed (in the order probed).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub seen: BTreeMap<String, String>,
+    pub seen: BTreeMap<Rule, String>,
+}
+
+/// The rules of `[input]` that calibrate finds out on a phone, the keys of `[input.seen]`, in the
+/// order they are found: the keypad first (shown for a selected cell only), then the probe's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    Keypad,
+    Mode,
+    AfterEntry,
+    SameDigit,
+    Erase,
+    Undo,
+    Retap,
+    BrushRetap,
+    FrameReads,
+    FinishedKeys,
+    MistakeLimit,
+}
+
+impl Rule {
+    /// Every rule, in the order found.
+    pub const ALL: [Rule; 11] = [
+        Rule::Keypad,
+        Rule::Mode,
+        Rule::AfterEntry,
+        Rule::SameDigit,
+        Rule::Erase,
+        Rule::Undo,
+        Rule::Retap,
+        Rule::BrushRetap,
+        Rule::FrameReads,
+        Rule::FinishedKeys,
+        Rule::MistakeLimit,
+    ];
+
+    /// Its key in `[input.seen]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Rule::Keypad => "keypad",
+            Rule::Mode => "mode",
+            Rule::AfterEntry => "after_entry",
+            Rule::SameDigit => "same_digit",
+            Rule::Erase => "erase",
+            Rule::Undo => "undo",
+            Rule::Retap => "retap",
+            Rule::BrushRetap => "brush_retap",
+            Rule::FrameReads => "frame_reads",
+            Rule::FinishedKeys => "finished_keys",
+            Rule::MistakeLimit => "mistake_limit",
+        }
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
 }
 
 impl InputSection {
@@ -596,6 +655,12 @@ impl Calibration {
             })
             .collect();
         (!templates.is_empty()).then_some(TemplateBank { templates })
+    }
+
+    /// Whether the keys after `d`'s moved up one place on `frame` (the row re-flowed after `d`
+    /// was finished), each key's place read with this calibration's templates.
+    pub(crate) fn keys_moved_up(&self, frame: &image::RgbaImage, d: u8) -> bool {
+        vision::compare::keys_moved_up(frame, &self.keypad.digits, self.template_bank().as_ref(), d)
     }
 
     /// Tap point of key `digit` (1..=9).

@@ -200,7 +200,7 @@ fn check_app_allows(
              {strategy} search takes one back at step {}: {choices}",
             input
                 .seen
-                .get("erase")
+                .get(&crate::calibration::Rule::Erase)
                 .map_or("no erase key", String::as_str),
             i + 1
         );

@@ -8,6 +8,7 @@
 use super::link::Link;
 use super::navigate::navigate;
 use crate::board::Board;
+use crate::calibration::probe::{ProbeTarget, ScreenWords};
 use crate::calibration::{Calibration, Navigation};
 use crate::device::android::{Key, UiNode, UiScreen};
 use crate::play::stop::Stop;
@@ -334,7 +335,7 @@ impl Target for PhoneTarget<'_> {
         let Some(now) = self.last_frame.as_ref().filter(|_| shows_it) else {
             return Ok(None);
         };
-        Ok(Some(crate::play::probe::reflowed(self.calibration, now, d)))
+        Ok(Some(self.calibration.keys_moved_up(now, d)))
     }
 
     fn incidents(&mut self) -> Vec<Incident> {
@@ -344,6 +345,23 @@ impl Target for PhoneTarget<'_> {
             self.may_reopen = true;
         }
         incidents
+    }
+}
+
+/// The phone as calibrate's probe taps and looks at it.
+impl ProbeTarget for PhoneTarget<'_> {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.link.grab()
+    }
+
+    fn words(&mut self) -> anyhow::Result<Option<ScreenWords>> {
+        let dump = self
+            .link
+            .call("reading the screen's words", |d| d.ui_dump())?;
+        Ok(dump.screen.ok().map(|s| ScreenWords {
+            texts: s.texts,
+            nodes: s.nodes.into_iter().map(|n| (n.words, n.center)).collect(),
+        }))
     }
 }
 

@@ -10,7 +10,6 @@
 pub(crate) mod note;
 pub(crate) mod perform;
 pub mod plan;
-pub mod probe;
 pub mod setnum;
 pub mod stop;
 pub mod target;
