@@ -55,7 +55,7 @@ pub mod lookup;
 pub mod probe;
 mod write;
 
-pub use detect::{CalibrateOptions, Calibrated};
+pub use detect::{CalibrateOptions, Calibrated, Check};
 pub use file::MAX_FILE_BYTES;
 
 use crate::board::Board;

@@ -9,8 +9,10 @@
 //! a [`PhoneTarget`](crate::phone::target::PhoneTarget) (hazards: screen off, lock screen, app in
 //! the background). [`resend`] sends a recorded session's taps to a phone again (checked by
 //! [`crate::recheck`] first). [`next_levels`] and [`play_or_resume`] choose what to play next on
-//! a device (the `watch` daemon).
+//! a device (the `watch` daemon). [`calibrate::calibrate`] calibrates an app on a phone (or a
+//! screenshot): the survey, the calibration, the probe of its input rules.
 
+pub mod calibrate;
 mod config;
 mod execute;
 mod next;
