@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::play;
-use sudoku_autoplay::play::Update;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example: autoplay demo --level 3 --strategy rowmajor\n\
@@ -141,7 +141,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         sudoku_autoplay::text::thousands(s.undos),
         sudoku_autoplay::text::thousands(s.calls()),
         sudoku_autoplay::text::thousands(report.performed.taps),
-        sudoku_autoplay::play::plan::rate(report.taps_per_sec),
+        sudoku_autoplay::text::rate(report.taps_per_sec),
         super::choice::name(report.input),
         sudoku_autoplay::text::thousands(report.performed.repairs)
     )?;

@@ -39,7 +39,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         // The calibration play would pick: with several for the screen, the device's screen decides.
         let choice = size.and_then(|s| {
             let found = lookup::find(&search, &d.model, s);
-            broken.extend(found.broken.iter().map(|e| e.to_string()));
+            broken.extend(found.broken.iter().map(super::words::calibration));
             let found = found.require().ok()?;
             let frame = (found.candidates.len() > 1)
                 .then(|| Screen::probe(&dev).ok().map(|(_, f)| f))

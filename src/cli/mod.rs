@@ -15,6 +15,7 @@ mod demo;
 mod devices;
 mod dirs;
 mod doctor;
+mod exit;
 mod logging;
 mod outcome;
 mod play;

@@ -3,7 +3,8 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
-use sudoku_autoplay::play::{Note, Progress, Update};
+use sudoku_autoplay::level::{Note, Update};
+use sudoku_autoplay::play::Progress;
 
 /// A progress bar for a play: events, taps/s, elapsed, ETA.
 pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
@@ -26,7 +27,7 @@ pub fn progress_bar(quiet: bool, label: &str) -> ProgressBar {
 pub fn print_note(note: &Note, quiet: bool) {
     let detail = matches!(note, Note::TapChannel { .. } | Note::Plan { .. });
     if !(quiet && detail) {
-        eprintln!("{note}");
+        eprintln!("{}", super::words::note(note));
     }
 }
 
@@ -60,7 +61,7 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
                 taps.saturating_sub(taps0) as f64 / done.saturating_sub(done0).max(1) as f64;
             let eta = if rate > 0.0 {
                 let left = total.saturating_sub(done) as f64 * per_step / rate;
-                sudoku_autoplay::play::plan::human(
+                sudoku_autoplay::text::human(
                     Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX),
                 )
             } else {

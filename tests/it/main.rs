@@ -12,6 +12,8 @@ mod device_direct;
 mod doctor_corpus;
 mod injector_jvm;
 mod input_rules_e2e;
+mod layering;
+mod library_words;
 mod play_e2e;
 mod real_screens;
 mod real_screens_calibrate;

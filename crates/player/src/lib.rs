@@ -36,7 +36,7 @@
 //! simulated phone is the crate `autoplay_sim` (`crates/sim`), built on this crate's public API
 //! only; the `autoplay` binary at the workspace's top (`src/main.rs`, `src/cli/`) is the only
 //! crate that knows both. This library knows neither: it takes values and returns values,
-//! never prints (a run's notes reach the caller as [`play::Update`]s), reads no environment
+//! never prints (a run's notes reach the caller as [`level::Update`]s), reads no environment
 //! variable, and emits `tracing` events that the binary shows with `-v`.
 
 pub mod adb_packet;

@@ -90,14 +90,16 @@ impl fmt::Display for Remedy {
     }
 }
 
-/// A failure, and what the person can do about it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A failure, and what the person can do about it (and the error that caused it, if any).
+#[derive(Debug, thiserror::Error)]
 #[error("{message}{}", plain(remedies))]
 pub struct Advised {
     /// What went wrong (and what to do that the command line does not offer).
     pub message: String,
     /// What to do through the command line, any one of them.
     pub remedies: Vec<Remedy>,
+    #[source]
+    pub source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 impl Advised {
@@ -105,7 +107,17 @@ impl Advised {
         Advised {
             message: message.into(),
             remedies: remedies.to_vec(),
+            source: None,
         }
+    }
+
+    /// The same, caused by `source`.
+    pub fn because(
+        mut self,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Advised {
+        self.source = Some(source.into());
+        self
     }
 }
 

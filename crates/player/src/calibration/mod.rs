@@ -59,6 +59,7 @@ pub use detect::{CalibrateOptions, Calibrated, Check};
 pub use file::MAX_FILE_BYTES;
 
 use crate::board::Board;
+use crate::remedy::Remedy;
 use crate::vision::geometry::BoardGeometry;
 use crate::vision::glyph::Glyph;
 use crate::vision::templates::{Template, TemplateBank};
@@ -109,7 +110,7 @@ impl TryFrom<i64> for Version {
         } else {
             Err(format!(
                 "unsupported calibration version {v}: this build reads version {VERSION}; \
-                 recalibrate with `autoplay calibrate`"
+                 make a new calibration"
             ))
         }
     }
@@ -524,6 +525,43 @@ pub struct DeviceTemplate {
     pub data: String,
 }
 
+/// A frame the calibration was not made for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameMismatch {
+    /// The phone is held the other way round than when it was calibrated.
+    #[error(
+        "the phone is held in {} (the screen is {}x{}), but this calibration is for it in {} \
+         ({}x{}): turn it back (and lock its rotation), or calibrate it as it is held now",
+        way(*frame), frame.0, frame.1, way(*made), made.0, made.1
+    )]
+    Turned { frame: (u32, u32), made: (u32, u32) },
+    /// Another screen size.
+    #[error(
+        "this calibration is for a {}x{} screen{}, but the frame is {}x{}: recalibrate on this \
+         device",
+        made.0, made.1, model.as_ref().map(|m| format!(" ({m})")).unwrap_or_default(), frame.0, frame.1
+    )]
+    OtherSize {
+        frame: (u32, u32),
+        made: (u32, u32),
+        model: Option<String>,
+    },
+}
+
+impl FrameMismatch {
+    /// A calibration made as the phone is held now.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            FrameMismatch::Turned { .. } => vec![Remedy::CalibratePhone],
+            FrameMismatch::OtherSize { .. } => vec![Remedy::CalibrateScreenshot],
+        }
+    }
+}
+
+fn way((w, h): (u32, u32)) -> &'static str {
+    if w > h { "landscape" } else { "portrait" }
+}
+
 /// Why a calibration could not be loaded or made.
 #[derive(Debug, thiserror::Error)]
 pub enum CalibrationError {
@@ -536,10 +574,7 @@ pub enum CalibrationError {
         source: std::io::Error,
     },
     /// Bad TOML or a bad value, with its position.
-    #[error(
-        "{file}:{line}:{column}: {message} (fix that line, or make a new calibration with \
-         `autoplay calibrate`)"
-    )]
+    #[error("{file}:{line}:{column}: {message} (fix that line, or make a new calibration)")]
     Parse {
         /// The file.
         file: PathBuf,
@@ -550,9 +585,7 @@ pub enum CalibrationError {
         message: String,
     },
     /// Values that do not fit together.
-    #[error(
-        "{file}: {message} (fix the file, or make a new calibration with `autoplay calibrate`)"
-    )]
+    #[error("{file}: {message} (fix the file, or make a new calibration)")]
     Invalid {
         /// The file.
         file: PathBuf,
@@ -567,12 +600,24 @@ pub enum CalibrationError {
     Keypad(String),
 }
 
+impl CalibrationError {
+    /// A file that does not parse or fit: a new calibration.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            CalibrationError::Parse { .. } | CalibrationError::Invalid { .. } => {
+                vec![Remedy::CalibratePhone]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl Calibration {
     /// Reads the board in a frame with this calibration's geometry (after checking the frame
     /// size) and its device templates.
     pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
         self.check_frame(img.width(), img.height())
-            .map_err(vision::VisionError::Calibration)?;
+            .map_err(|e| vision::VisionError::Calibration(e.to_string()))?;
         Ok(vision::read_with(
             img,
             self.geometry(),
@@ -587,7 +632,7 @@ impl Calibration {
         frame: &image::RgbaImage,
     ) -> Result<Option<Board>, VisionError> {
         self.check_frame(frame.width(), frame.height())
-            .map_err(VisionError::Calibration)?;
+            .map_err(|e| VisionError::Calibration(e.to_string()))?;
         let Ok(found) = vision::detect_board(frame) else {
             return Ok(None);
         };
@@ -606,28 +651,20 @@ impl Calibration {
     }
 
     /// Checks that this calibration was made for a `width x height` frame.
-    pub fn check_frame(&self, width: u32, height: u32) -> Result<(), String> {
+    pub fn check_frame(&self, width: u32, height: u32) -> Result<(), FrameMismatch> {
         let (w, h) = (self.device.width, self.device.height);
         if (w, h) == (height, width) && w != h {
-            let way = |w: u32, h: u32| if w > h { "landscape" } else { "portrait" };
-            return Err(format!(
-                "the phone is held in {} (the screen is {width}x{height}), but this calibration \
-                 is for it in {} ({w}x{h}): turn it back (and lock its rotation), or calibrate \
-                 it as it is held now (`autoplay calibrate`)",
-                way(width, height),
-                way(w, h)
-            ));
+            return Err(FrameMismatch::Turned {
+                frame: (width, height),
+                made: (w, h),
+            });
         }
         if (w, h) != (width, height) {
-            return Err(format!(
-                "this calibration is for a {w}x{h} screen{}, but the frame is {width}x{height}: \
-                 recalibrate on this device (`autoplay calibrate --screenshot FILE`)",
-                self.device
-                    .model
-                    .as_ref()
-                    .map(|m| format!(" ({m})"))
-                    .unwrap_or_default()
-            ));
+            return Err(FrameMismatch::OtherSize {
+                frame: (width, height),
+                made: (w, h),
+                model: self.device.model.clone(),
+            });
         }
         Ok(())
     }

@@ -44,8 +44,8 @@ pub enum DeviceError {
     #[error("the adb server at {addr} stopped answering: start it again with `{command}`")]
     ServerGone { addr: SocketAddrV4, command: String },
     #[error(
-        "no device connected: plug in a phone with USB debugging on (check `adb devices`), \
-             `adb connect HOST:PORT` a network device, or try `autoplay demo` without a phone"
+        "no device connected: plug in a phone with USB debugging on (check `adb devices`), or \
+             `adb connect HOST:PORT` a network device"
     )]
     NoDevices,
     #[error("device {serial:?} not found; connected: {available}")]
@@ -68,6 +68,16 @@ pub enum DeviceError {
     Adb(String),
     #[error("adb connection: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl DeviceError {
+    /// What the command line offers: no phone, the simulated one.
+    pub fn remedies(&self) -> Vec<crate::remedy::Remedy> {
+        match self {
+            DeviceError::NoDevices => vec![crate::remedy::Remedy::Demo],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The output of a shell command run with [`Device::shell`].

@@ -1,6 +1,7 @@
 //! Performing a searched level into its session: the journal's start and end, the last frame,
 //! and the level's row in `runs.csv`.
 
+use super::Update;
 use super::config::{PlayConfig, PlayReport};
 use crate::board::Board;
 use crate::calibration::Calibration;
@@ -9,7 +10,7 @@ use crate::device::tap::InputBackend;
 use crate::phone::target::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
-use crate::play::{PerformError, PerformOptions, Search, Update, perform};
+use crate::play::{PerformError, PerformOptions, Search, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
 use std::time::{Instant, SystemTime};

@@ -16,12 +16,15 @@ pub mod calibrate;
 mod config;
 mod execute;
 mod next;
+mod note;
 mod resend;
 mod resume;
 mod start;
 
 pub use config::{PlayConfig, PlayReport};
 pub use next::{check_navigation, next_levels, play_or_resume};
+pub(crate) use note::tell;
+pub use note::{Note, Update};
 pub use resend::{ResendOptions, ResendReport, Shown, resend};
 pub use resume::resume;
 pub use start::play;

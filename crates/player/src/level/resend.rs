@@ -1,6 +1,7 @@
 //! Sending a recorded session's taps to a phone again (`autoplay replay --to-device`): the
 //! journaled taps as they are (blind by design), then the board read back.
 
+use super::{Note, Update, tell};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
@@ -8,7 +9,6 @@ use crate::device::tap::InputBackend;
 use crate::phone::link::Link;
 use crate::phone::navigate::navigate;
 use crate::play::stop::{StopFlag, is_restored};
-use crate::play::{Note, Update, tell};
 use crate::recheck::SessionCheck;
 use std::path::Path;
 use std::time::Duration;

@@ -3,15 +3,17 @@
 
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
+use super::{Note, Update, tell};
 use crate::board::Board;
-use crate::calibration::lookup;
+use crate::calibration::lookup::{self, Opening};
 use crate::device::Device;
 use crate::phone::link::Link;
 use crate::phone::navigate::{app_package, nav_package, navigate};
 use crate::phone::target::PhoneTarget;
 use crate::play::plan::Plan;
+use crate::play::refusal::refusal;
 use crate::play::setnum::Layout;
-use crate::play::{Note, Update, tell};
+use crate::remedy::{Advised, Remedy};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use anyhow::{Context, bail};
@@ -37,7 +39,7 @@ pub fn play(
             found.candidates[0]
                 .calibration
                 .check_frame(size.0, size.1)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                .with_context(|| p.display().to_string())?;
             found
         }
         None => lookup::find(&cfg.calibration_dirs, &model, size),
@@ -48,7 +50,7 @@ pub fn play(
     }
     // A level is played under its number only if it can be opened.
     let found = match cfg.level {
-        Some(level) => found.with_navigation(&format!("--level {level}"))?,
+        Some(level) => found.with_navigation(Opening::Level(level))?,
         None => found.require()?,
     };
     let navigation = found.candidates[0].calibration.navigation.clone();
@@ -160,10 +162,8 @@ pub fn play(
     Ok(report)
 }
 
-/// Refuses, before the first tap, a search the app will not let be shown: digits it must take
-/// back where the app keeps right digits (locked) or has no way to take one back, or more
-/// wrong digits than the app's mistake limit allows (its counter on the screen, or the one the
-/// calibration saw). `shown` are the events that become taps.
+/// Refuses, before the first tap, a search the app will not let be shown (`play::refusal`):
+/// its input rules as calibrated, and its mistake counter on the screen now.
 fn check_app_allows(
     link: &mut Link,
     cal: &crate::calibration::Calibration,
@@ -171,89 +171,19 @@ fn check_app_allows(
     solution: &Board,
     strategy: Strategy,
 ) -> anyhow::Result<()> {
-    use crate::calibration::TakeBack;
-    let input = &cal.input;
-    let choices = "play with --strategy fast (it writes only right digits and takes none back), \
-                   or --max-visible-steps N to show only the search's first steps";
-    let undo_of_right = shown.iter().position(
-        |e| matches!(*e, Event::Undo { cell, digit } if solution.get(cell as usize) == digit),
-    );
-    let first_undo = shown.iter().position(|e| matches!(e, Event::Undo { .. }));
-    let undo_key = input.take_back == Some(TakeBack::Undo) && input.undo.is_some();
-    if input.locked
-        && !undo_key
-        && let Some(i) =
-            undo_of_right.or(first_undo.filter(|_| input.take_back == Some(TakeBack::None)))
-    {
-        bail!(
-            "the app keeps right digits (erase and the digit again left the probe's right digit in \
-             place, and no undo key took it back), and the {strategy} search takes a digit back at \
-             step {}: {choices}",
-            i + 1
-        );
-    }
-    if input.take_back == Some(TakeBack::None)
-        && let Some(i) = first_undo
-    {
-        bail!(
-            "the app gives no way to take a digit back ([input] take_back = \"none\": {}), and the \
-             {strategy} search takes one back at step {}: {choices}",
-            input
-                .seen
-                .get(&crate::calibration::Rule::Erase)
-                .map_or("no erase key", String::as_str),
-            i + 1
-        );
-    }
-    let wrong: Vec<usize> = shown
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(**e, Event::Place { cell, digit } if solution.get(cell as usize) != digit))
-        .map(|(i, _)| i)
-        .collect();
-    if wrong.is_empty() {
-        return Ok(());
-    }
-    // The counter on the screen now (mistakes made already count), else the calibration's.
-    let texts = link
-        .call("reading the screen's words", |d| d.ui_dump())
-        .ok()
-        .and_then(|dump| dump.screen.ok())
-        .map(|screen| screen.texts)
-        .unwrap_or_default();
-    let (made, limit, said) = match crate::play::words::mistake_counter(&texts) {
-        Some((m, n, text)) => (m, n, format!("its screen shows {text:?}")),
-        None => match input.mistake_limit {
-            Some(n) => (
-                0,
-                n,
-                "`autoplay calibrate` saw its mistake counter".to_string(),
-            ),
-            None => return Ok(()),
-        },
+    let mut counter = || {
+        let texts = link
+            .call("reading the screen's words", |d| d.ui_dump())
+            .ok()
+            .and_then(|dump| dump.screen.ok())
+            .map(|screen| screen.texts)
+            .unwrap_or_default();
+        crate::play::words::mistake_counter(&texts)
     };
-    let left = limit.saturating_sub(made) as usize;
-    if wrong.len() < left {
-        return Ok(());
+    match refusal(&cal.input, shown, solution, strategy, &mut counter) {
+        Some(r) => Err(r.into()),
+        None => Ok(()),
     }
-    let fits = wrong.get(left.saturating_sub(1)).copied().unwrap_or(0);
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    bail!(
-        "the app ends the game after {} ({said}), and the {strategy} search writes {} before it \
-         solves the level (the first at step {}): the game would end before the level is solved. \
-         Turn the app's mistake limit off in its settings, or play with --strategy fast (it writes \
-         only right digits){}",
-        plural(limit as usize, "mistake"),
-        plural(wrong.len(), "wrong digit"),
-        wrong[0] + 1,
-        if fits > 0 {
-            format!(
-                ", or --max-visible-steps {fits} (only the steps before the wrong digit that would end it)"
-            )
-        } else {
-            String::new()
-        }
-    );
 }
 
 /// Measures the channel's rate with taps on given cells (which change nothing): rounds of
@@ -309,10 +239,14 @@ pub(super) fn search_events(
     let result = solver::search(strategy, givens, &options, &mut rec);
     match result.outcome {
         Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
-        Outcome::BudgetExhausted => bail!(
-            "the {strategy} search stopped after {} placements (--max-steps) without a solution",
-            crate::text::thousands(result.stats.placements)
-        ),
+        Outcome::BudgetExhausted => Err(Advised::new(
+            format!(
+                "the {strategy} search stopped after {} placements without a solution",
+                crate::text::thousands(result.stats.placements)
+            ),
+            &[Remedy::MoreSteps],
+        )
+        .into()),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
 }

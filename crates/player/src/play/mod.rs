@@ -2,21 +2,18 @@
 //! itself (that is [`crate::phone`]): search events become taps (`setnum`), performed with
 //! verification and repairs (`perform`: the engine, verification and repair, judging what a
 //! screen means, the advice for a stall); `words` says what a screen's words mean for the game;
-//! `plan` says what a performance will show and how long it takes; `stop` types the reasons a
-//! run ends early; `note` is what a run tells its caller as it goes (the library does not
-//! print). A whole level, from finding the calibration to the session on disk, is
+//! `plan` says what a performance will show and how long it takes; `refusal` what the app
+//! will not let a search show; `stop` types the reasons a run ends early. A whole level, from finding the calibration to the session on disk, is
 //! [`crate::level`].
 
-pub(crate) mod note;
 pub(crate) mod perform;
 pub mod plan;
+pub mod refusal;
 pub mod setnum;
 pub mod stop;
 pub mod target;
 pub(crate) mod words;
 
-pub(crate) use note::tell;
-pub use note::{Note, Update};
 pub(crate) use perform::perform;
 pub use perform::{
     Completion, Journal, PerformError, PerformOptions, PerformReport, Progress, Search, StallHint,

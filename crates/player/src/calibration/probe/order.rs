@@ -4,6 +4,7 @@ use super::prober::Prober;
 use crate::board::cell_name;
 use crate::calibration::{AfterEntry, BrushRetap, FinishedKeys, InputMode, Retap, Rule, SameDigit};
 use crate::play::Point;
+use crate::remedy::{Advised, Remedy};
 use crate::vision::compare;
 use image::RgbaImage;
 
@@ -53,12 +54,16 @@ impl Prober<'_> {
                         if attempt == 0 {
                             continue;
                         }
-                        anyhow::bail!(
-                            "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} there \
-                             (tried twice): check the calibration's keys (autoplay calibrate \
-                             --keys) or give [input] by hand",
-                            self.name()
-                        );
+                        return Err(Advised::new(
+                            format!(
+                                "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} \
+                                 there (tried twice): check the calibration's keys, or give \
+                                 [input] by hand",
+                                self.name()
+                            ),
+                            &[Remedy::CalibrateKeys],
+                        )
+                        .into());
                     }
                     self.input.mode = InputMode::CellFirst;
                     self.see(

@@ -75,9 +75,7 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
 
 fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, DeviceError> {
     if requested == Some(InputBackend::Input) {
-        return Ok(Channel::input(
-            "input: `input tap` lines, as asked (--input input)",
-        ));
+        return Ok(Channel::input("input: `input tap` lines, as asked"));
     }
     let survey = PanelSurvey::of(device)?;
     if let Some((_, why)) = &survey.chosen {

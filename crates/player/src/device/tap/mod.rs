@@ -110,7 +110,8 @@ impl Tapper {
             || channel.mode == InputBackend::Raw && channel.record.is_none()
         {
             return Err(DeviceError::Adb(format!(
-                "--input {:?} needs a writable touch panel; this device has none (use --input input)",
+                "the {:?} tap channel needs a writable touch panel, and this device has none (the \
+                 `input tap` channel needs none)",
                 channel.mode
             )));
         }
