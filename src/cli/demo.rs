@@ -237,7 +237,7 @@ fn live_view(
 ) {
     let tty = std::io::stderr().is_terminal() && !quiet;
     let mut redraw = sudoku_autoplay::text::Redraw::default();
-    let Ok((screen, _)) = Screen::probe(device) else {
+    let Ok((screen, _)) = Screen::measure(device) else {
         return;
     };
     while !stop.load(Ordering::Relaxed) {

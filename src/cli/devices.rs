@@ -42,7 +42,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
             broken.extend(found.broken.iter().map(super::words::calibration));
             let found = found.require().ok()?;
             let frame = (found.candidates.len() > 1)
-                .then(|| Screen::probe(&dev).ok().map(|(_, f)| f))
+                .then(|| Screen::measure(&dev).ok().map(|(_, f)| f))
                 .flatten();
             Some(found.pick(frame.as_ref()))
         });

@@ -304,14 +304,14 @@ pub struct InputSection {
     pub mistake_limit: Option<u32>,
     /// What `calibrate` saw on the phone for each rule it probed (in the order probed).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub seen: BTreeMap<Rule, String>,
+    pub seen: BTreeMap<RuleKey, String>,
 }
 
 /// The rules of `[input]` that calibrate finds out on a phone, the keys of `[input.seen]`, in the
 /// order they are found: the keypad first (shown for a selected cell only), then the probe's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Rule {
+pub enum RuleKey {
     Keypad,
     Mode,
     AfterEntry,
@@ -325,41 +325,41 @@ pub enum Rule {
     MistakeLimit,
 }
 
-impl Rule {
+impl RuleKey {
     /// Every rule, in the order found.
-    pub const ALL: [Rule; 11] = [
-        Rule::Keypad,
-        Rule::Mode,
-        Rule::AfterEntry,
-        Rule::SameDigit,
-        Rule::Erase,
-        Rule::Undo,
-        Rule::Retap,
-        Rule::BrushRetap,
-        Rule::FrameReads,
-        Rule::FinishedKeys,
-        Rule::MistakeLimit,
+    pub const ALL: [RuleKey; 11] = [
+        RuleKey::Keypad,
+        RuleKey::Mode,
+        RuleKey::AfterEntry,
+        RuleKey::SameDigit,
+        RuleKey::Erase,
+        RuleKey::Undo,
+        RuleKey::Retap,
+        RuleKey::BrushRetap,
+        RuleKey::FrameReads,
+        RuleKey::FinishedKeys,
+        RuleKey::MistakeLimit,
     ];
 
     /// Its key in `[input.seen]`.
     pub fn key(self) -> &'static str {
         match self {
-            Rule::Keypad => "keypad",
-            Rule::Mode => "mode",
-            Rule::AfterEntry => "after_entry",
-            Rule::SameDigit => "same_digit",
-            Rule::Erase => "erase",
-            Rule::Undo => "undo",
-            Rule::Retap => "retap",
-            Rule::BrushRetap => "brush_retap",
-            Rule::FrameReads => "frame_reads",
-            Rule::FinishedKeys => "finished_keys",
-            Rule::MistakeLimit => "mistake_limit",
+            RuleKey::Keypad => "keypad",
+            RuleKey::Mode => "mode",
+            RuleKey::AfterEntry => "after_entry",
+            RuleKey::SameDigit => "same_digit",
+            RuleKey::Erase => "erase",
+            RuleKey::Undo => "undo",
+            RuleKey::Retap => "retap",
+            RuleKey::BrushRetap => "brush_retap",
+            RuleKey::FrameReads => "frame_reads",
+            RuleKey::FinishedKeys => "finished_keys",
+            RuleKey::MistakeLimit => "mistake_limit",
         }
     }
 }
 
-impl std::fmt::Display for Rule {
+impl std::fmt::Display for RuleKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.key())
     }

@@ -6,7 +6,7 @@
 
 use crate::board::CELLS;
 use crate::calibration::probe::{self, Probed};
-use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check, Erase, Rule};
+use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check, Erase, RuleKey};
 use crate::device::Device;
 use crate::device::screen::Screen;
 use crate::device::tap::InputBackend;
@@ -121,7 +121,7 @@ pub fn calibrate(
     let (frame, phone) = match source {
         Source::Screenshot(frame) => (frame, None),
         Source::Phone { device, probe } => {
-            let (_, frame) = Screen::probe(device)?;
+            let (_, frame) = Screen::measure(device)?;
             options.model = options.model.or_else(|| phone_model(device));
             options.density = options.density.or(device.density().ok().flatten());
             (frame, Some((device, probe)))
@@ -151,7 +151,7 @@ pub fn calibrate(
     let probed = probing.map(|device| probe_rules(device, &mut calibration, &survey, on));
     if let Some(cell) = keypad_shown_by {
         calibration.input.seen.insert(
-            Rule::Keypad,
+            RuleKey::Keypad,
             format!(
                 "none on the screen until {} (empty) was selected: the app shows its keys for a \
                  selected cell only, which every write selects first",
@@ -262,5 +262,5 @@ fn probe_rules(
 fn tapping(device: &Device, size: (u32, u32)) -> anyhow::Result<(Link, InputBackend)> {
     let mut link = Link::new(device.clone(), RECONNECT, StopFlag::default());
     let channel = link.open_channel(None, size, Duration::ZERO)?;
-    Ok((link, channel.mode))
+    Ok((link, channel.backend))
 }

@@ -52,7 +52,7 @@ impl Run<'_> {
         target.link.pace_at_least(layout.least_pace());
         let started = Instant::now();
         let search = Search {
-            puzzle: self.givens,
+            givens: self.givens,
             events: self.events,
             solution: self.solution,
         };
@@ -116,7 +116,7 @@ impl Run<'_> {
             solution: self.solution,
             stats: self.stats,
             performed: report,
-            input: target.link.input_mode().unwrap_or(InputBackend::Input),
+            input: target.link.backend().unwrap_or(InputBackend::Input),
             taps_per_sec: target.link.taps_per_sec(),
             capture: target.link.capture(),
             plan: None,

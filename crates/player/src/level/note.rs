@@ -24,7 +24,7 @@ pub enum Note {
     /// A calibration file in the search path that could not be read, so it was skipped.
     SkippedCalibration { error: String },
     /// The tap channel, and why that one.
-    TapChannel { mode: InputBackend, why: String },
+    TapChannel { backend: InputBackend, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
     /// What the performance will show, and how long it should take.
@@ -52,7 +52,7 @@ impl Note {
             Note::SkippedCalibration { error } => {
                 tracing::info!(%error, "calibration file skipped")
             }
-            Note::TapChannel { mode, why } => tracing::info!(?mode, %why, "tap channel"),
+            Note::TapChannel { backend, why } => tracing::info!(?backend, %why, "tap channel"),
             Note::Calibration { path, why } => {
                 tracing::info!(path = %path.display(), %why, "calibration picked")
             }

@@ -71,7 +71,7 @@ pub fn resume(
     cal.check_frame(size.0, size.1)
         .with_context(|| cal_path.display().to_string())?;
     open_channel(&mut link, cfg, size, on)?;
-    link.settle(|link| link.probe_screen())?;
+    link.settle(|link| link.measure_capture())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
     run_cfg.strategy = meta.strategy;

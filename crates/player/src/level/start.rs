@@ -59,13 +59,13 @@ pub fn play(
         navigate(&mut link, nav, level)?;
     }
 
-    let probed = link.settle(|link| link.probe_screen())?;
+    let measured = link.settle(|link| link.measure_capture())?;
     // The calibrations for one screen size differ in their keypads, not their boards: any one
     // of them finds the board (waking the screen or bringing the app back if need be).
     let board_cal = found.candidates[0].calibration.clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation.as_ref());
-    let first = setup.board_frame(probed)?;
+    let first = setup.board_frame(measured)?;
     let first_words = setup.first_words.take();
     let mut link = setup.link;
     let choice = found.pick(Some(&first));
@@ -262,7 +262,7 @@ pub(super) fn open_channel(
     tell(
         on,
         Note::TapChannel {
-            mode: channel.mode,
+            backend: channel.backend,
             why: channel.why,
         },
     );

@@ -175,7 +175,7 @@ impl Link {
                 Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })
         })?;
-        tracing::debug!(serial = %self.device.serial, mode = ?c.chosen.mode, "{what}: done");
+        tracing::debug!(serial = %self.device.serial, backend = ?c.chosen.backend, "{what}: done");
         self.tapper = Some(tapper);
         Ok(())
     }
@@ -189,8 +189,8 @@ impl Link {
     }
 
     /// Measures both capture methods once and returns the first frame.
-    pub(crate) fn probe_screen(&mut self) -> anyhow::Result<RgbaImage> {
-        let (screen, frame) = self.call("taking the first screenshot", Screen::probe)?;
+    pub(crate) fn measure_capture(&mut self) -> anyhow::Result<RgbaImage> {
+        let (screen, frame) = self.call("taking the first screenshot", Screen::measure)?;
         self.screen = Some(screen);
         Ok(frame)
     }
@@ -199,7 +199,7 @@ impl Link {
     pub fn grab(&mut self) -> anyhow::Result<RgbaImage> {
         let screen = match &self.screen {
             Some(s) => s.clone(),
-            None => return self.probe_screen(),
+            None => return self.measure_capture(),
         };
         self.call("taking a screenshot", |_| screen.grab())
     }
@@ -213,8 +213,8 @@ impl Link {
     }
 
     /// The tap channel's backend.
-    pub(crate) fn input_mode(&self) -> Option<InputBackend> {
-        self.channel.as_ref().map(|c| c.chosen.mode)
+    pub(crate) fn backend(&self) -> Option<InputBackend> {
+        self.channel.as_ref().map(|c| c.chosen.backend)
     }
 
     /// Taps per second the phone carried out over the channels' working time (after

@@ -19,5 +19,5 @@ pub use perform::{
     Completion, Journal, PerformError, PerformOptions, PerformReport, Progress, Search, StallHint,
     Stalled, WriteKind,
 };
-pub use setnum::{Cancel, Encoder, InputOrder, Layout, Selection};
+pub use setnum::{Cancel, Encoder, Layout, Selection};
 pub use target::{Incident, IncidentKind, Point, Seen, Target};

@@ -29,22 +29,22 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Plans performing `events` (a search of `puzzle`) through `layout` at `rate` taps/s within
+    /// Plans performing `events` (a search of `givens`) through `layout` at `rate` taps/s within
     /// `budget`, showing at most `max_visible` steps.
     pub fn new(
         events: &[Event],
-        puzzle: &Board,
+        givens: &Board,
         layout: &Layout,
         rate: f64,
         budget: Option<Duration>,
         max_visible: Option<u64>,
     ) -> Plan {
-        let mut enc = Encoder::for_puzzle(layout, puzzle);
+        let mut enc = Encoder::for_givens(layout, givens);
         let mut taps: Vec<Point> = Vec::with_capacity(4);
         // Taps after each step, cumulated.
         let mut cumulative = Vec::with_capacity(events.len());
         let mut total = 0u64;
-        let mut board = *puzzle;
+        let mut board = *givens;
         for &ev in events {
             taps.clear();
             enc.event(ev, &board, &mut taps);
@@ -60,7 +60,7 @@ impl Plan {
             }
         }
         let fill =
-            (puzzle.to_line().bytes().filter(|&b| b == b'.').count() as u64) * FILL_TAPS_PER_CELL;
+            (givens.to_line().bytes().filter(|&b| b == b'.').count() as u64) * FILL_TAPS_PER_CELL;
         let steps = events.len() as u64;
         let mut visible = max_visible.map_or(steps, |m| m.min(steps));
         let mut cut_by_budget = false;
@@ -105,31 +105,32 @@ fn secs(s: f64) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::setnum::{InputOrder, test_layout};
+    use crate::calibration::InputMode;
+    use crate::play::setnum::test_layout;
     use crate::solver::{Options, Recorder, Strategy, search};
 
     const LEET: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn events() -> (Board, Vec<Event>) {
-        let puzzle = Board::parse(LEET).unwrap();
+        let givens = Board::parse(LEET).unwrap();
         let mut rec = Recorder::default();
-        search(Strategy::RowMajor, &puzzle, &Options::default(), &mut rec);
-        (puzzle, rec.0)
+        search(Strategy::RowMajor, &givens, &Options::default(), &mut rec);
+        (givens, rec.0)
     }
 
     #[test]
     fn budget_cuts_the_steps_shown() {
-        let (puzzle, ev) = events();
-        let layout = test_layout(InputOrder::CellFirst, false);
-        let all = Plan::new(&ev, &puzzle, &layout, 100.0, None, None);
+        let (givens, ev) = events();
+        let layout = test_layout(InputMode::CellFirst, false);
+        let all = Plan::new(&ev, &givens, &layout, 100.0, None, None);
         assert_eq!(all.steps, 4208 + 4157);
         assert_eq!(all.visible_steps, all.steps);
         assert!(all.taps >= all.steps, "at least a tap per step");
         // 60 s at 100 taps/s: 6,000 taps, fill included.
         let cut = Plan::new(
             &ev,
-            &puzzle,
+            &givens,
             &layout,
             100.0,
             Some(Duration::from_secs(60)),
@@ -140,7 +141,7 @@ mod tests {
         // --max-visible-steps stays, and the smaller of the two wins.
         let capped = Plan::new(
             &ev,
-            &puzzle,
+            &givens,
             &layout,
             100.0,
             Some(Duration::from_secs(3600)),

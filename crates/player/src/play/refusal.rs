@@ -5,7 +5,7 @@
 //! is a [`Refusal`], with what the person can do.
 
 use crate::board::Board;
-use crate::calibration::{InputSection, Rule, TakeBack};
+use crate::calibration::{InputSection, RuleKey, TakeBack};
 use crate::remedy::Remedy;
 use crate::solver::{Event, Strategy};
 use std::fmt;
@@ -133,7 +133,7 @@ fn taking_back(
         step: i + 1,
         erase: input
             .seen
-            .get(&Rule::Erase)
+            .get(&RuleKey::Erase)
             .map_or("no erase key", String::as_str)
             .to_string(),
     })
@@ -183,9 +183,9 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn events(strategy: Strategy) -> (Vec<Event>, Board) {
-        let puzzle = Board::parse_line(LEET).unwrap();
+        let givens = Board::parse_line(LEET).unwrap();
         let mut rec = Recorder::default();
-        let solution = match search(strategy, &puzzle, &Options::default(), &mut rec).outcome {
+        let solution = match search(strategy, &givens, &Options::default(), &mut rec).outcome {
             crate::solver::Outcome::Solved(s) => s,
             other => panic!("{other:?}"),
         };

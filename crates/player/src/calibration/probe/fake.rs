@@ -34,7 +34,7 @@ const FRAME: Duration = Duration::from_micros(16_667);
 /// How the app takes taps: one field per rule class the probe finds out.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Rules {
-    pub(super) order: InputMode,
+    pub(super) mode: InputMode,
     pub(super) retap: Retap,
     pub(super) brush_retap: BrushRetap,
     pub(super) after_entry: AfterEntry,
@@ -62,7 +62,7 @@ impl Default for Rules {
     /// entered again, an erase key that clears.
     fn default() -> Rules {
         Rules {
-            order: InputMode::CellFirst,
+            mode: InputMode::CellFirst,
             retap: Retap::Nothing,
             brush_retap: BrushRetap::Nothing,
             after_entry: AfterEntry::Keep,
@@ -81,26 +81,26 @@ impl Default for Rules {
 
 /// What a digit-first app's cell taps write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Brush {
+enum Armed {
     Digit(u8),
     Erase,
 }
 
 /// The game's state, as one drawn frame shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Game {
+struct AppState {
     board: Board,
     selected: Option<usize>,
-    brush: Option<Brush>,
+    brush: Option<Armed>,
     pencil: bool,
     notes: [u16; CELLS],
     /// Every change of a cell, (cell, digit before), for the undo key.
     history: Vec<(usize, u8)>,
 }
 
-/// What a tap hit.
+/// What a tap landed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Hit {
+enum Tapped {
     Cell(usize),
     Digit(u8),
     Erase,
@@ -112,9 +112,9 @@ pub(super) struct FakeApp {
     pub(super) rules: Rules,
     givens: Board,
     solution: Board,
-    game: Game,
+    game: AppState,
     /// Recent taps' times and the game before each (taps that read the last drawn frame).
-    recent: Vec<(Duration, Game)>,
+    recent: Vec<(Duration, AppState)>,
     late_clears: Vec<(Duration, usize)>,
     pub(super) mistakes: u32,
     pub(super) taps: u64,
@@ -131,7 +131,7 @@ impl FakeApp {
             rules,
             givens,
             solution,
-            game: Game {
+            game: AppState {
                 board: start,
                 selected: None,
                 brush: None,
@@ -200,20 +200,20 @@ impl FakeApp {
     }
 
     /// What a tap at `p` hits.
-    fn hit(&self, p: Point) -> Option<Hit> {
+    fn hit(&self, p: Point) -> Option<Tapped> {
         let near = |q: Point| p.0.abs_diff(q.0) < 24 && p.1.abs_diff(q.1) < 24;
         let (x1, y1) = (X0 + 9 * CELL, Y0 + 9 * CELL);
         if (X0..x1).contains(&p.0) && (Y0..y1).contains(&p.1) {
             let (col, row) = ((p.0 - X0) / CELL, (p.1 - Y0) / CELL);
-            return Some(Hit::Cell((row * 9 + col) as usize));
+            return Some(Tapped::Cell((row * 9 + col) as usize));
         }
         if let Some(slot) = (0..9).find(|&i| near((key_x(i), KEYS_Y))) {
-            return self.keys().get(slot).copied().map(Hit::Digit);
+            return self.keys().get(slot).copied().map(Tapped::Digit);
         }
         if self.rules.erase == Some(true) && near(ERASE) {
-            return Some(Hit::Erase);
+            return Some(Tapped::Erase);
         }
-        (self.rules.undo_key && near(UNDO)).then_some(Hit::Undo)
+        (self.rules.undo_key && near(UNDO)).then_some(Tapped::Undo)
     }
 
     /// The digits of the keypad's places, in order: all nine, or where finished keys go, the
@@ -225,7 +225,7 @@ impl FakeApp {
     }
 
     /// A tap, read against the last drawn frame where the app does that.
-    fn press(&mut self, hit: Hit) {
+    fn press(&mut self, hit: Tapped) {
         let at = self.clock;
         let stale = if self.rules.frame_reads {
             self.recent.retain(|(t, _)| *t + FRAME > at);
@@ -251,16 +251,16 @@ impl FakeApp {
     }
 
     /// What a tap does to the game it reads.
-    fn input(&mut self, g: &mut Game, hit: Hit) {
-        let brush_only = self.rules.order == InputMode::DigitFirst;
-        let painting = brush_only || (self.rules.order == InputMode::Both && g.brush.is_some());
+    fn input(&mut self, g: &mut AppState, hit: Tapped) {
+        let brush_only = self.rules.mode == InputMode::DigitFirst;
+        let painting = brush_only || (self.rules.mode == InputMode::Both && g.brush.is_some());
         match hit {
-            Hit::Cell(cell) if painting => match g.brush {
-                Some(Brush::Digit(d)) => self.enter(g, cell, d, false),
-                Some(Brush::Erase) => self.erase(g, cell),
+            Tapped::Cell(cell) if painting => match g.brush {
+                Some(Armed::Digit(d)) => self.enter(g, cell, d, false),
+                Some(Armed::Erase) => self.erase(g, cell),
                 None => {}
             },
-            Hit::Cell(cell) if g.selected == Some(cell) => match self.rules.retap {
+            Tapped::Cell(cell) if g.selected == Some(cell) => match self.rules.retap {
                 Retap::Nothing => {}
                 Retap::Deselect => {
                     g.selected = None;
@@ -268,8 +268,8 @@ impl FakeApp {
                 }
                 Retap::Pencil => g.pencil = !g.pencil,
             },
-            Hit::Cell(cell) => g.selected = Some(cell),
-            Hit::Digit(d) => match g.selected {
+            Tapped::Cell(cell) => g.selected = Some(cell),
+            Tapped::Digit(d) => match g.selected {
                 Some(cell) if !brush_only => {
                     let before = g.board.get(cell);
                     self.enter(g, cell, d, true);
@@ -277,15 +277,15 @@ impl FakeApp {
                         g.selected = None;
                     }
                 }
-                _ if self.rules.order == InputMode::CellFirst => {}
-                _ => self.arm(g, Brush::Digit(d)),
+                _ if self.rules.mode == InputMode::CellFirst => {}
+                _ => self.arm(g, Armed::Digit(d)),
             },
-            Hit::Erase => match g.selected {
+            Tapped::Erase => match g.selected {
                 Some(cell) if !brush_only => self.erase(g, cell),
-                _ if self.rules.order == InputMode::CellFirst => {}
-                _ => self.arm(g, Brush::Erase),
+                _ if self.rules.mode == InputMode::CellFirst => {}
+                _ => self.arm(g, Armed::Erase),
             },
-            Hit::Undo => {
+            Tapped::Undo => {
                 if let Some((cell, d)) = g.history.pop() {
                     g.board.set(cell, d);
                 }
@@ -293,7 +293,7 @@ impl FakeApp {
         }
     }
 
-    fn arm(&self, g: &mut Game, b: Brush) {
+    fn arm(&self, g: &mut AppState, b: Armed) {
         if g.brush != Some(b) {
             g.brush = Some(b);
         } else if self.rules.brush_retap == BrushRetap::Clear {
@@ -301,13 +301,13 @@ impl FakeApp {
         }
     }
 
-    fn locked(&self, g: &Game, cell: usize) -> bool {
+    fn locked(&self, g: &AppState, cell: usize) -> bool {
         let d = g.board.get(cell);
         self.rules.lock_correct && d != 0 && self.solution.get(cell) == d
     }
 
     /// `d` into `cell` (`selected`: through the selection, where pencil mode applies).
-    fn enter(&mut self, g: &mut Game, cell: usize, d: u8, selected: bool) {
+    fn enter(&mut self, g: &mut AppState, cell: usize, d: u8, selected: bool) {
         if self.givens.get(cell) != 0 || self.locked(g, cell) {
             return;
         }
@@ -337,7 +337,7 @@ impl FakeApp {
         }
     }
 
-    fn erase(&self, g: &mut Game, cell: usize) {
+    fn erase(&self, g: &mut AppState, cell: usize) {
         let old = g.board.get(cell);
         if self.givens.get(cell) != 0 || old == 0 || self.locked(g, cell) {
             return;
@@ -409,7 +409,7 @@ impl FakeApp {
 
 /// Where `read` and `after` differ, `after` wins in `current` (a tap read from an old frame
 /// changes only what it changed there).
-fn merge(current: &mut Game, read: &Game, after: &Game) {
+fn merge(current: &mut AppState, read: &AppState, after: &AppState) {
     for c in 0..CELLS {
         if after.board.get(c) != read.board.get(c) {
             current.board.set(c, after.board.get(c));

@@ -2,7 +2,7 @@
 
 use super::prober::Prober;
 use crate::board::{CELLS, cell_name};
-use crate::calibration::{FinishedKeys, InputMode, Rule, TakeBack};
+use crate::calibration::{FinishedKeys, InputMode, RuleKey, TakeBack};
 use crate::play::words;
 
 impl Prober<'_> {
@@ -19,7 +19,7 @@ impl Prober<'_> {
                      taps go a frame apart"
                 .into(),
         };
-        self.see(Rule::FrameReads, what);
+        self.see(RuleKey::FrameReads, what);
     }
 
     /// The key of a digit placed nine times: does it go, with the keys after it moving up? Seen
@@ -37,7 +37,7 @@ impl Prober<'_> {
         let (Some(f), true) = (target, no_key) else {
             self.input.finished_keys = FinishedKeys::Unknown;
             self.see(
-                Rule::FinishedKeys,
+                RuleKey::FinishedKeys,
                 "not probed (no digit one short of nine, or no erase or undo key): the player \
                  looks at the keypad when a digit is first finished"
                     .into(),
@@ -70,7 +70,7 @@ impl Prober<'_> {
             FinishedKeys::Stay
         };
         self.see(
-            Rule::FinishedKeys,
+            RuleKey::FinishedKeys,
             format!(
                 "wrote the ninth {d} into {}: {}",
                 cell_name(f),
@@ -94,7 +94,7 @@ impl Prober<'_> {
             Some((_, limit, text)) => {
                 self.input.mistake_limit = Some(limit);
                 self.see(
-                    Rule::MistakeLimit,
+                    RuleKey::MistakeLimit,
                     format!("the game screen shows {text:?}: the game ends after {limit} mistakes"),
                 );
                 on(&format!("a mistake counter shows ({text:?})"));
@@ -102,7 +102,7 @@ impl Prober<'_> {
             None => {
                 self.input.mistake_limit = None;
                 self.see(
-                    Rule::MistakeLimit,
+                    RuleKey::MistakeLimit,
                     "no mistake counter among the screen's words".into(),
                 );
             }

@@ -2,7 +2,9 @@
 
 use super::prober::Prober;
 use crate::board::cell_name;
-use crate::calibration::{AfterEntry, BrushRetap, FinishedKeys, InputMode, Retap, Rule, SameDigit};
+use crate::calibration::{
+    AfterEntry, BrushRetap, FinishedKeys, InputMode, Retap, RuleKey, SameDigit,
+};
 use crate::play::Point;
 use crate::remedy::{Advised, Remedy};
 use crate::vision::compare;
@@ -36,7 +38,7 @@ impl Prober<'_> {
                 x if x == d => {
                     self.input.mode = InputMode::DigitFirst;
                     self.see(
-                        Rule::Mode,
+                        RuleKey::Mode,
                         format!(
                             "tapped {other}, {d}, then {}: {d} went in (a brush)",
                             self.name()
@@ -67,7 +69,7 @@ impl Prober<'_> {
                     }
                     self.input.mode = InputMode::CellFirst;
                     self.see(
-                        Rule::Mode,
+                        RuleKey::Mode,
                         format!("tapped {}, then {d}: {d} went in", self.name()),
                     );
                     on("cell-first: tap the cell, then the digit");
@@ -110,7 +112,7 @@ impl Prober<'_> {
             Some(false) => AfterEntry::Clear,
             None => AfterEntry::Unknown,
         };
-        self.see(Rule::AfterEntry,
+        self.see(RuleKey::AfterEntry,
             match after {
                 Some(true) => format!("after {d} went into {}, it still showed selected", self.name()),
                 Some(false) => format!(
@@ -141,7 +143,7 @@ impl Prober<'_> {
             if self.retap(&bg_none, &bg_sel, visible, on)? {
                 self.frame_reads(true, None);
                 self.input.finished_keys = FinishedKeys::Unknown;
-                self.see(Rule::FinishedKeys,
+                self.see(RuleKey::FinishedKeys,
                     "not probed (the app kept a brush): the player looks when a digit is first finished"
                         .into(),
                 );
@@ -149,7 +151,7 @@ impl Prober<'_> {
             }
         } else {
             self.see(
-                Rule::Retap,
+                RuleKey::Retap,
                 "not probed (the probe's digit could not be taken back): the player assumes a \
                  re-tap deselects and never re-taps a selected cell"
                     .into(),
@@ -200,7 +202,7 @@ impl Prober<'_> {
                 BrushRetap::Clear
             };
             self.see(
-                Rule::BrushRetap,
+                RuleKey::BrushRetap,
                 format!(
                     "tapped {d} (the brush) again, then {}: {}",
                     self.name(),
@@ -219,7 +221,7 @@ impl Prober<'_> {
         } else {
             // Not seen: the player sets a brush through another key first.
             self.input.brush_retap = BrushRetap::Clear;
-            self.see(Rule::BrushRetap,
+            self.see(RuleKey::BrushRetap,
                 "not probed (the digit again did not clear): the player sets the brush through another key first".into(),
             );
         }

@@ -2,7 +2,7 @@
 
 use super::{LATE_WATCH, ProbeTarget, SETTLE, SETTLE_LOOKS, STEP};
 use crate::board::{Board, CELLS, box_of, cell_name, col_of, row_of};
-use crate::calibration::{Calibration, InputMode, InputSection, Rule, SameDigit, TakeBack};
+use crate::calibration::{Calibration, InputMode, InputSection, RuleKey, SameDigit, TakeBack};
 use crate::play::Point;
 use crate::vision::Kind;
 use image::RgbaImage;
@@ -202,7 +202,7 @@ impl Prober<'_> {
         self.last.as_ref().map_or(0, |l| l.board.get(self.a))
     }
 
-    pub(super) fn see(&mut self, rule: Rule, what: String) {
+    pub(super) fn see(&mut self, rule: RuleKey, what: String) {
         self.input.seen.insert(rule, what);
     }
 

@@ -1,7 +1,7 @@
 //! A tap on the selected cell (nothing, deselected, pencil mode), and a brush's key tapped again.
 
 use super::prober::Prober;
-use crate::calibration::{BrushRetap, InputMode, Retap, Rule, SameDigit};
+use crate::calibration::{BrushRetap, InputMode, Retap, RuleKey, SameDigit};
 use crate::vision::compare;
 
 impl Prober<'_> {
@@ -56,7 +56,7 @@ impl Prober<'_> {
             self.look()?;
             if self.at_a() == d {
                 self.input.mode = InputMode::Both;
-                self.see(Rule::Mode,
+                self.see(RuleKey::Mode,
                     format!(
                         "cell-first, and {d} tapped with no cell selected armed a brush: tapping {} \
                          then wrote {d}",
@@ -89,7 +89,7 @@ impl Prober<'_> {
             Retap::Pencil => "a re-tapped cell toggles pencil mode: the player never re-taps one",
         });
         self.input.retap = retap;
-        self.see(Rule::Retap, what);
+        self.see(RuleKey::Retap, what);
         Ok(stuck)
     }
 
@@ -124,7 +124,7 @@ impl Prober<'_> {
         } else {
             BrushRetap::Nothing
         };
-        self.see(Rule::BrushRetap,
+        self.see(RuleKey::BrushRetap,
             if dropped {
                 format!(
                     "tapped {} (the brush) again, then a given and {}: it was selected (the brush was dropped)",

@@ -4,7 +4,7 @@
 use super::LATE_WATCH;
 use super::prober::Prober;
 use crate::board::{CELLS, cell_name};
-use crate::calibration::{InputMode, Rule, SameDigit, TakeBack};
+use crate::calibration::{InputMode, RuleKey, SameDigit, TakeBack};
 use crate::play::Point;
 use std::time::Duration;
 
@@ -39,7 +39,7 @@ impl Prober<'_> {
             } else {
                 "the digit stayed"
             };
-            self.see(Rule::Erase, format!("{how}: {what}"));
+            self.see(RuleKey::Erase, format!("{how}: {what}"));
             self.erase_failed = !cleared;
             if cleared {
                 self.take_back.get_or_insert(TakeBack::Erase);
@@ -94,7 +94,7 @@ impl Prober<'_> {
             format!("tapped {d} again with {} selected", cell_name(a))
         };
         self.see(
-            Rule::SameDigit,
+            RuleKey::SameDigit,
             format!(
                 "{how}: {}",
                 match same {
@@ -172,7 +172,7 @@ impl Prober<'_> {
                 self.input.undo = Some([p.0, p.1]);
                 self.take_back.get_or_insert(TakeBack::Undo);
                 self.see(
-                    Rule::Undo,
+                    RuleKey::Undo,
                     format!(
                         "{what} at {},{} took {d} back out of {}",
                         p.0,
@@ -185,7 +185,7 @@ impl Prober<'_> {
             }
         }
         self.see(
-            Rule::Undo,
+            RuleKey::Undo,
             "no undo key found (or none took the last entry back)".into(),
         );
         Ok(())

@@ -6,7 +6,7 @@ use super::fake::{FakeApp, Rules};
 use super::{Probed, probe};
 use crate::board::Board;
 use crate::calibration::{
-    AfterEntry, BrushRetap, FinishedKeys, InputMode, Retap, Rule, SameDigit, TakeBack,
+    AfterEntry, BrushRetap, FinishedKeys, InputMode, Retap, RuleKey, SameDigit, TakeBack,
 };
 
 /// LeetCode 37's puzzle: one solution, thirty givens.
@@ -56,7 +56,7 @@ fn input_order_cell_first() {
     let p = probe_rules(Rules::default());
     assert_eq!(p.input.mode, InputMode::CellFirst);
     assert!(
-        p.input.seen[&Rule::Mode].contains("went in"),
+        p.input.seen[&RuleKey::Mode].contains("went in"),
         "{:?}",
         p.input.seen
     );
@@ -72,12 +72,12 @@ fn input_order_cell_first() {
 #[test]
 fn input_order_digit_first() {
     let p = probe_rules(Rules {
-        order: InputMode::DigitFirst,
+        mode: InputMode::DigitFirst,
         ..Rules::default()
     });
     assert_eq!(p.input.mode, InputMode::DigitFirst);
     assert!(
-        p.input.seen[&Rule::Mode].contains("a brush"),
+        p.input.seen[&RuleKey::Mode].contains("a brush"),
         "{:?}",
         p.input.seen
     );
@@ -89,7 +89,7 @@ fn input_order_both() {
     // Cell-first, but a digit with no cell selected arms a brush: seen once a re-tap deselected
     // the cell.
     let p = probe_rules(Rules {
-        order: InputMode::Both,
+        mode: InputMode::Both,
         retap: Retap::Deselect,
         brush_retap: BrushRetap::Clear,
         ..Rules::default()
@@ -122,7 +122,7 @@ fn retap_toggles_pencil_mode() {
     });
     assert_eq!(p.input.retap, Retap::Pencil);
     assert!(
-        p.input.seen[&Rule::Retap].contains("pencil"),
+        p.input.seen[&RuleKey::Retap].contains("pencil"),
         "{:?}",
         p.input.seen
     );
@@ -184,7 +184,7 @@ fn an_erase_key_that_does_nothing_and_an_undo_key() {
         ..Rules::default()
     });
     assert!(
-        p.input.seen[&Rule::Erase].contains("the digit stayed"),
+        p.input.seen[&RuleKey::Erase].contains("the digit stayed"),
         "{:?}",
         p.input.seen
     );
@@ -202,7 +202,7 @@ fn an_undo_key_found_by_its_words() {
     });
     assert_eq!(p.input.undo, Some([440, 830]));
     assert!(
-        p.input.seen[&Rule::Undo].contains("\"Undo\""),
+        p.input.seen[&RuleKey::Undo].contains("\"Undo\""),
         "{:?}",
         p.input.seen
     );
@@ -239,24 +239,20 @@ fn locked_right_digits() {
 
 #[test]
 fn taps_read_against_the_last_frame() {
-    for order in [InputMode::CellFirst, InputMode::DigitFirst] {
+    for mode in [InputMode::CellFirst, InputMode::DigitFirst] {
         let rules = Rules {
-            order,
+            mode,
             same_digit: Some(SameDigit::Clear),
             ..Rules::default()
         };
         let fresh = probe_rules(rules);
-        assert!(
-            !fresh.input.frame_reads,
-            "{order:?}: {:?}",
-            fresh.input.seen
-        );
+        assert!(!fresh.input.frame_reads, "{mode:?}: {:?}", fresh.input.seen);
         let stale = probe_rules(Rules {
             frame_reads: true,
             ..rules
         });
-        assert!(stale.input.frame_reads, "{order:?}: {:?}", stale.input.seen);
-        assert!(stale.input.seen[&Rule::FrameReads].contains("at once"));
+        assert!(stale.input.frame_reads, "{mode:?}: {:?}", stale.input.seen);
+        assert!(stale.input.seen[&RuleKey::FrameReads].contains("at once"));
     }
 }
 
@@ -267,7 +263,7 @@ fn a_brush_dropped_by_its_key() {
         (BrushRetap::Nothing, BrushRetap::Nothing),
     ] {
         let p = probe_rules(Rules {
-            order: InputMode::DigitFirst,
+            mode: InputMode::DigitFirst,
             brush_retap: retap,
             same_digit: Some(SameDigit::Clear),
             erase: None,
@@ -338,7 +334,7 @@ fn a_mistake_counter() {
         ..Rules::default()
     });
     assert_eq!(p.input.mistake_limit, Some(3));
-    assert!(p.input.seen[&Rule::MistakeLimit].contains("Mistakes: 0/3"));
+    assert!(p.input.seen[&RuleKey::MistakeLimit].contains("Mistakes: 0/3"));
     assert_eq!(probe_rules(Rules::default()).input.mistake_limit, None);
 }
 

@@ -7,7 +7,7 @@
 //! (`input tap` lines: a Java start-up per tap up to Android 11, a `cmd input` call waiting for
 //! the app from 12; it works on every phone). `raw` and `events` both need a touch panel
 //! (`getevent -p`) that the shell user may write, which Android 10 and later forbid; `raw` also
-//! needs the record size the panel takes from `dd`, found by a probe. `inject` needs the
+//! needs the record size the panel takes from `dd`, found by a test write. `inject` needs the
 //! injector pushed (once) and a phone that lets the shell inject (Xiaomi phones refuse until
 //! "USB debugging (Security settings)" is on and the phone rebooted: then no channel works,
 //! and the error says so). Asking for a channel the device cannot do falls back to the next
@@ -36,7 +36,7 @@ pub enum InputBackend {
 /// A chosen channel and what it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Channel {
-    pub mode: InputBackend,
+    pub backend: InputBackend,
     /// The touch panel (`raw`, `events`).
     pub panel: Option<TouchPanel>,
     /// Bytes per `input_event` record the panel takes from the device's `dd` (`raw`).
@@ -49,7 +49,7 @@ impl Channel {
     /// The `input tap` channel.
     pub fn input(why: impl Into<String>) -> Channel {
         Channel {
-            mode: InputBackend::Input,
+            backend: InputBackend::Input,
             panel: None,
             record: None,
             why: why.into(),
@@ -64,7 +64,7 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
     tracing::debug!(
         serial = %device.serial,
         ?requested,
-        mode = ?chosen.mode,
+        backend = ?chosen.backend,
         panel = chosen.panel.as_ref().map(|p| p.device.as_str()),
         record = chosen.record,
         why = %chosen.why,
@@ -86,14 +86,14 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     if let Some(panel) = &panel
         && !matches!(requested, Some(InputBackend::Events | InputBackend::Inject))
     {
-        match raw::probe(device, panel)? {
+        match raw::record_size(device, panel)? {
             Ok(record) => {
                 let why = format!(
-                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked by a probe)",
+                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked)",
                     panel.protocol, panel.device
                 );
                 return Ok(Channel {
-                    mode: InputBackend::Raw,
+                    backend: InputBackend::Raw,
                     panel: Some(panel.clone()),
                     record: Some(record),
                     why,
@@ -118,10 +118,10 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     let mut not_inject = String::new();
     if requested != Some(InputBackend::Events) {
         let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-        match Injector::probe(device, deadline) {
+        match Injector::handshake(device, deadline) {
             Ok(sdk) => {
                 return Ok(Channel {
-                    mode: InputBackend::Inject,
+                    backend: InputBackend::Inject,
                     panel: None,
                     record: None,
                     why: format!(
@@ -153,7 +153,7 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             panel.protocol, panel.device
         );
         return Ok(Channel {
-            mode: InputBackend::Events,
+            backend: InputBackend::Events,
             panel: Some(panel),
             record: None,
             why,
@@ -220,7 +220,7 @@ pub fn check_channels(
     let no_panel = || no_panel(survey);
     let mut out = Vec::new();
     out.push(match &panel {
-        Some(p) => match raw::probe(device, p)? {
+        Some(p) => match raw::record_size(device, p)? {
             Ok(record) => check(
                 InputBackend::Raw,
                 true,
@@ -233,7 +233,7 @@ pub fn check_channels(
     let input = device.press(Key::Unknown)?;
     let denied = input.denied;
     let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-    out.push(match Injector::probe_pushed(device, deadline) {
+    out.push(match Injector::handshake_pushed(device, deadline) {
         Some(Ok(sdk)) => check(
             InputBackend::Inject,
             true,

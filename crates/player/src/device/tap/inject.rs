@@ -242,13 +242,13 @@ impl Injector {
 
     /// Opens the injector and checks that the phone lets it inject, with a move that no view
     /// takes (no finger is down).
-    pub(super) fn probe(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
+    pub(super) fn handshake(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
         Injector::open(device, deadline)?.try_move(deadline)
     }
 
-    /// Like [`Injector::probe`] without pushing anything: `None` when the injector is not on
+    /// Like [`Injector::handshake`] without pushing anything: `None` when the injector is not on
     /// the phone (or is another version).
-    pub(super) fn probe_pushed(
+    pub(super) fn handshake_pushed(
         device: &Device,
         deadline: Instant,
     ) -> Option<Result<u32, Unusable>> {

@@ -105,14 +105,14 @@ impl Tapper {
         screen: (u32, u32),
         options: TapperOptions,
     ) -> Result<Self, DeviceError> {
-        let needs_panel = matches!(channel.mode, InputBackend::Events | InputBackend::Raw);
+        let needs_panel = matches!(channel.backend, InputBackend::Events | InputBackend::Raw);
         if needs_panel && channel.panel.is_none()
-            || channel.mode == InputBackend::Raw && channel.record.is_none()
+            || channel.backend == InputBackend::Raw && channel.record.is_none()
         {
             return Err(DeviceError::Adb(format!(
                 "the {:?} tap channel needs a writable touch panel, and this device has none (the \
                  `input tap` channel needs none)",
-                channel.mode
+                channel.backend
             )));
         }
         let mut t = Tapper {
@@ -133,7 +133,7 @@ impl Tapper {
             touch_id: 0,
             rate: Rate::default(),
         };
-        if t.channel.mode == InputBackend::Inject {
+        if t.channel.backend == InputBackend::Inject {
             let deadline = Instant::now() + t.options.ack_timeout;
             t.injector = Some(inject::Injector::open(device, deadline).map_err(|why| {
                 DeviceError::Adb(match why {
@@ -151,8 +151,8 @@ impl Tapper {
         Ok(t)
     }
 
-    pub fn mode(&self) -> InputBackend {
-        self.channel.mode
+    pub fn backend(&self) -> InputBackend {
+        self.channel.backend
     }
 
     /// The channel and why it was chosen.
@@ -194,7 +194,7 @@ impl Tapper {
     pub fn flush(&mut self) -> Result<(), DeviceError> {
         self.send_pending()?;
         self.wait_until(|t| t.ledger.unacked.is_empty())?;
-        let polls_needed = match self.channel.mode {
+        let polls_needed = match self.channel.backend {
             InputBackend::Input => {
                 self.rate.idle();
                 return Ok(());
@@ -240,7 +240,7 @@ impl Tapper {
     }
 
     fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
-        if self.channel.mode == InputBackend::Inject {
+        if self.channel.backend == InputBackend::Inject {
             self.pending_records
                 .push((inject::KIND_TAP, x as i32, y as i32));
             return Ok(());
@@ -249,7 +249,7 @@ impl Tapper {
             self.pending.push_str(&lines::input_tap(x, y));
             return Ok(());
         };
-        match self.channel.mode {
+        match self.channel.backend {
             InputBackend::Raw => {
                 let panel = &panel.clone();
                 let record = self.channel.record.unwrap_or(panel::RECORD_64);
@@ -302,7 +302,7 @@ impl Tapper {
         }
         self.throttle()?;
         self.write_batch(matches!(
-            self.channel.mode,
+            self.channel.backend,
             InputBackend::Raw | InputBackend::Inject
         ))
     }
@@ -463,7 +463,10 @@ impl Tapper {
         if let Some(injector) = &self.injector {
             copied = Some(u64::from(injector.acked()));
         }
-        let queue_counts = matches!(self.channel.mode, InputBackend::Raw | InputBackend::Inject);
+        let queue_counts = matches!(
+            self.channel.backend,
+            InputBackend::Raw | InputBackend::Inject
+        );
         self.ledger.settle(acked, copied, backlog, queue_counts);
         Ok(())
     }

@@ -18,7 +18,7 @@ pub(super) struct Performance<'a, 'l> {
     pub(super) target: &'a mut dyn Target,
     pub(super) journal: &'a mut dyn Journal,
     pub(super) options: &'a PerformOptions,
-    pub(super) puzzle: Board,
+    pub(super) givens: Board,
     pub(super) solution: Board,
     /// What the host believes the screen shows.
     pub(super) expected: Board,
@@ -233,7 +233,7 @@ impl Performance<'_, '_> {
         if !self.keys_unknown || self.keys_asked_at == Some(self.report.verifications) {
             return Ok(());
         }
-        let Some(d) = (1..9u8).find(|&d| finished(&self.expected, d) && !finished(&self.puzzle, d))
+        let Some(d) = (1..9u8).find(|&d| finished(&self.expected, d) && !finished(&self.givens, d))
         else {
             return Ok(());
         };

@@ -160,10 +160,10 @@ pub struct Progress {
 /// Progress callback.
 pub type ProgressFn<'a> = dyn FnMut(&Progress) + 'a;
 
-/// A search to perform: its puzzle, its events in order, and the solution they end in.
+/// A search to perform: the level's givens, its events in order, and the solution they end in.
 #[derive(Debug, Clone, Copy)]
 pub struct Search<'a> {
-    pub puzzle: Board,
+    pub givens: Board,
     pub events: &'a [Event],
     pub solution: Board,
 }
@@ -178,18 +178,18 @@ pub(crate) fn perform(
     progress: &mut ProgressFn<'_>,
 ) -> Result<PerformReport, PerformError> {
     let &Search {
-        puzzle,
+        givens,
         events,
         solution,
     } = search;
     let start = Instant::now();
     let mut r = Performance {
-        enc: Encoder::for_puzzle(layout, &puzzle),
+        enc: Encoder::for_givens(layout, &givens),
         target,
         journal,
         options,
-        expected: puzzle,
-        puzzle,
+        expected: givens,
+        givens,
         solution,
         report: PerformReport::default(),
         taps: Vec::with_capacity(4),

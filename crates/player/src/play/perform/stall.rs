@@ -79,7 +79,7 @@ impl Performance<'_, '_> {
             StallHint::Interrupted
         } else if rules.retap == Retap::Pencil {
             StallHint::PencilMode
-        } else if self.enc.layout().order == InputMode::Both {
+        } else if self.enc.layout().mode == InputMode::Both {
             StallHint::Brush
         } else if wrong.iter().all(|&c| want.get(c) == 0) {
             StallHint::EraseFails

@@ -1,6 +1,7 @@
 use super::*;
 use crate::board::CELLS;
-use crate::play::setnum::{Cancel, InputOrder};
+use crate::calibration::InputMode;
+use crate::play::setnum::Cancel;
 use crate::play::stop::{Restored, Stop, is_restored};
 use crate::play::target::{IncidentKind, Seen};
 use crate::solver::{Options, Recorder, Strategy, search};
@@ -163,17 +164,17 @@ impl Target for MemoryApp<'_> {
 }
 
 fn layout() -> Layout {
-    crate::play::setnum::test_layout(InputOrder::CellFirst, false)
+    crate::play::setnum::test_layout(InputMode::CellFirst, false)
 }
 
 const LEET: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
-fn app(layout: &Layout, puzzle: Board, solution: Board) -> MemoryApp<'_> {
+fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
     MemoryApp {
         layout,
-        board: puzzle,
-        givens: puzzle,
+        board: givens,
+        givens: givens,
         solution,
         selected: None,
         taps: 0,
@@ -199,12 +200,12 @@ fn app(layout: &Layout, puzzle: Board, solution: Board) -> MemoryApp<'_> {
 }
 
 fn search_of(strategy: Strategy) -> (Board, Vec<Event>, Board) {
-    let puzzle = Board::parse(LEET).unwrap();
+    let givens = Board::parse(LEET).unwrap();
     let mut rec = Recorder::default();
-    let solution = search(strategy, &puzzle, &Options::default(), &mut rec)
+    let solution = search(strategy, &givens, &Options::default(), &mut rec)
         .solution()
         .unwrap();
-    (puzzle, rec.0, solution)
+    (givens, rec.0, solution)
 }
 
 fn run_with(
@@ -221,12 +222,12 @@ fn run_on(
     options: PerformOptions,
     setup: impl FnOnce(&mut MemoryApp),
 ) -> (Result<PerformReport, PerformError>, Board, u64) {
-    let (puzzle, events, solution) = search_of(strategy);
-    let mut app = app(&layout, puzzle, solution);
+    let (givens, events, solution) = search_of(strategy);
+    let mut app = app(&layout, givens, solution);
     setup(&mut app);
     let r = perform(
         &Search {
-            puzzle,
+            givens,
             events: &events,
             solution,
         },
@@ -244,10 +245,10 @@ fn solved(
     options: PerformOptions,
     setup: impl FnOnce(&mut MemoryApp),
 ) -> PerformReport {
-    let (puzzle, _, solution) = search_of(strategy);
+    let (givens, _, solution) = search_of(strategy);
     let (r, board, taps) = run_with(strategy, options, setup);
     let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
-    assert_eq!(board, solution, "from {puzzle}");
+    assert_eq!(board, solution, "from {givens}");
     assert_eq!(report.taps, taps);
     report
 }
@@ -333,8 +334,8 @@ fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
 
 #[test]
 fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
-    let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
-    let (puzzle, _, solution) = search_of(Strategy::RowMajor);
+    let toggle = crate::play::setnum::test_layout(InputMode::CellFirst, true);
+    let (givens, _, solution) = search_of(Strategy::RowMajor);
     let (r, board, taps) = run_on(
         toggle.clone(),
         Strategy::RowMajor,
@@ -342,7 +343,7 @@ fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
         |_| {},
     );
     let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
-    assert_eq!(board, solution, "from {puzzle}");
+    assert_eq!(board, solution, "from {givens}");
     assert_eq!(report.events_shown, 4208 + 4157);
     assert_eq!(report.taps, taps);
     let opts = PerformOptions {
@@ -361,7 +362,7 @@ fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
 fn a_toggle_that_does_not_clear_is_named_as_the_erase_key() {
     // Where calibration found no erase key it guesses `toggle`; in an app where a digit
     // tapped again stays, the backtracking's undos leave digits the repairs cannot clear.
-    let toggle = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+    let toggle = crate::play::setnum::test_layout(InputMode::CellFirst, true);
     let opts = PerformOptions {
         verify_taps: 300,
         ..PerformOptions::default()
@@ -421,7 +422,7 @@ fn a_look_waits_for_the_late_clears_the_taps_asked_for() {
     // few taps: a look at once would still see the digits of the undos just sent, and the
     // repair's tap on each would write it back when the clear fell due (the campaign's
     // stall).
-    let mut l = crate::play::setnum::test_layout(InputOrder::CellFirst, true);
+    let mut l = crate::play::setnum::test_layout(InputMode::CellFirst, true);
     l.rules.same_digit = Some(crate::calibration::SameDigit::ClearLate);
     l.rules.clear_late_ms = Some(20);
     let options = PerformOptions {
@@ -559,10 +560,10 @@ fn an_unknown_screen_stops_after_one_back() {
         }
     }
     let layout = layout();
-    let (puzzle, events, solution) = search_of(Strategy::Mrv);
+    let (givens, events, solution) = search_of(Strategy::Mrv);
     let e = perform(
         &Search {
-            puzzle,
+            givens,
             events: &events,
             solution,
         },
@@ -614,10 +615,10 @@ fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_
     // blocks the key the fill needs for that digit's ninth right place. The campaign's
     // tinted phones stalled so.
     let layout = layout();
-    let (puzzle, _, solution) = search_of(Strategy::RowMajor);
-    let last = (0..CELLS).rev().find(|&c| puzzle.get(c) == 0).unwrap();
+    let (givens, _, solution) = search_of(Strategy::RowMajor);
+    let last = (0..CELLS).rev().find(|&c| givens.get(c) == 0).unwrap();
     let wrong = (1..=9).find(|&d| d != solution.get(last)).unwrap();
-    let first = (0..CELLS).find(|&c| puzzle.get(c) == 0).unwrap();
+    let first = (0..CELLS).find(|&c| givens.get(c) == 0).unwrap();
     let events = [
         Event::Place {
             cell: last as u8,
@@ -628,14 +629,14 @@ fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_
             digit: solution.get(first),
         },
     ];
-    let mut app = app(&layout, puzzle, solution);
+    let mut app = app(&layout, givens, solution);
     app.hide_completed = true;
     let opts = PerformOptions {
         max_visible_steps: Some(1),
         ..PerformOptions::default()
     };
     let search = Search {
-        puzzle,
+        givens,
         events: &events,
         solution,
     };
@@ -647,12 +648,12 @@ fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_
 #[test]
 fn resume_skips_what_is_on_screen() {
     let layout = layout();
-    let (puzzle, events, solution) = search_of(Strategy::Mrv);
-    let mut on_screen = puzzle;
+    let (givens, events, solution) = search_of(Strategy::Mrv);
+    let mut on_screen = givens;
     for ev in &events[..20] {
         apply(&mut on_screen, *ev);
     }
-    let mut app = app(&layout, puzzle, solution);
+    let mut app = app(&layout, givens, solution);
     app.board = on_screen;
     let opts = PerformOptions {
         start_at: 20,
@@ -660,7 +661,7 @@ fn resume_skips_what_is_on_screen() {
     };
     let report = perform(
         &Search {
-            puzzle,
+            givens,
             events: &events,
             solution,
         },

@@ -170,12 +170,12 @@ impl Performance<'_, '_> {
 
     /// A given that reads as another digit: another level is on the screen.
     fn check_same_level(&self, board: &Board, wrong: &[usize]) -> anyhow::Result<()> {
-        if let Some(&c) = wrong.iter().find(|&&c| self.puzzle.get(c) != 0) {
+        if let Some(&c) = wrong.iter().find(|&&c| self.givens.get(c) != 0) {
             anyhow::bail!(
                 "the board on screen has {} at the given {} where the puzzle has {}: is this still the same level?",
                 board.get(c),
                 cell_name(c),
-                self.puzzle.get(c)
+                self.givens.get(c)
             );
         }
         Ok(())
