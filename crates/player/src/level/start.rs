@@ -17,6 +17,7 @@ use crate::remedy::{Advised, Remedy};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use anyhow::{Context, bail};
+use image::RgbaImage;
 use std::time::{Instant, SystemTime};
 
 /// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
@@ -31,60 +32,15 @@ pub fn play(
         .call("reading the model", |d| d.getprop("ro.product.model"))
         .unwrap_or_default();
     let size = link.call("reading the screen size", |d| d.screen_size())?;
-    let found = match &cfg.calibration {
-        Some(p) => {
-            let found = lookup::file(p)?;
-            // A calibration for another screen would tap beside everything: say so before
-            // touching the phone.
-            found.candidates[0]
-                .calibration
-                .check_frame(size.0, size.1)
-                .with_context(|| p.display().to_string())?;
-            found
-        }
-        None => lookup::find(&cfg.calibration_dirs, &model, size),
-    };
-    for e in &found.broken {
-        let error = e.to_string();
-        tell(on, Note::SkippedCalibration { error });
-    }
-    // A level is played under its number only if it can be opened.
-    let found = match cfg.level {
-        Some(level) => found.with_navigation(Opening::Level(level))?,
-        None => found.require()?,
-    };
+    let found = find_calibrations(cfg, &model, size, on)?;
     let navigation = found.candidates[0].calibration.navigation.clone();
     open_channel(&mut link, cfg, size, on)?;
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
-
-    let measured = link.settle(|link| link.measure_capture())?;
-    // The calibrations for one screen size differ in their keypads, not their boards: any one
-    // of them finds the board (waking the screen or bringing the app back if need be).
-    let board_cal = found.candidates[0].calibration.clone();
-    let mut setup = PhoneTarget::new(link, &board_cal);
-    setup.package = nav_package(navigation.as_ref());
-    let first = setup.board_frame(measured)?;
-    let first_words = setup.first_words.take();
-    let mut link = setup.link;
-    let choice = found.pick(Some(&first));
-    if let Some(why) = &choice.why {
-        let (path, why) = (choice.path.clone(), why.clone());
-        tell(on, Note::Calibration { path, why });
-    }
+    let (mut link, first, first_words, choice) = first_board(link, found, navigation.as_ref(), on)?;
     let (cal_path, cal) = (choice.path, choice.calibration);
-    let givens = cal.read_if_visible(&first)?
-        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
-    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
-    let check = solver::fast::solutions(&givens, 2);
-    match check.count {
-        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
-        2 => bail!(
-            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
-        ),
-        _ => {}
-    }
+    let givens = read_givens(&cal, &first)?;
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
@@ -94,26 +50,7 @@ pub fn play(
         .map_or(events.len(), |n| (n as usize).min(events.len()));
     check_app_allows(&mut link, &cal, &events[..shown], &solution, cfg.strategy)?;
 
-    // Before performing: measure the channel's rate, print the plan, fit the budget.
-    let taps_layout = Layout::of(&cal);
-    link.pace_at_least(taps_layout.least_pace());
-    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
-    let plan = Plan::new(
-        &events,
-        &givens,
-        &taps_layout,
-        rate,
-        cfg.budget,
-        cfg.max_visible_steps,
-    );
-    let level = cfg.level;
-    tell(
-        on,
-        Note::Plan {
-            plan: plan.clone(),
-            level,
-        },
-    );
+    let (plan, warmup_taps) = plan_run(&mut link, cfg, &cal, (&givens, &events), on)?;
     let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
     let planned = PlayConfig {
         max_visible_steps: visible,
@@ -160,6 +97,110 @@ pub fn play(
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
+}
+
+/// The calibrations that may play on a device of `model` with a `size` screen (the one named,
+/// else those of the calibration directories; able to open the level where one is asked
+/// for), the unreadable ones said.
+fn find_calibrations(
+    cfg: &PlayConfig,
+    model: &str,
+    size: (u32, u32),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<lookup::Found> {
+    let found = match &cfg.calibration {
+        Some(p) => {
+            let found = lookup::file(p)?;
+            // A calibration for another screen would tap beside everything: say so before
+            // touching the phone.
+            found.candidates[0]
+                .calibration
+                .check_frame(size.0, size.1)
+                .with_context(|| p.display().to_string())?;
+            found
+        }
+        None => lookup::find(&cfg.calibration_dirs, model, size),
+    };
+    for e in &found.broken {
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
+    }
+    // A level is played under its number only if it can be opened.
+    Ok(match cfg.level {
+        Some(level) => found.with_navigation(Opening::Level(level))?,
+        None => found.require()?,
+    })
+}
+
+/// The first frame that shows the board (the screen woken, the app brought back where need
+/// be), the game screen's words, and the calibration picked for it (said where there were
+/// several).
+fn first_board(
+    mut link: Link,
+    found: lookup::Found,
+    navigation: Option<&crate::calibration::Navigation>,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<(Link, RgbaImage, Option<Vec<String>>, lookup::Choice)> {
+    let measured = link.settle(|link| link.measure_capture())?;
+    // The calibrations for one screen size differ in their keypads, not their boards: any one
+    // of them finds the board (waking the screen or bringing the app back if need be).
+    let board_cal = found.candidates[0].calibration.clone();
+    let mut setup = PhoneTarget::new(link, &board_cal);
+    setup.package = nav_package(navigation);
+    let first = setup.board_frame(measured)?;
+    let first_words = setup.first_words.take();
+    let choice = found.pick(Some(&first));
+    if let Some(why) = &choice.why {
+        let (path, why) = (choice.path.clone(), why.clone());
+        tell(on, Note::Calibration { path, why });
+    }
+    Ok((setup.link, first, first_words, choice))
+}
+
+/// The givens on `first`, read with `cal`: a board that keeps the rules and has one solution.
+fn read_givens(cal: &crate::calibration::Calibration, first: &RgbaImage) -> anyhow::Result<Board> {
+    let givens = cal.read_if_visible(first)?
+        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
+    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
+    let check = solver::fast::solutions(&givens, 2);
+    match check.count {
+        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
+        2 => bail!(
+            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
+        ),
+        _ => Ok(givens),
+    }
+}
+
+/// Before performing: the channel's rate measured (with the taps spent), the plan (what fits
+/// the budget) said.
+fn plan_run(
+    link: &mut Link,
+    cfg: &PlayConfig,
+    cal: &crate::calibration::Calibration,
+    (givens, events): (&Board, &[Event]),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<(Plan, u64)> {
+    let taps_layout = Layout::of(cal);
+    link.pace_at_least(taps_layout.least_pace());
+    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, givens, &taps_layout))?;
+    let plan = Plan::new(
+        events,
+        givens,
+        &taps_layout,
+        rate,
+        cfg.budget,
+        cfg.max_visible_steps,
+    );
+    let level = cfg.level;
+    tell(
+        on,
+        Note::Plan {
+            plan: plan.clone(),
+            level,
+        },
+    );
+    Ok((plan, warmup_taps))
 }
 
 /// Refuses, before the first tap, a search the app will not let be shown (`play::refusal`):

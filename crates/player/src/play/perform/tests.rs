@@ -174,7 +174,7 @@ fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
     MemoryApp {
         layout,
         board: givens,
-        givens: givens,
+        givens,
         solution,
         selected: None,
         taps: 0,
