@@ -2,8 +2,8 @@
 //! what to do when the board is not on the screen. A dark screen is woken
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
-//! the app's completion and game-over screens are told apart by their words
-//! (`crate::play::look`).
+//! the app's completion and game-over screens are told apart by their words (read with
+//! `uiautomator dump`, judged by `play::words`). It is calibrate's [`ProbeTarget`] too.
 
 use super::link::Link;
 use super::navigate::navigate;

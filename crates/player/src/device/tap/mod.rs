@@ -13,7 +13,7 @@
 //! - [`pace`] keeps taps `--pace` apart and measures the channel's rate.
 //! - [`Tapper`] (here) batches taps, bounds how far the host runs ahead of the phone
 //!   (`window`), and flushes. It does not recover: when the shell or the `dd` stream ends, its
-//!   call fails and the run's one recovery layer (`play::link::Link`) waits for the device,
+//!   call fails and the run's one recovery layer (`phone::link::Link`) waits for the device,
 //!   reopens a new `Tapper`, and has the screen looked at before the next tap (taps in flight may
 //!   be lost; resending them blindly could toggle what they set on apps where a second tap
 //!   undoes the first).
