@@ -9,8 +9,8 @@ use sudoku_autoplay::calibration::lookup::{LookupError, Opening};
 use sudoku_autoplay::calibration::{CalibrationError, Check, FrameMismatch};
 use sudoku_autoplay::device::DeviceError;
 use sudoku_autoplay::level::Note;
+use sudoku_autoplay::play::forbidden::Forbidden;
 use sudoku_autoplay::play::plan::Plan;
-use sudoku_autoplay::play::refusal::Refusal;
 use sudoku_autoplay::play::stop::{RunFailed, Stop};
 use sudoku_autoplay::play::{StallHint, Stalled};
 use sudoku_autoplay::remedy::{Advised, Remedy};
@@ -247,7 +247,7 @@ pub fn cause(e: &(dyn Error + 'static)) -> String {
     if let Some(s) = e.downcast_ref::<Stalled>() {
         return stalled(s);
     }
-    if let Some(r) = e.downcast_ref::<Refusal>() {
+    if let Some(r) = e.downcast_ref::<Forbidden>() {
         return format!("{r}{}", remedies(&r.remedies()));
     }
     if let Some(l) = e.downcast_ref::<LookupError>() {

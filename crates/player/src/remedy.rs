@@ -5,7 +5,7 @@
 //!
 //! The errors that carry remedies: [`Advised`] (a message and its remedies), and the typed
 //! reasons whose remedies follow from their fields (`play::stop::Stop`, `play::Stalled`,
-//! `play::refusal::Refusal`, `calibration::lookup::LookupError`, ...), each with a
+//! `play::forbidden::Forbidden`, `calibration::lookup::LookupError`, ...), each with a
 //! `remedies()`.
 
 use std::fmt;

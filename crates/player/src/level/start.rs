@@ -10,8 +10,8 @@ use crate::device::Device;
 use crate::phone::link::Link;
 use crate::phone::navigate::{app_package, nav_package, navigate};
 use crate::phone::target::PhoneTarget;
+use crate::play::forbidden::forbidden;
 use crate::play::plan::Plan;
-use crate::play::refusal::refusal;
 use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
@@ -203,7 +203,7 @@ fn plan_run(
     Ok((plan, warmup_taps))
 }
 
-/// Refuses, before the first tap, a search the app will not let be shown (`play::refusal`):
+/// Refuses, before the first tap, a search the app will not let be shown (`play::forbidden`):
 /// its input rules as calibrated, and its mistake counter on the screen now.
 fn check_app_allows(
     link: &mut Link,
@@ -221,7 +221,7 @@ fn check_app_allows(
             .unwrap_or_default();
         crate::play::words::mistake_counter(&texts)
     };
-    match refusal(&cal.input, shown, solution, strategy, &mut counter) {
+    match forbidden(&cal.input, shown, solution, strategy, &mut counter) {
         Some(r) => Err(r.into()),
         None => Ok(()),
     }

@@ -2,13 +2,13 @@
 //! itself (that is [`crate::phone`]): search events become taps (`setnum`), performed with
 //! verification and repairs (`perform`: the engine, verification and repair, judging what a
 //! screen means, the advice for a stall); `words` says what a screen's words mean for the game;
-//! `plan` says what a performance will show and how long it takes; `refusal` what the app
+//! `plan` says what a performance will show and how long it takes; `forbidden` what the app
 //! will not let a search show; `stop` types the reasons a run ends early. A whole level, from finding the calibration to the session on disk, is
 //! [`crate::level`].
 
+pub mod forbidden;
 pub(crate) mod perform;
 pub mod plan;
-pub mod refusal;
 pub mod setnum;
 pub mod stop;
 pub mod target;

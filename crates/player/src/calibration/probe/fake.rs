@@ -12,10 +12,8 @@ use crate::calibration::{
     InputSection, KeypadSection, Retap, SameDigit, VERSION, Version,
 };
 use crate::play::{Point, Seen, Target};
-use ab_glyph::{FontRef, PxScale};
+use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
-use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut, text_size};
-use imageproc::rect::Rect;
 use std::time::{Duration, Instant};
 
 const WIDTH: u32 = 540;
@@ -389,21 +387,21 @@ impl FakeApp {
         img
     }
 
-    /// Digit `d` at `px` pixels, centred on `at`.
+    /// Digit `d` at `px` pixels, its ink centred on `at`.
     fn text(&self, img: &mut RgbaImage, at: Point, px: f32, d: u8, colour: [u8; 3]) {
-        let s = d.to_string();
-        let scale = PxScale::from(px);
-        let (w, h) = text_size(scale, &self.font, &s);
-        let [r, g, b] = colour;
-        draw_text_mut(
-            img,
-            Rgba([r, g, b, 255]),
-            (at.0 - w / 2) as i32,
-            at.1 as i32 - (px * 0.62) as i32 + (px as u32 - h) as i32 / 2,
-            scale,
-            &self.font,
-            &s,
-        );
+        let Some((coverage, w, h)) = crate::vision::templates::render_digit(&self.font, d, px)
+        else {
+            return;
+        };
+        let (x0, y0) = (at.0 - w as u32 / 2, at.1 - h as u32 / 2);
+        for (i, &c) in coverage.iter().enumerate() {
+            let (x, y) = (x0 + (i % w) as u32, y0 + (i / w) as u32);
+            let c = c.clamp(0.0, 1.0);
+            let p = img.get_pixel_mut(x, y);
+            for k in 0..3 {
+                p.0[k] = (f32::from(p.0[k]) * (1.0 - c) + f32::from(colour[k]) * c).round() as u8;
+            }
+        }
     }
 }
 
@@ -441,11 +439,11 @@ fn cell_corner(c: usize) -> Point {
 }
 
 fn fill(img: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32, [r, g, b]: [u8; 3]) {
-    draw_filled_rect_mut(
-        img,
-        Rect::at(x as i32, y as i32).of_size(w, h),
-        Rgba([r, g, b, 255]),
-    );
+    for y in y..(y + h).min(img.height()) {
+        for x in x..(x + w).min(img.width()) {
+            img.put_pixel(x, y, Rgba([r, g, b, 255]));
+        }
+    }
 }
 
 impl Target for FakeApp {

@@ -1,8 +1,8 @@
-//! The refusal before the first tap: a search the app will not let be shown, found from the
+//! What the app forbids, found before the first tap: a search the app will not let be shown, from the
 //! app's input rules (the calibration's `[input]`, as calibrate probed them) and its mistake
 //! counter: digits the search takes back where the app keeps right digits (locked) or has no way
 //! to take one back, or more wrong digits than its mistake limit allows. What the app forbids
-//! is a [`Refusal`], with what the person can do.
+//! is a [`Forbidden`], with what the person can do.
 
 use crate::board::Board;
 use crate::calibration::{InputSection, RuleKey, TakeBack};
@@ -12,7 +12,7 @@ use std::fmt;
 
 /// Why the app will not let a search be shown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub enum Forbidden {
     /// The app keeps right digits (erase and the digit again left the probe's right digit in
     /// place, and no undo key took it back), and the search takes a digit back at `step`.
     #[error(
@@ -70,16 +70,16 @@ impl fmt::Display for Counter {
     }
 }
 
-impl Refusal {
+impl Forbidden {
     /// What to play instead: the search that writes only right digits and takes none back, or
     /// only the first steps (as many as fit before the game would end).
     pub fn remedies(&self) -> Vec<Remedy> {
         match self {
-            Refusal::Locked { .. } | Refusal::NoTakeBack { .. } => {
+            Forbidden::Locked { .. } | Forbidden::NoTakeBack { .. } => {
                 vec![Remedy::RightDigitsOnly, Remedy::FirstSteps(None)]
             }
-            Refusal::MistakeLimit { fits: 0, .. } => vec![Remedy::RightDigitsOnly],
-            &Refusal::MistakeLimit { fits, .. } => {
+            Forbidden::MistakeLimit { fits: 0, .. } => vec![Remedy::RightDigitsOnly],
+            &Forbidden::MistakeLimit { fits, .. } => {
                 vec![Remedy::RightDigitsOnly, Remedy::FirstSteps(Some(fits))]
             }
         }
@@ -94,13 +94,13 @@ fn plural(n: usize, what: &str) -> String {
 /// search that ends in `solution`, by its input rules and its mistake counter (`counter` reads
 /// the one on the screen now, as (mistakes made, limit, its words), where there are wrong
 /// digits to count); `None` where it allows them.
-pub fn refusal(
+pub fn forbidden(
     input: &InputSection,
     shown: &[Event],
     solution: &Board,
     strategy: Strategy,
     counter: &mut dyn FnMut() -> Option<(u32, u32, String)>,
-) -> Option<Refusal> {
+) -> Option<Forbidden> {
     taking_back(input, shown, solution, strategy)
         .or_else(|| over_the_limit(input, shown, solution, strategy, counter))
 }
@@ -111,7 +111,7 @@ fn taking_back(
     shown: &[Event],
     solution: &Board,
     strategy: Strategy,
-) -> Option<Refusal> {
+) -> Option<Forbidden> {
     let undo_of_right = shown.iter().position(
         |e| matches!(*e, Event::Undo { cell, digit } if solution.get(cell as usize) == digit),
     );
@@ -122,13 +122,13 @@ fn taking_back(
         && !undo_key
         && let Some(i) = undo_of_right.or(first_undo.filter(|_| none))
     {
-        return Some(Refusal::Locked {
+        return Some(Forbidden::Locked {
             strategy,
             step: i + 1,
         });
     }
     let i = first_undo.filter(|_| none)?;
-    Some(Refusal::NoTakeBack {
+    Some(Forbidden::NoTakeBack {
         strategy,
         step: i + 1,
         erase: input
@@ -146,7 +146,7 @@ fn over_the_limit(
     solution: &Board,
     strategy: Strategy,
     counter: &mut dyn FnMut() -> Option<(u32, u32, String)>,
-) -> Option<Refusal> {
+) -> Option<Forbidden> {
     let wrong: Vec<usize> = shown
         .iter()
         .enumerate()
@@ -163,7 +163,7 @@ fn over_the_limit(
     if wrong.len() < left {
         return None;
     }
-    Some(Refusal::MistakeLimit {
+    Some(Forbidden::MistakeLimit {
         strategy,
         limit,
         seen,
@@ -197,8 +197,8 @@ mod tests {
         let (events, solution) = events(Strategy::RowMajor);
         let mut input = InputSection::new(InputMode::CellFirst);
         input.locked = true;
-        let r = refusal(&input, &events, &solution, Strategy::RowMajor, &mut || None);
-        assert!(matches!(r, Some(Refusal::Locked { .. })), "{r:?}");
+        let r = forbidden(&input, &events, &solution, Strategy::RowMajor, &mut || None);
+        assert!(matches!(r, Some(Forbidden::Locked { .. })), "{r:?}");
         assert_eq!(
             r.unwrap().remedies(),
             [Remedy::RightDigitsOnly, Remedy::FirstSteps(None)]
@@ -207,14 +207,14 @@ mod tests {
         input.take_back = Some(TakeBack::Undo);
         input.undo = Some([1, 1]);
         assert_eq!(
-            refusal(&input, &events, &solution, Strategy::RowMajor, &mut || None),
+            forbidden(&input, &events, &solution, Strategy::RowMajor, &mut || None),
             None
         );
         // fast takes nothing back.
         let (fast, _) = events_of_fast();
         input.take_back = Some(TakeBack::None);
         assert_eq!(
-            refusal(&input, &fast, &solution, Strategy::Fast, &mut || None),
+            forbidden(&input, &fast, &solution, Strategy::Fast, &mut || None),
             None
         );
     }
@@ -232,8 +232,8 @@ mod tests {
             asked += 1;
             Some((1, 3, "Mistakes: 1/3".to_string()))
         };
-        let r = refusal(&input, &events, &solution, Strategy::RowMajor, &mut counter);
-        let Some(Refusal::MistakeLimit {
+        let r = forbidden(&input, &events, &solution, Strategy::RowMajor, &mut counter);
+        let Some(Forbidden::MistakeLimit {
             limit, fits, first, ..
         }) = &r
         else {
@@ -253,13 +253,13 @@ mod tests {
         );
         // Without a counter: the calibration's limit, or nothing to refuse.
         assert_eq!(
-            refusal(&input, &events, &solution, Strategy::RowMajor, &mut || None),
+            forbidden(&input, &events, &solution, Strategy::RowMajor, &mut || None),
             None
         );
         // fast writes no wrong digit: the counter is not even read.
         let (fast, solution) = events_of_fast();
         let mut read = false;
-        let none = refusal(&input, &fast, &solution, Strategy::Fast, &mut || {
+        let none = forbidden(&input, &fast, &solution, Strategy::Fast, &mut || {
             read = true;
             None
         });
