@@ -398,8 +398,8 @@ impl FakeApp {
             let (x, y) = (x0 + (i % w) as u32, y0 + (i / w) as u32);
             let c = c.clamp(0.0, 1.0);
             let p = img.get_pixel_mut(x, y);
-            for k in 0..3 {
-                p.0[k] = (f32::from(p.0[k]) * (1.0 - c) + f32::from(colour[k]) * c).round() as u8;
+            for (channel, &ink) in p.0.iter_mut().zip(&colour) {
+                *channel = (f32::from(*channel) * (1.0 - c) + f32::from(ink) * c).round() as u8;
             }
         }
     }
