@@ -126,6 +126,18 @@ pub fn stalled(s: &Stalled) -> String {
     )
 }
 
+/// What the app forbids, and what to play instead (after the advice to turn a mistake limit
+/// off, as more choices).
+pub fn forbidden(f: &Forbidden) -> String {
+    match f {
+        Forbidden::MistakeLimit { .. } => {
+            let choices: Vec<String> = f.remedies().into_iter().map(remedy).collect();
+            format!("{f}, or {}", choices.join(", or "))
+        }
+        _ => format!("{f}{}", remedies(&f.remedies())),
+    }
+}
+
 /// What needs a calibration that opens levels, as the command line asked for it.
 fn opening(o: Opening) -> String {
     match o {
@@ -247,8 +259,8 @@ pub fn cause(e: &(dyn Error + 'static)) -> String {
     if let Some(s) = e.downcast_ref::<Stalled>() {
         return stalled(s);
     }
-    if let Some(r) = e.downcast_ref::<Forbidden>() {
-        return format!("{r}{}", remedies(&r.remedies()));
+    if let Some(f) = e.downcast_ref::<Forbidden>() {
+        return forbidden(f);
     }
     if let Some(l) = e.downcast_ref::<LookupError>() {
         return lookup(l);
@@ -373,6 +385,25 @@ mod tests {
             let w = remedy(r);
             assert!(w.contains("--") || w.contains("autoplay "), "{r:?}: {w}");
         }
+    }
+
+    #[test]
+    fn a_mistake_limit_offers_the_choices_after_turning_it_off() {
+        let f = Forbidden::MistakeLimit {
+            strategy: sudoku_autoplay::solver::Strategy::Static,
+            limit: 2,
+            seen: sudoku_autoplay::play::forbidden::Counter::Screen("Mistakes: 0/2".into()),
+            wrong: 22,
+            first: 6,
+            fits: 13,
+        };
+        let text = forbidden(&f);
+        assert!(
+            text.contains(
+                "Turn the app's mistake limit off in its settings, or play with --strategy fast"
+            ) && text.ends_with(", or --max-visible-steps 13 (only the steps before the wrong digit that would end it)"),
+            "{text}"
+        );
     }
 
     #[test]
