@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_autoplay::device::tap::panel::{choose_panel, touch_mappings, touch_nodes};
+use sudoku_autoplay::device::android::{touch_mappings, touch_nodes};
+use sudoku_autoplay::device::tap::panel::choose_panel;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -105,7 +105,7 @@ pub struct SearchArgs {
     /// rate, then fill the rest of the solution in directly (the plan printed before playing
     /// says how many). `none` shows every step, however long it takes.
     #[arg(long, value_name = "DURATION", default_value = "30m")]
-    pub budget: sudoku_autoplay::play::plan::Budget,
+    pub budget: Budget,
     /// Give up a search after N placements.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
@@ -213,5 +213,66 @@ impl CalibrationArgs {
             self.calibration.clone(),
             self.dir.search_path(),
         )
+    }
+}
+
+/// A `--budget`: a duration, or no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget(pub Option<Duration>);
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        parse_budget(s).map(Budget)
+    }
+}
+
+/// Parses a `--budget`: `30m`, `2h`, `90s`, `1h30m`, `45` (seconds), or `none` (no limit).
+fn parse_budget(text: &str) -> Result<Option<Duration>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let bad =
+        || format!("'{text}' is not a duration: use e.g. 30m, 2h, 1h30m, 90s, or none (no limit)");
+    let mut total = 0u64;
+    let mut number = String::new();
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let n: u64 = number.parse().map_err(|_| bad())?;
+        number.clear();
+        total += n * match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            _ => return Err(bad()),
+        };
+    }
+    if !number.is_empty() {
+        total += number.parse::<u64>().map_err(|_| bad())?;
+    }
+    if t.is_empty() || total == 0 {
+        return Err(bad());
+    }
+    Ok(Some(Duration::from_secs(total)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn budgets_read() {
+        use super::parse_budget;
+        use std::time::Duration;
+        assert_eq!(parse_budget("30m"), Ok(Some(Duration::from_secs(1800))));
+        assert_eq!(parse_budget("1h30m"), Ok(Some(Duration::from_secs(5400))));
+        assert_eq!(parse_budget("90"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(parse_budget("none"), Ok(None));
+        for bad in ["", "0", "10x", "m", "-5m"] {
+            assert!(parse_budget(bad).is_err(), "{bad}");
+        }
     }
 }

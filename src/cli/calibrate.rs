@@ -1,19 +1,20 @@
-//! `autoplay calibrate --screenshot`: make a calibration profile from a screenshot.
+//! `autoplay calibrate`: make a calibration profile from a screenshot or a phone's screen
+//! (`sudoku_autoplay::level::calibrate` does the work; this parses the options, writes the
+//! file and its overlay where the options say, and prints).
 
 use super::choice::choice;
 use super::dirs::{CalibrationDir, calibration_dir_write_help, user_calibration_dir};
 use super::read::load_image;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
+use sudoku_autoplay::calibration::probe::Probed;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
-use sudoku_autoplay::device::Device;
-use sudoku_autoplay::play::link::Link;
-use sudoku_autoplay::play::probe;
-use sudoku_autoplay::vision::Tool;
+use sudoku_autoplay::level::calibrate::{
+    CalibrateReport, HintOutside, NotCalibrated, Source, Update, calibrate,
+};
 use sudoku_autoplay::vision::overlay::{self, Marks};
 use sudoku_autoplay::vision::survey::{Hints, Survey};
 
@@ -169,64 +170,7 @@ fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
     }
 }
 
-pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
-    let mut device = None;
-    let (img, source, stem) = match &args.screenshot {
-        Some(path) => {
-            let frame = load_image(path)?;
-            let stem = path
-                .file_stem()
-                .map_or("device".into(), |s| s.to_string_lossy().into_owned());
-            (
-                frame.image,
-                format!("{}: {}", path.display(), frame.format),
-                stem,
-            )
-        }
-        None => {
-            let phone = device.insert(args.adb.device()?);
-            let device = &*phone;
-            let (_, frame) = sudoku_autoplay::device::screen::Screen::probe(device)?;
-            let model = device.getprop("ro.product.model").unwrap_or_default();
-            args.model = args.model.or(Some(model.clone()).filter(|m| !m.is_empty()));
-            if args.density.is_none() {
-                args.density = device
-                    .shell("wm density", sudoku_autoplay::device::CALL_TIMEOUT)
-                    .ok()
-                    .and_then(|o| {
-                        o.stdout
-                            .rsplit(':')
-                            .next()
-                            .and_then(|v| v.trim().parse().ok())
-                    });
-            }
-            let stem = if model.is_empty() {
-                "device".to_string()
-            } else {
-                model
-            };
-            (frame, format!("screen of {}", device.serial), stem)
-        }
-    };
-    let img = &img;
-    let (w, h) = img.dimensions();
-    let points = args
-        .erase
-        .and_then(|e| e.point())
-        .into_iter()
-        .chain(args.keys.iter().flatten().map(|&(x, y)| [x, y]))
-        .chain(args.board.iter().flat_map(|b| [[b[0], b[1]], [b[2], b[3]]]));
-    for [x, y] in points {
-        anyhow::ensure!(
-            x < w && y < h,
-            "{x},{y} (from --erase, --keys or --board) is outside the {w}x{h} screenshot"
-        );
-    }
-    let navigation = match (args.am_start, args.level_list) {
-        (Some(command), _) => Some(Navigation::AmStart { command }),
-        (None, Some(Words(open))) => Some(Navigation::LevelList { open }),
-        (None, None) => None,
-    };
+pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
     let options = CalibrateOptions {
         erase: args.erase,
         hints: Hints {
@@ -234,94 +178,165 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
             keys: args.keys,
         },
         mode: args.mode,
-        model: args.model,
+        model: args.model.clone(),
         density: args.density,
-        navigation,
+        navigation: match (&args.am_start, &args.level_list) {
+            (Some(command), _) => Some(Navigation::AmStart {
+                command: command.clone(),
+            }),
+            (None, Some(Words(open))) => Some(Navigation::LevelList { open: open.clone() }),
+            (None, None) => None,
+        },
     };
-    let out = match args.out {
-        Some(out) => out,
-        None => args.dir.write_dir()?.join(format!("{stem}.toml")),
-    };
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let overlay_path = out.with_extension("overlay.png");
-    let mut survey = Survey::of(img, &options.hints);
-    println!("{source}: {w}x{h}");
-    // Apps whose keypad comes up only for a selected cell: on a phone, select one and look again.
-    let mut keypad_shown_by = None;
-    let shown;
-    let mut img = img;
-    if let (Some(device), Some(Err(_)), None, false) =
-        (&device, &survey.keypad, &options.hints.keys, args.no_probe)
-        && let Some((frame, cell)) = select_a_cell(device, &survey)?
-    {
-        let again = Survey::of(&frame, &options.hints);
-        if matches!(again.keypad, Some(Ok(_))) {
-            println!(
-                "no number pad on the screen; it came up once an empty cell ({}) was selected",
-                cell_name(cell)
-            );
-            keypad_shown_by = Some(cell);
-            survey = again;
-            shown = frame;
-            img = &shown;
+    let device;
+    let (source, from, stem) = match &args.screenshot {
+        Some(path) => {
+            let frame = load_image(path)?;
+            let stem = path
+                .file_stem()
+                .map_or("device".into(), |s| s.to_string_lossy().into_owned());
+            let from = format!("{}: {}", path.display(), frame.format);
+            (Source::Screenshot(frame.image), from, Some(stem))
         }
-    }
-    let made = Calibration::from_survey(img, &survey, &options);
-    print_survey(&survey);
-    let (c, notes) = match made {
-        Ok(made) => made,
-        Err(e) => {
-            let help = help_for(&e);
-            let status = vec![format!("calibration FAILED: {e}"), help.clone()];
-            overlay::survey_overlay(img, &survey, Marks::default(), &status)
-                .save(&overlay_path)
-                .with_context(|| format!("cannot write {}", overlay_path.display()))?;
-            return Err(anyhow::anyhow!(
-                "calibrating from the {source}: {e}\n{help}\nwhat was found is drawn in {}",
-                overlay_path.display()
-            ));
+        None => {
+            device = args.adb.device()?;
+            let from = format!("screen of {}", device.serial);
+            let probe = !args.no_probe;
+            (
+                Source::Phone {
+                    device: &device,
+                    probe,
+                },
+                from,
+                None,
+            )
         }
     };
-    outln!(
-        "board: {:?}, line width {} px",
-        c.board.rect,
-        c.board.line_width
-    )?;
-    let keys: Vec<String> = c
-        .keypad
-        .digits
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
-        .collect();
-    outln!("keypad: {}", keys.join(" "))?;
-    let mut c = c;
-    let probed = match (&device, args.no_probe) {
-        (Some(device), false) => Some(probe_rules(device, &mut c, &survey)),
-        _ => None,
+    let out = |model: Option<&str>| -> anyhow::Result<PathBuf> {
+        let stem = stem.as_deref().or(model).unwrap_or("device");
+        let out = match &args.out {
+            Some(out) => out.clone(),
+            None => args.dir.write_dir()?.join(format!("{stem}.toml")),
+        };
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        Ok(out)
     };
-    if let Some(cell) = keypad_shown_by {
-        c.input.seen.insert(
-            "keypad".into(),
-            format!(
-                "none on the screen until {} (empty) was selected: the app shows its keys for a \
-                 selected cell only, which every write selects first",
+    let report = match calibrate(source, options, &mut |u| print_update(&from, u)) {
+        Ok(report) => report,
+        Err(e) => return Err(not_calibrated(e, &from, out)),
+    };
+    let out = out(report.calibration.device.model.as_deref())?;
+    let overlay_path = write_outputs(&report, &out)?;
+    print_report(&report)?;
+    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    if let Some(Err(e)) = report.probed {
+        return Err(e.context(format!(
+            "{} was written with the board and keys, but without the app's input rules (run \
+             calibrate again with a level open, or --no-probe to keep the default rules), because \
+             probing them failed",
+            out.display()
+        )));
+    }
+    let (w, h) = report.frame.dimensions();
+    outln!("{}", how_found(&args.dir, &out, (w, h)))?;
+    print_navigation(&report.calibration, &out)?;
+    Ok(0)
+}
+
+/// Prints what calibrating says as it goes.
+fn print_update(from: &str, update: &Update) {
+    match update {
+        Update::Frame { width, height } => println!("{from}: {width}x{height}"),
+        Update::KeypadShown { cell } => println!(
+            "no number pad on the screen; it came up once an empty cell ({}) was selected",
+            cell_name(*cell)
+        ),
+        Update::Found {
+            survey,
+            calibration,
+        } => print_found(survey, calibration),
+        Update::Probing { channel } => println!(
+            "probing how the app takes taps on the open level (tap channel: {}; --no-probe skips this)",
+            super::choice::name(*channel)
+        ),
+        Update::Probe(what) => println!("  {what}"),
+        Update::Probed(probed) => match probed.kept {
+            None => println!("  done: the board is as it was"),
+            Some((cell, d)) => println!(
+                "  done: the board is as it was, but for the probe's {d} in {}, which the app keeps",
                 cell_name(cell)
             ),
+        },
+    }
+}
+
+/// The error of a calibration that could not be made: where it failed, with what to do, and
+/// what was found drawn into the overlay beside the file it would have been.
+fn not_calibrated(
+    e: anyhow::Error,
+    from: &str,
+    out: impl FnOnce(Option<&str>) -> anyhow::Result<PathBuf>,
+) -> anyhow::Error {
+    if let Some(HintOutside {
+        point,
+        width,
+        height,
+    }) = e.downcast_ref()
+    {
+        return anyhow::anyhow!(
+            "{},{} (from --erase, --keys or --board) is outside the {width}x{height} screenshot",
+            point[0],
+            point[1]
         );
     }
-    std::fs::write(&out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
+    let failed = match e.downcast::<NotCalibrated>() {
+        Ok(failed) => failed,
+        Err(e) => return e,
+    };
+    print_survey(&failed.survey);
+    let help = help_for(&failed.error);
+    let status = vec![
+        format!("calibration FAILED: {}", failed.error),
+        help.clone(),
+    ];
+    let overlay_path = match out(failed.model.as_deref()) {
+        Ok(out) => out.with_extension("overlay.png"),
+        Err(e) => return e,
+    };
+    if let Err(e) =
+        overlay::survey_overlay(&failed.frame, &failed.survey, Marks::default(), &status)
+            .save(&overlay_path)
+            .with_context(|| format!("cannot write {}", overlay_path.display()))
+    {
+        return e;
+    }
+    anyhow::anyhow!(
+        "calibrating from the {from}: {}\n{help}\nwhat was found is drawn in {}",
+        super::words::cause(&failed.error),
+        overlay_path.display()
+    )
+}
+
+/// Writes the calibration to `out` and its overlay beside it; returns the overlay's path.
+fn write_outputs(report: &CalibrateReport, out: &Path) -> anyhow::Result<PathBuf> {
+    let c = &report.calibration;
+    std::fs::write(out, c.to_toml()).with_context(|| format!("cannot write {}", out.display()))?;
     let mut marks = Marks {
         erase: c.keypad.erase.point().map(|[x, y]| (x, y)),
         undo: c.input.undo.map(|[x, y]| (x, y)),
         probe: None,
     };
     let mut status = vec![format!("calibration written to {}", out.display())];
-    status.extend(notes.iter().map(|n| format!("check: {n}")));
-    match &probed {
+    status.extend(
+        report
+            .checks
+            .iter()
+            .map(|n| format!("check: {}", super::words::check(n))),
+    );
+    match &report.probed {
         Some(Ok(p)) => {
             marks.probe = Some(c.geometry().cell_bounds(p.cell));
             status.push(format!(
@@ -334,10 +349,34 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         Some(Err(e)) => status.push(format!("probing the app's input rules FAILED: {e:#}")),
         None => {}
     }
-    overlay::survey_overlay(img, &survey, marks, &status)
+    let overlay_path = out.with_extension("overlay.png");
+    overlay::survey_overlay(&report.frame, &report.survey, marks, &status)
         .save(&overlay_path)
         .with_context(|| format!("cannot write {}", overlay_path.display()))?;
+    Ok(overlay_path)
+}
 
+/// The survey, and the board and keys found.
+fn print_found(survey: &Survey, c: &Calibration) {
+    print_survey(survey);
+    println!(
+        "board: {:?}, line width {} px",
+        c.board.rect, c.board.line_width
+    );
+    let keys: Vec<String> = c
+        .keypad
+        .digits
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}@{},{}", i + 1, p[0], p[1]))
+        .collect();
+    println!("keypad: {}", keys.join(" "));
+}
+
+/// What was found: the erase key and the input rules, the templates, the board read, what to
+/// check.
+fn print_report(report: &CalibrateReport) -> std::io::Result<()> {
+    let c = &report.calibration;
     outln!(
         "erase: {}{}; input mode: {}",
         c.keypad.erase,
@@ -348,39 +387,8 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         },
         super::choice::name(c.input.mode)
     )?;
-    if let Some(Ok(p)) = &probed {
-        outln!(
-            "input rules probed on {} ({} taps, {} screenshots, {:.1} s):",
-            cell_name(p.cell),
-            p.taps,
-            p.screenshots,
-            p.elapsed.as_secs_f64()
-        )?;
-        // In the order the probe tries them.
-        const ORDER: [&str; 10] = [
-            "mode",
-            "after_entry",
-            "same_digit",
-            "erase",
-            "undo",
-            "retap",
-            "brush_retap",
-            "frame_reads",
-            "finished_keys",
-            "mistake_limit",
-        ];
-        let mut seen: Vec<(&String, &String)> = c.input.seen.iter().collect();
-        seen.sort_by_key(|(rule, _)| ORDER.iter().position(|o| o == rule));
-        for (rule, what) in seen {
-            outln!("  {rule}: {what}")?;
-        }
-        if let Some((cell, d)) = p.kept {
-            outln!(
-                "  the app keeps right digits (locked): the probe's {d} stays in {} (only undo, if \
-                 any, takes it back)",
-                cell_name(cell)
-            )?;
-        }
+    if let Some(Ok(p)) = &report.probed {
+        print_probed(c, p)?;
     }
     outln!(
         "templates harvested: {} ({} from the keypad, {} from the board)",
@@ -388,123 +396,60 @@ pub fn run(mut args: CalibrateArgs) -> anyhow::Result<i32> {
         c.templates.iter().filter(|t| t.source == "keypad").count(),
         c.templates.iter().filter(|t| t.source == "board").count()
     )?;
-    if let Some(r) = &survey.reading {
+    if let Some(r) = &report.survey.reading {
         outln!("board read: {}", r.board.to_line())?;
         for d in &r.doubts {
             outln!("  doubt: {}", d.message)?;
         }
     }
-    for n in &notes {
-        outln!("check: {n}")?;
+    for n in &report.checks {
+        outln!("check: {}", super::words::check(n))?;
     }
-    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
-    if let Some(Err(e)) = probed {
-        return Err(e.context(format!(
-            "{} was written with the board and keys, but without the app's input rules (run \
-             calibrate again with a level open, or --no-probe to keep the default rules), because \
-             probing them failed",
-            out.display()
-        )));
+    Ok(())
+}
+
+/// The input rules the probe found, each with what it saw, in the order it tried them.
+fn print_probed(c: &Calibration, p: &Probed) -> std::io::Result<()> {
+    outln!(
+        "input rules probed on {} ({} taps, {} screenshots, {:.1} s):",
+        cell_name(p.cell),
+        p.taps,
+        p.screenshots,
+        p.elapsed.as_secs_f64()
+    )?;
+    for (rule, what) in &c.input.seen {
+        outln!("  {rule}: {what}")?;
     }
-    outln!("{}", how_found(&args.dir, &out, (w, h)))?;
+    if let Some((cell, d)) = p.kept {
+        outln!(
+            "  the app keeps right digits (locked): the probe's {d} stays in {} (only undo, if \
+             any, takes it back)",
+            cell_name(cell)
+        )?;
+    }
+    Ok(())
+}
+
+/// How `--level N` opens levels with this calibration.
+fn print_navigation(c: &Calibration, out: &Path) -> std::io::Result<()> {
     match &c.navigation {
-        Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`")?,
+        Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`"),
         Some(Navigation::Taps { taps }) => outln!(
             "--level N opens levels with a sequence of {} taps",
             taps.len()
-        )?,
-        Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid")?,
+        ),
+        Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid"),
         Some(Navigation::LevelList { .. }) => outln!(
             "--level N opens levels from the level list, finding level N's button by its words"
-        )?,
+        ),
         None => outln!(
             "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
              that is open (recorded as level unknown). To open levels by number, run calibrate again \
              with --am-start 'am start -n PACKAGE/ACTIVITY --ei level {{level}}' (if the app takes an \
              intent), or add a [navigation] section to the file (README: \"Opening levels\").",
             out.display()
-        )?,
-    }
-    Ok(0)
-}
-
-/// Probes the app's input rules on the open level (see `sudoku_autoplay::play::probe`) and puts
-/// them into `c`.
-fn probe_rules(
-    device: &Device,
-    c: &mut Calibration,
-    survey: &Survey,
-) -> anyhow::Result<sudoku_autoplay::play::probe::Probed> {
-    let (mut link, channel) = tapping(device, (c.device.width, c.device.height))?;
-    println!(
-        "probing how the app takes taps on the open level (tap channel: {}; --no-probe skips this)",
-        super::choice::name(channel.mode)
-    );
-    let undo_hint = survey
-        .tools
-        .iter()
-        .find(|t| t.tool == Some(Tool::Undo))
-        .map(|t| t.center);
-    let probed = probe::probe(&mut link, c, undo_hint, &mut |what| println!("  {what}"))?;
-    match probed.kept {
-        None => println!("  done: the board is as it was"),
-        Some((cell, d)) => println!(
-            "  done: the board is as it was, but for the probe's {d} in {}, which the app keeps",
-            cell_name(cell)
         ),
     }
-    c.input = probed.input.clone();
-    if probed.toggle_confirmed && c.keypad.erase == Erase::Toggle {
-        c.keypad.erase_guessed = false;
-    }
-    Ok(probed)
-}
-
-/// A link to the phone with its fastest tap channel open, unpaced.
-fn tapping(
-    device: &Device,
-    size: (u32, u32),
-) -> anyhow::Result<(Link, sudoku_autoplay::device::tap::Channel)> {
-    let mut link = Link::new(
-        device.clone(),
-        Duration::from_secs(30),
-        sudoku_autoplay::play::stop::StopFlag::default(),
-    );
-    let channel = link.open_channel(None, size, Duration::ZERO)?;
-    Ok((link, channel))
-}
-
-/// Selects an empty cell of the board `survey` found (the one nearest its middle) and returns the
-/// screen once it has settled, with the cell; `None` when the board has no empty cell.
-fn select_a_cell(
-    device: &Device,
-    survey: &Survey,
-) -> anyhow::Result<Option<(image::RgbaImage, usize)>> {
-    let (Ok(geometry), Some(reading)) = (&survey.board, &survey.reading) else {
-        return Ok(None);
-    };
-    let middle = |c: usize| (c / 9).abs_diff(4) + (c % 9).abs_diff(4);
-    let Some(cell) = (0..81)
-        .filter(|&c| reading.board.get(c) == 0)
-        .min_by_key(|&c| middle(c))
-    else {
-        return Ok(None);
-    };
-    let (mut link, _) = tapping(device, device.screen_size()?)?;
-    let (x, y) = geometry.cell_center(cell);
-    link.tap(x, y)?;
-    link.flush()?;
-    // Until two screenshots agree (a keypad may slide in), a few seconds at most.
-    let mut last = link.grab()?;
-    for _ in 0..20 {
-        std::thread::sleep(Duration::from_millis(100));
-        let frame = link.grab()?;
-        if frame == last {
-            break;
-        }
-        last = frame;
-    }
-    Ok(Some((last, cell)))
 }
 
 /// Whether `autoplay` finds the calibration written to `out` by itself, and if not, how to use it.

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
+use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::play;
-use sudoku_autoplay::play::Update;
 use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
@@ -148,7 +148,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         count(s.undos, "undo"),
         count(s.calls(), "call"),
         count(report.performed.taps, "tap"),
-        sudoku_autoplay::play::plan::rate(report.taps_per_sec),
+        sudoku_autoplay::text::rate(report.taps_per_sec),
         super::choice::name(report.input),
         count(report.performed.repairs, "repair")
     )?;
@@ -244,7 +244,7 @@ fn live_view(
 ) {
     let tty = std::io::stderr().is_terminal() && !quiet;
     let mut redraw = sudoku_autoplay::text::Redraw::default();
-    let Ok((screen, _)) = Screen::probe(device) else {
+    let Ok((screen, _)) = Screen::measure(device) else {
         return;
     };
     while !stop.load(Ordering::Relaxed) {

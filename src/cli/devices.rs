@@ -3,8 +3,8 @@
 use super::args::ServerArgs;
 use super::dirs::CalibrationDir;
 use sudoku_autoplay::calibration::lookup;
+use sudoku_autoplay::device::Device;
 use sudoku_autoplay::device::screen::Screen;
-use sudoku_autoplay::device::{CALL_TIMEOUT, Device};
 
 #[derive(Debug, clap::Args)]
 pub struct DevicesArgs {
@@ -39,10 +39,10 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         // The calibration play would pick: with several for the screen, the device's screen decides.
         let choice = size.and_then(|s| {
             let found = lookup::find(&search, &d.model, s);
-            broken.extend(found.broken.iter().map(|e| e.to_string()));
+            broken.extend(found.broken.iter().map(super::words::calibration));
             let found = found.require().ok()?;
             let frame = (found.candidates.len() > 1)
-                .then(|| Screen::probe(&dev).ok().map(|(_, f)| f))
+                .then(|| Screen::measure(&dev).ok().map(|(_, f)| f))
                 .flatten();
             Some(found.pick(frame.as_ref()))
         });
@@ -59,18 +59,9 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
             continue;
         }
         let screen = size.map_or("-".to_string(), |(w, h)| format!("{w}x{h}"));
-        let density = if d.is_ready() {
-            dev.shell("wm density", CALL_TIMEOUT)
-                .ok()
-                .and_then(|o| {
-                    o.stdout
-                        .split(':')
-                        .nth(1)
-                        .map(|v| format!(" @{}dpi", v.trim()))
-                })
-                .unwrap_or_default()
-        } else {
-            String::new()
+        let density = match d.is_ready().then(|| dev.density()) {
+            Some(Ok(Some(dpi))) => format!(" @{dpi}dpi"),
+            _ => String::new(),
         };
         let cal = match (&choice, d.is_ready()) {
             (Some(c), _) if c.calibration.navigation.is_some() => c.path.display().to_string(),

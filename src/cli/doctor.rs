@@ -33,6 +33,14 @@ fn or_unknown<T: std::fmt::Display>(v: Option<T>) -> String {
 }
 
 fn print(r: &Report) -> std::io::Result<()> {
+    print_device(r)?;
+    print_touch(r)?;
+    print_state(r)?;
+    print_capture(r)
+}
+
+/// The phone, its screen and its ABI.
+fn print_device(r: &Report) -> std::io::Result<()> {
     let i = &r.identity;
     outln!(
         "{} ({}, Android {}, API {})    [{}]",
@@ -65,6 +73,11 @@ fn print(r: &Report) -> std::io::Result<()> {
         a.record_bytes,
         a.from
     )?;
+    Ok(())
+}
+
+/// The touch nodes and the panel chosen.
+fn print_touch(r: &Report) -> std::io::Result<()> {
     let t = &r.touch;
     outln!(
         "touch       {} multitouch node(s); panel {}    [{}]",
@@ -84,6 +97,11 @@ fn print(r: &Report) -> std::io::Result<()> {
             or_unknown(t.max_y)
         )?;
     }
+    Ok(())
+}
+
+/// The screen's state, the input queue and the tap channels.
+fn print_state(r: &Report) -> std::io::Result<()> {
     let st = &r.state;
     outln!(
         "state       screen {}, {}, in front: {}    [{}]",
@@ -115,6 +133,11 @@ fn print(r: &Report) -> std::io::Result<()> {
     if let Some(refusal) = r.channels.iter().find_map(|c| c.refused.as_ref()) {
         outln!("{:<12}{}", "", super::refusal::remedy(refusal))?;
     }
+    Ok(())
+}
+
+/// Screencap's format and uiautomator.
+fn print_capture(r: &Report) -> std::io::Result<()> {
     let sc = &r.screencap;
     outln!(
         "screencap   {}{} {}x{}{}{}    [{}]",

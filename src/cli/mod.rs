@@ -15,6 +15,7 @@ mod demo;
 mod devices;
 mod dirs;
 mod doctor;
+mod exit;
 mod logging;
 mod outcome;
 mod play;
@@ -28,6 +29,7 @@ mod sim;
 mod solve;
 mod stats;
 mod watch;
+mod words;
 
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -204,17 +206,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// An error and its causes, `: `-separated, each cause said once (a message that already
-/// includes its source's text is not followed by it again).
+/// An error and its causes in the command line's words ([`words::error_text`]).
 pub fn error_text(e: &anyhow::Error) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-    }
-    parts.join(": ")
+    words::error_text(e)
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! and the command that goes on (`play`, `resume`).
 
 use super::args::AdbArgs;
+use super::exit;
 use sudoku_autoplay::play::PerformReport;
-use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 
 /// How the solved board was seen, for the summary line.
 pub fn completion(r: &PerformReport) -> String {
@@ -35,7 +36,7 @@ pub fn incidents(r: &PerformReport) -> String {
 /// Prints why a run stopped, where its session is and how to go on; returns the exit code
 /// (README, "Exit codes").
 pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
-    eprintln!("error: {e:#}");
+    eprintln!("error: {}", super::words::error_text(e));
     if let Some(refusal) = super::refusal::of(e) {
         eprintln!("{}", super::refusal::remedy(refusal));
     }
@@ -61,7 +62,7 @@ pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Er
             "nothing was recorded yet: run the same command again once `adb devices` lists the phone as `device`"
         );
     }
-    stop.map_or(exit::FAILED, Stop::exit_code)
+    stop.map_or(exit::FAILED, exit::of_stop)
 }
 
 /// The exact `autoplay resume` command for a session, with the adb server and data directory

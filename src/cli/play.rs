@@ -1,12 +1,13 @@
 //! `autoplay [--level N]`: play a level on the phone, every placement and undo visible.
 
 use super::args::{AdbArgs, CalibrationArgs, RunArgs, SearchArgs};
+use super::exit;
 use super::outcome::{completion, explain_failure, incidents, resume_command};
 use super::progress::{progress_bar, updates};
 use indicatif::{MultiProgress, ProgressBar};
 use sudoku_autoplay::device::{Device, Server};
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
-use sudoku_autoplay::play::stop::{RunFailed, Stop, exit, stop_of};
+use sudoku_autoplay::play::stop::RunFailed;
 use sudoku_autoplay::text::count;
 
 /// How to play (the command without a subcommand).
@@ -69,7 +70,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         count(s.calls(), "call"),
         s.elapsed.as_secs_f64() * 1e3,
         count(r.performed.taps, "tap"),
-        sudoku_autoplay::play::plan::rate(r.taps_per_sec),
+        sudoku_autoplay::text::rate(r.taps_per_sec),
         super::choice::name(r.input),
         count(r.performed.repairs, "repair"),
         incidents(&r.performed),
@@ -157,7 +158,7 @@ fn run_all(
                 incidents(&r.performed)
             )?,
             Err(e) => {
-                outln!("{serial}: FAILED: {e:#}")?;
+                outln!("{serial}: FAILED: {}", super::words::error_text(e))?;
                 if let Some(f) = e.downcast_ref::<RunFailed>() {
                     outln!(
                         "{serial}: to continue: {}",
@@ -165,7 +166,7 @@ fn run_all(
                     )?;
                 }
                 // The most telling code: a signal, then the others, then plain failure.
-                let c = stop_of(e).map_or(exit::FAILED, Stop::exit_code);
+                let c = exit::of_error(e);
                 if code == exit::SOLVED || c > code {
                     code = c;
                 }

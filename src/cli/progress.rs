@@ -3,7 +3,8 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
-use sudoku_autoplay::play::{Note, Progress, Update};
+use sudoku_autoplay::level::{Note, Update};
+use sudoku_autoplay::play::Progress;
 
 /// A progress bar for a play: until the performance starts (the device, the level, the board,
 /// the search, the plan), a spinner saying so; then events, taps/s, elapsed, ETA
@@ -36,7 +37,7 @@ fn steps_style() -> ProgressStyle {
 pub fn print_note(note: &Note, quiet: bool) {
     let detail = matches!(note, Note::TapChannel { .. } | Note::Plan { .. });
     if !(quiet && detail) {
-        eprintln!("{note}");
+        eprintln!("{}", super::words::note(note));
     }
 }
 
@@ -74,7 +75,7 @@ pub fn bar_progress(bar: &ProgressBar) -> impl FnMut(&Progress) + '_ {
                 taps.saturating_sub(taps0) as f64 / done.saturating_sub(done0).max(1) as f64;
             let eta = if rate > 0.0 {
                 let left = total.saturating_sub(done) as f64 * per_step / rate;
-                sudoku_autoplay::play::plan::human(
+                sudoku_autoplay::text::human(
                     Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX),
                 )
             } else {

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
 use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::{ResendOptions, Shown, resend};
-use sudoku_autoplay::play::Update;
 use sudoku_autoplay::recheck::{OcrCheck, SessionCheck, check_session};
 use sudoku_autoplay::session::anim::{Timeline, gif, tui};
 use sudoku_autoplay::text::thousands as t;
@@ -180,7 +180,7 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     };
     let r = resend(&device, c, &options, &mut |update| {
         if let Update::Note(note) = update {
-            eprintln!("{note}");
+            eprintln!("{}", super::words::note(note));
         }
     })?;
     outln!(

@@ -3,8 +3,9 @@
 //! resume; `watch` stops after the levels being played), the second exits at once (130 for
 //! Ctrl-C, 143 for SIGTERM).
 
+use super::exit;
 use std::time::Duration;
-use sudoku_autoplay::play::stop::{StopFlag, exit};
+use sudoku_autoplay::play::stop::StopFlag;
 use tokio::signal::unix::{SignalKind, signal};
 
 /// What the first signal does during a play or a resume.

@@ -11,10 +11,11 @@ use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::Duration;
+use sudoku_autoplay::calibration::lookup::Opening;
 use sudoku_autoplay::device::{Device, DeviceEntry};
+use sudoku_autoplay::level::{Note, Update};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
 use sudoku_autoplay::play::stop::StopFlag;
-use sudoku_autoplay::play::{Note, Update};
 use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
@@ -140,13 +141,13 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                 continue;
             };
             settled.insert(d.serial.clone());
-            let usable = check_navigation(&cfg, &d.model, size, "watch", &mut |update| {
+            let usable = check_navigation(&cfg, &d.model, size, Opening::Levels, &mut |update| {
                 if let Update::Note(note) = update {
                     print_note(note, args.run.quiet)
                 }
             });
             if let Err(e) = usable {
-                eprintln!("{}: not playing: {e}", d.serial);
+                eprintln!("{}: not playing: {}", d.serial, error_text(&e));
                 continue;
             }
             let levels = next_levels(&cfg.data_dir, &d.serial, &args.levels.0);
@@ -215,12 +216,12 @@ fn work(
         let mut show = updates(&bar, quiet);
         let result = play_or_resume(device, cfg, level, &mut |update| match update {
             Update::Note(note @ Note::Resuming { .. }) => {
-                bar.suspend(|| eprintln!("{serial}: {note}"))
+                bar.suspend(|| eprintln!("{serial}: {}", super::words::note(note)))
             }
             // The same calibration is picked (and the same files skipped) for every level:
             // said once per device.
             Update::Note(note @ (Note::Calibration { .. } | Note::SkippedCalibration { .. }))
-                if !said.insert(note.to_string()) => {}
+                if !said.insert(super::words::note(note)) => {}
             update => show(update),
         });
         bar.finish_and_clear();

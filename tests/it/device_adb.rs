@@ -9,7 +9,7 @@ use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::tap::{self, Channel};
 use sudoku_autoplay::device::tap::{InputBackend, Tapper, TapperOptions};
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
-use sudoku_autoplay::play::link::Link;
+use sudoku_autoplay::phone::link::Link;
 use sudoku_autoplay::play::stop::{StopFlag, is_restored};
 
 fn phone(name: &str, tweak: impl FnOnce(&mut SimConfig)) -> (SimHandle, AdbServer, Server) {
@@ -62,7 +62,7 @@ fn selection_shell_and_capture() {
     assert_eq!(device.screen_size().unwrap(), (1080, 2400));
     assert_eq!(device.getprop("ro.product.model").unwrap(), "Pixel_7");
 
-    let (screen, frame) = Screen::probe(&device).unwrap();
+    let (screen, frame) = Screen::measure(&device).unwrap();
     assert_eq!(frame.dimensions(), (1080, 2400));
     assert_eq!(
         screen.measured.len(),
@@ -99,7 +99,7 @@ fn event_injection_maps_to_display_pixels() {
     let (sim, _adb, server) = phone("budget", |_| {});
     let device = select(&server, None).unwrap();
     let chosen = tap::choose(&device, Some(InputBackend::Events)).unwrap();
-    assert_eq!(chosen.mode, InputBackend::Events, "{}", chosen.why);
+    assert_eq!(chosen.backend, InputBackend::Events, "{}", chosen.why);
     let panel = chosen.panel.clone().unwrap();
     assert_eq!((panel.max_x, panel.max_y), (4095, 4095));
     let before = taps(&sim);
@@ -154,7 +154,7 @@ fn raw_records_reach_the_panel_on_two_profiles() {
         let (sim, _adb, server) = phone(name, |c| c.adb_root = name == "pixel");
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
-        assert_eq!(chosen.mode, InputBackend::Raw, "{name}: {}", chosen.why);
+        assert_eq!(chosen.backend, InputBackend::Raw, "{name}: {}", chosen.why);
         assert_eq!(chosen.record, Some(record), "{name}");
         assert!(
             chosen.why.contains(&format!("{record}-byte")),
@@ -177,7 +177,7 @@ fn a_panel_that_cannot_be_written_falls_back_to_input() {
             Some(InputBackend::Events) => (InputBackend::Input, "sendevent"),
             _ => (InputBackend::Inject, "app_process"),
         };
-        assert_eq!(chosen.mode, want, "{asked:?}: {}", chosen.why);
+        assert_eq!(chosen.backend, want, "{asked:?}: {}", chosen.why);
         assert!(chosen.why.contains(word), "{}", chosen.why);
         if asked != Some(InputBackend::Events) {
             assert!(chosen.why.contains("Permission denied"), "{}", chosen.why);
@@ -201,7 +201,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
         device: "/dev/input/event2".into(),
         max_x: 1079,
         max_y: 2399,
-        protocol: sudoku_autoplay::device::tap::panel::Protocol::B,
+        protocol: sudoku_autoplay::device::android::Protocol::B,
         rotation: 0,
     };
     sudoku_autoplay::device::tap::panel::touch_down(&mut bytes, &panel, 24, (540, 2300), 9);
@@ -235,7 +235,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
     let chosen = link
         .open_channel(None, (1080, 2400), Duration::ZERO)
         .unwrap();
-    assert_eq!(chosen.mode, InputBackend::Raw, "{}", chosen.why);
+    assert_eq!(chosen.backend, InputBackend::Raw, "{}", chosen.why);
     let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
     assert!(link.reconnects >= 1, "the link dropped and was reopened");
     assert!(sent > 0);
@@ -455,7 +455,12 @@ fn the_injector_carries_taps_on_two_profiles() {
         assert_eq!(sim.file(tap::INJECTOR_PATH), None);
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
-        assert_eq!(chosen.mode, InputBackend::Inject, "{name}: {}", chosen.why);
+        assert_eq!(
+            chosen.backend,
+            InputBackend::Inject,
+            "{name}: {}",
+            chosen.why
+        );
         assert!(
             chosen.why.starts_with("inject: one app_process injector")
                 && chosen.why.contains(&format!(
@@ -482,7 +487,7 @@ fn a_stale_injector_on_the_phone_is_replaced() {
     sim.put_file(tap::INJECTOR_PATH, stale.clone()).unwrap();
     let device = select(&server, None).unwrap();
     let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
-    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
     assert_eq!(
         sim.file(tap::INJECTOR_PATH).as_deref(),
         Some(tap::INJECTOR_DEX)
@@ -512,7 +517,7 @@ fn a_dropped_link_mid_stream_restores_the_injector() {
     let chosen = link
         .open_channel(None, (1080, 2400), Duration::ZERO)
         .unwrap();
-    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
     let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
     assert!(link.reconnects >= 1, "the link dropped and was reopened");
     assert!(sent > 0);
@@ -566,7 +571,7 @@ fn the_check_wakes_a_dark_screen_before_android_13() {
     let device = select(&server, None).unwrap();
     std::thread::sleep(Duration::from_millis(2500));
     let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
-    assert_eq!(chosen.mode, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
     // The display went off (the first check saw it so), and the player's wake turned it on.
     let state = sim.dumpsys();
     assert_eq!(state["screen_offs"].as_u64(), Some(1), "{state}");

@@ -266,7 +266,7 @@ fn re_taps_and_the_selection_after_an_entry() {
                 r.keypad_on_select = true;
                 r.after_entry = AfterEntry::Clear;
             }),
-            |i| i.after_entry == c::AfterEntry::Clear && i.seen.contains_key("keypad"),
+            |i| i.after_entry == c::AfterEntry::Clear && i.seen.contains_key(&c::RuleKey::Keypad),
         ),
     ]);
 }

@@ -11,8 +11,8 @@ use std::time::Duration;
 use sudoku_autoplay::board::Board;
 use sudoku_autoplay::device::tap::InputBackend;
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
-use sudoku_autoplay::play::Update;
 use sudoku_autoplay::session::{JournalLine, SessionMeta, read_journal, read_runs};
 use sudoku_autoplay::solver::{Options, Strategy, search};
 

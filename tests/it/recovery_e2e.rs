@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play, resume};
-use sudoku_autoplay::play::Update;
-use sudoku_autoplay::play::link::Link;
-use sudoku_autoplay::play::phone::PhoneTarget;
+use sudoku_autoplay::phone::link::Link;
+use sudoku_autoplay::phone::target::PhoneTarget;
 use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 use sudoku_autoplay::play::{Seen, Target};
 use sudoku_autoplay::session::{JournalLine, RunRecord, Totals, read_journal, read_runs};
@@ -351,7 +351,7 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
     let msg = format!("{err:#}");
     assert!(
         msg.contains(&format!("lost the connection to {}", device.serial))
-            && msg.contains("did not come back within 2 s (--reconnect-timeout)"),
+            && msg.contains("did not come back within 2 s: "),
         "{msg}"
     );
     assert!(

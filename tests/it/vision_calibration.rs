@@ -118,7 +118,7 @@ fn toml_round_trip_and_frame_size_check() {
         rules
     );
     assert!(back.check_frame(720, 1520).is_ok());
-    let e = back.check_frame(1080, 2400).unwrap_err();
+    let e = back.check_frame(1080, 2400).unwrap_err().to_string();
     assert!(e.contains("720x1520") && e.contains("1080x2400"), "{e}");
     // Reading a frame of another size with it is refused.
     let other = render(&Style::light(1080, 2400), &scene()).0;

@@ -55,88 +55,14 @@ fn every_corpus_screenshot_reads_exactly() {
         );
         let toggle = lines.next().is_some_and(|l| l.trim() == "erase: toggle");
         let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
-        let reading = match vision::read_board(&img) {
-            Ok(r) => r,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
-                continue;
-            }
+        let shot = Shot {
+            name: &name,
+            img: &img,
+            board,
+            kinds,
         };
-        let got = reading.board.to_line();
-        if got != board {
-            let cells: Vec<String> = (0..81)
-                .filter(|&i| got.as_bytes()[i] != board.as_bytes()[i])
-                .map(|i| {
-                    format!(
-                        "{} read {} expected {}",
-                        sudoku_autoplay::board::cell_name(i),
-                        got.as_bytes()[i] as char,
-                        board.as_bytes()[i] as char
-                    )
-                })
-                .collect();
-            failures.push(format!("{name}: digits: {}", cells.join(", ")));
-        }
-        if reading.kinds_line() != kinds {
-            failures.push(format!(
-                "{name}: kinds {} expected {kinds}",
-                reading.kinds_line()
-            ));
-        }
-        // Only rule conflicts present in the truth itself may be doubts.
-        let truth_conflicts = sudoku_autoplay::board::Board::parse_line(board)
-            .map(|b| !b.conflicts().is_empty())
-            .unwrap_or(false);
-        for d in &reading.doubts {
-            if d.cell.is_some() || !truth_conflicts {
-                failures.push(format!("{name}: unexpected doubt: {}", d.message));
-            }
-        }
-        // Calibrate from it (erase given by hand) and read again with the calibration.
-        let options = CalibrateOptions {
-            erase: Some(Erase::Key([1, 1])),
-            ..Default::default()
-        };
-        match Calibration::from_frame(&img, &options) {
-            Ok(c) => {
-                let again = c.calibration.read(&img).unwrap();
-                if again.board.to_line() != board || again.kinds_line() != kinds {
-                    failures.push(format!("{name}: reading with its calibration differs"));
-                }
-            }
-            Err(e) => failures.push(format!("{name}: calibrate: {e}")),
-        }
-        // The sim app's erase key (an icon or a letter) is found without --erase, below the
-        // board and away from the digit keys; without one, calibrate says `toggle`.
-        match Calibration::from_frame(&img, &CalibrateOptions::default()) {
-            Ok(c) if toggle => {
-                if c.calibration.keypad.erase != Erase::Toggle {
-                    failures.push(format!(
-                        "{name}: the app has no erase key, calibrate found {:?}",
-                        c.calibration.keypad.erase
-                    ));
-                }
-            }
-            Ok(c) => {
-                let cal = c.calibration;
-                let Erase::Key([x, y]) = cal.keypad.erase else {
-                    failures.push(format!("{name}: no erase key found"));
-                    continue;
-                };
-                let below = y > cal.board.rect[3];
-                let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
-                let off_keys = cal
-                    .keypad
-                    .digits
-                    .iter()
-                    .all(|k| k[0].abs_diff(x) + k[1].abs_diff(y) > cell / 2);
-                if !below || !off_keys {
-                    failures.push(format!(
-                        "{name}: erase detected at {x},{y}, on the board or a digit key"
-                    ));
-                }
-            }
-            Err(e) => failures.push(format!("{name}: calibrate without --erase: {e}")),
+        if check_reading(&shot, &mut failures) {
+            check_calibrations(&shot, toggle, &mut failures);
         }
     }
     assert!(
@@ -147,4 +73,106 @@ fn every_corpus_screenshot_reads_exactly() {
         failures.join("\n")
     );
     eprintln!("{} corpus screenshots read exactly", files.len());
+}
+
+/// One screenshot of the corpus and its truth.
+struct Shot<'a> {
+    name: &'a str,
+    img: &'a image::RgbaImage,
+    board: &'a str,
+    kinds: &'a str,
+}
+
+/// The board and kinds read from the screenshot are its truth, with no doubt but the truth's own
+/// rule conflicts; false where it could not be read at all.
+fn check_reading(shot: &Shot, failures: &mut Vec<String>) -> bool {
+    let (name, board, kinds) = (shot.name, shot.board, shot.kinds);
+    let reading = match vision::read_board(shot.img) {
+        Ok(r) => r,
+        Err(e) => {
+            failures.push(format!("{name}: {e}"));
+            return false;
+        }
+    };
+    let got = reading.board.to_line();
+    if got != board {
+        let cells: Vec<String> = (0..81)
+            .filter(|&i| got.as_bytes()[i] != board.as_bytes()[i])
+            .map(|i| {
+                format!(
+                    "{} read {} expected {}",
+                    sudoku_autoplay::board::cell_name(i),
+                    got.as_bytes()[i] as char,
+                    board.as_bytes()[i] as char
+                )
+            })
+            .collect();
+        failures.push(format!("{name}: digits: {}", cells.join(", ")));
+    }
+    if reading.kinds_line() != kinds {
+        failures.push(format!(
+            "{name}: kinds {} expected {kinds}",
+            reading.kinds_line()
+        ));
+    }
+    // Only rule conflicts present in the truth itself may be doubts.
+    let truth_conflicts = sudoku_autoplay::board::Board::parse_line(board)
+        .map(|b| !b.conflicts().is_empty())
+        .unwrap_or(false);
+    for d in &reading.doubts {
+        if d.cell.is_some() || !truth_conflicts {
+            failures.push(format!("{name}: unexpected doubt: {}", d.message));
+        }
+    }
+    true
+}
+
+/// Calibrating from the screenshot (erase given by hand) reads it the same; without an erase
+/// given, the sim app's erase key is found below the board and away from the digit keys (an
+/// app without one: `toggle`).
+fn check_calibrations(shot: &Shot, toggle: bool, failures: &mut Vec<String>) {
+    let (name, img) = (shot.name, shot.img);
+    let options = CalibrateOptions {
+        erase: Some(Erase::Key([1, 1])),
+        ..Default::default()
+    };
+    match Calibration::from_frame(img, &options) {
+        Ok(c) => {
+            let again = c.calibration.read(img).unwrap();
+            if again.board.to_line() != shot.board || again.kinds_line() != shot.kinds {
+                failures.push(format!("{name}: reading with its calibration differs"));
+            }
+        }
+        Err(e) => failures.push(format!("{name}: calibrate: {e}")),
+    }
+    match Calibration::from_frame(img, &CalibrateOptions::default()) {
+        Ok(c) if toggle => {
+            if c.calibration.keypad.erase != Erase::Toggle {
+                failures.push(format!(
+                    "{name}: the app has no erase key, calibrate found {:?}",
+                    c.calibration.keypad.erase
+                ));
+            }
+        }
+        Ok(c) => {
+            let cal = c.calibration;
+            let Erase::Key([x, y]) = cal.keypad.erase else {
+                failures.push(format!("{name}: no erase key found"));
+                return;
+            };
+            let below = y > cal.board.rect[3];
+            let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
+            let off_keys = cal
+                .keypad
+                .digits
+                .iter()
+                .all(|k| k[0].abs_diff(x) + k[1].abs_diff(y) > cell / 2);
+            if !below || !off_keys {
+                failures.push(format!(
+                    "{name}: erase detected at {x},{y}, on the board or a digit key"
+                ));
+            }
+        }
+        Err(e) => failures.push(format!("{name}: calibrate without --erase: {e}")),
+    }
 }

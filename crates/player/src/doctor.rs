@@ -5,10 +5,10 @@
 //! what a user pastes into a bug report (`autoplay doctor --json`).
 
 use crate::capture::{self, FrameFormat};
+use crate::device::android::{Mapping, STATE_COMMAND, TouchNode, UI_DUMP_COMMAND};
 use crate::device::tap::choose::{ChannelCheck, check_channels};
-use crate::device::tap::panel::{self, Mapping, PanelSurvey, TouchNode};
-use crate::device::{CALL_TIMEOUT, Device, DeviceError};
-use crate::play::look::{self, PhoneState};
+use crate::device::tap::panel::{self, PanelSurvey};
+use crate::device::{Device, DeviceError};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -68,7 +68,7 @@ pub struct Touch {
     /// The chosen node's path, protocol and axes, and the degrees the display is turned
     /// against its axes (raw touch records are turned back by as much).
     pub panel: Option<String>,
-    pub protocol: Option<panel::Protocol>,
+    pub protocol: Option<crate::device::android::Protocol>,
     pub max_x: Option<u32>,
     pub max_y: Option<u32>,
     pub rotation: Option<u32>,
@@ -130,24 +130,22 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         sdk: prop("ro.build.version.sdk")?.trim().parse().ok(),
         from: GETPROP,
     };
-    let size = device.shell("wm size", CALL_TIMEOUT)?;
-    let parsed = crate::device::parse_wm_size(&size.stdout);
-    let density = device.shell("wm density", CALL_TIMEOUT)?;
-    let turned = crate::device::parse_display_state(
-        &device
-            .shell("dumpsys window displays", CALL_TIMEOUT)?
-            .stdout,
-    );
-    let held = parsed.map(|natural| crate::device::turned_size(natural, turned));
+    let size = device.wm_size()?;
+    let density = device.density()?;
+    let turned = device.display_state()?;
+    let held = size
+        .size
+        .map(|natural| crate::device::android::turned_size(natural, turned));
     let screen = ScreenSize {
         width: held.map(|s| s.0),
         height: held.map(|s| s.1),
         rotation: turned.rotation.map(|r| u32::from(r) * 90),
-        density: last_number_after(&density.stdout, "density:"),
+        density,
         from: "wm size; wm density; dumpsys window displays",
-        problem: parsed
+        problem: size
+            .size
             .is_none()
-            .then(|| format!("`wm size` said {:?}", size.stdout.trim())),
+            .then(|| format!("`wm size` said {:?}", size.said.trim())),
     };
     let abi = prop("ro.product.cpu.abi")?;
     let abi = Abi {
@@ -175,8 +173,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         nodes: survey.nodes.clone(),
         mappings: survey.mappings.clone(),
     };
-    let said = device.shell(look::STATE_COMMAND, CALL_TIMEOUT)?;
-    let s = PhoneState::parse(&said.stdout);
+    let s = device.phone_state()?;
     let state = State {
         screen: s
             .wakefulness
@@ -184,12 +181,10 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         keyguard: s.keyguard,
         secure: s.secure,
         focus: s.focus.clone(),
-        from: look::STATE_COMMAND,
+        from: STATE_COMMAND,
     };
     let input = Input {
-        queued: crate::device::tap::live_queued(
-            &device.shell("dumpsys input", CALL_TIMEOUT)?.stdout,
-        ),
+        queued: device.input_queued()?,
         from: "dumpsys input",
     };
     let channels = check_channels(device, &survey)?;
@@ -207,13 +202,6 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         screencap,
         uiautomator,
     })
-}
-
-/// `Physical density: 420` (and an `Override density:` line after it): the last number.
-fn last_number_after(text: &str, label: &str) -> Option<u32> {
-    text.lines()
-        .rev()
-        .find_map(|l| l.split_once(label).and_then(|(_, v)| v.trim().parse().ok()))
 }
 
 fn screencap(device: &Device) -> Result<Screencap, DeviceError> {
@@ -249,13 +237,13 @@ fn screencap(device: &Device) -> Result<Screencap, DeviceError> {
 }
 
 fn uiautomator(device: &Device) -> Result<UiAutomator, DeviceError> {
-    let out = device.shell(look::UI_DUMP_COMMAND, CALL_TIMEOUT)?;
-    let (usable, status, said) = match look::ui_dump(&out.stdout) {
-        Ok(_) if out.code == 0 => (true, "ok", None),
+    let dump = device.ui_dump()?;
+    let (usable, status, said) = match dump.screen {
+        Ok(_) if dump.code == 0 => (true, "ok", None),
         Ok(_) => (
             false,
             "error",
-            Some(format!("exit status {}: {}", out.code, out.stdout.trim())),
+            Some(format!("exit status {}: {}", dump.code, dump.output.trim())),
         ),
         Err(line) if line.contains("idle state") => (true, "idle-error", Some(line)),
         Err(line) if line.contains("null root node") => (false, "null-root", Some(line)),
@@ -265,6 +253,6 @@ fn uiautomator(device: &Device) -> Result<UiAutomator, DeviceError> {
         usable,
         status: status.into(),
         said,
-        from: look::UI_DUMP_COMMAND,
+        from: UI_DUMP_COMMAND,
     })
 }

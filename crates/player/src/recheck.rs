@@ -7,6 +7,7 @@ use crate::board::{Board, CELLS, cell_name};
 use crate::calibration::Calibration;
 use crate::play::{Point, WriteKind};
 use crate::session::anim::Caption;
+use crate::session::journal::JournalRead;
 use crate::session::{JournalLine, SessionMeta, read_journal};
 use crate::solver::{self, Event, Options, Outcome, Recorder};
 use crate::text::thousands;
@@ -204,49 +205,16 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
         divergence: walk_divergence,
         ..
     } = walk;
-    let taps = journal
-        .lines
-        .iter()
-        .flat_map(|l| match l {
-            JournalLine::Event { taps, .. } | JournalLine::Write { taps, .. } => taps.as_slice(),
-            _ => &[],
-        })
-        .copied()
-        .collect();
-    let ending = match journal.lines.last() {
-        Some(JournalLine::End {
-            result, message, ..
-        }) => Ending::Ended {
-            result: result.clone(),
-            message: message.clone(),
-        },
-        _ => Ending::Interrupted {
-            torn_line: journal.torn_line,
-        },
-    };
+    let taps = journal_taps(&journal);
+    let ending = ending_of(&journal);
     if divergence.is_none() {
         divergence = walk_divergence;
     }
-    // A solved run must have shown every step, or the first `max_visible_steps` then filled.
     if divergence.is_none() && matches!(&ending, Ending::Ended { result, .. } if result == "solved")
     {
-        let total = events.len() as u64;
-        let shown_expected = meta.max_visible_steps.map_or(total, |n| n.min(total));
-        if next < shown_expected {
-            divergence = Some(Divergence {
-                step: next,
-                line: Some(journal.lines.len()),
-                expected: format!("{} steps shown", thousands(shown_expected)),
-                found: format!("the run ended `solved` after {}", thousands(next)),
-            });
-        } else if final_board != solution {
-            divergence = Some(Divergence {
-                step: next,
-                line: Some(journal.lines.len()),
-                expected: format!("the journal to end in the solution {}", solution.to_line()),
-                found: final_board.to_line(),
-            });
-        }
+        let shown = meta.max_visible_steps;
+        let end = (next, journal.lines.len(), final_board);
+        divergence = short_of_solved(events.len() as u64, shown, end, &solution);
     }
     Ok(SessionCheck {
         dir: dir.to_path_buf(),
@@ -263,6 +231,60 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
         ending,
         final_board,
         meta,
+    })
+}
+
+/// Every tap the journal recorded, in order.
+fn journal_taps(journal: &JournalRead) -> Vec<Point> {
+    journal
+        .lines
+        .iter()
+        .flat_map(|l| match l {
+            JournalLine::Event { taps, .. } | JournalLine::Write { taps, .. } => taps.as_slice(),
+            _ => &[],
+        })
+        .copied()
+        .collect()
+}
+
+/// How the journal ends: its End line, or none (and a torn last line, if any).
+fn ending_of(journal: &JournalRead) -> Ending {
+    match journal.lines.last() {
+        Some(JournalLine::End {
+            result, message, ..
+        }) => Ending::Ended {
+            result: result.clone(),
+            message: message.clone(),
+        },
+        _ => Ending::Interrupted {
+            torn_line: journal.torn_line,
+        },
+    }
+}
+
+/// A run that ended `solved` must have shown every one of its `total` steps (or the first
+/// `shown` of them, then filled) and ended in the solution: where the journal's `end` (the
+/// steps journaled, its lines, the board it leaves) falls short, the divergence.
+fn short_of_solved(
+    total: u64,
+    shown: Option<u64>,
+    (next, lines, board): (u64, usize, Board),
+    solution: &Board,
+) -> Option<Divergence> {
+    let shown_expected = shown.map_or(total, |n| n.min(total));
+    if next < shown_expected {
+        return Some(Divergence {
+            step: next,
+            line: Some(lines),
+            expected: format!("{} steps shown", thousands(shown_expected)),
+            found: format!("the run ended `solved` after {}", thousands(next)),
+        });
+    }
+    (board != *solution).then(|| Divergence {
+        step: next,
+        line: Some(lines),
+        expected: format!("the journal to end in the solution {}", solution.to_line()),
+        found: board.to_line(),
     })
 }
 

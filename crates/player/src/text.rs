@@ -1,7 +1,8 @@
-//! Text for people: numbers written with thousands separators, and a block of lines redrawn
-//! in place on a terminal.
+//! Text for people: numbers written with thousands separators (or approximately), rates and
+//! durations, and a block of lines redrawn in place on a terminal.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 /// `1234567` -> `1,234,567`.
 pub fn thousands(n: u64) -> String {
@@ -20,6 +21,45 @@ pub fn thousands(n: u64) -> String {
 /// `count(1, "repair")` is `1 repair`, `count(1234, "tap")` is `1,234 taps`.
 pub fn count(n: u64, noun: &str) -> String {
     format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
+/// `1.2M`, `45k`, `812`.
+pub fn approx(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// A rate for people: `243`, `2.8`.
+pub fn rate(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// `2 h 10 min`, `4 min 10 s`, `12 s`, `0.4 s`; days past 48 h.
+pub fn human(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 10.0 {
+        return format!("{s:.1} s");
+    }
+    let s = s.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => match s % 60 {
+            0 => format!("{} min", s / 60),
+            r => format!("{} min {r} s", s / 60),
+        },
+        3600..172_800 => match s % 3600 / 60 {
+            0 => format!("{} h", s / 3600),
+            m => format!("{} h {m} min", s / 3600),
+        },
+        _ => format!("{:.1} days", s as f64 / 86_400.0),
+    }
 }
 
 /// Redraws a block of lines in place on a terminal: each frame moves the cursor back up over
@@ -50,6 +90,17 @@ mod tests {
         assert_eq!(count(0, "repair"), "0 repairs");
         assert_eq!(count(1, "repair"), "1 repair");
         assert_eq!(count(12_345, "tap"), "12,345 taps");
+    }
+
+    #[test]
+    fn durations_and_counts_for_people() {
+        use super::{approx, human};
+        use std::time::Duration;
+        assert_eq!(human(Duration::from_secs(7800)), "2 h 10 min");
+        assert_eq!(human(Duration::from_secs(250)), "4 min 10 s");
+        assert_eq!(human(Duration::from_millis(400)), "0.4 s");
+        assert_eq!(human(Duration::from_secs(86_400 * 3)), "3.0 days");
+        assert_eq!(approx(1_234_567), "1.2M");
     }
 
     #[test]

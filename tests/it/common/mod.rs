@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod rust_source;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddrV4, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

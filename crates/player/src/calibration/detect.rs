@@ -5,6 +5,7 @@ use super::{
     BoardSection, Boundaries, Calibration, CalibrationError, DeviceSection, DeviceTemplate, Erase,
     InputMode, InputSection, KeypadSection, Navigation, VERSION, Version, encode_glyph,
 };
+use crate::remedy::Remedy;
 use crate::vision;
 use crate::vision::survey::{EraseFound, Hints, Survey};
 use image::RgbaImage;
@@ -36,7 +37,44 @@ pub struct Calibrated {
     /// Everything seen on the screen (board, reading, keypad, tool keys).
     pub survey: Survey,
     /// What the person should check (inferred keys, a guessed erase method).
-    pub notes: Vec<String>,
+    pub notes: Vec<Check>,
+}
+
+/// Something in a calibration just made that the person should check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// What the keypad's detection inferred (its words).
+    Keypad(String),
+    /// No erase key was recognised, so `toggle` (the digit tapped again) was recorded, a guess;
+    /// `unclassified`: the keys beside the digits that were not recognised.
+    EraseGuessed { unclassified: Vec<String> },
+}
+
+impl Check {
+    /// What the command line offers about it.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            Check::Keypad(_) => Vec::new(),
+            Check::EraseGuessed { .. } => vec![Remedy::CalibrateErase],
+        }
+    }
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Check::Keypad(words) => f.write_str(words),
+            Check::EraseGuessed { unclassified } => write!(
+                f,
+                "no erase key recognised{}; recorded erase = \"toggle\" (tap the digit again)",
+                if unclassified.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (unclassified keys: {})", unclassified.join("; "))
+                }
+            ),
+        }
+    }
 }
 
 impl Calibration {
@@ -61,7 +99,7 @@ impl Calibration {
         img: &RgbaImage,
         survey: &Survey,
         options: &CalibrateOptions,
-    ) -> Result<(Calibration, Vec<String>), CalibrationError> {
+    ) -> Result<(Calibration, Vec<Check>), CalibrationError> {
         let geometry = match &survey.board {
             Ok(g) => g.clone(),
             Err(e) => return Err(CalibrationError::Vision(e.clone())),
@@ -71,25 +109,16 @@ impl Calibration {
             (Some(Err(e)), _) => return Err(CalibrationError::Keypad(e.clone())),
             _ => return Err(CalibrationError::Keypad("number pad not looked for".into())),
         };
-        let mut notes = keypad.notes.clone();
+        let mut notes: Vec<Check> = keypad.notes.iter().cloned().map(Check::Keypad).collect();
         let (erase, erase_guessed) = match (options.erase, survey.erase()) {
             (Some(e), _) => (e, false),
             (None, EraseFound::Key(t)) => (Erase::Key([t.center.0, t.center.1]), false),
             (None, EraseFound::None(maybe)) => {
-                let seen: Vec<String> = maybe
+                let unclassified = maybe
                     .iter()
                     .map(|t| format!("{},{} ({})", t.center.0, t.center.1, t.evidence))
                     .collect();
-                notes.push(format!(
-                    "no erase key recognised{}; recorded erase = \"toggle\" (tap the digit again). \
-                     If the app clears a cell that way, confirm with --erase toggle; if it has an \
-                     erase key, pass its centre as --erase X,Y",
-                    if seen.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (unclassified keys: {})", seen.join("; "))
-                    }
-                ));
+                notes.push(Check::EraseGuessed { unclassified });
                 (Erase::Toggle, true)
             }
         };

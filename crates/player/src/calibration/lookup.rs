@@ -3,12 +3,13 @@
 //!
 //! Ranking, best first: the keypad is where the device's screen shows one (when a frame is
 //! given and a keypad is found on it), the calibration names the device's model, it has
-//! `[navigation]`, then the order of the search path, then the file name. With `--level`, only calibrations with `[navigation]`
-//! take part: a level that cannot be opened is never played under its number.
+//! `[navigation]`, then the order of the search path, then the file name. To open a level by
+//! its number, only calibrations with `[navigation]` take part: a level that cannot be opened is never played under its number.
 //!
 //! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
 
 use super::{Calibration, CalibrationError};
+use crate::remedy::Remedy;
 use crate::vision;
 use image::RgbaImage;
 use std::fmt::Write as _;
@@ -185,12 +186,53 @@ pub fn file(path: &Path) -> Result<Found, CalibrationError> {
 }
 
 /// Why no calibration can be used.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
-    #[error("{0}")]
-    NoCalibration(String),
-    #[error("{0}")]
-    NoNavigation(String),
+    /// No calibration for `wanted` (the model and screen, the directories searched);
+    /// `others`: what the directories held instead, a line each.
+    #[error("no calibration for {wanted}{}{others}", crate::remedy::plain(&self.remedies()))]
+    NoCalibration { wanted: String, others: String },
+    /// `needs` a calibration that opens levels, and none of `files` has `[navigation]`.
+    #[error(
+        "{needs} needs a [navigation] section to open the level, and {} {} none{}",
+        files.join(" and "),
+        if files.len() == 1 { "has" } else { "have" },
+        crate::remedy::plain(&self.remedies())
+    )]
+    NoNavigation { needs: Opening, files: Vec<String> },
+}
+
+impl LookupError {
+    /// What the command line offers: a calibration made or named; a calibration that opens
+    /// levels, or the open level played.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            LookupError::NoCalibration { .. } => {
+                vec![Remedy::CalibratePhone, Remedy::CalibrationFile]
+            }
+            LookupError::NoNavigation { .. } => {
+                vec![Remedy::CalibrateNavigation, Remedy::PlayOpenLevel]
+            }
+        }
+    }
+}
+
+/// What needs a calibration that opens levels (`[navigation]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// Playing level N.
+    Level(u32),
+    /// Playing the next levels one after another, on every device that appears.
+    Levels,
+}
+
+impl std::fmt::Display for Opening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Opening::Level(n) => write!(f, "opening level {n}"),
+            Opening::Levels => f.write_str("playing level after level"),
+        }
+    }
 }
 
 impl Found {
@@ -199,18 +241,17 @@ impl Found {
         if !self.candidates.is_empty() {
             return Ok(self);
         }
-        let mut msg = format!(
-            "no calibration for {}: open the Sudoku app's game screen on the phone and run \
-             `autoplay calibrate -s SERIAL` (or pass --calibration FILE)",
-            self.wanted
-        );
-        self.describe_others(&mut msg);
-        Err(LookupError::NoCalibration(msg))
+        let mut others = String::new();
+        self.describe_others(&mut others);
+        Err(LookupError::NoCalibration {
+            wanted: self.wanted,
+            others,
+        })
     }
 
     /// Keeps the candidates that can open a level (`[navigation]`); without any, an error
     /// that says how to add navigation, or to play the open level instead.
-    pub(crate) fn with_navigation(self, what: &str) -> Result<Found, LookupError> {
+    pub(crate) fn with_navigation(self, needs: Opening) -> Result<Found, LookupError> {
         let mut found = self.require()?;
         let (keep, drop): (Vec<Candidate>, Vec<Candidate>) = found
             .candidates
@@ -219,18 +260,16 @@ impl Found {
         found.candidates = keep;
         let names: Vec<String> = drop.iter().map(|c| c.path.display().to_string()).collect();
         for c in drop {
-            let why = format!("no [navigation], which {what} needs");
+            let why = format!("no [navigation], which {needs} needs");
             found.left_out.push((c.path, why));
         }
         if !found.candidates.is_empty() {
             return Ok(found);
         }
-        Err(LookupError::NoNavigation(format!(
-            "{what} needs a [navigation] section to open the level, and {} {} none. {}",
-            names.join(" and "),
-            if names.len() == 1 { "has" } else { "have" },
-            NAVIGATION_HELP
-        )))
+        Err(LookupError::NoNavigation {
+            needs,
+            files: names,
+        })
     }
 
     /// Picks the best candidate (see the module documentation); `frame` is the device's screen.
@@ -365,14 +404,6 @@ impl Found {
     }
 }
 
-/// How to give a calibration `[navigation]`, for error messages.
-pub const NAVIGATION_HELP: &str = "Add one: make the calibration again with \
-    `autoplay calibrate --am-start 'am start -n PACKAGE/ACTIVITY --ei level {level}'` (if the app opens \
-    a level from an intent) or `--level-list X,Y` (if its level list's buttons say their numbers: \
-    the taps that open the list), or add a `[navigation]` section of kind \"taps\", \"level-grid\" \
-    or \"level-list\" to the file (README: \"Opening levels\"). Or drop --level to play the level \
-    that is open on the phone (recorded as level unknown).";
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,24 +529,30 @@ mod tests {
     fn level_needs_navigation_and_the_pick_says_why() {
         let dir = dir_with(&[("Pixel_7.toml", without_navigation())]);
         let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
-            .with_navigation("--level 5")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("--level 5 needs a [navigation] section"), "{e}");
+            .with_navigation(Opening::Level(5))
+            .unwrap_err();
+        assert_eq!(
+            e.remedies(),
+            [Remedy::CalibrateNavigation, Remedy::PlayOpenLevel],
+            "a way to open levels, or the open level (worded with the flags: `cli::words`)"
+        );
+        let e = e.to_string();
+        assert!(
+            e.contains("opening level 5 needs a [navigation] section"),
+            "{e}"
+        );
         assert!(e.contains("Pixel_7.toml has none"), "{e}");
-        assert!(e.contains("autoplay calibrate --am-start"), "{e}");
-        assert!(e.contains("drop --level"), "{e}");
 
         // Beside the shipped one, a calibration without navigation never wins, and is named.
         std::fs::write(dir.path().join("sim-pixel.toml"), sim_text()).unwrap();
         let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400))
-            .with_navigation("--level 5")
+            .with_navigation(Opening::Level(5))
             .unwrap()
             .pick(None);
         assert!(choice.path.ends_with("sim-pixel.toml"));
         let why = choice.why.unwrap();
         assert!(
-            why.contains("Pixel_7.toml (no [navigation], which --level 5 needs)"),
+            why.contains("Pixel_7.toml (no [navigation], which opening level 5 needs)"),
             "{why}"
         );
         // Without --level, it has [navigation] breaks the tie.

@@ -52,12 +52,14 @@
 mod detect;
 mod file;
 pub mod lookup;
+pub mod probe;
 mod write;
 
-pub use detect::{CalibrateOptions, Calibrated};
+pub use detect::{CalibrateOptions, Calibrated, Check};
 pub use file::MAX_FILE_BYTES;
 
 use crate::board::Board;
+use crate::remedy::Remedy;
 use crate::vision::geometry::BoardGeometry;
 use crate::vision::glyph::Glyph;
 use crate::vision::templates::{Template, TemplateBank};
@@ -108,7 +110,7 @@ impl TryFrom<i64> for Version {
         } else {
             Err(format!(
                 "unsupported calibration version {v}: this build reads version {VERSION}; \
-                 recalibrate with `autoplay calibrate`"
+                 make a new calibration"
             ))
         }
     }
@@ -300,9 +302,67 @@ pub struct InputSection {
     /// The game ends after this many mistakes (a counter such as "0/3" shows on the game screen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mistake_limit: Option<u32>,
-    /// What `calibrate` saw on the phone for each rule it probed (rule name -> what was seen).
+    /// What `calibrate` saw on the phone for each rule it probed (in the order probed).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub seen: BTreeMap<String, String>,
+    pub seen: BTreeMap<RuleKey, String>,
+}
+
+/// The rules of `[input]` that calibrate finds out on a phone, the keys of `[input.seen]`, in the
+/// order they are found: the keypad first (shown for a selected cell only), then the probe's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleKey {
+    Keypad,
+    Mode,
+    AfterEntry,
+    SameDigit,
+    Erase,
+    Undo,
+    Retap,
+    BrushRetap,
+    FrameReads,
+    FinishedKeys,
+    MistakeLimit,
+}
+
+impl RuleKey {
+    /// Every rule, in the order found.
+    pub const ALL: [RuleKey; 11] = [
+        RuleKey::Keypad,
+        RuleKey::Mode,
+        RuleKey::AfterEntry,
+        RuleKey::SameDigit,
+        RuleKey::Erase,
+        RuleKey::Undo,
+        RuleKey::Retap,
+        RuleKey::BrushRetap,
+        RuleKey::FrameReads,
+        RuleKey::FinishedKeys,
+        RuleKey::MistakeLimit,
+    ];
+
+    /// Its key in `[input.seen]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RuleKey::Keypad => "keypad",
+            RuleKey::Mode => "mode",
+            RuleKey::AfterEntry => "after_entry",
+            RuleKey::SameDigit => "same_digit",
+            RuleKey::Erase => "erase",
+            RuleKey::Undo => "undo",
+            RuleKey::Retap => "retap",
+            RuleKey::BrushRetap => "brush_retap",
+            RuleKey::FrameReads => "frame_reads",
+            RuleKey::FinishedKeys => "finished_keys",
+            RuleKey::MistakeLimit => "mistake_limit",
+        }
+    }
+}
+
+impl std::fmt::Display for RuleKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
 }
 
 impl InputSection {
@@ -465,6 +525,43 @@ pub struct DeviceTemplate {
     pub data: String,
 }
 
+/// A frame the calibration was not made for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameMismatch {
+    /// The phone is held the other way round than when it was calibrated.
+    #[error(
+        "the phone is held in {} (the screen is {}x{}), but this calibration is for it in {} \
+         ({}x{}): turn it back (and lock its rotation), or calibrate it as it is held now",
+        way(*frame), frame.0, frame.1, way(*made), made.0, made.1
+    )]
+    Turned { frame: (u32, u32), made: (u32, u32) },
+    /// Another screen size.
+    #[error(
+        "this calibration is for a {}x{} screen{}, but the frame is {}x{}: recalibrate on this \
+         device",
+        made.0, made.1, model.as_ref().map(|m| format!(" ({m})")).unwrap_or_default(), frame.0, frame.1
+    )]
+    OtherSize {
+        frame: (u32, u32),
+        made: (u32, u32),
+        model: Option<String>,
+    },
+}
+
+impl FrameMismatch {
+    /// A calibration made as the phone is held now.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            FrameMismatch::Turned { .. } => vec![Remedy::CalibratePhone],
+            FrameMismatch::OtherSize { .. } => vec![Remedy::CalibrateScreenshot],
+        }
+    }
+}
+
+fn way((w, h): (u32, u32)) -> &'static str {
+    if w > h { "landscape" } else { "portrait" }
+}
+
 /// Why a calibration could not be loaded or made.
 #[derive(Debug, thiserror::Error)]
 pub enum CalibrationError {
@@ -477,10 +574,7 @@ pub enum CalibrationError {
         source: std::io::Error,
     },
     /// Bad TOML or a bad value, with its position.
-    #[error(
-        "{file}:{line}:{column}: {message} (fix that line, or make a new calibration with \
-         `autoplay calibrate`)"
-    )]
+    #[error("{file}:{line}:{column}: {message} (fix that line, or make a new calibration)")]
     Parse {
         /// The file.
         file: PathBuf,
@@ -491,9 +585,7 @@ pub enum CalibrationError {
         message: String,
     },
     /// Values that do not fit together.
-    #[error(
-        "{file}: {message} (fix the file, or make a new calibration with `autoplay calibrate`)"
-    )]
+    #[error("{file}: {message} (fix the file, or make a new calibration)")]
     Invalid {
         /// The file.
         file: PathBuf,
@@ -508,12 +600,24 @@ pub enum CalibrationError {
     Keypad(String),
 }
 
+impl CalibrationError {
+    /// A file that does not parse or fit: a new calibration.
+    pub fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            CalibrationError::Parse { .. } | CalibrationError::Invalid { .. } => {
+                vec![Remedy::CalibratePhone]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl Calibration {
     /// Reads the board in a frame with this calibration's geometry (after checking the frame
     /// size) and its device templates.
     pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
         self.check_frame(img.width(), img.height())
-            .map_err(vision::VisionError::Calibration)?;
+            .map_err(|e| vision::VisionError::Calibration(e.to_string()))?;
         Ok(vision::read_with(
             img,
             self.geometry(),
@@ -528,7 +632,7 @@ impl Calibration {
         frame: &image::RgbaImage,
     ) -> Result<Option<Board>, VisionError> {
         self.check_frame(frame.width(), frame.height())
-            .map_err(VisionError::Calibration)?;
+            .map_err(|e| VisionError::Calibration(e.to_string()))?;
         let Ok(found) = vision::detect_board(frame) else {
             return Ok(None);
         };
@@ -547,28 +651,20 @@ impl Calibration {
     }
 
     /// Checks that this calibration was made for a `width x height` frame.
-    pub fn check_frame(&self, width: u32, height: u32) -> Result<(), String> {
+    pub fn check_frame(&self, width: u32, height: u32) -> Result<(), FrameMismatch> {
         let (w, h) = (self.device.width, self.device.height);
         if (w, h) == (height, width) && w != h {
-            let way = |w: u32, h: u32| if w > h { "landscape" } else { "portrait" };
-            return Err(format!(
-                "the phone is held in {} (the screen is {width}x{height}), but this calibration \
-                 is for it in {} ({w}x{h}): turn it back (and lock its rotation), or calibrate \
-                 it as it is held now (`autoplay calibrate`)",
-                way(width, height),
-                way(w, h)
-            ));
+            return Err(FrameMismatch::Turned {
+                frame: (width, height),
+                made: (w, h),
+            });
         }
         if (w, h) != (width, height) {
-            return Err(format!(
-                "this calibration is for a {w}x{h} screen{}, but the frame is {width}x{height}: \
-                 recalibrate on this device (`autoplay calibrate --screenshot FILE`)",
-                self.device
-                    .model
-                    .as_ref()
-                    .map(|m| format!(" ({m})"))
-                    .unwrap_or_default()
-            ));
+            return Err(FrameMismatch::OtherSize {
+                frame: (width, height),
+                made: (w, h),
+                model: self.device.model.clone(),
+            });
         }
         Ok(())
     }
@@ -596,6 +692,12 @@ impl Calibration {
             })
             .collect();
         (!templates.is_empty()).then_some(TemplateBank { templates })
+    }
+
+    /// Whether the keys after `d`'s moved up one place on `frame` (the row re-flowed after `d`
+    /// was finished), each key's place read with this calibration's templates.
+    pub(crate) fn keys_moved_up(&self, frame: &image::RgbaImage, d: u8) -> bool {
+        vision::compare::keys_moved_up(frame, &self.keypad.digits, self.template_bank().as_ref(), d)
     }
 
     /// Tap point of key `digit` (1..=9).

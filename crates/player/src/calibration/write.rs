@@ -17,7 +17,7 @@ impl Calibration {
         };
         let pt = |p: [u32; 2]| format!("[{}, {}]", p[0], p[1]);
         let mut s = String::new();
-        s.push_str("# sudoku-autoplay calibration profile (written by `autoplay calibrate`).\n");
+        s.push_str("# sudoku-autoplay calibration profile (made by calibrating the app on a phone or a screenshot).\n");
         s.push_str("# Coordinates are screen pixels; see crates/player/src/calibration/mod.rs for the format.\n");
         s.push_str(&format!("version = {VERSION}\n\n"));
         s.push_str("[device]\n# Screen size this calibration is valid for.\n");
@@ -46,7 +46,7 @@ impl Calibration {
         if self.keypad.erase_guessed {
             s.push_str(
                 "# No erase key was recognised: \"toggle\" is a guess. Check it on the phone, then confirm\n\
-                 # with `autoplay calibrate --erase toggle` (or give the key: --erase X,Y).\n\
+                 # it by deleting this line (or give the key instead: erase = [X, Y]).\n\
                  erase_guessed = true\n",
             );
         }
@@ -83,7 +83,7 @@ impl InputSection {
     /// what the player does about it, then what the probe saw.
     fn to_toml(&self) -> String {
         let mut s = String::from(
-            "\n[input]\n# How the app takes taps (`autoplay calibrate` on the phone probes them; see `seen`).\n\
+            "\n[input]\n# How the app takes taps (calibrating on the phone probes them; see `seen`).\n\
              # mode: \"cell-first\" (tap the cell, then the digit), \"digit-first\" (the reverse: a brush),\n\
              # \"both\" (cell-first, and a digit with no cell selected arms a brush).\n",
         );
@@ -153,7 +153,7 @@ impl InputSection {
                 ),
                 TakeBack::None => (
                     "none",
-                    "Nothing took a digit back: only searches that never take one back can be played (--strategy fast).",
+                    "Nothing took a digit back: only searches that never take one back can be played (the fast search).",
                 ),
             };
             rule(comment, format!("take_back = \"{word}\""));
@@ -194,9 +194,7 @@ impl InputSection {
             );
         }
         if !self.seen.is_empty() {
-            s.push_str(
-                "\n[input.seen]\n# What `autoplay calibrate` saw on the phone for each rule.\n",
-            );
+            s.push_str("\n[input.seen]\n# What calibrating saw on the phone for each rule.\n");
             for (k, v) in &self.seen {
                 s.push_str(&format!("{k} = {}\n", toml_string(v)));
             }

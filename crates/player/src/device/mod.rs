@@ -9,10 +9,13 @@
 //!   socket timeouts (or, on the direct route, timed waits for the device's packets), never by a
 //!   thread left behind. ARCHITECTURE.md says what we speak ourselves and why.
 //! - [`select`]: picks the device like adb does (`-s`, `ANDROID_SERIAL`, the only one).
-//! - [`input`]: the tap channel (a long-lived pipelined shell with `input tap` or `sendevent`
-//!   lines, or [`raw`] touch records streamed into the touch panel).
+//! - [`android`]: every Android command the player runs (`wm size`, `dumpsys`, `uiautomator
+//!   dump`, keys, ...), each one typed call on [`Device`] with its parser.
+//! - [`tap`]: the tap channel (a long-lived pipelined shell with `input tap` or `sendevent`
+//!   lines, touch records streamed into the touch panel, or the on-phone injector).
 //! - [`screen`]: screenshots, raw or PNG, whichever measured faster.
 
+pub mod android;
 pub mod direct;
 pub mod screen;
 mod server;
@@ -41,8 +44,8 @@ pub enum DeviceError {
     #[error("the adb server at {addr} stopped answering: start it again with `{command}`")]
     ServerGone { addr: SocketAddrV4, command: String },
     #[error(
-        "no device connected: plug in a phone with USB debugging on (check `adb devices`), \
-             `adb connect HOST:PORT` a network device, or try `autoplay demo` without a phone"
+        "no device connected: plug in a phone with USB debugging on (check `adb devices`), or \
+             `adb connect HOST:PORT` a network device"
     )]
     NoDevices,
     #[error("device {serial:?} not found; connected: {available}")]
@@ -68,6 +71,16 @@ pub enum DeviceError {
     Refused(#[from] tap::Refusal),
     #[error("adb connection: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl DeviceError {
+    /// What the command line offers: no phone, the simulated one.
+    pub fn remedies(&self) -> Vec<crate::remedy::Remedy> {
+        match self {
+            DeviceError::NoDevices => vec![crate::remedy::Remedy::Demo],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The output of a shell command run with [`Device::shell`].
@@ -243,149 +256,6 @@ impl Device {
     pub(crate) fn explain(&self, e: DeviceError) -> DeviceError {
         self.route.transport().explain(e)
     }
-
-    /// `getprop KEY`'s value ([`parse_getprop`]).
-    pub fn getprop(&self, key: &str) -> Result<String, DeviceError> {
-        let out = self.shell(&format!("getprop {key}"), CALL_TIMEOUT)?.stdout;
-        Ok(parse_getprop(&out, key))
-    }
-
-    /// The display's size as screenshots and taps see it now: `wm size` (its natural
-    /// orientation; an override size wins, as on the screen), turned as the phone is held
-    /// (`dumpsys window displays`).
-    pub fn screen_size(&self) -> Result<(u32, u32), DeviceError> {
-        let out = self.shell("wm size", CALL_TIMEOUT)?.stdout;
-        let natural = parse_wm_size(&out).ok_or_else(|| {
-            DeviceError::Adb(format!(
-                "cannot read the screen size from `wm size`: {out:?}"
-            ))
-        })?;
-        let held = self.shell("dumpsys window displays", CALL_TIMEOUT)?.stdout;
-        Ok(turned_size(natural, parse_display_state(&held)))
-    }
-}
-
-/// The natural size turned by the rotation `dumpsys window displays` gives; its current size
-/// (`cur=`) where that is the natural one either way round (a rotation it does not name still
-/// shows there).
-pub(crate) fn turned_size(natural: (u32, u32), state: DisplayState) -> (u32, u32) {
-    let swapped = (natural.1, natural.0);
-    let turned = if state.rotation.is_some_and(|r| r % 2 == 1) {
-        swapped
-    } else {
-        natural
-    };
-    state
-        .current
-        .filter(|c| *c == natural || *c == swapped)
-        .unwrap_or(turned)
-}
-
-/// A rotation as Android's dumps print it, in quarter turns: `1`, `ROTATION_90` (window
-/// manager), `Rotation90` (input reader), or degrees.
-pub(crate) fn quarter_turns(v: &str) -> Option<u8> {
-    let v = v
-        .strip_prefix("ROTATION_")
-        .or_else(|| v.strip_prefix("Rotation"))
-        .unwrap_or(v);
-    match v.parse::<u32>().ok()? {
-        n @ 0..=3 => Some(n as u8),
-        n @ (90 | 180 | 270) => Some((n / 90) as u8),
-        _ => None,
-    }
-}
-
-/// What `dumpsys window displays` says of the built-in display (display 0).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct DisplayState {
-    /// Its size as apps see it now (`cur=1080x2400`).
-    pub current: Option<(u32, u32)>,
-    /// Its rotation in quarter turns: `mCurrentRotation=ROTATION_90` (Android 10 and later),
-    /// `mRotation=1` (older releases, and beside it in newer ones).
-    pub rotation: Option<u8>,
-}
-
-/// The lines of a `dumpsys window`, trimmed, each with the display whose block it stands in
-/// (`Display: mDisplayId=N` opens one, an unindented line closes it).
-pub(crate) fn display_lines(text: &str) -> impl Iterator<Item = (Option<&str>, &str)> {
-    let mut display = None;
-    text.lines().map(move |line| {
-        let l = line.trim();
-        if !line.starts_with(' ') {
-            display = None;
-        }
-        if let Some(id) = l.strip_prefix("Display: mDisplayId=") {
-            display = id.split_whitespace().next();
-        }
-        (display, l)
-    })
-}
-
-/// Parses [`DisplayState`] from `dumpsys window displays` (or all of `dumpsys window`): the
-/// first values in display 0's block, or outside any display's block (old releases have one).
-pub(crate) fn parse_display_state(text: &str) -> DisplayState {
-    let size = |v: &str| -> Option<(u32, u32)> {
-        let (w, h) = v.split_once('x')?;
-        Some((w.parse().ok()?, h.parse().ok()?))
-    };
-    let mut state = DisplayState::default();
-    for (display, l) in display_lines(text) {
-        if display.is_some_and(|d| d != "0") {
-            continue;
-        }
-        for word in l.split_whitespace() {
-            if let Some(v) = word.strip_prefix("cur=") {
-                state.current = state.current.or(size(v));
-            } else if let Some(v) = word
-                .strip_prefix("mCurrentRotation=")
-                .or_else(|| word.strip_prefix("mRotation="))
-            {
-                state.rotation = state.rotation.or(quarter_turns(v));
-            }
-        }
-    }
-    state
-}
-
-/// A property's value in what `getprop KEY` printed: the value line; in a listing of
-/// `[key]: [value]` lines (a whole `getprop`), that key's value or nothing; shell prompts and
-/// echoed commands (an interactive session's) are not values.
-pub(crate) fn parse_getprop(text: &str, key: &str) -> String {
-    fn listed(l: &str) -> Option<(&str, &str)> {
-        let (k, v) = l.strip_prefix('[')?.split_once("]: [")?;
-        Some((k, v.strip_suffix(']')?))
-    }
-    if text.lines().any(|l| listed(l.trim()).is_some()) {
-        return text
-            .lines()
-            .find_map(|l| listed(l.trim()).filter(|(k, _)| *k == key))
-            .map_or(String::new(), |(_, v)| v.to_string());
-    }
-    let prompt = |l: &str| l.contains('@') && (l.contains(" $") || l.contains(" #"));
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !prompt(l) && !l.contains("getprop "))
-        .unwrap_or("")
-        .to_string()
-}
-
-/// `Physical size: 1080x2400` / `Override size: 720x1600`.
-pub(crate) fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
-    let parse = |l: &str| {
-        let (_, v) = l.split_once(':')?;
-        let (w, h) = v.trim().split_once('x')?;
-        Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
-    };
-    let mut size = None;
-    for line in text.lines() {
-        if line.starts_with("Override size") {
-            return parse(line);
-        }
-        if line.starts_with("Physical size") {
-            size = parse(line);
-        }
-    }
-    size
 }
 
 /// Blocking `Read` over a channel of byte chunks (empty ones skipped); EOF when the sender is
@@ -488,100 +358,6 @@ pub fn select(server: &Server, serial: Option<&str>) -> Result<Device, DeviceErr
 mod tests {
     use super::*;
 
-    #[test]
-    fn wm_size_of_real_phones() {
-        let outputs = crate::real_outputs::with_truth("size");
-        for (file, text, size) in &outputs {
-            let size = size.as_array().unwrap();
-            let want = (size[0].as_integer().unwrap(), size[1].as_integer().unwrap());
-            let got = parse_wm_size(text).map(|(w, h)| (i64::from(w), i64::from(h)));
-            assert_eq!(got, Some(want), "{file}");
-        }
-        assert!(outputs.len() >= 2);
-    }
-
-    #[test]
-    fn getprop_values_of_real_phones() {
-        let outputs = crate::real_outputs::with_truth("abi");
-        for (file, text, abi) in &outputs {
-            assert_eq!(
-                parse_getprop(text, "ro.product.cpu.abi"),
-                abi.as_str().unwrap(),
-                "{file}"
-            );
-        }
-        assert!(outputs.len() >= 4);
-        assert_eq!(parse_getprop("[a]: [1]\n[b]: [2]\n", "c"), "");
-        assert_eq!(parse_getprop("\n", "c"), "");
-    }
-
-    #[test]
-    fn the_display_as_the_phone_is_held() {
-        // Real dumps (portrait), in the forms of Android 4.1, 9, 12 and 13.
-        for (file, want) in [
-            ("dumpsys-window/jellybean-sampleui-windows.txt", (480, 800)),
-            (
-                "dumpsys-window/miui-android9-dialog-window-focus.txt",
-                (0, 0),
-            ),
-            (
-                "dumpsys-window/android12-qualcomm-camera-displays-excerpt.txt",
-                (720, 1650),
-            ),
-            ("dumpsys-window/mtk-board-android13-asleep.txt", (480, 800)),
-        ] {
-            let text = std::fs::read_to_string(format!(
-                "{}/../../tests/data/android/{file}",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            let s = parse_display_state(&text);
-            assert_eq!(s.current.unwrap_or((0, 0)), want, "{file}");
-            assert!(matches!(s.rotation, Some(0) | None), "{file}: {s:?}");
-        }
-        // Landscape: the current size and the rotation, in each form.
-        let landscape = "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  \
-            Display: mDisplayId=1\n    init=720x748 320dpi cur=748x720\n    \
-            mCurrentRotation=ROTATION_270\n  \
-            Display: mDisplayId=0 rootTasks=7\n    init=1080x2400 420dpi cur=2400x1080 app=2400x1017\n    \
-            mRotation=1 mDeferredRotationPauseCount=0\n      mCurrentRotation=ROTATION_90\n";
-        let s = parse_display_state(landscape);
-        assert_eq!((s.current, s.rotation), (Some((2400, 1080)), Some(1)));
-        assert_eq!(turned_size((1080, 2400), s), (2400, 1080));
-        // Only a rotation (an old release's `mRotation=3`), or only a current size.
-        let only_rotation = DisplayState {
-            current: None,
-            rotation: Some(3),
-        };
-        assert_eq!(turned_size((1080, 2400), only_rotation), (2400, 1080));
-        let only_size = DisplayState {
-            current: Some((2400, 1080)),
-            rotation: None,
-        };
-        assert_eq!(turned_size((1080, 2400), only_size), (2400, 1080));
-        // A current size that is not the natural one either way round (another display's
-        // override) does not win over wm size.
-        let other = DisplayState {
-            current: Some((720, 748)),
-            rotation: Some(0),
-        };
-        assert_eq!(turned_size((1080, 2400), other), (1080, 2400));
-    }
-
-    #[test]
-    fn wm_size_prefers_override() {
-        assert_eq!(
-            parse_wm_size("Physical size: 1080x2400\n"),
-            Some((1080, 2400))
-        );
-        assert_eq!(
-            parse_wm_size("Physical size: 1080x2400\nOverride size: 720x1600\n"),
-            Some((720, 1600))
-        );
-        assert_eq!(parse_wm_size("garbage"), None);
-    }
-
-    /// An "adb server" that accepts connections (the kernel does, into the backlog) and never
     /// answers, and the device behind it.
     fn silent_server() -> (std::net::TcpListener, Device) {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

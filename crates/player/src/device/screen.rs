@@ -33,13 +33,13 @@ const FRAME_TIMEOUT: Duration = Duration::from_secs(20);
 pub struct Screen {
     device: Device,
     pub method: CaptureMethod,
-    /// Time of one capture + decode with each method, as measured by [`Screen::probe`].
+    /// Time of one capture + decode with each method, as measured by [`Screen::measure`].
     pub measured: Vec<(CaptureMethod, Duration)>,
 }
 
 impl Screen {
     /// Captures once with each method and keeps the faster one that works.
-    pub fn probe(device: &Device) -> Result<(Self, RgbaImage), DeviceError> {
+    pub fn measure(device: &Device) -> Result<(Self, RgbaImage), DeviceError> {
         let mut measured = Vec::new();
         let mut best: Option<(CaptureMethod, Duration, RgbaImage)> = None;
         let mut last_err = None;

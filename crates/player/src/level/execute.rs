@@ -1,15 +1,16 @@
 //! Performing a searched level into its session: the journal's start and end, the last frame,
 //! and the level's row in `runs.csv`.
 
+use super::Update;
 use super::config::{PlayConfig, PlayReport};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
 use crate::device::tap::InputBackend;
-use crate::play::phone::PhoneTarget;
+use crate::phone::target::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
-use crate::play::{PerformError, PerformOptions, Search, Update, perform};
+use crate::play::{PerformError, PerformOptions, Search, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
 use std::time::{Instant, SystemTime};
@@ -51,7 +52,7 @@ impl Run<'_> {
         target.link.pace_at_least(layout.least_pace());
         let started = Instant::now();
         let search = Search {
-            puzzle: self.givens,
+            givens: self.givens,
             events: self.events,
             solution: self.solution,
         };
@@ -120,7 +121,7 @@ impl Run<'_> {
             solution: self.solution,
             stats: self.stats,
             performed: report,
-            input: target.link.input_mode().unwrap_or(InputBackend::Input),
+            input: target.link.backend().unwrap_or(InputBackend::Input),
             taps_per_sec: target.link.taps_per_sec(),
             capture: target.link.capture(),
             plan: None,

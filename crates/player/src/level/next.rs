@@ -2,10 +2,10 @@
 //! (what `autoplay watch` does for every device that appears).
 
 use super::config::{PlayConfig, PlayReport};
+use super::{Note, Update, tell};
 use super::{play, resume};
-use crate::calibration::lookup;
+use crate::calibration::lookup::{self, Opening};
 use crate::device::Device;
-use crate::play::{Note, Update, tell};
 use crate::session::{interrupted_session, solved_before};
 use std::path::Path;
 
@@ -49,7 +49,7 @@ pub fn check_navigation(
     cfg: &PlayConfig,
     model: &str,
     size: (u32, u32),
-    why: &str,
+    needs: Opening,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<()> {
     let found = match &cfg.calibration {
@@ -60,6 +60,6 @@ pub fn check_navigation(
         let error = e.to_string();
         tell(on, Note::SkippedCalibration { error });
     }
-    found.with_navigation(why)?;
+    found.with_navigation(needs)?;
     Ok(())
 }

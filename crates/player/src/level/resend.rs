@@ -1,14 +1,14 @@
 //! Sending a recorded session's taps to a phone again (`autoplay replay --to-device`): the
 //! journaled taps as they are (blind by design), then the board read back.
 
+use super::{Note, Update, tell};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
 use crate::device::tap::InputBackend;
-use crate::play::link::Link;
-use crate::play::navigate::navigate;
+use crate::phone::link::Link;
+use crate::phone::navigate::navigate;
 use crate::play::stop::{StopFlag, is_restored};
-use crate::play::{Note, Update, tell};
 use crate::recheck::SessionCheck;
 use std::path::Path;
 use std::time::Duration;
@@ -105,8 +105,8 @@ pub fn resend(
         options.stop.clone(),
     );
     let channel = link.open_channel(options.input, size, options.pace)?;
-    let (mode, why) = (channel.mode, channel.why);
-    tell(on, Note::TapChannel { mode, why });
+    let (backend, why) = (channel.backend, channel.why);
+    tell(on, Note::TapChannel { backend, why });
     let cal = Calibration::load(Path::new(&m.calibration)).ok();
     if let Some(cal) = &cal {
         link.pace_at_least(crate::play::setnum::Layout::of(cal).least_pace());
@@ -134,7 +134,7 @@ pub fn resend(
     }
     let (taps_per_sec, input) = (
         link.taps_per_sec(),
-        link.input_mode().unwrap_or(InputBackend::Input),
+        link.backend().unwrap_or(InputBackend::Input),
     );
     let shown = match &cal {
         Some(cal) => {

@@ -1,14 +1,15 @@
 //! Continuing an interrupted session from its journal.
 
+use super::Update;
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
 use super::start::{open_channel, search_events};
 use crate::calibration::Calibration;
 use crate::device::Device;
-use crate::play::Update;
-use crate::play::link::Link;
-use crate::play::navigate::app_package;
-use crate::play::phone::PhoneTarget;
+use crate::phone::link::Link;
+use crate::phone::navigate::app_package;
+use crate::phone::target::PhoneTarget;
+use crate::remedy::{Advised, Remedy};
 use crate::session::{JournalLine, Session, read_journal};
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
@@ -37,11 +38,15 @@ pub fn resume(
         .calibration
         .clone()
         .unwrap_or_else(|| PathBuf::from(&meta.calibration));
-    let cal = Calibration::load(&cal_path).with_context(|| {
-        format!(
-            "the session's calibration is gone: pass --calibration FILE (it was {})",
-            meta.calibration
+    let cal = Calibration::load(&cal_path).map_err(|e| {
+        Advised::new(
+            format!(
+                "the session's calibration is gone (it was {})",
+                meta.calibration
+            ),
+            &[Remedy::CalibrationFile],
         )
+        .because(e)
     })?;
     let givens = meta.givens_board()?;
     let (events, solution, stats) = search_events(meta.strategy, &givens, None)?;
@@ -64,9 +69,9 @@ pub fn resume(
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
     let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", cal_path.display()))?;
+        .with_context(|| cal_path.display().to_string())?;
     open_channel(&mut link, cfg, size, on)?;
-    link.settle(|link| link.probe_screen())?;
+    link.settle(|link| link.measure_capture())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
     run_cfg.strategy = meta.strategy;

@@ -3,18 +3,21 @@
 
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
+use super::{Note, Update, tell};
 use crate::board::Board;
-use crate::calibration::lookup;
+use crate::calibration::lookup::{self, Opening};
 use crate::device::Device;
-use crate::play::link::Link;
-use crate::play::navigate::{app_package, nav_package, navigate};
-use crate::play::phone::PhoneTarget;
+use crate::phone::link::Link;
+use crate::phone::navigate::{app_package, nav_package, navigate};
+use crate::phone::target::PhoneTarget;
+use crate::play::forbidden::forbidden;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
-use crate::play::{Note, Update, tell};
+use crate::remedy::{Advised, Remedy};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
 use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
 use anyhow::{Context, bail};
+use image::RgbaImage;
 use std::time::{Instant, SystemTime};
 
 /// Plays one level on `device`. `on` gets the notes on how the run is set up as they come
@@ -29,60 +32,15 @@ pub fn play(
         .call("reading the model", |d| d.getprop("ro.product.model"))
         .unwrap_or_default();
     let size = link.call("reading the screen size", |d| d.screen_size())?;
-    let found = match &cfg.calibration {
-        Some(p) => {
-            let found = lookup::file(p)?;
-            // A calibration for another screen would tap beside everything: say so before
-            // touching the phone.
-            found.candidates[0]
-                .calibration
-                .check_frame(size.0, size.1)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-            found
-        }
-        None => lookup::find(&cfg.calibration_dirs, &model, size),
-    };
-    for e in &found.broken {
-        let error = e.to_string();
-        tell(on, Note::SkippedCalibration { error });
-    }
-    // A level is played under its number only if it can be opened.
-    let found = match cfg.level {
-        Some(level) => found.with_navigation(&format!("--level {level}"))?,
-        None => found.require()?,
-    };
+    let found = find_calibrations(cfg, &model, size, on)?;
     let navigation = found.candidates[0].calibration.navigation.clone();
     open_channel(&mut link, cfg, size, on)?;
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
-
-    let probed = link.settle(|link| link.probe_screen())?;
-    // The calibrations for one screen size differ in their keypads, not their boards: any one
-    // of them finds the board (waking the screen or bringing the app back if need be).
-    let board_cal = found.candidates[0].calibration.clone();
-    let mut setup = PhoneTarget::new(link, &board_cal);
-    setup.package = nav_package(navigation.as_ref());
-    let first = setup.board_frame(probed)?;
-    let first_words = setup.first_words.take();
-    let mut link = setup.link;
-    let choice = found.pick(Some(&first));
-    if let Some(why) = &choice.why {
-        let (path, why) = (choice.path.clone(), why.clone());
-        tell(on, Note::Calibration { path, why });
-    }
+    let (mut link, first, first_words, choice) = first_board(link, found, navigation.as_ref(), on)?;
     let (cal_path, cal) = (choice.path, choice.calibration);
-    let givens = cal.read_if_visible(&first)?
-        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
-    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
-    let check = solver::fast::solutions(&givens, 2);
-    match check.count {
-        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
-        2 => bail!(
-            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
-        ),
-        _ => {}
-    }
+    let givens = read_givens(&cal, &first)?;
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
@@ -92,26 +50,7 @@ pub fn play(
         .map_or(events.len(), |n| (n as usize).min(events.len()));
     check_app_allows(&mut link, &cal, &events[..shown], &solution, cfg.strategy)?;
 
-    // Before performing: measure the channel's rate, print the plan, fit the budget.
-    let taps_layout = Layout::of(&cal);
-    link.pace_at_least(taps_layout.least_pace());
-    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, &givens, &taps_layout))?;
-    let plan = Plan::new(
-        &events,
-        &givens,
-        &taps_layout,
-        rate,
-        cfg.budget,
-        cfg.max_visible_steps,
-    );
-    let level = cfg.level;
-    tell(
-        on,
-        Note::Plan {
-            plan: plan.clone(),
-            level,
-        },
-    );
+    let (plan, warmup_taps) = plan_run(&mut link, cfg, &cal, (&givens, &events), on)?;
     let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
     let planned = PlayConfig {
         max_visible_steps: visible,
@@ -160,10 +99,112 @@ pub fn play(
     Ok(report)
 }
 
-/// Refuses, before the first tap, a search the app will not let be shown: digits it must take
-/// back where the app keeps right digits (locked) or has no way to take one back, or more
-/// wrong digits than the app's mistake limit allows (its counter on the screen, or the one the
-/// calibration saw). `shown` are the events that become taps.
+/// The calibrations that may play on a device of `model` with a `size` screen (the one named,
+/// else those of the calibration directories; able to open the level where one is asked
+/// for), the unreadable ones said.
+fn find_calibrations(
+    cfg: &PlayConfig,
+    model: &str,
+    size: (u32, u32),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<lookup::Found> {
+    let found = match &cfg.calibration {
+        Some(p) => {
+            let found = lookup::file(p)?;
+            // A calibration for another screen would tap beside everything: say so before
+            // touching the phone.
+            found.candidates[0]
+                .calibration
+                .check_frame(size.0, size.1)
+                .with_context(|| p.display().to_string())?;
+            found
+        }
+        None => lookup::find(&cfg.calibration_dirs, model, size),
+    };
+    for e in &found.broken {
+        let error = e.to_string();
+        tell(on, Note::SkippedCalibration { error });
+    }
+    // A level is played under its number only if it can be opened.
+    Ok(match cfg.level {
+        Some(level) => found.with_navigation(Opening::Level(level))?,
+        None => found.require()?,
+    })
+}
+
+/// The first frame that shows the board (the screen woken, the app brought back where need
+/// be), the game screen's words, and the calibration picked for it (said where there were
+/// several).
+fn first_board(
+    mut link: Link,
+    found: lookup::Found,
+    navigation: Option<&crate::calibration::Navigation>,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<(Link, RgbaImage, Option<Vec<String>>, lookup::Choice)> {
+    let measured = link.settle(|link| link.measure_capture())?;
+    // The calibrations for one screen size differ in their keypads, not their boards: any one
+    // of them finds the board (waking the screen or bringing the app back if need be).
+    let board_cal = found.candidates[0].calibration.clone();
+    let mut setup = PhoneTarget::new(link, &board_cal);
+    setup.package = nav_package(navigation);
+    let first = setup.board_frame(measured)?;
+    let first_words = setup.first_words.take();
+    let choice = found.pick(Some(&first));
+    if let Some(why) = &choice.why {
+        let (path, why) = (choice.path.clone(), why.clone());
+        tell(on, Note::Calibration { path, why });
+    }
+    Ok((setup.link, first, first_words, choice))
+}
+
+/// The givens on `first`, read with `cal`: a board that keeps the rules and has one solution.
+fn read_givens(cal: &crate::calibration::Calibration, first: &RgbaImage) -> anyhow::Result<Board> {
+    let givens = cal.read_if_visible(first)?
+        .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
+    givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
+    let check = solver::fast::solutions(&givens, 2);
+    match check.count {
+        0 => bail!("the puzzle on screen has no solution:\n{givens}"),
+        2 => bail!(
+            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
+        ),
+        _ => Ok(givens),
+    }
+}
+
+/// Before performing: the channel's rate measured (with the taps spent), the plan (what fits
+/// the budget) said.
+fn plan_run(
+    link: &mut Link,
+    cfg: &PlayConfig,
+    cal: &crate::calibration::Calibration,
+    (givens, events): (&Board, &[Event]),
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<(Plan, u64)> {
+    let taps_layout = Layout::of(cal);
+    link.pace_at_least(taps_layout.least_pace());
+    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, givens, &taps_layout))?;
+    let plan = Plan::new(
+        events,
+        givens,
+        &taps_layout,
+        rate,
+        cfg.budget,
+        cfg.max_visible_steps,
+    );
+    let level = cfg.level;
+    tell(
+        on,
+        Note::Plan {
+            plan: plan.clone(),
+            level,
+        },
+    );
+    Ok((plan, warmup_taps))
+}
+
+/// Refuses, before the first tap, a search the app will not let be shown (`play::forbidden`):
+/// its input rules as calibrated, and its mistake counter on the screen now.
 fn check_app_allows(
     link: &mut Link,
     cal: &crate::calibration::Calibration,
@@ -171,91 +212,19 @@ fn check_app_allows(
     solution: &Board,
     strategy: Strategy,
 ) -> anyhow::Result<()> {
-    use crate::calibration::TakeBack;
-    let input = &cal.input;
-    let choices = "play with --strategy fast (it writes only right digits and takes none back), \
-                   or --max-visible-steps N to show only the search's first steps";
-    let undo_of_right = shown.iter().position(
-        |e| matches!(*e, Event::Undo { cell, digit } if solution.get(cell as usize) == digit),
-    );
-    let first_undo = shown.iter().position(|e| matches!(e, Event::Undo { .. }));
-    let undo_key = input.take_back == Some(TakeBack::Undo) && input.undo.is_some();
-    if input.locked
-        && !undo_key
-        && let Some(i) =
-            undo_of_right.or(first_undo.filter(|_| input.take_back == Some(TakeBack::None)))
-    {
-        bail!(
-            "the app keeps right digits (erase and the digit again left the probe's right digit in \
-             place, and no undo key took it back), and the {strategy} search takes a digit back at \
-             step {}: {choices}",
-            i + 1
-        );
-    }
-    if input.take_back == Some(TakeBack::None)
-        && let Some(i) = first_undo
-    {
-        bail!(
-            "the app gives no way to take a digit back ([input] take_back = \"none\": {}), and the \
-             {strategy} search takes one back at step {}: {choices}",
-            input
-                .seen
-                .get("erase")
-                .map_or("no erase key", String::as_str),
-            i + 1
-        );
-    }
-    let wrong: Vec<usize> = shown
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(**e, Event::Place { cell, digit } if solution.get(cell as usize) != digit))
-        .map(|(i, _)| i)
-        .collect();
-    if wrong.is_empty() {
-        return Ok(());
-    }
-    // The counter on the screen now (mistakes made already count), else the calibration's.
-    let texts = link
-        .shell(
-            "reading the screen's words",
-            crate::play::look::UI_DUMP_COMMAND,
-        )
-        .ok()
-        .and_then(|out| crate::play::look::ui_dump(&out.stdout).ok())
-        .unwrap_or_default();
-    let (made, limit, said) = match crate::play::look::mistake_counter(&texts) {
-        Some((m, n, text)) => (m, n, format!("its screen shows {text:?}")),
-        None => match input.mistake_limit {
-            Some(n) => (
-                0,
-                n,
-                "`autoplay calibrate` saw its mistake counter".to_string(),
-            ),
-            None => return Ok(()),
-        },
+    let mut counter = || {
+        let texts = link
+            .call("reading the screen's words", |d| d.ui_dump())
+            .ok()
+            .and_then(|dump| dump.screen.ok())
+            .map(|screen| screen.texts)
+            .unwrap_or_default();
+        crate::play::words::mistake_counter(&texts)
     };
-    let left = limit.saturating_sub(made) as usize;
-    if wrong.len() < left {
-        return Ok(());
+    match forbidden(&cal.input, shown, solution, strategy, &mut counter) {
+        Some(r) => Err(r.into()),
+        None => Ok(()),
     }
-    let fits = wrong.get(left.saturating_sub(1)).copied().unwrap_or(0);
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    bail!(
-        "the app ends the game after {} ({said}), and the {strategy} search writes {} before it \
-         solves the level (the first at step {}): the game would end before the level is solved. \
-         Turn the app's mistake limit off in its settings, or play with --strategy fast (it writes \
-         only right digits){}",
-        plural(limit as usize, "mistake"),
-        plural(wrong.len(), "wrong digit"),
-        wrong[0] + 1,
-        if fits > 0 {
-            format!(
-                ", or --max-visible-steps {fits} (only the steps before the wrong digit that would end it)"
-            )
-        } else {
-            String::new()
-        }
-    );
 }
 
 /// Measures the channel's rate with taps on given cells (which change nothing): rounds of
@@ -311,10 +280,14 @@ pub(super) fn search_events(
     let result = solver::search(strategy, givens, &options, &mut rec);
     match result.outcome {
         Outcome::Solved(s) => Ok((rec.0, s, result.stats)),
-        Outcome::BudgetExhausted => bail!(
-            "the {strategy} search stopped after {} placements (--max-steps) without a solution",
-            crate::text::thousands(result.stats.placements)
-        ),
+        Outcome::BudgetExhausted => Err(Advised::new(
+            format!(
+                "the {strategy} search stopped after {} placements without a solution",
+                crate::text::thousands(result.stats.placements)
+            ),
+            &[Remedy::MoreSteps],
+        )
+        .into()),
         Outcome::Unsolvable => bail!("the puzzle on screen has no solution"),
     }
 }
@@ -330,7 +303,7 @@ pub(super) fn open_channel(
     tell(
         on,
         Note::TapChannel {
-            mode: channel.mode,
+            backend: channel.backend,
             why: channel.why,
         },
     );

@@ -1,28 +1,23 @@
-//! Playing on the phone: search events become taps (`setnum`), performed with verification
-//! (`perform`); every device call goes through a `link` that recovers from a lost connection,
-//! the screen through a `phone` that deals with what real phones do mid-run (`look` tells
-//! screens apart); `navigate` opens a level; `plan` says what a performance will show and how long
-//! it takes; `stop` types the reasons a run ends early; `note` is what a run tells its caller
-//! as it goes (the library does not print); `probe` finds out how the app takes taps, on the
-//! open level, for `autoplay calibrate`. A whole level, from finding the calibration to
-//! the session on disk, is [`crate::level`].
+//! The pure work of playing, against the phone's seam ([`target::Target`]), never the phone
+//! itself (that is [`crate::phone`]): search events become taps (`setnum`), performed with
+//! verification and repairs (`perform`: the engine, verification and repair, judging what a
+//! screen means, the advice for a stall); `words` says what a screen's words mean for the game;
+//! `plan` says what a performance will show and how long it takes; `forbidden` what the app
+//! will not let a search show; `stop` types the reasons a run ends early. A whole level, from finding the calibration to the session on disk, is
+//! [`crate::level`].
 
-pub mod link;
-pub(crate) mod look;
-pub mod navigate;
-pub(crate) mod note;
+pub mod forbidden;
 pub(crate) mod perform;
-pub mod phone;
 pub mod plan;
-pub mod probe;
 pub mod setnum;
 pub mod stop;
+pub mod target;
+pub(crate) mod words;
 
-pub(crate) use note::tell;
-pub use note::{Note, Update};
 pub(crate) use perform::perform;
 pub use perform::{
-    Completion, Incident, IncidentKind, Journal, PerformError, PerformOptions, PerformReport,
-    Progress, Search, Seen, Target, WriteKind,
+    Completion, Journal, PerformError, PerformOptions, PerformReport, Progress, Search, StallHint,
+    Stalled, WriteKind,
 };
-pub use setnum::{Cancel, Encoder, InputOrder, Layout, Point, Selection};
+pub use setnum::{Cancel, Encoder, Layout, Selection};
+pub use target::{Incident, IncidentKind, Point, Seen, Target};

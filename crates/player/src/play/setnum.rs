@@ -13,16 +13,15 @@
 //! where the brush's own key drops the brush, another key is pressed first.
 
 use crate::board::Board;
-pub use crate::calibration::InputMode as InputOrder;
 use crate::calibration::{
-    AfterEntry, BrushRetap, Calibration, DEFAULT_CLEAR_LATE_MS, Erase, FinishedKeys, InputSection,
-    Retap, SameDigit, TakeBack,
+    AfterEntry, BrushRetap, Calibration, DEFAULT_CLEAR_LATE_MS, Erase, FinishedKeys, InputMode,
+    InputSection, Retap, SameDigit, TakeBack,
 };
 use crate::solver::Event;
 use std::time::{Duration, Instant};
 
 /// A display pixel.
-pub type Point = (u32, u32);
+pub use super::target::Point;
 
 /// How far apart taps go out on apps that read taps against their last drawn frame
 /// (`[input] frame_reads`): one frame at 60 Hz is 16.7 ms, with room for jitter.
@@ -45,13 +44,13 @@ pub enum Cancel {
 pub struct Layout {
     pub cells: [Point; 81],
     pub keypad: [Point; 9],
-    pub order: InputOrder,
+    pub mode: InputMode,
     /// How the search's undos are performed.
     pub cancel: Cancel,
     /// How a cell is cleared outside the search's own order (repairs, fills): the erase key, or
     /// the digit again; never the undo key, which takes back whatever came last.
     pub clear: Cancel,
-    /// The app's input rules (`order` is their `mode`).
+    /// The app's input rules (`mode` is theirs).
     pub rules: InputSection,
 }
 
@@ -71,7 +70,7 @@ impl Layout {
         Layout {
             cells: cal.geometry().cell_centers(),
             keypad: cal.keypad.digits.map(|[x, y]| (x, y)),
-            order: cal.input.mode,
+            mode: cal.input.mode,
             cancel,
             clear,
             rules: cal.input.clone(),
@@ -167,9 +166,9 @@ impl<'a> Encoder<'a> {
         }
     }
 
-    /// An encoder for `puzzle`: its first given is the neutral cell.
-    pub fn for_puzzle(layout: &'a Layout, puzzle: &Board) -> Self {
-        let mut givens = (0..81).filter(|&c| puzzle.get(c) != 0);
+    /// An encoder for the level with `givens`: its first given is the neutral cell.
+    pub fn for_givens(layout: &'a Layout, givens: &Board) -> Self {
+        let mut givens = (0..81).filter(|&c| givens.get(c) != 0);
         Encoder {
             neutral: [givens.next(), givens.next()],
             ..Encoder::new(layout)
@@ -256,8 +255,8 @@ impl<'a> Encoder<'a> {
             }
             (d, _) => (Selection::Digit(d), l.key(d, board, self.reflow)),
         };
-        match l.order {
-            InputOrder::CellFirst | InputOrder::Both => {
+        match l.mode {
+            InputMode::CellFirst | InputMode::Both => {
                 if self.selection != Selection::Cell(cell as u8) {
                     let unsure = l.rules.retap != Retap::Nothing
                         || l.rules.after_entry == AfterEntry::Unknown
@@ -283,7 +282,7 @@ impl<'a> Encoder<'a> {
                     (AfterEntry::Clear, _) => Selection::Nothing,
                 };
             }
-            InputOrder::DigitFirst => {
+            InputMode::DigitFirst => {
                 if self.selection != key {
                     // From an unknown brush, the wanted key may be the brush: another key first.
                     if self.selection == Selection::Unknown
@@ -307,7 +306,7 @@ impl<'a> Encoder<'a> {
 /// A 10-pixel grid layout for tests: cell centres at (5 + 10c, 5 + 10r), keys along y = 200,
 /// erase (unless `toggle`) at (50, 250).
 #[cfg(test)]
-pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
+pub(crate) fn test_layout(mode: InputMode, toggle: bool) -> Layout {
     let mut cells = [(0, 0); 81];
     for (i, c) in cells.iter_mut().enumerate() {
         *c = (i as u32 % 9 * 10 + 5, i as u32 / 9 * 10 + 5);
@@ -319,7 +318,7 @@ pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
     Layout {
         cells,
         keypad,
-        order,
+        mode,
         cancel: if toggle {
             Cancel::Toggle
         } else {
@@ -330,7 +329,7 @@ pub(crate) fn test_layout(order: InputOrder, toggle: bool) -> Layout {
         } else {
             Cancel::Erase((50, 250))
         },
-        rules: InputSection::new(order),
+        rules: InputSection::new(mode),
     }
 }
 
@@ -346,7 +345,7 @@ mod tests {
 
     #[test]
     fn cell_first_skips_reselecting() {
-        let l = layout(InputOrder::CellFirst, false);
+        let l = layout(InputMode::CellFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         ev(&mut e, Event::Place { cell: 10, digit: 3 }, &mut taps);
@@ -368,7 +367,7 @@ mod tests {
 
     #[test]
     fn toggle_cancel_taps_the_digit_again() {
-        let l = layout(InputOrder::CellFirst, true);
+        let l = layout(InputMode::CellFirst, true);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         ev(&mut e, Event::Place { cell: 0, digit: 7 }, &mut taps);
@@ -378,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_selected_cell_is_never_tapped_again_where_that_deselects() {
-        let mut l = layout(InputOrder::CellFirst, false);
+        let mut l = layout(InputMode::CellFirst, false);
         l.rules.retap = Retap::Deselect;
         let mut e = Encoder::new(&l);
         e.neutral = [Some(0), Some(1)];
@@ -394,7 +393,7 @@ mod tests {
         ev(&mut e, Event::Place { cell: 10, digit: 4 }, &mut taps);
         assert_eq!(taps, vec![(15, 5), (15, 15), (35, 200)]);
         // Where a re-tap is harmless, no extra tap.
-        let plain = layout(InputOrder::CellFirst, false);
+        let plain = layout(InputMode::CellFirst, false);
         let mut e = Encoder::new(&plain);
         e.neutral = [Some(0), Some(1)];
         taps.clear();
@@ -404,7 +403,7 @@ mod tests {
 
     #[test]
     fn every_write_selects_its_cell_where_the_app_drops_the_selection() {
-        let mut l = layout(InputOrder::CellFirst, false);
+        let mut l = layout(InputMode::CellFirst, false);
         l.rules.after_entry = AfterEntry::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
@@ -437,7 +436,7 @@ mod tests {
 
     #[test]
     fn a_brush_that_its_key_drops_is_set_through_another_key() {
-        let mut l = layout(InputOrder::DigitFirst, false);
+        let mut l = layout(InputMode::DigitFirst, false);
         l.rules.brush_retap = BrushRetap::Clear;
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
@@ -448,7 +447,7 @@ mod tests {
 
     #[test]
     fn digit_first_keeps_the_brush() {
-        let l = layout(InputOrder::DigitFirst, false);
+        let l = layout(InputMode::DigitFirst, false);
         let mut e = Encoder::new(&l);
         let mut taps = Vec::new();
         ev(&mut e, Event::Place { cell: 0, digit: 2 }, &mut taps);
@@ -459,7 +458,7 @@ mod tests {
 
     #[test]
     fn undo_key_takes_the_searchs_digits_back_and_repairs_never_use_it() {
-        let mut l = layout(InputOrder::CellFirst, false);
+        let mut l = layout(InputMode::CellFirst, false);
         l.cancel = Cancel::Undo((80, 250));
         let mut e = Encoder::new(&l);
         let mut b = Board::empty();
@@ -474,7 +473,7 @@ mod tests {
 
     #[test]
     fn keys_after_a_finished_digit_move_up_where_the_row_reflows() {
-        let mut l = layout(InputOrder::CellFirst, false);
+        let mut l = layout(InputMode::CellFirst, false);
         l.rules.finished_keys = FinishedKeys::Reflow;
         // Nine 2s on the board: 3's key is where 2's was.
         let b = Board::parse(
@@ -493,7 +492,7 @@ mod tests {
 
     #[test]
     fn a_late_clear_falls_due_before_its_cell_is_written_again() {
-        let mut l = layout(InputOrder::CellFirst, true);
+        let mut l = layout(InputMode::CellFirst, true);
         l.rules.same_digit = Some(SameDigit::ClearLate);
         l.rules.clear_late_ms = Some(190);
         let mut e = Encoder::new(&l);
@@ -514,7 +513,7 @@ mod tests {
 
     #[test]
     fn an_unknown_selection_after_entries_starts_every_write_from_a_given() {
-        let mut l = layout(InputOrder::CellFirst, false);
+        let mut l = layout(InputMode::CellFirst, false);
         l.rules.after_entry = AfterEntry::Unknown;
         let mut e = Encoder::new(&l);
         e.neutral = [Some(0), Some(1)];
@@ -526,7 +525,7 @@ mod tests {
             vec![(5, 5), (15, 15), (25, 200), (15, 5), (25, 15), (35, 200)]
         );
         // Plain apps: only the completing write starts from a given (reset_guarded).
-        let plain = layout(InputOrder::CellFirst, false);
+        let plain = layout(InputMode::CellFirst, false);
         let mut e = Encoder::new(&plain);
         e.neutral = [Some(0), Some(1)];
         taps.clear();

@@ -1,25 +1,12 @@
-//! Why a run stops short of a solved board, as typed errors (each with its exit code and the
-//! word `runs.csv` records), and the flag that Ctrl-C / SIGTERM raise.
+//! Why a run stops short of a solved board, as typed errors (each with the word `runs.csv`
+//! records, and what the person can do as [`Remedy`]s; the command line gives each its exit
+//! code), and the flag that Ctrl-C / SIGTERM raise.
 
+use crate::remedy::Remedy;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
-
-/// Exit codes of `autoplay` play commands (also in the README).
-pub mod exit {
-    /// Solved and verified on the screen.
-    pub const SOLVED: i32 = 0;
-    /// Any other failure (bad input, a screen that could not be dealt with, ...).
-    pub const FAILED: i32 = 1;
-    /// The app ended the game (its mistake limit).
-    pub const GAME_OVER: i32 = 3;
-    /// The phone did not come back within `--reconnect-timeout`: resume later.
-    pub const DEVICE_LOST: i32 = 4;
-    /// Stopped by Ctrl-C (128 + SIGINT) or SIGTERM (128 + 15): resume later.
-    pub const SIGINT: i32 = 130;
-    pub const SIGTERM: i32 = 143;
-}
 
 /// A run that stopped for a reason the user can act on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -27,8 +14,8 @@ pub enum Stop {
     #[error("the app ended the game ({what}): {}", game_over_cause(*mistakes))]
     GameOver { mistakes: u64, what: String },
     #[error(
-        "lost the connection to {serial} while {during} and it did not come back within {:.0} s \
-         (--reconnect-timeout): {why}",
+        "lost the connection to {serial} while {during} and it did not come back within {:.0} s: \
+         {why}",
         waited.as_secs_f64()
     )]
     DeviceLost {
@@ -50,8 +37,9 @@ pub enum Stop {
     UnknownScreen { what: String },
 }
 
-/// Why the app counted mistakes, and what to do: the search's wrong digits, or (none written)
-/// taps that went astray.
+/// Why the app counted mistakes, and what to do on the phone: the search's wrong digits, or
+/// (none written) taps that went astray. What to do through the command line is
+/// [`Stop::remedies`].
 fn game_over_cause(mistakes: u64) -> String {
     const LIMIT: &str =
         "Turn off the app's mistake limit (often \"Mistakes limit\" in its settings)";
@@ -59,26 +47,26 @@ fn game_over_cause(mistakes: u64) -> String {
         format!(
             "the search wrote no wrong digit, so the app's mistakes are taps that went astray (a \
              tap on a cell that is lost sends the next digit into the cell selected before). \
-             {LIMIT}, and check that the taps land (`autoplay -v` logs every repair)"
+             {LIMIT}, and check that the taps land"
         )
     } else {
         format!(
             "apps end it after a few wrong digits, and the visible search writes wrong digits by \
-             design ({mistakes} sent before the game over was seen). {LIMIT}, or play with --strategy fast, which writes only \
-             right digits"
+             design ({mistakes} sent before the game over was seen). {LIMIT}"
         )
     }
 }
 
 impl Stop {
-    /// The process exit code for this stop.
-    pub fn exit_code(&self) -> i32 {
+    /// What the person can do through the command line: for a game over, the search that
+    /// writes only right digits (or, where none was written, a log of every repair); for a lost
+    /// phone, a longer wait.
+    pub fn remedies(&self) -> Vec<Remedy> {
         match self {
-            Stop::GameOver { .. } => exit::GAME_OVER,
-            Stop::DeviceLost { .. } => exit::DEVICE_LOST,
-            Stop::Interrupted { signal } if *signal == "SIGTERM" => exit::SIGTERM,
-            Stop::Interrupted { .. } => exit::SIGINT,
-            Stop::Locked | Stop::UnknownScreen { .. } => exit::FAILED,
+            Stop::GameOver { mistakes: 0, .. } => vec![Remedy::Verbose],
+            Stop::GameOver { .. } => vec![Remedy::RightDigitsOnly],
+            Stop::DeviceLost { .. } => vec![Remedy::LongerReconnect],
+            Stop::Interrupted { .. } | Stop::Locked | Stop::UnknownScreen { .. } => Vec::new(),
         }
     }
 
@@ -144,7 +132,7 @@ pub fn is_restored(e: &anyhow::Error) -> bool {
 
 #[cfg(test)]
 mod game_over_tests {
-    use super::Stop;
+    use super::{Remedy, Stop};
 
     #[test]
     fn a_game_over_without_wrong_digits_blames_the_taps_not_the_search() {
@@ -157,12 +145,21 @@ mod game_over_tests {
         };
         let astray = stop(0);
         assert!(astray.contains("taps that went astray"), "{astray}");
-        assert!(!astray.contains("--strategy fast"), "{astray}");
         let wrong = stop(7);
         assert!(
-            wrong.contains("(7 sent before the game over was seen)")
-                && wrong.contains("--strategy fast"),
+            wrong.contains("(7 sent before the game over was seen)"),
             "{wrong}"
         );
+        // The search that writes only right digits is offered only where the search wrote
+        // wrong ones (the command line's words: `cli::words`' test).
+        let remedies = |mistakes| {
+            Stop::GameOver {
+                mistakes,
+                what: String::new(),
+            }
+            .remedies()
+        };
+        assert!(!remedies(0).contains(&Remedy::RightDigitsOnly));
+        assert_eq!(remedies(7), [Remedy::RightDigitsOnly]);
     }
 }

@@ -159,7 +159,7 @@ impl Session {
 
     pub(crate) fn save_meta(&self) -> anyhow::Result<()> {
         let text = format!(
-            "# autoplay session: see `autoplay replay --help`\n{}",
+            "# A sudoku-autoplay session: what a run recorded (its journal: journal.jsonl).\n{}",
             toml::to_string(&self.meta)?
         );
         let path = self.dir.join("session.toml");

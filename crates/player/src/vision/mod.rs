@@ -10,6 +10,7 @@
 //! # let _ = (line, x, y); Ok(()) }
 //! ```
 
+pub(crate) mod compare;
 pub mod detect;
 pub(crate) mod geometry;
 pub mod glyph;

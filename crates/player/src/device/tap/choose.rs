@@ -7,7 +7,7 @@
 //! (`input tap` lines: a Java start-up per tap up to Android 11, a `cmd input` call waiting for
 //! the app from 12; it works on every phone). `raw` and `events` both need a touch panel
 //! (`getevent -p`) that the shell user may write, which Android 10 and later forbid; `raw` also
-//! needs the record size the panel takes from `dd`, found by a probe. `inject` needs the
+//! needs the record size the panel takes from `dd`, found by a test write. `inject` needs the
 //! injector pushed (once) and a phone that lets the shell inject (Xiaomi phones refuse until
 //! "USB debugging (Security settings)" is on and the phone rebooted: then no channel works,
 //! and the error says so). Asking for a channel the device cannot do falls back to the next
@@ -22,6 +22,7 @@ use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
 use super::refusal::Refusal;
+use crate::device::android::Key;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// How taps reach the device.
@@ -41,7 +42,7 @@ pub enum InputBackend {
 /// A chosen channel and what it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Channel {
-    pub mode: InputBackend,
+    pub backend: InputBackend,
     /// The touch panel (`raw`, `events`).
     pub panel: Option<TouchPanel>,
     /// Bytes per `input_event` record the panel takes from the device's `dd` (`raw`).
@@ -54,7 +55,7 @@ impl Channel {
     /// The `input tap` channel.
     pub fn input(why: impl Into<String>) -> Channel {
         Channel {
-            mode: InputBackend::Input,
+            backend: InputBackend::Input,
             panel: None,
             record: None,
             why: why.into(),
@@ -69,7 +70,7 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
     tracing::debug!(
         serial = %device.serial,
         ?requested,
-        mode = ?chosen.mode,
+        backend = ?chosen.backend,
         panel = chosen.panel.as_ref().map(|p| p.device.as_str()),
         record = chosen.record,
         why = %chosen.why,
@@ -80,9 +81,7 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
 
 fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, DeviceError> {
     if requested == Some(InputBackend::Input) {
-        return Ok(Channel::input(
-            "input: `input tap` lines, as asked (--input input)",
-        ));
+        return Ok(Channel::input("input: `input tap` lines, as asked"));
     }
     let survey = PanelSurvey::of(device)?;
     if let Some((_, why)) = &survey.chosen {
@@ -93,14 +92,14 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     if let Some(panel) = &panel
         && !matches!(requested, Some(InputBackend::Events | InputBackend::Inject))
     {
-        match raw::probe(device, panel)? {
+        match raw::record_size(device, panel)? {
             Ok(record) => {
                 let why = format!(
-                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked by a probe)",
+                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked)",
                     panel.protocol, panel.device
                 );
                 return Ok(Channel {
-                    mode: InputBackend::Raw,
+                    backend: InputBackend::Raw,
                     panel: Some(panel.clone()),
                     record: Some(record),
                     why,
@@ -125,10 +124,10 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
     let mut not_inject = String::new();
     if requested != Some(InputBackend::Events) {
         let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-        match Injector::probe(device, deadline) {
+        match Injector::handshake(device, deadline) {
             Ok(sdk) => {
                 return Ok(Channel {
-                    mode: InputBackend::Inject,
+                    backend: InputBackend::Inject,
                     panel: None,
                     record: None,
                     why: format!(
@@ -156,7 +155,7 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
             panel.protocol, panel.device
         );
         return Ok(Channel {
-            mode: InputBackend::Events,
+            backend: InputBackend::Events,
             panel: Some(panel),
             record: None,
             why,
@@ -234,7 +233,7 @@ pub fn check_channels(
     let no_panel = || no_panel(survey);
     let mut out = Vec::new();
     out.push(match &panel {
-        Some(p) => match raw::probe(device, p)? {
+        Some(p) => match raw::record_size(device, p)? {
             Ok(record) => check(
                 InputBackend::Raw,
                 true,
@@ -244,11 +243,10 @@ pub fn check_channels(
         },
         None => check(InputBackend::Raw, false, no_panel()),
     });
-    let input = device.shell("input keyevent 0", CALL_TIMEOUT)?;
-    let said = input.stdout.clone();
-    let denied = Refusal::in_text(&said);
+    let input = device.press(Key::Unknown)?;
+    let denied = input.refused.clone();
     let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-    out.push(match (Injector::probe_pushed(device, deadline), &denied) {
+    out.push(match (Injector::handshake_pushed(device, deadline), &denied) {
         (Some(Ok(sdk)), _) => check(
             InputBackend::Inject,
             true,
@@ -287,7 +285,7 @@ pub fn check_channels(
                 format!(
                     "`input keyevent 0` failed (exit status {}): {}",
                     input.code,
-                    said.trim()
+                    input.output.trim()
                 )
             },
         ),

@@ -294,13 +294,13 @@ impl Injector {
 
     /// Opens the injector and checks that the phone lets it inject (the check record; a dark
     /// screen is woken once for it): the phone's API level.
-    pub(super) fn probe(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
+    pub(super) fn handshake(device: &Device, deadline: Instant) -> Result<u32, Unusable> {
         Injector::open(device, deadline)?.verify(device, Wake::Once, deadline)
     }
 
-    /// Like [`Injector::probe`] without changing anything on the phone (no push, no wake):
+    /// Like [`Injector::handshake`] without changing anything on the phone (no push, no wake):
     /// `None` when the injector is not on the phone (or is another build).
-    pub(super) fn probe_pushed(
+    pub(super) fn handshake_pushed(
         device: &Device,
         deadline: Instant,
     ) -> Option<Result<u32, Unusable>> {

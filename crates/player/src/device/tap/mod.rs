@@ -13,7 +13,7 @@
 //! - [`pace`] keeps taps `--pace` apart and measures the channel's rate.
 //! - [`Tapper`] (here) batches taps, bounds how far the host runs ahead of the phone
 //!   (`window`), and flushes. It does not recover: when the shell or the `dd` stream ends, its
-//!   call fails and the run's one recovery layer (`play::link::Link`) waits for the device,
+//!   call fails and the run's one recovery layer (`phone::link::Link`) waits for the device,
 //!   reopens a new `Tapper`, and has the screen looked at before the next tap (taps in flight may
 //!   be lost; resending them blindly could toggle what they set on apps where a second tap
 //!   undoes the first).
@@ -38,7 +38,6 @@ pub use choose::{Channel, InputBackend, choose};
 pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
 pub use refusal::Refusal;
-pub(crate) use shell::live_queued;
 
 use super::{Device, DeviceError};
 use pace::{Pace, Rate};
@@ -108,13 +107,14 @@ impl Tapper {
         screen: (u32, u32),
         options: TapperOptions,
     ) -> Result<Self, DeviceError> {
-        let needs_panel = matches!(channel.mode, InputBackend::Events | InputBackend::Raw);
+        let needs_panel = matches!(channel.backend, InputBackend::Events | InputBackend::Raw);
         if needs_panel && channel.panel.is_none()
-            || channel.mode == InputBackend::Raw && channel.record.is_none()
+            || channel.backend == InputBackend::Raw && channel.record.is_none()
         {
             return Err(DeviceError::Adb(format!(
-                "--input {:?} needs a writable touch panel; this device has none (use --input input)",
-                channel.mode
+                "the {:?} tap channel needs a writable touch panel, and this device has none (the \
+                 `input tap` channel needs none)",
+                channel.backend
             )));
         }
         let mut t = Tapper {
@@ -135,7 +135,7 @@ impl Tapper {
             touch_id: 0,
             rate: Rate::default(),
         };
-        if t.channel.mode == InputBackend::Inject {
+        if t.channel.backend == InputBackend::Inject {
             let deadline = Instant::now() + t.options.ack_timeout;
             t.injector = Some(inject::Injector::open(device, deadline).map_err(
                 |why| match why {
@@ -154,8 +154,8 @@ impl Tapper {
         Ok(t)
     }
 
-    pub fn mode(&self) -> InputBackend {
-        self.channel.mode
+    pub fn backend(&self) -> InputBackend {
+        self.channel.backend
     }
 
     /// The channel and why it was chosen.
@@ -197,7 +197,7 @@ impl Tapper {
     pub fn flush(&mut self) -> Result<(), DeviceError> {
         self.send_pending()?;
         self.wait_until(|t| t.ledger.unacked.is_empty())?;
-        let polls_needed = match self.channel.mode {
+        let polls_needed = match self.channel.backend {
             InputBackend::Input => {
                 self.rate.idle();
                 return Ok(());
@@ -243,7 +243,7 @@ impl Tapper {
     }
 
     fn add_tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
-        if self.channel.mode == InputBackend::Inject {
+        if self.channel.backend == InputBackend::Inject {
             self.pending_records
                 .push((inject::KIND_TAP, x as i32, y as i32));
             return Ok(());
@@ -252,7 +252,7 @@ impl Tapper {
             self.pending.push_str(&lines::input_tap(x, y));
             return Ok(());
         };
-        match self.channel.mode {
+        match self.channel.backend {
             InputBackend::Raw => {
                 let panel = &panel.clone();
                 let record = self.channel.record.unwrap_or(panel::RECORD_64);
@@ -305,7 +305,7 @@ impl Tapper {
         }
         self.throttle()?;
         self.write_batch(matches!(
-            self.channel.mode,
+            self.channel.backend,
             InputBackend::Raw | InputBackend::Inject
         ))
     }
@@ -466,7 +466,10 @@ impl Tapper {
         if let Some(injector) = &self.injector {
             copied = Some(u64::from(injector.acked()));
         }
-        let queue_counts = matches!(self.channel.mode, InputBackend::Raw | InputBackend::Inject);
+        let queue_counts = matches!(
+            self.channel.backend,
+            InputBackend::Raw | InputBackend::Inject
+        );
         self.ledger.settle(acked, copied, backlog, queue_counts);
         Ok(())
     }

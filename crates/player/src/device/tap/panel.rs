@@ -5,13 +5,14 @@
 //! records, the same for every channel that writes the panel (`sendevent` lines spell them out
 //! one by one, `raw` streams them).
 
+use crate::device::android::{ABS_MT_SLOT, Mapping, Protocol, TouchNode};
+
 pub(super) const EV_SYN: u16 = 0;
 const SYN_REPORT: u16 = 0;
 const SYN_MT_REPORT: u16 = 2;
 const EV_KEY: u16 = 1;
 const EV_ABS: u16 = 3;
 const BTN_TOUCH: u16 = 0x14a;
-const ABS_MT_SLOT: u16 = 0x2f;
 const ABS_MT_POSITION_X: u16 = 0x35;
 const ABS_MT_POSITION_Y: u16 = 0x36;
 const ABS_MT_TRACKING_ID: u16 = 0x39;
@@ -30,16 +31,6 @@ pub(crate) fn guess_record(abi: &str) -> usize {
     }
 }
 
-/// The multitouch protocol a panel speaks (the kernel's `Documentation/input/multi-touch-protocol.rst`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum Protocol {
-    /// Anonymous contacts, each closed by `SYN_MT_REPORT`; a frame without contacts is a
-    /// lift (no `ABS_MT_SLOT` axis).
-    A,
-    /// Slots (`ABS_MT_SLOT`) with tracking ids; a tracking id of -1 lifts the slot's contact.
-    B,
-}
-
 /// A touchscreen as `getevent -p` describes it, and how the display is turned against its
 /// axes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,23 +42,6 @@ pub struct TouchPanel {
     /// Quarter turns from the panel's axes to the display's (`Surface.ROTATION_90` is 1: a
     /// phone held in landscape; the panel's axes stay those of its natural orientation).
     pub rotation: u8,
-}
-
-/// One input node of a `getevent` output that has multitouch position axes, or whose
-/// multitouch events the output captured.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct TouchNode {
-    pub device: String,
-    pub name: String,
-    /// ABS_MT_POSITION_X and _Y maxima (`None`: a capture that lists no axes).
-    pub axes: Option<(u32, u32)>,
-    /// B with an `ABS_MT_SLOT` axis (or slot events), A with position axes and no slot axis.
-    pub protocol: Option<Protocol>,
-    /// `INPUT_PROP_DIRECT` (a touchscreen rather than a touchpad) among its input props.
-    pub direct: bool,
-    /// Multitouch events from this node in the same output (a capture of `getevent` while
-    /// someone touched the screen).
-    pub events: usize,
 }
 
 impl TouchNode {
@@ -82,118 +56,6 @@ impl TouchNode {
             rotation: 0,
         })
     }
-}
-
-/// Whether a device path may go into a shell line (only plain path characters).
-fn plain_path(d: &str) -> bool {
-    !d.is_empty()
-        && d.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
-}
-
-/// Every node with ABS_MT_POSITION_X (0035) and _Y (0036) axes in a `getevent` output (`-p`,
-/// `-lp`, `-ilp`, a capture of events with its device list, prompts and error lines between),
-/// in listed order, with what the output says about each.
-pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
-    #[derive(Default)]
-    struct Block {
-        device: Option<String>,
-        name: String,
-        max_x: Option<u32>,
-        max_y: Option<u32>,
-        slots: bool,
-        direct: bool,
-    }
-    let mut blocks: Vec<Block> = Vec::new();
-    // Per device: multitouch events, and whether any was a slot.
-    let mut events: std::collections::HashMap<String, (usize, bool)> = Default::default();
-    for line in text.lines() {
-        let l = line.trim();
-        if let Some(rest) = l.strip_prefix("add device") {
-            let device = rest
-                .split_once(':')
-                .map(|(_, d)| d.trim().to_string())
-                .filter(|d| plain_path(d));
-            blocks.push(Block {
-                device,
-                ..Block::default()
-            });
-            continue;
-        }
-        // An event line: `/dev/input/event5: 0003 0035 000001e5`, `-l`'s
-        // `/dev/input/event1: EV_ABS ABS_MT_POSITION_X 000001e5`, `-t`'s `[ 12.3] /dev/...`.
-        let event = l.rsplit_once("] ").map_or(l, |(_, r)| r);
-        if let Some((dev, codes)) = event.split_once(": ")
-            && dev.starts_with("/dev/input/")
-        {
-            let words: Vec<&str> = codes.split_whitespace().collect();
-            let mt = match words[..] {
-                ["0003", code, _] => u16::from_str_radix(code, 16)
-                    .ok()
-                    .filter(|c| (ABS_MT_SLOT..=0x3d).contains(c)),
-                ["EV_ABS", label, _] if label.starts_with("ABS_MT_") => {
-                    Some(if label == "ABS_MT_SLOT" {
-                        ABS_MT_SLOT
-                    } else {
-                        0x30
-                    })
-                }
-                _ => None,
-            };
-            if let Some(code) = mt {
-                let e = events.entry(dev.to_string()).or_default();
-                e.0 += 1;
-                e.1 |= code == ABS_MT_SLOT;
-            }
-            continue;
-        }
-        let Some(b) = blocks.last_mut() else {
-            continue;
-        };
-        if let Some(name) = l.strip_prefix("name:") {
-            b.name = name.trim().trim_matches('"').to_string();
-            continue;
-        }
-        if l.ends_with("INPUT_PROP_DIRECT") {
-            b.direct = true;
-            continue;
-        }
-        // `0035  : value 0, min 0, max 1079, fuzz 0, ...` (also after `ABS (0003):`).
-        let l = l.rsplit_once("):").map(|(_, r)| r.trim()).unwrap_or(l);
-        let max = || {
-            l.split(',')
-                .find_map(|part| part.trim().strip_prefix("max "))
-                .and_then(|v| v.trim().parse::<u32>().ok())
-        };
-        if l.starts_with("0035") || l.starts_with("ABS_MT_POSITION_X") {
-            b.max_x = max();
-        } else if l.starts_with("0036") || l.starts_with("ABS_MT_POSITION_Y") {
-            b.max_y = max();
-        } else if l.starts_with("002f") || l.starts_with("ABS_MT_SLOT") {
-            b.slots = true;
-        }
-    }
-    blocks
-        .into_iter()
-        .filter_map(|b| {
-            let device = b.device?;
-            let (seen, slot_events) = events.get(&device).copied().unwrap_or_default();
-            let axes = b.max_x.zip(b.max_y);
-            let protocol = if b.slots || slot_events {
-                Some(Protocol::B)
-            } else {
-                axes.map(|_| Protocol::A)
-            };
-            (axes.is_some() || seen > 0).then_some(TouchNode {
-                device,
-                name: b.name,
-                axes,
-                protocol,
-                direct: b.direct,
-                events: seen,
-            })
-        })
-        .collect()
 }
 
 /// Adds the touch devices only `dumpsys input` names (nodes `getevent` may not open) to the
@@ -211,123 +73,6 @@ fn add_mapped(nodes: &mut Vec<TouchNode>, mappings: &[Mapping]) {
             });
         }
     }
-}
-
-/// What `dumpsys input`'s reader says of one touch node: which display its touch mapper
-/// drives, and its mode.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Mapping {
-    pub device: String,
-    /// `Touch Input Mapper (mode - DIRECT)` (DISABLED while the screen is off, or when the
-    /// node's display does not exist).
-    pub mode: String,
-    /// A viewport of display 0 (the built-in display) is this mapper's.
-    pub display0: bool,
-    /// How its display is turned, in quarter turns: the mapper's `SurfaceOrientation: 1`
-    /// (Android 8 to 13), `InputDeviceOrientation: 1` or `: Rotation90` (later releases), else
-    /// its viewport's `orientation=1`.
-    pub orientation: Option<u8>,
-}
-
-/// Whether a word is a device id (`65`, `-1`).
-fn device_id(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'-')
-}
-
-/// The touch mappers of a `dumpsys input` (Android 8 to 16 formats): the event hub's devices
-/// give each id's path, the reader's devices their mapper and viewport.
-pub fn touch_mappings(text: &str) -> Vec<Mapping> {
-    #[derive(PartialEq)]
-    enum Section {
-        Other,
-        Hub,
-        Reader,
-    }
-    // (event hub id, path, name) of the hub's devices.
-    let mut hub: Vec<(String, String, String)> = Vec::new();
-    let mut section = Section::Other;
-    let mut hub_device: Option<(String, String)> = None;
-    let mut reader: Option<(Vec<String>, String)> = None;
-    let mut out: Vec<Mapping> = Vec::new();
-    // The mapper of the reader's device being read (its viewport lines follow it).
-    let mut current: Option<usize> = None;
-    for line in text.lines() {
-        let l = line.trim();
-        if !line.starts_with(' ') && !l.is_empty() {
-            section = if l.starts_with("Event Hub State") {
-                Section::Hub
-            } else if l.starts_with("Input Reader State") {
-                Section::Reader
-            } else {
-                Section::Other
-            };
-            continue;
-        }
-        match section {
-            Section::Hub => {
-                if let Some((id, name)) = l.split_once(": ")
-                    && device_id(id)
-                {
-                    hub_device = Some((id.to_string(), name.trim().to_string()));
-                } else if let Some(path) = l.strip_prefix("Path:")
-                    && let Some((id, name)) = hub_device.take()
-                {
-                    hub.push((id, path.trim().to_string(), name));
-                }
-            }
-            Section::Reader => {
-                if let Some((id, name)) = l.strip_prefix("Device ").and_then(|r| r.split_once(": "))
-                    && device_id(id)
-                {
-                    reader = Some((vec![id.to_string()], name.trim().to_string()));
-                    current = None;
-                } else if let Some(ids) = l.strip_prefix("EventHub Devices:")
-                    && let Some((hub_ids, _)) = reader.as_mut()
-                {
-                    *hub_ids = ids
-                        .trim()
-                        .trim_matches(|c| c == '[' || c == ']')
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect();
-                } else if let Some(mode) = l
-                    .strip_prefix("Touch Input Mapper (mode - ")
-                    .and_then(|r| r.strip_suffix("):"))
-                    && let Some((ids, name)) = &reader
-                {
-                    // The node: by event hub id, else (old releases) by name.
-                    let by_id = hub.iter().find(|(i, ..)| ids.contains(i));
-                    let by_name = || hub.iter().find(|(.., n)| n == name);
-                    if let Some((_, path, _)) = by_id.or_else(by_name) {
-                        current = Some(out.len());
-                        out.push(Mapping {
-                            device: path.clone(),
-                            mode: mode.to_string(),
-                            display0: false,
-                            orientation: None,
-                        });
-                    }
-                } else if l.starts_with("Viewport")
-                    && let Some(m) = current.and_then(|i| out.get_mut(i))
-                {
-                    m.display0 |= l.contains("displayId=0,") || l.ends_with("displayId=0");
-                    let turned = l.split(", ").find_map(|w| w.strip_prefix("orientation="));
-                    m.orientation = m
-                        .orientation
-                        .or(turned.and_then(crate::device::quarter_turns));
-                } else if let Some(v) = l
-                    .strip_prefix("SurfaceOrientation:")
-                    .or_else(|| l.strip_prefix("InputDeviceOrientation:"))
-                    && let Some(m) = current.and_then(|i| out.get_mut(i))
-                {
-                    // The mapper's own word wins over its viewport's.
-                    m.orientation = crate::device::quarter_turns(v.trim()).or(m.orientation);
-                }
-            }
-            Section::Other => {}
-        }
-    }
-    out
 }
 
 /// The panel among `nodes`, by evidence: a node whose touches were captured, then the one
@@ -401,18 +146,14 @@ impl PanelSurvey {
     /// drives (touch devices only it names, e.g. nodes `getevent` may not open, join the nodes
     /// without axes).
     pub fn of(device: &crate::device::Device) -> Result<PanelSurvey, crate::device::DeviceError> {
-        let timeout = crate::device::CALL_TIMEOUT;
-        let mut nodes = touch_nodes(&device.shell("getevent -p", timeout)?.stdout);
-        let mappings = touch_mappings(&device.shell("dumpsys input", timeout)?.stdout);
+        let mut nodes = device.touch_nodes()?;
+        let mappings = device.touch_mappings()?;
         add_mapped(&mut nodes, &mappings);
         let chosen = choose_panel(&nodes, &mappings).map(|(node, why)| {
             let at = nodes.iter().position(|n| n == node).unwrap_or(0);
             (at, why)
         });
-        let display_rotation = crate::device::parse_display_state(
-            &device.shell("dumpsys window displays", timeout)?.stdout,
-        )
-        .rotation;
+        let display_rotation = device.display_state()?.rotation;
         Ok(PanelSurvey {
             nodes,
             mappings,
@@ -549,6 +290,7 @@ pub(crate) fn to_panel(panel: &TouchPanel, screen: (u32, u32), x: u32, y: u32) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::android::{touch_mappings, touch_nodes};
 
     const GETEVENT: &str = "add device 1: /dev/input/event0\n  name:     \"gpio-keys\"\n  events:\n    KEY (0001): 0072  0073  0074\n\
 add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n    KEY (0001): 014a\n    ABS (0003): 002f  : value 0, min 0, max 9, fuzz 0, flat 0, resolution 0\n\
@@ -725,46 +467,5 @@ add device 2: /dev/input/event2\n  name:     \"sim_touchscreen\"\n  events:\n   
         p.rotation = 3;
         assert_eq!(to_panel(&p, (2400, 1080), 0, 0), (0, 2399));
         assert_eq!(to_panel(&p, (2400, 1080), 2399, 1079), (1079, 0));
-    }
-
-    #[test]
-    fn the_mappers_orientation_in_every_form() {
-        // Real dumps: portrait, each form once (Android 8's SurfaceOrientation, the newer
-        // InputDeviceOrientation as a number and as a name).
-        for file in [
-            "dumpsys-input/xiaomi-miui-sdm845-oreo-recentqueue.txt",
-            "dumpsys-input/honor-input_mt_wrapper.txt",
-            "dumpsys-input/vivo-phone-live-and-anr-snapshot.txt",
-        ] {
-            let text = std::fs::read_to_string(format!(
-                "{}/../../tests/data/android/{file}",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            let mapped: Vec<_> = touch_mappings(&text)
-                .into_iter()
-                .filter(|m| m.display0)
-                .collect();
-            assert!(!mapped.is_empty(), "{file}");
-            assert!(
-                mapped.iter().all(|m| m.orientation == Some(0)),
-                "{file}: {mapped:?}"
-            );
-        }
-        let turned = |line: &str| {
-            let dump = format!(
-                "Event Hub State:\n  Devices:\n    3: touch\n      Path: /dev/input/event3\n\
-                 Input Reader State:\n  Device 3: touch\n    Touch Input Mapper (mode - DIRECT):\n      \
-                 Viewport INTERNAL: displayId=0, uniqueId=local:1, port=0, orientation=1, \
-                 logicalFrame=[0, 0, 2400, 1080]\n{line}"
-            );
-            touch_mappings(&dump)[0].orientation
-        };
-        assert_eq!(turned(""), Some(1));
-        assert_eq!(turned("      SurfaceOrientation: 3\n"), Some(3));
-        assert_eq!(
-            turned("      InputDeviceOrientation: Rotation270\n"),
-            Some(3)
-        );
     }
 }

@@ -7,7 +7,7 @@
 //! The kernel takes records of `sizeof(struct input_event)` *of the writing process*: 24 bytes
 //! from a 64-bit `dd`, 16 bytes from a 32-bit one (a 32-bit userspace on a 64-bit kernel, as on
 //! Android Go phones), and refuses a write shorter than one record (`EINVAL`). So the record
-//! size is guessed from the ABI properties and then verified with a harmless probe: one
+//! size is guessed from the ABI properties and then verified with a harmless write: one
 //! `SYN_REPORT` (an empty packet, which the input core drops) written by `dd ... count=1`,
 //! whose summary says whether the record went in.
 
@@ -39,7 +39,7 @@ pub(super) struct NotWritable(pub String);
 
 /// Finds the record size the panel takes from this device's `dd`: the ABI's guess first, then
 /// the other size, each checked by writing one empty `SYN_REPORT`.
-pub(super) fn probe(
+pub(super) fn record_size(
     device: &Device,
     panel: &TouchPanel,
 ) -> Result<Result<usize, NotWritable>, DeviceError> {
@@ -258,7 +258,7 @@ mod tests {
             device: "/dev/input/event2".into(),
             max_x: 4095,
             max_y: 4095,
-            protocol: crate::device::tap::panel::Protocol::B,
+            protocol: crate::device::android::Protocol::B,
             rotation: 0,
         };
         assert_eq!(

@@ -5,6 +5,7 @@
 //! `dd`'s bytes written.
 
 use crate::device::Device;
+use crate::device::android::live_queued_line;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 
@@ -102,43 +103,6 @@ impl Drop for AckSink {
     }
 }
 
-/// The input events one line of `dumpsys input` reports queued, unless it is inside the
-/// snapshot "at time of last ANR" (`in_anr` follows the sections, which start at the line's
-/// first column).
-fn live_queued_line(raw: &str, in_anr: &mut bool) -> Option<u64> {
-    let line = raw.trim();
-    if raw.starts_with(|c: char| !c.is_whitespace()) {
-        *in_anr = line.contains("at time of last ANR");
-    }
-    queued_events(line).filter(|_| !*in_anr)
-}
-
-/// The input events a whole `dumpsys input` reports queued in the live dispatcher.
-pub(crate) fn live_queued(text: &str) -> u64 {
-    let mut in_anr = false;
-    text.lines()
-        .filter_map(|l| live_queued_line(l, &mut in_anr))
-        .sum()
-}
-
-/// Input events a `dumpsys input` line reports as not yet handled: the dispatcher's
-/// `PendingEvent` and the `length=N` of its inbound queue and each connection's outbound and
-/// wait queues (`Some(0)` for an empty one).
-fn queued_events(line: &str) -> Option<u64> {
-    if let Some(rest) = line.strip_prefix("PendingEvent:") {
-        return Some(u64::from(rest.trim() != "<none>"));
-    }
-    let (name, rest) = line.split_once(':')?;
-    if !matches!(name, "InboundQueue" | "OutboundQueue" | "WaitQueue") {
-        return None;
-    }
-    let rest = rest.trim();
-    if rest == "<empty>" {
-        return Some(0);
-    }
-    rest.strip_prefix("length=")?.trim().parse().ok()
-}
-
 /// One open control shell.
 pub(super) struct ControlShell {
     pub(super) tx: mpsc::Sender<Vec<u8>>,
@@ -175,6 +139,7 @@ impl Drop for ControlShell {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::android::live_queued;
 
     #[test]
     fn ack_sink_parses_acks_and_closes() {

@@ -2,8 +2,9 @@
 //! `app_package` finds the app's package (to bring it back from the background).
 
 use super::link::Link;
-use super::look::{self, PhoneState, UiNode};
 use crate::calibration::Navigation;
+use crate::device::android::{Key, UiNode};
+use crate::play::words;
 use anyhow::{Context, bail};
 use std::time::Duration;
 
@@ -18,12 +19,11 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
         Navigation::AmStart { command } => {
             // The template was validated when the calibration was parsed; the level is a number.
             let cmd = command.replace("{level}", &level.to_string());
-            let out = link.shell(&format!("opening level {level}"), &cmd)?;
-            if out.code != 0 || out.stdout.contains("Error") {
-                bail!(
-                    "opening level {level} failed: `{cmd}` said: {}",
-                    out.stdout.trim()
-                );
+            let started = link.call(&format!("opening level {level}"), |d| {
+                d.start_activity(&cmd)
+            })?;
+            if let Err(said) = started {
+                bail!("opening level {level} failed: `{cmd}` said: {said}");
             }
         }
         Navigation::Taps { taps } => {
@@ -83,13 +83,9 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
 /// names.
 pub(crate) fn app_package(link: &mut Link, nav: Option<&Navigation>) -> Option<String> {
     let from_window = link
-        .shell("finding the app's package", "dumpsys window")
+        .call("finding the app's package", |d| d.front_package())
         .ok()
-        .and_then(|out| {
-            PhoneState::parse(&out.stdout)
-                .focused_package()
-                .map(str::to_string)
-        });
+        .flatten();
     from_window.or_else(|| nav_package(nav))
 }
 
@@ -132,7 +128,7 @@ fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
             bail!(
                 "the level list did not come up (the screen shows {}): check [navigation] open, \
                  the words of the buttons that lead to it",
-                look::quote(&words, 6)
+                words::quote(&words, 6)
             );
         }
         let button = open.iter().rev().find_map(|w| {
@@ -142,7 +138,7 @@ fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
         });
         match button {
             Some(n) => link.tap(n.center.0, n.center.1)?,
-            None => link.command("input keyevent KEYCODE_BACK")?,
+            None => link.key(Key::Back)?,
         }
         link.flush()?;
         std::thread::sleep(Duration::from_millis(500));
@@ -202,7 +198,7 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
             let (middle, half) = ((top + bottom) / 2, ((bottom - top) / 2).max(150));
             let (from, to) = (middle + half, middle.saturating_sub(half));
             let (from, to) = if forward { (from, to) } else { (to, from) };
-            link.command(&format!("input swipe {x} {from} {x} {to} 400"))?;
+            link.swipe((x, from), (x, to), 400)?;
             swiped = true;
         }
         last = Some(shown);
@@ -214,9 +210,8 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
 fn list_nodes(link: &mut Link) -> anyhow::Result<Vec<UiNode>> {
     let mut said = String::new();
     for _ in 0..3 {
-        let out = link.shell("reading the level list", look::UI_DUMP_COMMAND)?;
-        match look::ui_dump(&out.stdout) {
-            Ok(_) => return Ok(look::ui_nodes(&out.stdout)),
+        match link.call("reading the level list", |d| d.ui_dump())?.screen {
+            Ok(screen) => return Ok(screen.nodes),
             Err(error) => said = error,
         }
         std::thread::sleep(Duration::from_millis(500));

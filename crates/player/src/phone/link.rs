@@ -9,17 +9,18 @@
 //! before the next one. When the device does not come back in time the run ends with
 //! [`Stop::DeviceLost`], which says what was seen and what to do.
 
-use super::perform::{Incident, IncidentKind};
-use super::stop::{Restored, Stop, StopFlag};
+use crate::device::android::{Key, swipe_line};
 use crate::device::screen::Screen;
 use crate::device::tap::{self, Channel};
 use crate::device::tap::{InputBackend, Tapper, TapperOptions};
-use crate::device::{CALL_TIMEOUT, Device, DeviceError, Route, ShellOutput};
+use crate::device::{Device, DeviceError, Route};
+use crate::play::stop::{Restored, Stop, StopFlag};
+use crate::play::target::{Incident, IncidentKind};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
 /// How long an `echo` may take to prove that a device answers again.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Failed attempts of one call while the device stays online, before its error is final.
 const ATTEMPTS: u32 = 3;
 
@@ -124,15 +125,10 @@ impl Link {
         let mut tries = 0;
         loop {
             match f(self) {
-                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
                 r => return r,
             }
         }
-    }
-
-    /// `adb shell COMMAND` (exit code in the output), through [`Link::call`].
-    pub fn shell(&mut self, what: &str, command: &str) -> anyhow::Result<ShellOutput> {
-        self.call(what, |d| d.shell(command, CALL_TIMEOUT))
     }
 
     /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
@@ -179,7 +175,7 @@ impl Link {
                 Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })
         })?;
-        tracing::debug!(serial = %self.device.serial, mode = ?c.chosen.mode, "{what}: done");
+        tracing::debug!(serial = %self.device.serial, backend = ?c.chosen.backend, "{what}: done");
         self.tapper = Some(tapper);
         Ok(())
     }
@@ -193,8 +189,8 @@ impl Link {
     }
 
     /// Measures both capture methods once and returns the first frame.
-    pub(crate) fn probe_screen(&mut self) -> anyhow::Result<RgbaImage> {
-        let (screen, frame) = self.call("taking the first screenshot", Screen::probe)?;
+    pub(crate) fn measure_capture(&mut self) -> anyhow::Result<RgbaImage> {
+        let (screen, frame) = self.call("taking the first screenshot", Screen::measure)?;
         self.screen = Some(screen);
         Ok(frame)
     }
@@ -203,7 +199,7 @@ impl Link {
     pub fn grab(&mut self) -> anyhow::Result<RgbaImage> {
         let screen = match &self.screen {
             Some(s) => s.clone(),
-            None => return self.probe_screen(),
+            None => return self.measure_capture(),
         };
         self.call("taking a screenshot", |_| screen.grab())
     }
@@ -217,8 +213,8 @@ impl Link {
     }
 
     /// The tap channel's backend.
-    pub(crate) fn input_mode(&self) -> Option<InputBackend> {
-        self.channel.as_ref().map(|c| c.chosen.mode)
+    pub(crate) fn backend(&self) -> Option<InputBackend> {
+        self.channel.as_ref().map(|c| c.chosen.backend)
     }
 
     /// Taps per second the phone carried out over the channels' working time (after
@@ -248,9 +244,16 @@ impl Link {
         self.channel_op("sending taps", |t| t.tap(x, y))
     }
 
-    /// A raw line in the tap channel after the queued taps (`input keyevent 4`).
-    pub fn command(&mut self, line: &str) -> anyhow::Result<()> {
-        self.channel_op("sending a key", |t| t.command(line))
+    /// Presses `key` through the tap channel, after the queued taps.
+    pub fn key(&mut self, key: Key) -> anyhow::Result<()> {
+        self.channel_op("sending a key", |t| t.command(key.line()))
+    }
+
+    /// Swipes from `from` to `to` over `ms` milliseconds through the tap channel, after the
+    /// queued taps.
+    pub fn swipe(&mut self, from: (u32, u32), to: (u32, u32), ms: u32) -> anyhow::Result<()> {
+        let line = swipe_line(from, to, ms);
+        self.channel_op("swiping", |t| t.command(&line))
     }
 
     /// Waits until the phone has run every queued tap. After a lost and restored link:
@@ -335,8 +338,8 @@ impl Link {
             tracing::trace!(serial = %self.device.serial, ?state, "link state");
             match &state {
                 State::Online => {
-                    match self.device.shell("echo ok", PROBE_TIMEOUT) {
-                        Ok(out) if out.code == 0 => break,
+                    match self.device.answers(ANSWER_TIMEOUT) {
+                        Ok(true) => break,
                         Ok(_) => {}
                         Err(e) => note = format!("it is listed but does not answer ({e})"),
                     }
@@ -435,7 +438,7 @@ impl Link {
                     None => State::Absent,
                 },
             },
-            // Without a server, the next stream reconnects: the probe tells.
+            // Without a server, the next stream reconnects: the `echo` tells.
             Route::Direct(_) => State::Online,
         }
     }

@@ -3,10 +3,9 @@
 //! stands. The library does not print: the command line shows these, and each note is also a
 //! `tracing` event.
 
-use super::perform::Progress;
-use super::plan::Plan;
 use crate::device::tap::InputBackend;
-use std::fmt;
+use crate::play::Progress;
+use crate::play::plan::Plan;
 use std::path::PathBuf;
 
 /// One update of a running play, for the caller's callback.
@@ -18,14 +17,14 @@ pub enum Update {
     Progress(Progress),
 }
 
-/// A note on how a run is set up, or on what happened to it that the user should know.
-/// `Display` is the line the command line prints.
+/// A note on how a run is set up, or on what happened to it that the user should know (the
+/// command line words it).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
     /// A calibration file in the search path that could not be read, so it was skipped.
     SkippedCalibration { error: String },
     /// The tap channel, and why that one.
-    TapChannel { mode: InputBackend, why: String },
+    TapChannel { backend: InputBackend, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
     /// What the performance will show, and how long it should take.
@@ -53,7 +52,7 @@ impl Note {
             Note::SkippedCalibration { error } => {
                 tracing::info!(%error, "calibration file skipped")
             }
-            Note::TapChannel { mode, why } => tracing::info!(?mode, %why, "tap channel"),
+            Note::TapChannel { backend, why } => tracing::info!(?backend, %why, "tap channel"),
             Note::Calibration { path, why } => {
                 tracing::info!(path = %path.display(), %why, "calibration picked")
             }
@@ -73,26 +72,6 @@ impl Note {
             Note::Resuming { session_dir } => {
                 tracing::info!(session = %session_dir.display(), "resuming")
             }
-        }
-    }
-}
-
-impl fmt::Display for Note {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Note::SkippedCalibration { error } => write!(f, "warning: skipped {error}"),
-            Note::TapChannel { why, .. } => write!(f, "tap channel: {why}"),
-            Note::Calibration { why, .. } => write!(f, "calibration: {why}"),
-            Note::Plan { plan, level } => write!(f, "plan: {}", plan.describe(*level)),
-            Note::LevelNotOpened { calibration } => write!(
-                f,
-                "note: not opening the level (no level or [navigation] in {calibration}): the taps go to the screen that is open"
-            ),
-            Note::LinkRestored { serial, at_tap } => write!(
-                f,
-                "note: the link to {serial} dropped and came back at tap {at_tap}: taps in flight may be lost"
-            ),
-            Note::Resuming { session_dir } => write!(f, "resuming {}", session_dir.display()),
         }
     }
 }

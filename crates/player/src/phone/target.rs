@@ -2,17 +2,19 @@
 //! what to do when the board is not on the screen. A dark screen is woken
 //! (`KEYCODE_WAKEUP`), a plain lock screen swiped away, the app brought back from the background
 //! (`monkey -p PACKAGE`), each counted as an interruption; a secured lock screen stops the run;
-//! the app's completion and game-over screens are told apart by their words
-//! (`super::look`).
+//! the app's completion and game-over screens are told apart by their words (read with
+//! `uiautomator dump`, judged by `play::words`). It is calibrate's [`ProbeTarget`] too.
 
 use super::link::Link;
-use super::look::{self, PhoneState, Verdict};
 use super::navigate::navigate;
-use super::perform::{Incident, Seen, Target};
-use super::setnum::Point;
-use super::stop::Stop;
 use crate::board::Board;
+use crate::calibration::probe::{ProbeTarget, ScreenWords};
 use crate::calibration::{Calibration, Navigation};
+use crate::device::android::{Key, UiNode, UiScreen};
+use crate::play::stop::Stop;
+use crate::play::target::Point;
+use crate::play::target::{Incident, IncidentKind, Seen, Target};
+use crate::play::words::{self, Verdict};
 use image::RgbaImage;
 use std::time::Duration;
 
@@ -79,7 +81,7 @@ impl<'a> PhoneTarget<'a> {
         let mut tries = 0;
         let seen = loop {
             match self.look() {
-                Err(e) if super::stop::is_restored(&e) && tries < 5 => tries += 1,
+                Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
                 r => break r?,
             }
         };
@@ -143,12 +145,9 @@ impl<'a> PhoneTarget<'a> {
 
     /// What covers the board (the board is not where the calibration says).
     fn without_board(&mut self) -> anyhow::Result<Result<Seen, ()>> {
-        let out = self
-            .link
-            .shell("checking the screen", look::STATE_COMMAND)?;
-        let state = PhoneState::parse(&out.stdout);
+        let state = self.link.call("checking the screen", |d| d.phone_state())?;
         if state.asleep {
-            self.link.command("input keyevent KEYCODE_WAKEUP")?;
+            self.link.key(Key::Wakeup)?;
             self.settle("the screen was off: woke it up".into())?;
             return Ok(Err(()));
         }
@@ -160,27 +159,18 @@ impl<'a> PhoneTarget<'a> {
                 self.calibration.device.width,
                 self.calibration.device.height,
             );
-            self.link.command(&format!(
-                "input swipe {} {} {} {} 300",
-                w / 2,
-                h * 17 / 20,
-                w / 2,
-                h / 4
-            ))?;
+            self.link.swipe((w / 2, h * 17 / 20), (w / 2, h / 4), 300)?;
             self.settle("the lock screen showed: swiped it away".into())?;
             return Ok(Err(()));
         }
         if let (Some(front), Some(app)) = (state.focused_package(), self.package.clone())
             && front != app
         {
-            // `--pct-syskeys 0`: on phones without physical keys (emulators) monkey aborts
-            // otherwise ("SYS_KEYS has no physical keys", exit 251).
-            let out = self.link.shell(
-                "bringing the app back",
-                &format!("monkey -p {app} -c android.intent.category.LAUNCHER --pct-syskeys 0 1"),
-            )?;
+            let launched = self
+                .link
+                .call("bringing the app back", |d| d.launch(&app))?;
             self.may_reopen = true;
-            let how = match look::monkey_launched(&out.stdout) {
+            let how = match launched {
                 Ok(()) => format!("brought {app} back"),
                 Err(said) => format!("monkey could not bring {app} back ({said})"),
             };
@@ -196,9 +186,9 @@ impl<'a> PhoneTarget<'a> {
             (Some(w), None) => (format!("the window {w}"), false),
             (None, None) => ("a window".to_string(), false),
         };
-        let shows = format!("{window} shows {}", look::quote(&texts, 4));
-        let verdict = look::classify(&texts);
-        let buttons: Vec<&look::UiNode> = nodes.iter().filter(|n| n.clickable).collect();
+        let shows = format!("{window} shows {}", words::quote(&texts, 4));
+        let verdict = words::classify(&texts);
+        let buttons: Vec<&UiNode> = nodes.iter().filter(|n| n.clickable).collect();
         if let (Verdict::Refused, [button], true) = (verdict, &buttons[..], in_app) {
             // An alert that refused a digit (one that broke a rule: a tap that went astray) and
             // that BACK does not close: its one button.
@@ -215,7 +205,7 @@ impl<'a> PhoneTarget<'a> {
                     Some(said) => {
                         format!("{window}, whose text uiautomator could not read ({said})")
                     }
-                    None => format!("{window} with {}", look::quote(&texts, 4)),
+                    None => format!("{window} with {}", words::quote(&texts, 4)),
                 },
                 in_app,
             },
@@ -232,24 +222,21 @@ impl PhoneTarget<'_> {
     }
 
     /// [`Self::screen_texts`], with the dump's nodes.
-    fn screen_dump(&mut self) -> anyhow::Result<(Vec<String>, Vec<look::UiNode>, Option<String>)> {
+    fn screen_dump(&mut self) -> anyhow::Result<(Vec<String>, Vec<UiNode>, Option<String>)> {
         let mut said = None;
         for attempt in 0..3 {
             if attempt > 0 {
                 std::thread::sleep(Duration::from_millis(500));
             }
-            match self
-                .link
-                .shell("reading the screen's text", look::UI_DUMP_COMMAND)
-            {
-                Ok(out) => match look::ui_dump(&out.stdout) {
-                    Ok(texts) => return Ok((texts, look::ui_nodes(&out.stdout), None)),
+            match self.link.call("reading the screen's text", |d| d.ui_dump()) {
+                Ok(dump) => match dump.screen {
+                    Ok(UiScreen { texts, nodes }) => return Ok((texts, nodes, None)),
                     Err(error) => {
                         tracing::debug!(%error, attempt, "uiautomator could not read the screen");
                         said = Some(error);
                     }
                 },
-                Err(e) if super::stop::is_restored(&e) => return Err(e),
+                Err(e) if crate::play::stop::is_restored(&e) => return Err(e),
                 Err(_) => break,
             }
         }
@@ -308,7 +295,7 @@ impl Target for PhoneTarget<'_> {
         // BACK dismisses a popup, but on the game screen many apps leave the level for their
         // level list: opening the level again is then allowed.
         self.may_reopen = self.reopen.is_some();
-        self.link.command("input keyevent 4")?;
+        self.link.key(Key::Back)?;
         self.link.flush()?;
         std::thread::sleep(Duration::from_millis(200));
         Ok(())
@@ -337,30 +324,44 @@ impl Target for PhoneTarget<'_> {
                 !w.is_empty() && !first.contains(&w)
             })
             .collect();
-        Ok((!new.is_empty()).then(|| format!("the app shows {}", look::quote(&new, 4))))
+        Ok((!new.is_empty()).then(|| format!("the app shows {}", words::quote(&new, 4))))
     }
 
     fn keys_moved(&mut self, d: u8) -> anyhow::Result<Option<bool>> {
         let shows_it = match self.frame()? {
-            Framed::Board(board) => super::setnum::finished(&board, d),
+            Framed::Board(board) => crate::play::setnum::finished(&board, d),
             _ => false,
         };
         let Some(now) = self.last_frame.as_ref().filter(|_| shows_it) else {
             return Ok(None);
         };
-        Ok(Some(super::probe::reflowed(self.calibration, now, d)))
+        Ok(Some(self.calibration.keys_moved_up(now, d)))
     }
 
     fn incidents(&mut self) -> Vec<Incident> {
         let incidents = self.link.take_incidents();
-        if incidents
-            .iter()
-            .any(|i| i.kind == super::perform::IncidentKind::Reconnect)
-        {
+        if incidents.iter().any(|i| i.kind == IncidentKind::Reconnect) {
             // After a reconnect the phone or the app may have restarted.
             self.may_reopen = true;
         }
         incidents
+    }
+}
+
+/// The phone as calibrate's probe taps and looks at it.
+impl ProbeTarget for PhoneTarget<'_> {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.link.grab()
+    }
+
+    fn words(&mut self) -> anyhow::Result<Option<ScreenWords>> {
+        let dump = self
+            .link
+            .call("reading the screen's words", |d| d.ui_dump())?;
+        Ok(dump.screen.ok().map(|s| ScreenWords {
+            texts: s.texts,
+            nodes: s.nodes.into_iter().map(|n| (n.words, n.center)).collect(),
+        }))
     }
 }
 

@@ -1,0 +1,147 @@
+//! A tap on the selected cell (nothing, deselected, pencil mode), and a brush's key tapped again.
+
+use super::prober::Prober;
+use crate::calibration::{BrushRetap, InputMode, Retap, RuleKey, SameDigit};
+use crate::vision::compare;
+
+impl Prober<'_> {
+    /// A tap on the selected cell (the probe's cell empty): nothing, deselected, or pencil mode.
+    /// True where it left the app with a brush it keeps (a `both` app): no cell may be tapped
+    /// after.
+    pub(super) fn retap(
+        &mut self,
+        bg_none: &[u8; 3],
+        bg_sel: &[u8; 3],
+        visible: bool,
+        on: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<bool> {
+        let (a, d) = (self.a, self.digit);
+        let geometry = self.cal.geometry();
+        let mut stuck = false;
+        self.select_a(Some(false))?;
+        self.cell(a)?;
+        let before = self.look()?.frame.clone();
+        let bg = compare::background(&before, &geometry, a);
+        let deselected =
+            visible && compare::distance(bg, *bg_none) < compare::distance(bg, *bg_sel);
+        self.key(d)?;
+        self.look()?;
+        let marked = compare::changed(&before, self.last_frame(), &geometry, a) > 0.01;
+        let (retap, what) = if self.at_a() == d {
+            self.take_back_a()?;
+            (
+                Retap::Nothing,
+                format!("tapped {} twice, then {d}: {d} went in", self.name()),
+            )
+        } else if marked && !deselected {
+            // A pencil mark: the digit again takes it off, the cell again leaves pencil mode.
+            self.key(d)?;
+            self.cell(a)?;
+            self.key(d)?;
+            self.look()?;
+            if self.at_a() != d {
+                anyhow::bail!("{} did not take {d} after leaving pencil mode", self.name());
+            }
+            self.take_back_a()?;
+            (
+                Retap::Pencil,
+                format!(
+                    "tapped {} twice, then {d}: a small mark, no digit (pencil mode)",
+                    self.name()
+                ),
+            )
+        } else {
+            // Deselected: the digit went nowhere, or armed a brush.
+            self.cell(a)?;
+            self.look()?;
+            if self.at_a() == d {
+                self.input.mode = InputMode::Both;
+                self.see(RuleKey::Mode,
+                    format!(
+                        "cell-first, and {d} tapped with no cell selected armed a brush: tapping {} \
+                         then wrote {d}",
+                        self.name()
+                    ),
+                );
+                on("both: a digit with no cell selected arms a brush");
+                // Drop the brush: its key again; then the digit out.
+                self.key(d)?;
+                stuck = !self.brush_dropped()?;
+            } else {
+                self.key(d)?;
+                self.look()?;
+                if self.at_a() != d {
+                    anyhow::bail!("{} did not take {d} after a re-tap", self.name());
+                }
+                self.take_back_a()?;
+            }
+            (
+                Retap::Deselect,
+                format!(
+                    "tapped {} twice, then {d}: nothing went in (deselected)",
+                    self.name()
+                ),
+            )
+        };
+        on(match retap {
+            Retap::Nothing => "a re-tapped cell stays selected",
+            Retap::Deselect => "a re-tapped cell is deselected: the player never re-taps one",
+            Retap::Pencil => "a re-tapped cell toggles pencil mode: the player never re-taps one",
+        });
+        self.input.retap = retap;
+        self.see(RuleKey::Retap, what);
+        Ok(stuck)
+    }
+
+    /// In a `both` app, after its brush key was tapped again (the probe's cell holding its
+    /// digit): whether the brush is gone, told without a tap that could write elsewhere. With
+    /// an erase key: a given, erase, the cell: a brush still there becomes the eraser and clears
+    /// the cell, else the cell is selected. Else, where the digit again clears: a given, the
+    /// cell. True (dropped): the cell selected, its digit taken back; false: the brush stays
+    /// (the cell cleared).
+    pub(super) fn brush_dropped(&mut self) -> anyhow::Result<bool> {
+        let toggles = matches!(
+            self.input.same_digit,
+            Some(SameDigit::Clear | SameDigit::ClearLate)
+        );
+        self.cell(self.g[0])?;
+        match self.erase {
+            Some(e) => self.tap(e)?,
+            None if toggles => {}
+            None => anyhow::bail!(
+                "could not tell safely whether the app keeps its brush (no erase key, and the digit \
+                 again does not clear): the probe's {} stays in {}: clear it by hand, and give \
+                 [input] by hand",
+                self.digit,
+                self.name()
+            ),
+        }
+        self.cell(self.a)?;
+        self.look()?;
+        let dropped = self.at_a() != 0;
+        self.input.brush_retap = if dropped {
+            BrushRetap::Clear
+        } else {
+            BrushRetap::Nothing
+        };
+        self.see(RuleKey::BrushRetap,
+            if dropped {
+                format!(
+                    "tapped {} (the brush) again, then a given and {}: it was selected (the brush was dropped)",
+                    self.digit,
+                    self.name()
+                )
+            } else {
+                format!(
+                    "tapped {} (the brush) again: cell taps still wrote a brush (the app keeps it until \
+                     the level is opened again; the player plays cell-first from a fresh level)",
+                    self.digit
+                )
+            },
+        );
+        if dropped {
+            self.take_back_a()?;
+        }
+        Ok(dropped)
+    }
+}

@@ -1,0 +1,11 @@
+//! The phone during a run: the device side of the performance's [`Target`](crate::play::Target).
+//!
+//! Every device call of a run goes through a [`link::Link`], the one recovery layer (it waits
+//! for a lost device, reconnects, reopens the tap channel); [`target::PhoneTarget`] is the
+//! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen,
+//! swipes a plain lock screen away, brings the app back from the background and opens the level
+//! again (`navigate`, which follows the calibration's `[navigation]`).
+
+pub mod link;
+pub(crate) mod navigate;
+pub mod target;
