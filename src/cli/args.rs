@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::device::tap::InputBackend;
-use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::device::{Device, DeviceError, Server, select};
 use sudoku_autoplay::level::PlayConfig;
+use sudoku_autoplay::phone::link::is_network_serial;
 use sudoku_autoplay::solver::Strategy;
 
 /// Which adb server (like adb's own `-H`, `-P`).
@@ -88,6 +89,23 @@ impl AdbArgs {
     pub fn device_or(&self, serial: Option<&str>) -> anyhow::Result<Device> {
         let server = self.server.running_server()?;
         Ok(select(&server, self.serial.as_deref().or(serial))?)
+    }
+
+    /// The device of a run (a play, a resume), as [`AdbArgs::device_or`]; but a network device
+    /// (`HOST:PORT`) named that the server does not list as ready is taken as it is: the run's
+    /// link (`phone::link`) connects it again (`adb connect`) and waits for it, as it does when
+    /// the phone drops mid-run.
+    pub fn run_device(&self, serial: Option<&str>) -> anyhow::Result<Device> {
+        let server = self.server.running_server()?;
+        let named = self.serial.as_deref().or(serial);
+        match (select(&server, named), named) {
+            (Err(DeviceError::NotFound { .. } | DeviceError::NotReady { .. }), Some(serial))
+                if is_network_serial(serial) =>
+            {
+                Ok(Device::new(serial.to_string(), server))
+            }
+            (chosen, _) => Ok(chosen?),
+        }
     }
 }
 

@@ -39,7 +39,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     if args.all_devices {
         return run_all(adb, &adb.server.running_server()?, args, stop);
     }
-    let device = adb.device()?;
+    let device = adb.run_device(None)?;
     if !args.run.quiet {
         match args.level {
             Some(l) => eprintln!(

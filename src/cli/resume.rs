@@ -54,7 +54,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     })?;
     let device = args
         .adb
-        .device_or(Some(&meta.device.serial))
+        .run_device(Some(&meta.device.serial))
         .with_context(|| match &args.adb.serial {
             Some(s) => format!("cannot resume on {s}"),
             None => format!(

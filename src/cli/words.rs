@@ -5,7 +5,8 @@
 //! an error's chain with each typed reason worded here.
 
 use std::error::Error;
-use sudoku_autoplay::calibration::lookup::{LookupError, Opening};
+use std::path::Path;
+use sudoku_autoplay::calibration::lookup::{LookupError, Opening, other_apps};
 use sudoku_autoplay::calibration::{CalibrationError, Check, FrameMismatch};
 use sudoku_autoplay::device::DeviceError;
 use sudoku_autoplay::level::Note;
@@ -14,7 +15,7 @@ use sudoku_autoplay::play::plan::Plan;
 use sudoku_autoplay::play::stop::{RunFailed, Stop};
 use sudoku_autoplay::play::{StallHint, Stalled};
 use sudoku_autoplay::remedy::{Advised, Remedy};
-use sudoku_autoplay::text::{approx, human, rate, thousands};
+use sudoku_autoplay::text::{approx, count, human, rate, thousands};
 
 /// What to do, as this command line offers it.
 pub fn remedy(r: Remedy) -> String {
@@ -108,8 +109,30 @@ pub fn stall_hint(h: StallHint) -> String {
     }
 }
 
+/// Repairs that made no progress, in a run played with the calibration file `calibration`:
+/// where nothing else explains it, the taps did not do what that file says.
+pub fn stalled_with(s: &Stalled, calibration: &Path) -> String {
+    match s.hint {
+        StallHint::TapsAstray => format!(
+            "{}: the taps do not do on the screen what the calibration {} says they do (its \
+             keys and the app's input rules): if the app, its settings or its version changed \
+             since it was calibrated, or another app is in front, calibrate it again with \
+             `autoplay calibrate` (it replaces that file); else check the touch panel and tap \
+             channel `autoplay doctor` reports (or try `--input input`)",
+            stall_facts(s),
+            calibration.display()
+        ),
+        _ => stalled(s),
+    }
+}
+
 /// Repairs that made no progress.
 pub fn stalled(s: &Stalled) -> String {
+    format!("{}: {}", stall_facts(s), stall_hint(s.hint))
+}
+
+/// How many cells still differ, and after how many rounds.
+fn stall_facts(s: &Stalled) -> String {
     let cells: Vec<String> = s
         .cells
         .iter()
@@ -117,12 +140,10 @@ pub fn stalled(s: &Stalled) -> String {
         .map(|&c| sudoku_autoplay::board::cell_name(c))
         .collect();
     format!(
-        "the board on screen still differs from the search in {} cells ({}) after {} repair \
-         rounds without progress: {}",
-        s.cells.len(),
+        "the board on screen still differs from the search in {} ({}) after {} without progress",
+        count(s.cells.len() as u64, "cell"),
         cells.join(", "),
-        s.rounds,
-        stall_hint(s.hint)
+        count(u64::from(s.rounds), "repair round"),
     )
 }
 
@@ -160,6 +181,17 @@ pub fn lookup(e: &LookupError) -> String {
             opening(*needs),
             files.join(" and "),
             if files.len() == 1 { "has" } else { "have" },
+            remedies(&e.remedies())
+        ),
+        LookupError::OtherApp { app, files, .. } => format!(
+            "{app} is in front, and no calibration was made for it: {}; open {}, or calibrate \
+             this one{}",
+            other_apps(files),
+            if files.len() == 1 {
+                "that app"
+            } else {
+                "one of those apps"
+            },
             remedies(&e.remedies())
         ),
     }
@@ -248,7 +280,7 @@ pub fn plan(p: &Plan, level: Option<u32>) -> String {
 /// One error of a chain, in these words where it is a typed reason.
 pub fn cause(e: &(dyn Error + 'static)) -> String {
     if let Some(f) = e.downcast_ref::<RunFailed>() {
-        return error_text(&f.error);
+        return chain_text(&f.error, Some(&f.calibration));
     }
     if let Some(a) = e.downcast_ref::<Advised>() {
         return format!("{}{}", a.message, remedies(&a.remedies));
@@ -280,12 +312,20 @@ pub fn cause(e: &(dyn Error + 'static)) -> String {
 /// An error and its causes, `: `-separated, each cause said once (a message that already
 /// includes its source's text is not followed by it again).
 pub fn error_text(e: &anyhow::Error) -> String {
+    chain_text(e, None)
+}
+
+/// [`error_text`], in a run played with the calibration file `calibration`.
+fn chain_text(e: &anyhow::Error, calibration: Option<&Path>) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut plain: Vec<String> = Vec::new();
     for c in e.chain() {
         let text = c.to_string();
         if !plain.iter().any(|p| p.contains(&text)) {
-            parts.push(cause(c));
+            parts.push(match (c.downcast_ref::<Stalled>(), calibration) {
+                (Some(s), Some(path)) => stalled_with(s, path),
+                _ => cause(c),
+            });
         }
         plain.push(text);
     }

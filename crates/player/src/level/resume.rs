@@ -90,6 +90,7 @@ pub fn resume(
         device,
         cfg: &run_cfg,
         cal: &cal,
+        cal_path: &cal_path,
         givens,
         events: &events,
         solution,
