@@ -129,9 +129,6 @@ pub struct SearchArgs {
     pub max_steps: Option<u64>,
 }
 
-/// `--budget`'s default, also for `resume` (which has no search options).
-const DEFAULT_BUDGET: Option<Duration> = Some(Duration::from_secs(30 * 60));
-
 /// Where the calibration comes from.
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Calibration")]
@@ -188,7 +185,8 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 impl RunArgs {
     /// The play settings: these, the calibration options, `level` and the search (`None`:
-    /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    /// rowmajor with no limits, for `resume`, which takes the search from the session and has
+    /// a `--budget` of its own).
     /// Fails when no data directory can be found.
     pub fn config(
         &self,
@@ -205,7 +203,7 @@ impl RunArgs {
             input: self.input,
             pace: Duration::from_millis(self.pace),
             max_visible_steps: search.and_then(|s| s.max_visible_steps),
-            budget: search.map_or(DEFAULT_BUDGET, |s| s.budget.0),
+            budget: search.and_then(|s| s.budget.0),
             max_steps: search.and_then(|s| s.max_steps),
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),

@@ -229,7 +229,11 @@ pub fn note(n: &Note) -> String {
         Note::SkippedCalibration { error } => format!("warning: skipped {error}"),
         Note::TapChannel { why, .. } => format!("tap channel: {why}"),
         Note::Calibration { why, .. } => format!("calibration: {why}"),
-        Note::Plan { plan: p, level } => format!("plan: {}", plan(p, *level)),
+        Note::Plan {
+            plan: p,
+            level,
+            done,
+        } => format!("plan: {}", plan(p, *level, *done)),
         Note::LevelNotOpened { calibration } => format!(
             "note: not opening the level (no level or [navigation] in {calibration}): the taps go \
              to the screen that is open"
@@ -243,11 +247,16 @@ pub fn note(n: &Note) -> String {
 }
 
 /// `level 52: 470,108 steps, about 1.2M taps, about 2 h 10 min at 150 taps/s`, and what the
-/// budget or --max-visible-steps leaves out.
-pub fn plan(p: &Plan, level: Option<u32>) -> String {
-    let what = level.map_or("this level".to_string(), |l| format!("level {l}"));
+/// budget or --max-visible-steps leaves out; resumed after `done` steps, the steps left.
+pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
+    let mut what = level.map_or("this level".to_string(), |l| format!("level {l}"));
+    let mut steps = "steps";
+    if done > 0 {
+        what.push_str(&format!(", resumed after {}", count(done, "step")));
+        steps = "steps left";
+    }
     let mut s = format!(
-        "{what}: {} steps, about {} taps, about {} at {} taps/s",
+        "{what}: {} {steps}, about {} taps, about {} at {} taps/s",
         thousands(p.steps),
         approx(p.taps),
         human(p.full_time()),
@@ -457,11 +466,16 @@ mod tests {
             budget: Some(std::time::Duration::from_secs(60)),
             cut_by_budget: true,
         };
-        let text = super::plan(&plan, Some(52));
+        let text = super::plan(&plan, Some(52), 0);
         assert!(text.starts_with("level 52: 8,365 steps, about "), "{text}");
         assert!(
             text.contains("within the 1 min budget (--budget) the first"),
             "{text}"
+        );
+        let resumed = super::plan(&plan, Some(52), 1200);
+        assert!(
+            resumed.starts_with("level 52, resumed after 1,200 steps: 8,365 steps left, about "),
+            "{resumed}"
         );
     }
 }

@@ -224,6 +224,7 @@ fn plan_run(
         Note::Plan {
             plan: plan.clone(),
             level,
+            done: 0,
         },
     );
     Ok((plan, warmup_taps))
