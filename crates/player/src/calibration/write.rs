@@ -100,9 +100,21 @@ impl InputSection {
             InputMode::Both => "both",
         };
         s.push_str(&format!("mode = \"{mode}\"\n"));
-        let mut rule = |comment: &str, line: String| {
-            s.push_str(&format!("# {comment}\n{line}\n"));
-        };
+        self.selection_rules(&mut s);
+        self.take_back_rules(&mut s);
+        if !self.seen.is_empty() {
+            s.push_str("\n[input.seen]\n# What calibrating saw on the phone for each rule.\n");
+            for (k, v) in &self.seen {
+                s.push_str(&format!("{k} = {}\n", toml_string(v)));
+            }
+        }
+        s
+    }
+
+    /// The rules of selecting: a re-tapped cell, the selection after an entry, the brush, the
+    /// same digit again.
+    fn selection_rules(&self, s: &mut String) {
+        let mut rule = |comment: &str, line: String| push_rule(s, comment, line);
         match self.retap {
             Retap::Nothing => {}
             Retap::Deselect => rule(
@@ -150,6 +162,11 @@ impl InputSection {
                 ),
             ),
         }
+    }
+
+    /// The rules of taking digits back, and what else the app does to a run.
+    fn take_back_rules(&self, s: &mut String) {
+        let mut rule = |comment: &str, line: String| push_rule(s, comment, line);
         if let Some(t) = self.take_back {
             let (word, comment) = match t {
                 TakeBack::Erase => ("erase", "The search's undos: the erase key."),
@@ -200,14 +217,12 @@ impl InputSection {
                 format!("mistake_limit = {n}"),
             );
         }
-        if !self.seen.is_empty() {
-            s.push_str("\n[input.seen]\n# What calibrating saw on the phone for each rule.\n");
-            for (k, v) in &self.seen {
-                s.push_str(&format!("{k} = {}\n", toml_string(v)));
-            }
-        }
-        s
     }
+}
+
+/// One rule of `[input]`, with its comment.
+fn push_rule(s: &mut String, comment: &str, line: String) {
+    s.push_str(&format!("# {comment}\n{line}\n"));
 }
 
 fn toml_string(s: &str) -> String {
