@@ -212,100 +212,22 @@ pub(crate) fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], E
     for d in &digits {
         kinds[d.cell] = Kind::Given;
     }
-    let all_given = |why: String| Evidence {
-        feature: Feature::None,
-        direction: "",
-        detail: format!("every digit is a given: {why}"),
-    };
     if digits.len() < 2 {
         return (kinds, all_given("fewer than two digits".into()));
     }
     let fs = Features::new(&digits, empty);
-    if tracing::enabled!(tracing::Level::TRACE) {
-        for (i, d) in digits.iter().enumerate() {
-            tracing::trace!(
-                cell = %crate::board::cell_name(d.cell),
-                digit = d.digit,
-                ink = ?d.colour,
-                weight = fs.weight[i],
-                tint = fs.tint[i],
-                left_out = fs.left_out[i],
-                surround = ?d.surround,
-                background = ?d.background,
-                "digit features"
-            );
-        }
-    }
-    // Every feature proposes a partition; the one the features agree on most wins, if its
-    // own feature splits it clearly.
-    let mut candidates: Vec<(f32, Feature, Side)> = FEATURES
-        .iter()
-        .filter_map(|&feature| {
-            let side = fs.partition(feature)?;
-            (fs.separation(feature, &side) >= 1.0).then(|| {
-                let total = FEATURES
-                    .iter()
-                    .map(|&g| fs.separation(g, &side).clamp(0.0, 3.0))
-                    .sum::<f32>();
-                (total, feature, side)
-            })
-        })
-        .collect();
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    fs.trace();
     let mut rejected = Vec::new();
-    for (_, feature, side) in candidates {
-        // Digits left out of a colour partition are placed by weight when weight tells the
-        // groups apart (highlights change colours, not strokes), else by that colour when it
-        // clearly matches one group (a highlight that keeps the ink or the disc), else (below)
-        // taken for givens: the highlight hides their kind.
-        let (wa, wb) = (fs.mean_weight(&side, true), fs.mean_weight(&side, false));
-        let weight_tells = wa.max(wb) / wa.min(wb).max(1e-6) >= 1.12;
-        let placed: Side = (0..digits.len())
-            .map(|i| {
-                if side[i].is_none() && fs.wrong_entry(&side, i) {
-                    return None;
+    for (feature, side) in fs.candidates() {
+        match fs.split(feature, &side) {
+            Some((split, evidence)) => {
+                for (d, kind) in digits.iter().zip(split) {
+                    kinds[d.cell] = kind;
                 }
-                side[i]
-                    .or_else(|| {
-                        weight_tells.then(|| (fs.weight[i] - wa).abs() < (fs.weight[i] - wb).abs())
-                    })
-                    .or_else(|| fs.matches(feature, &side, i))
-            })
-            .collect();
-        let (a_given, direction) = fs.direction(&placed);
-        // Apps paint wrong entries red, never a given; a number's highlight hides the kind.
-        let place = |i: usize| placed[i].unwrap_or(a_given != fs.conflicting[i]);
-        let givens = (0..digits.len()).filter(|&i| place(i) == a_given).count();
-        if givens < MIN_GIVENS.min(digits.len()) {
-            rejected.push(name(feature));
-            continue;
+                return (kinds, evidence);
+            }
+            None => rejected.push(name(feature)),
         }
-        for (i, d) in digits.iter().enumerate() {
-            kinds[d.cell] = if place(i) == a_given {
-                Kind::Given
-            } else {
-                Kind::Entered
-            };
-        }
-        let mut detail = format!(
-            "split by {}: givens {}, entries {} (givens: {direction})",
-            name(feature),
-            fs.describe(feature, &side, a_given),
-            fs.describe(feature, &side, !a_given)
-        );
-        let out = (0..digits.len()).filter(|&i| side[i].is_none()).count();
-        if out > 0 {
-            detail.push_str(&format!(
-                "; {out} highlighted or rule-breaking digit(s) placed by their colour or weight, \
-                 else as givens (rule-breaking ones in another ink as entries)"
-            ));
-        }
-        let evidence = Evidence {
-            feature,
-            direction,
-            detail,
-        };
-        return (kinds, evidence);
     }
     let why = if rejected.is_empty() {
         "one style (no ink colour, weight or background sets some digits apart)".to_string()
@@ -318,7 +240,116 @@ pub(crate) fn classify(digits: &[DigitInk], empty: &[[u8; 3]]) -> ([Kind; 81], E
     (kinds, all_given(why))
 }
 
+/// The evidence when every digit is taken for a given.
+fn all_given(why: String) -> Evidence {
+    Evidence {
+        feature: Feature::None,
+        direction: "",
+        detail: format!("every digit is a given: {why}"),
+    }
+}
+
 impl<'a> Features<'a> {
+    /// Each digit's features, at trace level.
+    fn trace(&self) {
+        if !tracing::enabled!(tracing::Level::TRACE) {
+            return;
+        }
+        for (i, d) in self.digits.iter().enumerate() {
+            tracing::trace!(
+                cell = %crate::board::cell_name(d.cell),
+                digit = d.digit,
+                ink = ?d.colour,
+                weight = self.weight[i],
+                tint = self.tint[i],
+                left_out = self.left_out[i],
+                surround = ?d.surround,
+                background = ?d.background,
+                "digit features"
+            );
+        }
+    }
+
+    /// Every feature proposes a partition; those whose own feature splits them clearly, the
+    /// one the features agree on most first.
+    fn candidates(&self) -> Vec<(Feature, Side)> {
+        let mut candidates: Vec<(f32, Feature, Side)> = FEATURES
+            .iter()
+            .filter_map(|&feature| {
+                let side = self.partition(feature)?;
+                (self.separation(feature, &side) >= 1.0).then(|| {
+                    let total = FEATURES
+                        .iter()
+                        .map(|&g| self.separation(g, &side).clamp(0.0, 3.0))
+                        .sum::<f32>();
+                    (total, feature, side)
+                })
+            })
+            .collect();
+        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        candidates.into_iter().map(|(_, f, s)| (f, s)).collect()
+    }
+
+    /// The kind of every digit by `feature`'s partition `side`, and the evidence; `None` when
+    /// it would leave fewer givens than a puzzle has.
+    fn split(&self, feature: Feature, side: &Side) -> Option<(Vec<Kind>, Evidence)> {
+        let n = self.digits.len();
+        // Digits left out of a colour partition are placed by weight when weight tells the
+        // groups apart (highlights change colours, not strokes), else by that colour when it
+        // clearly matches one group (a highlight that keeps the ink or the disc), else (below)
+        // taken for givens: the highlight hides their kind.
+        let (wa, wb) = (self.mean_weight(side, true), self.mean_weight(side, false));
+        let weight_tells = wa.max(wb) / wa.min(wb).max(1e-6) >= 1.12;
+        let placed: Side = (0..n)
+            .map(|i| {
+                if side[i].is_none() && self.wrong_entry(side, i) {
+                    return None;
+                }
+                side[i]
+                    .or_else(|| {
+                        weight_tells
+                            .then(|| (self.weight[i] - wa).abs() < (self.weight[i] - wb).abs())
+                    })
+                    .or_else(|| self.matches(feature, side, i))
+            })
+            .collect();
+        let (a_given, direction) = self.direction(&placed);
+        // Apps paint wrong entries red, never a given; a number's highlight hides the kind.
+        let place = |i: usize| placed[i].unwrap_or(a_given != self.conflicting[i]);
+        let givens = (0..n).filter(|&i| place(i) == a_given).count();
+        if givens < MIN_GIVENS.min(n) {
+            return None;
+        }
+        let kinds = (0..n)
+            .map(|i| {
+                if place(i) == a_given {
+                    Kind::Given
+                } else {
+                    Kind::Entered
+                }
+            })
+            .collect();
+        let mut detail = format!(
+            "split by {}: givens {}, entries {} (givens: {direction})",
+            name(feature),
+            self.describe(feature, side, a_given),
+            self.describe(feature, side, !a_given)
+        );
+        let out = (0..n).filter(|&i| side[i].is_none()).count();
+        if out > 0 {
+            detail.push_str(&format!(
+                "; {out} highlighted or rule-breaking digit(s) placed by their colour or weight, \
+                 else as givens (rule-breaking ones in another ink as entries)"
+            ));
+        }
+        let evidence = Evidence {
+            feature,
+            direction,
+            detail,
+        };
+        Some((kinds, evidence))
+    }
+
     fn new(digits: &'a [DigitInk], empty: &[[u8; 3]]) -> Features<'a> {
         let mut board = Board::empty();
         for d in digits {
