@@ -109,6 +109,11 @@ struct Params {
 }
 
 impl Params {
+    /// The nearer offset of [`ridge`]: half of `k`.
+    fn near(&self) -> usize {
+        self.k.div_ceil(2)
+    }
+
     fn new(w: usize, h: usize) -> Params {
         let (wf, hf) = (w as f32, h as f32);
         let min_dim = wf.min(hf);
@@ -388,9 +393,11 @@ impl Detection {
 }
 
 /// Whether the found lines of `fit` run through every cell span of `other` (ends trimmed, to
-/// skip the crossings): each span needs two lines (one when only one was found... never: a
-/// window needs two) with ridge pixels along half of it. `Ok(mean fraction of lines present
-/// per span)`, or `Err(span)` for a span without lines (a phantom row or column).
+/// skip the crossings): each span needs two lines (a window has at least two) with ridge
+/// pixels along half of it. One inner span may have none: apps paint a selected cell's row
+/// (column) over the lines that cross it. `Ok(mean fraction of lines present per span)`, or
+/// `Err(span)` for a span without lines (a phantom row or column beyond the board's edge, or a
+/// second span without lines).
 fn support(
     g: &Gray,
     p: &Params,
@@ -403,15 +410,19 @@ fn support(
     let t = p.contrast;
     let (w, h) = (g.width as i64, g.height as i64);
     let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
+    let h = p.near() as i64;
     let is_ridge = |x: i64, y: i64| {
-        let m = at(x, y);
-        let (a, b) = if vertical {
-            (at(x - k, y), at(x + k, y))
-        } else {
-            (at(x, y - k), at(x, y + k))
+        let side = |d: i64| {
+            if vertical { at(x + d, y) } else { at(x, y + d) }
         };
-        (a.saturating_sub(m) > t && b.saturating_sub(m) > t)
-            || (m.saturating_sub(a) > t && m.saturating_sub(b) > t)
+        let mut out = [0u8];
+        ridge(
+            [&[side(-k)], &[side(-h)], &[side(h)], &[side(k)]],
+            &[at(x, y)],
+            t,
+            &mut out,
+        );
+        out[0] != 0
     };
     // Each found position: the lines there (one, or two for a band).
     let found: Vec<Vec<Line>> = fit
@@ -422,6 +433,7 @@ fn support(
         .collect();
     let need = 2.min(found.len());
     let mut total = 0.0;
+    let mut hidden = false;
     for n in 0..9 {
         let (a, b) = (other.pos[n], other.pos[n + 1]);
         let trim = (b - a) * 0.15;
@@ -451,7 +463,10 @@ fn support(
             })
             .count();
         if present < need.max(1) {
-            return Err(n);
+            if hidden || n == 0 || n == 8 {
+                return Err(n);
+            }
+            hidden = true;
         }
         total += present as f32 / found.len() as f32;
     }
@@ -464,13 +479,23 @@ fn covers(l: &Line, a: f32, b: f32) -> bool {
     overlap >= 0.6 * (b - a)
 }
 
-/// Ridge mask of `mid` against `a` and `b` (same length): 1 where `mid` is darker or lighter than both.
+/// Ridge mask of `mid` against the pixels `k` away on either side (`a`, `b`) and half as far
+/// (`a_near`, `b_near`), all the same length: 1 where `mid` is darker (or lighter) than one
+/// pixel on each side. The nearer pixels find a line that other marks run alongside (the
+/// dashed cages of Killer boards, a cell's frame) where the farther ones fall on those marks.
 #[inline]
-fn ridge(a: &[u8], mid: &[u8], b: &[u8], t: u8, out: &mut [u8]) {
-    for i in 0..out.len().min(mid.len()).min(a.len()).min(b.len()) {
-        let (m, x, y) = (mid[i], a[i], b[i]);
-        let dark = (x.saturating_sub(m) > t) & (y.saturating_sub(m) > t);
-        let light = (m.saturating_sub(x) > t) & (m.saturating_sub(y) > t);
+fn ridge(sides: [&[u8]; 4], mid: &[u8], t: u8, out: &mut [u8]) {
+    let [a, a_near, b_near, b] = sides;
+    let n = sides
+        .iter()
+        .map(|s| s.len())
+        .fold(out.len().min(mid.len()), usize::min);
+    for i in 0..n {
+        let m = mid[i];
+        let (a_hi, a_lo) = (a[i].max(a_near[i]), a[i].min(a_near[i]));
+        let (b_hi, b_lo) = (b[i].max(b_near[i]), b[i].min(b_near[i]));
+        let dark = (a_hi.saturating_sub(m) > t) & (b_hi.saturating_sub(m) > t);
+        let light = (m.saturating_sub(a_lo) > t) & (m.saturating_sub(b_lo) > t);
         out[i] = (dark | light) as u8;
     }
 }
@@ -557,13 +582,13 @@ fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     }
     let mut mask = vec![0u8; g.width];
     for y in p.k..g.height.saturating_sub(p.k) {
-        ridge(
+        let sides = [
             g.row(y - p.k),
-            g.row(y),
+            g.row(y - p.near()),
+            g.row(y + p.near()),
             g.row(y + p.k),
-            p.contrast,
-            &mut mask,
-        );
+        ];
+        ridge(sides, g.row(y), p.contrast, &mut mask);
         let mut run = NO_RUN;
         let at = y as u32;
         // A pair: this pixel and the next one along the row.
@@ -587,7 +612,14 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     for y in (0..g.height.saturating_sub(1)).step_by(STEP) {
         // A pair: this row and the next.
         for (row, mask) in [(g.row(y), &mut m0), (g.row(y + 1), &mut m1)] {
-            ridge(&row[..n], &row[k..k + n], &row[2 * k..], p.contrast, mask);
+            let h = p.near();
+            let sides = [
+                &row[..n],
+                &row[k - h..k - h + n],
+                &row[k + h..k + h + n],
+                &row[2 * k..],
+            ];
+            ridge(sides, &row[k..k + n], p.contrast, mask);
         }
         let mut i = 0;
         while i < n {
@@ -963,5 +995,29 @@ impl Detection {
             out.push_str(&format!("; but {why}"));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_with_dashes_alongside_is_still_a_ridge() {
+        // Columns of a scan across a dark line (index 0 of each slice) on white paper: the
+        // pixels k away fall on dashes that run alongside (a Killer cage's outline), the
+        // nearer ones on paper.
+        let (line, paper, dash) = ([40u8], [250u8], [60u8]);
+        let mut out = [0u8];
+        ridge([&dash, &paper, &paper, &dash], &line, 6, &mut out);
+        assert_eq!(out, [1]);
+        // Paper all round, as before; a step between two colours is no ridge.
+        ridge([&paper, &paper, &paper, &paper], &line, 6, &mut out);
+        assert_eq!(out, [1]);
+        ridge([&paper, &paper, &line, &line], &line, 6, &mut out);
+        assert_eq!(out, [0]);
+        // A light line on a dark theme.
+        ridge([&line, &line, &line, &line], &paper, 6, &mut out);
+        assert_eq!(out, [1]);
     }
 }
