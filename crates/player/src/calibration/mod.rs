@@ -514,11 +514,7 @@ impl Calibration {
     pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
         self.check_frame(img.width(), img.height())
             .map_err(vision::VisionError::Calibration)?;
-        Ok(vision::read_with(
-            img,
-            self.geometry(),
-            self.template_bank().as_ref(),
-        ))
+        vision::read_with(img, self.geometry(), self.template_bank().as_ref())
     }
 
     /// Reads the board if it is where this calibration says; `None` when something covers it
@@ -543,7 +539,11 @@ impl Calibration {
         {
             return Ok(None);
         }
-        Ok(Some(self.read(frame)?.board))
+        match self.read(frame) {
+            Ok(r) => Ok(Some(r.board)),
+            Err(VisionError::Covered { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Checks that this calibration was made for a `width x height` frame.
