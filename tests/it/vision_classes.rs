@@ -42,23 +42,37 @@ fn reads_exactly(name: &str, img: &RgbaImage, sc: &Scene) -> String {
 fn entries_at_half_opacity_are_entries_also_beside_a_brighter_frame() {
     let sc = scene();
     for theme in [Theme::Light, Theme::Dark] {
+        let light = theme == Theme::Light;
+        // The selected cell's row, column and box on the sim's own highlight, or filled in a
+        // colour that the app draws them on in another ink (dark on light in a dark theme).
+        let fills = [
+            None,
+            Some(if light {
+                ([40, 70, 160], [255; 3])
+            } else {
+                ([200, 200, 205], [4; 3])
+            }),
+        ];
         for (name, w, h) in [("classic", 1080, 2400), ("actions", 720, 1520)] {
-            let mut st = style(name, theme, w, h);
-            st.app().highlight = Highlights::Peers;
-            // The selected cell holds an entry and is framed in a ring brighter than its ink.
-            st.selected = Some(43);
-            let layers = Layers::of(&st, &sc);
-            let light = theme == Theme::Light;
-            let look = Opacity {
-                scene: &sc,
-                ink: if light { [0, 0, 0] } else { [247; 3] },
-                rect: layers.rect,
-                selected: 43,
-                frame: if light { [20, 20, 20] } else { [255; 3] },
-            };
-            let label = format!("opacity_{name}_{}", theme.name());
-            let evidence = reads_exactly(&label, &layers.compose(&look), &sc);
-            assert!(evidence.starts_with("split by "), "{label}: {evidence}");
+            for peers in fills {
+                let mut st = style(name, theme, w, h);
+                st.app().highlight = Highlights::Peers;
+                // The selected cell holds an entry and is framed in a ring brighter than its
+                // ink.
+                st.selected = Some(43);
+                let layers = Layers::of(&st, &sc);
+                let look = Opacity {
+                    scene: &sc,
+                    ink: if light { [0, 0, 0] } else { [247; 3] },
+                    rect: layers.rect,
+                    selected: 43,
+                    frame: if light { [20, 20, 20] } else { [255; 3] },
+                    peers,
+                };
+                let label = format!("opacity_{name}_{}_{}", theme.name(), peers.is_some());
+                let evidence = reads_exactly(&label, &layers.compose(&look), &sc);
+                assert!(evidence.starts_with("split by "), "{label}: {evidence}");
+            }
         }
     }
 }
@@ -138,9 +152,9 @@ fn killer_cages_and_their_sums_are_left_out_of_the_reading() {
     }
 }
 
-/// The scene's screen (light, 1080x2400) under a dimming overlay of `dim`, with a gesture
-/// stroke in `stroke` across the board.
-fn covered(dim: f32, stroke: Option<[u8; 3]>) -> (RgbaImage, Rendered) {
+/// The scene's screen (light, 1080x2400) under a dimming overlay of `dim`, with `stroke`
+/// across the board.
+fn covered(dim: f32, stroke: Option<Stroke>) -> (RgbaImage, Rendered) {
     let drawn = render_full(&Style::light(1080, 2400), &scene());
     let mut img = drawn.image.clone();
     cover(&mut img, drawn.rect, dim, stroke);
@@ -150,10 +164,45 @@ fn covered(dim: f32, stroke: Option<[u8; 3]>) -> (RgbaImage, Rendered) {
 #[test]
 fn a_covered_board_is_refused_by_everything_that_would_act_on_it() {
     let is_covered = |e: &VisionError| matches!(e, VisionError::Covered { .. });
+    let white = Stroke::across([255; 3]);
     for (dim, stroke) in [
-        (0.5, Some([255, 255, 255])),
-        (0.6, Some([255, 200, 60])),
-        (0.3, Some([250, 250, 250])),
+        (0.5, Some(white)),
+        (0.6, Some(Stroke::across([255, 200, 60]))),
+        (0.3, Some(Stroke::across([250, 250, 250]))),
+        // Thinner, half transparent, short, straight along a row.
+        (
+            0.5,
+            Some(Stroke {
+                width: 0.015,
+                ..white
+            }),
+        ),
+        (
+            0.5,
+            Some(Stroke {
+                opacity: 0.5,
+                ..white
+            }),
+        ),
+        (
+            0.5,
+            Some(Stroke {
+                from: (0.3, 0.6),
+                to: (0.6, 0.5),
+                bend: 0.05,
+                ..white
+            }),
+        ),
+        (
+            0.5,
+            Some(Stroke {
+                from: (0.05, 0.5),
+                to: (0.95, 0.55),
+                bend: 0.0,
+                ..white
+            }),
+        ),
+        // The dimming behind a dialog alone (Android's themes dim by 60%).
         (0.6, None),
     ] {
         let (img, clean) = covered(dim, stroke);

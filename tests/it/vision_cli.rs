@@ -126,7 +126,12 @@ fn read_errors_are_clear() {
     // A board under a dimming overlay with a gesture stroke across it is refused, not read.
     let drawn = render_full(&Style::light(1080, 2400), &scene());
     let mut img = drawn.image;
-    restyle::cover(&mut img, drawn.rect, 0.5, Some([255, 255, 255]));
+    restyle::cover(
+        &mut img,
+        drawn.rect,
+        0.5,
+        Some(restyle::Stroke::across([255; 3])),
+    );
     let covered = dir.path().join("covered.png");
     img.save(&covered).unwrap();
     let out = autoplay(&["read", covered.to_str().unwrap()], b"");

@@ -104,17 +104,31 @@ pub fn digit(sc: &Scene, c: usize) -> u8 {
 
 /// Entries in the givens' ink at half opacity (black and grey on light, white and grey on
 /// dark), over whatever the app draws behind them; the selected cell (an entry) framed by a
-/// ring in `frame`, brighter than the entry's ink.
+/// ring in `frame`, brighter than the entry's ink; with `peers` (a fill, an ink), the selected
+/// cell's row, column and box filled and their digits drawn in that ink (at the same opacity).
 pub struct Opacity<'a> {
     pub scene: &'a Scene,
     pub ink: Rgb,
     pub rect: [u32; 4],
     pub selected: usize,
     pub frame: Rgb,
+    pub peers: Option<(Rgb, Rgb)>,
+}
+
+impl Opacity<'_> {
+    /// Whether `cell` is in the selected cell's row, column or box.
+    fn peer(&self, cell: usize) -> bool {
+        let (r, c) = (self.selected / 9, self.selected % 9);
+        cell / 9 == r || cell % 9 == c || (cell / 27 == r / 3 && cell % 9 / 3 == c / 3)
+    }
 }
 
 impl Look for Opacity<'_> {
     fn back(&self, cell: Option<usize>, x: u32, y: u32, plain: Rgb) -> Rgb {
+        let plain = match (cell, self.peers) {
+            (Some(c), Some((fill, _))) if self.peer(c) => fill,
+            _ => plain,
+        };
         if cell != Some(self.selected) {
             return plain;
         }
@@ -129,7 +143,11 @@ impl Look for Opacity<'_> {
         if ring { self.frame } else { plain }
     }
     fn ink(&self, cell: usize) -> (Rgb, f32) {
-        (self.ink, if is_given(self.scene, cell) { 1.0 } else { 0.5 })
+        let ink = match self.peers {
+            Some((_, ink)) if self.peer(cell) => ink,
+            _ => self.ink,
+        };
+        (ink, if is_given(self.scene, cell) { 1.0 } else { 0.5 })
     }
 }
 
@@ -296,24 +314,60 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
     }
 }
 
-/// A dimming overlay over the whole screen, and a thick gesture stroke across the board.
-pub fn cover(img: &mut RgbaImage, rect: [u32; 4], dim: f32, stroke: Option<Rgb>) {
+/// A gesture stroke: a curve from `from` to `to` (fractions of the board) bowed `bend` of the
+/// board aside, `width` of the board wide, in `colour` at `opacity`.
+#[derive(Debug, Clone, Copy)]
+pub struct Stroke {
+    pub from: (f32, f32),
+    pub to: (f32, f32),
+    pub bend: f32,
+    pub width: f32,
+    pub colour: Rgb,
+    pub opacity: f32,
+}
+
+impl Stroke {
+    /// A thick stroke from the lower left to the upper right, bowed up.
+    pub fn across(colour: Rgb) -> Stroke {
+        Stroke {
+            from: (0.1, 0.85),
+            to: (0.9, 0.25),
+            bend: 0.25,
+            width: 0.05,
+            colour,
+            opacity: 1.0,
+        }
+    }
+}
+
+/// A dimming overlay of `dim` over the whole screen, and `stroke` over the board (outer line
+/// centres `rect`).
+pub fn cover(img: &mut RgbaImage, rect: [u32; 4], dim: f32, stroke: Option<Stroke>) {
     for p in img.pixels_mut() {
         for c in 0..3 {
             p[c] = (p[c] as f32 * (1.0 - dim)).round() as u8;
         }
     }
-    let Some(colour) = stroke else {
+    let Some(s) = stroke else {
         return;
     };
     let [x0, y0, x1, y1] = rect.map(|v| v as f32);
-    let radius = (x1 - x0) / 40.0;
     let (w, h) = img.dimensions();
-    let mut canvas = autoplay_sim::app::canvas::Canvas::new(img, w, h);
-    for k in 0..=400 {
-        let t = k as f32 / 400.0;
-        let x = x0 + (x1 - x0) * (0.1 + 0.8 * t);
-        let y = y0 + (y1 - y0) * (0.85 - 0.6 * t - 0.25 * (std::f32::consts::PI * t).sin());
-        canvas.disc(x, y, radius, colour);
+    // The stroke's coverage, drawn in white on black, then blended in.
+    let mut mask = RgbaImage::from_pixel(w, h, Rgba([0, 0, 0, 255]));
+    let mut canvas = autoplay_sim::app::canvas::Canvas::new(&mut mask, w, h);
+    let radius = (x1 - x0) * s.width / 2.0;
+    for k in 0..=600 {
+        let t = k as f32 / 600.0;
+        let lerp = |a: f32, b: f32| a + (b - a) * t;
+        let bow = s.bend * (std::f32::consts::PI * t).sin();
+        let (u, v) = (lerp(s.from.0, s.to.0), lerp(s.from.1, s.to.1) - bow);
+        canvas.disc(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v, radius, [255; 3]);
+    }
+    for (p, m) in img.pixels_mut().zip(mask.pixels()) {
+        let a = m[0] as f32 / 255.0 * s.opacity;
+        for c in 0..3 {
+            p[c] = (p[c] as f32 * (1.0 - a) + s.colour[c] as f32 * a).round() as u8;
+        }
     }
 }

@@ -13,7 +13,7 @@ use super::ink::Ink;
 use super::ocr::{CellInk, CellRead};
 
 /// A board whose marks cross at least this many borders between cells is covered.
-const MAX_CROSSINGS: usize = 3;
+const MAX_CROSSINGS: usize = 2;
 /// A board whose paper and digits are all darker than this (luma) is dimmed.
 const DIMMED: f32 = 120.0;
 
@@ -93,7 +93,7 @@ fn crossings(inks: &[CellInk]) -> usize {
     across + down
 }
 
-/// Where strong ink comes into a crop across its edges: runs along an edge from an eighth to
+/// Where strong ink comes into a crop across its edges: runs along an edge from a twelfth to
 /// three quarters of its length (a thin line crossing the edge leaves less, a sliver of a grid
 /// line runs along all of it) whose ink goes on an eighth of the crop into it (a line lying
 /// along the edge does not).
@@ -108,7 +108,7 @@ fn entries(ink: &Ink) -> Entries {
     let [ox, oy] = ink.origin;
     // The runs along an edge of `len` pixels; `at(i, d)`: the pixel `i` along it, `d` in.
     let runs = |len: usize, at: &dyn Fn(usize, usize) -> bool, origin: u32| {
-        let (lo, hi) = (len.div_ceil(8).max(2), len * 3 / 4);
+        let (lo, hi) = (len.div_ceil(12).max(2), len * 3 / 4);
         let mut out = Vec::new();
         let mut start = None;
         for i in 0..=len {

@@ -148,28 +148,68 @@ impl<'a> Features<'a> {
 
     /// Whether the faint group of an opacity partition (`false`) is the opaque group's ink
     /// (`true`) blended over each digit's own background, as an ink drawn at part opacity is:
-    /// its colour lies between the two, and the opaque group is one ink.
+    /// its colour lies between the two. Apps may draw in another ink on a highlight (dark on
+    /// a light fill in a dark theme): each digit is compared with the opaque ink on its own
+    /// background, which is one ink.
     fn blended(&self, side: &Side) -> bool {
         let (opaque, faint) = (
             self.group(Feature::Opacity, side, true),
             self.group(Feature::Opacity, side, false),
         );
-        let ink = self.centre(&opaque);
-        let one_ink = opaque.iter().all(|&i| dist(self.ink[i], ink) < SAME_INK);
-        let between = |i: usize| {
-            let back = f(self.digits[i].surround);
-            let to: [f32; 3] = std::array::from_fn(|c| ink[c] - back[c]);
-            let at: [f32; 3] = std::array::from_fn(|c| self.ink[i][c] - back[c]);
-            let len = to.iter().map(|v| v * v).sum::<f32>();
-            if len <= 0.0 {
-                return false;
-            }
-            let alpha = (to.iter().zip(&at).map(|(a, b)| a * b).sum::<f32>() / len).clamp(0.0, 1.0);
-            let blend: [f32; 3] = std::array::from_fn(|c| back[c] + alpha * to[c]);
-            dist(self.ink[i], blend) < SAME_INK / 2.0
-        };
-        let on_the_way = faint.iter().filter(|&&i| between(i)).count();
+        let one_ink = opaque
+            .iter()
+            .all(|&i| dist(self.ink[i], self.opaque_ink(i, &opaque)) < SAME_INK);
+        let on_the_way = faint
+            .iter()
+            .filter(|&&i| self.opacity(i, self.opaque_ink(i, &opaque)).is_some())
+            .count();
         one_ink && on_the_way * 5 >= faint.len() * 4
+    }
+
+    /// The ink of the `opaque` digits on digit `i`'s background (all of them where none is).
+    fn opaque_ink(&self, i: usize, opaque: &[usize]) -> [f32; 3] {
+        let back = f(self.digits[i].surround);
+        let here: Vec<usize> = opaque
+            .iter()
+            .copied()
+            .filter(|&j| dist(f(self.digits[j].surround), back) < TINT)
+            .collect();
+        self.centre(if here.is_empty() { opaque } else { &here })
+    }
+
+    /// Digit `i`'s opacity in `ink`: where its colour lies between the colour behind it (0)
+    /// and `ink` (1); `None` when it does not lie between them (another ink).
+    fn opacity(&self, i: usize, ink: [f32; 3]) -> Option<f32> {
+        let back = f(self.digits[i].surround);
+        let to: [f32; 3] = std::array::from_fn(|c| ink[c] - back[c]);
+        let at: [f32; 3] = std::array::from_fn(|c| self.ink[i][c] - back[c]);
+        let len = to.iter().map(|v| v * v).sum::<f32>();
+        if len <= 0.0 {
+            return None;
+        }
+        let alpha = (to.iter().zip(&at).map(|(a, b)| a * b).sum::<f32>() / len).clamp(0.0, 1.0);
+        let blend: [f32; 3] = std::array::from_fn(|c| back[c] + alpha * to[c]);
+        (dist(self.ink[i], blend) < SAME_INK / 2.0).then_some(alpha)
+    }
+
+    /// The group of an opacity partition that digit `i` belongs to by its opacity in the
+    /// opaque group's ink over whatever is behind it (a highlighted number's background), when
+    /// its ink is that ink blended over it.
+    fn matches_opacity(&self, side: &Side, i: usize) -> Option<bool> {
+        if self.lit.ink[i] {
+            return None;
+        }
+        let (opaque, faint) = (
+            self.group(Feature::Opacity, side, true),
+            self.group(Feature::Opacity, side, false),
+        );
+        let alphas: Vec<f32> = faint
+            .iter()
+            .filter_map(|&j| self.opacity(j, self.opaque_ink(j, &opaque)))
+            .collect();
+        let faint_alpha = alphas.iter().sum::<f32>() / alphas.len().max(1) as f32;
+        let alpha = self.opacity(i, self.opaque_ink(i, &opaque))?;
+        Some(alpha >= (1.0 + faint_alpha) / 2.0)
     }
 
     /// The members of group `a` that `feature` looks at.
@@ -228,7 +268,8 @@ impl<'a> Features<'a> {
                 (da.min(db) < SAME_INK / 2.0 && da.max(db) >= SAME_INK).then_some(da < db)
             }
             Feature::Background => self.matches_background(side, i),
-            Feature::Opacity | Feature::Weight | Feature::None => None,
+            Feature::Opacity => self.matches_opacity(side, i),
+            Feature::Weight | Feature::None => None,
         }
     }
 

@@ -87,7 +87,8 @@ impl Features<'_> {
     /// ink neither group has (a wrong entry) stays unplaced; the others by another feature
     /// that splits the digits clearly and sees this one (a given's tinted cell under a
     /// recoloured ink), else by `chosen`'s own feature when the digit clearly matches one
-    /// group (a highlight that keeps the ink or the disc).
+    /// group (a highlight that keeps the ink or the disc), else by another feature's match (an
+    /// entry's opacity over a highlighted number's background).
     fn place_left_out(&self, chosen: &Proposal, all: &[Proposal]) -> Side {
         let (feature, side) = (chosen.feature, &chosen.side);
         let (wa, wb) = (self.mean_weight(side, true), self.mean_weight(side, false));
@@ -105,13 +106,18 @@ impl Features<'_> {
                 if placed.is_none() && self.wrong_entry(side, i) {
                     return None;
                 }
+                let by_other = |p: &Proposal, same: bool, matching: bool| {
+                    let a = if matching {
+                        self.matches(p.feature, &p.side, i)
+                    } else {
+                        p.side[i]
+                    };
+                    a.map(|a| a == same)
+                };
                 placed
-                    .or_else(|| {
-                        others
-                            .iter()
-                            .find_map(|(p, same)| p.side[i].map(|a| a == *same))
-                    })
+                    .or_else(|| others.iter().find_map(|&(p, s)| by_other(p, s, false)))
                     .or_else(|| self.matches(feature, side, i))
+                    .or_else(|| others.iter().find_map(|&(p, s)| by_other(p, s, true)))
             })
             .collect()
     }
