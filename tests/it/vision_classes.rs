@@ -80,25 +80,31 @@ fn entries_at_half_opacity_are_entries_also_beside_a_brighter_frame() {
 #[test]
 fn a_same_number_highlight_on_tinted_givens_keeps_their_kind() {
     // Givens on grey cells, entries grey on white; every 7 drawn red (the givens on their grey
-    // cells, and the entered 7 too or not).
+    // cells, and the entered 7 too or not). On a tint too faint to tell (a few levels off
+    // white), the red givens are a highlight all the same: one number's ink of its own.
     let sc = scene();
     for theme in [Theme::Light, Theme::Dark] {
-        for entries_too in [false, true] {
+        let light = theme == Theme::Light;
+        let tints = if light {
+            [[226; 3], [246; 3]]
+        } else {
+            [[58, 58, 60], [40, 42, 46]]
+        };
+        for (tint, entries_too) in [(tints[0], false), (tints[0], true), (tints[1], false)] {
             let mut st = style("classic", theme, 1080, 2400);
             st.app().highlight = Highlights::Row;
             st.selected = Some(4);
             let layers = Layers::of(&st, &sc);
-            let light = theme == Theme::Light;
             let look = SameNumber {
                 scene: &sc,
-                tint: if light { [226; 3] } else { [58, 58, 60] },
+                tint,
                 given: if light { [20; 3] } else { [240; 3] },
                 entered: if light { [120; 3] } else { [150; 3] },
                 number: 7,
                 highlight: [211, 47, 47],
                 entries_too,
             };
-            let label = format!("same_number_{}_{entries_too}", theme.name());
+            let label = format!("same_number_{}_{tint:?}_{entries_too}", theme.name());
             reads_exactly(&label, &layers.compose(&look), &sc);
         }
     }

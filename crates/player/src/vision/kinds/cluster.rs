@@ -59,8 +59,9 @@ pub(super) fn highlighted(digits: &[DigitInk], tint: &[f32], conflicting: &[bool
     lit
 }
 
-/// Up to three inks: `true` for the digits in the most common ink. `None` for one ink.
-pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<bool>> {
+/// Up to three inks: per digit, its ink's rank by how many digits have it (0: the most
+/// common). `None` for one ink.
+pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<usize>> {
     let first = *cols.first()?;
     // Farthest-point seeds, then a few rounds of k-means.
     let mut centres = vec![first];
@@ -113,11 +114,17 @@ pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<bool>> {
         }
     }
     let count = |k: usize| member.iter().filter(|&&m| m == k).count();
-    let main = (0..centres.len()).max_by_key(|&k| count(k))?;
-    if count(main) == cols.len() {
+    let mut rank: Vec<usize> = (0..centres.len()).collect();
+    rank.sort_by_key(|&k| std::cmp::Reverse(count(k)));
+    if count(rank[0]) == cols.len() {
         return None;
     }
-    Some(member.iter().map(|&m| m == main).collect())
+    Some(
+        member
+            .iter()
+            .map(|&m| rank.iter().position(|&k| k == m).unwrap_or(0))
+            .collect(),
+    )
 }
 
 /// Otsu's cut of positive values on a log scale: the threshold with the largest

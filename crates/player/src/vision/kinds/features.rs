@@ -124,8 +124,17 @@ impl<'a> Features<'a> {
         match feature {
             Feature::InkColour => {
                 let member = inks(&seen.iter().map(|&i| self.ink[i]).collect::<Vec<_>>())?;
-                let at = |i: usize| member[seen.iter().position(|&j| j == i).unwrap_or(0)];
-                Some(by(&at))
+                let mut side = by(&|i| member[seen.iter().position(|&j| j == i).unwrap_or(0)] == 0);
+                // A third ink that several cells of one number have, and no other number: that
+                // number's highlight (givens and entries alike), not a kind.
+                let third: Vec<usize> = (0..seen.len()).filter(|&k| member[k] == 2).collect();
+                let one_number = third
+                    .iter()
+                    .all(|&k| self.digits[seen[k]].digit == self.digits[seen[third[0]]].digit);
+                if third.len() >= 2 && one_number {
+                    third.iter().for_each(|&k| side[seen[k]] = None);
+                }
+                Some(side)
             }
             Feature::Opacity => {
                 let cut = otsu(&seen.iter().map(|&i| self.contrast[i]).collect::<Vec<_>>())?;
