@@ -113,7 +113,13 @@ fn a_same_number_highlight_on_tinted_givens_keeps_their_kind() {
 #[test]
 fn grid_lines_hidden_by_a_highlighted_row_and_column_on_small_screens() {
     let sc = scene();
-    for (w, h, border) in [(480, 800, true), (480, 800, false), (720, 1280, false)] {
+    for (w, h, border, with_box) in [
+        (480, 800, true, false),
+        (480, 800, false, false),
+        (720, 1280, false, false),
+        (480, 800, true, true),
+        (480, 800, false, true),
+    ] {
         let mut st = style("classic", Theme::Light, w, h);
         st.app().border = border;
         let layers = Layers::of(&st, &sc);
@@ -124,8 +130,9 @@ fn grid_lines_hidden_by_a_highlighted_row_and_column_on_small_screens() {
             selected: 40,
             band: [220, 232, 250],
             cell: [229, 115, 115],
+            with_box,
         };
-        let label = format!("crossing_{w}x{h}_border_{border}");
+        let label = format!("crossing_{w}x{h}_border_{border}_box_{with_box}");
         reads_exactly(&label, &layers.compose(&look), &sc);
     }
 }

@@ -196,8 +196,8 @@ impl Look for SameNumber<'_> {
     }
 }
 
-/// A selection that tints its row and column over the grid lines (the lines do not run through
-/// the highlighted cells), the selected cell in another colour.
+/// A selection that tints its row and column (and box) over the grid lines (the lines do not
+/// run through the highlighted cells), the selected cell in another colour.
 pub struct Crossing<'a> {
     pub scene: &'a Scene,
     pub rect: [u32; 4],
@@ -206,6 +206,8 @@ pub struct Crossing<'a> {
     pub selected: usize,
     pub band: Rgb,
     pub cell: Rgb,
+    /// The selected cell's 3x3 box tinted too, its lines hidden.
+    pub with_box: bool,
 }
 
 impl Look for Crossing<'_> {
@@ -218,9 +220,15 @@ impl Look for Crossing<'_> {
             y > line(y0, y1, r) + m && y + m < line(y0, y1, r + 1) && x > x0 + m && x + m < x1;
         let in_col =
             x > line(x0, x1, c) + m && x + m < line(x0, x1, c + 1) && y > y0 + m && y + m < y1;
+        let (b0, b1) = ((r / 3) * 3, (c / 3) * 3);
+        let in_box = self.with_box
+            && y > line(y0, y1, b0) + m
+            && y + m < line(y0, y1, b0 + 3)
+            && x > line(x0, x1, b1) + m
+            && x + m < line(x0, x1, b1 + 3);
         match cell {
             _ if in_row && in_col => self.cell,
-            _ if in_row || in_col => self.band,
+            _ if in_row || in_col || in_box => self.band,
             _ => plain,
         }
     }
