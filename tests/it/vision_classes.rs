@@ -242,6 +242,14 @@ fn a_covered_board_is_refused_by_everything_that_would_act_on_it() {
     // screen shows.
     let (img, _) = covered(0.3, None);
     reads_exactly("dim_0.3", &img, &scene());
+    // Nor is an empty board on dark paper dimmed (a Killer level before its first digit).
+    let empty = Scene {
+        givens: ".".repeat(81),
+        entered: ".".repeat(81),
+        pencil: Vec::new(),
+    };
+    let dark = render_full(&style("classic", Theme::Dark, 1080, 2400), &empty).image;
+    reads_exactly("empty_dark", &dark, &empty);
 }
 
 #[test]

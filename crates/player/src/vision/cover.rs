@@ -7,9 +7,11 @@
 //!   the board crosses the borders between cells, coming into both neighbours across the edges
 //!   that face each other, at the same place.
 //! - **Dimming**: apps draw their boards on bright paper or with bright digits; under the
-//!   overlay behind a dialog (Android dims by 60% by default) neither is bright.
+//!   overlay behind a dialog (Android's themes dim by 60%) neither is bright. (A board with
+//!   fewer digits than a puzzle has, dark paper and no digit to tell, is no puzzle to play.)
 
 use super::ink::Ink;
+use super::kinds::MIN_GIVENS;
 use super::ocr::{CellInk, CellRead};
 
 /// A board whose marks cross at least this many borders between cells is covered.
@@ -24,6 +26,8 @@ pub(crate) struct Cover {
     pub crossings: usize,
     /// The brightest of the board's paper and its digits' ink (luma 0..255).
     pub brightest: f32,
+    /// Digits read.
+    pub digits: usize,
 }
 
 fn luma(c: [u8; 3]) -> f32 {
@@ -40,6 +44,7 @@ impl Cover {
         Cover {
             crossings: crossings(inks),
             brightest: paper.chain(digits).fold(0.0, f32::max),
+            digits: cells.iter().filter(|c| c.digit != 0).count(),
         }
     }
 
@@ -51,7 +56,7 @@ impl Cover {
                  something drawn over it)",
                 self.crossings
             ))
-        } else if self.brightest < DIMMED {
+        } else if self.brightest < DIMMED && self.digits >= MIN_GIVENS {
             Some(format!(
                 "it is dimmed (its brightest paper or digit is {:.0} of 255), as under the \
                  overlay behind a dialog",

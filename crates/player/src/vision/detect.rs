@@ -6,9 +6,10 @@
 //! dashes inside the cells. So:
 //!
 //! 1. The frame is scanned at about 540 pixels across (luma averaged over blocks).
-//! 2. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than
-//!    both pixels `k` away on either side: thin lines are ridges; flat areas, the edges of bars
-//!    and of highlighted rows, and the insides of thick strokes are not.
+//! 2. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than a
+//!    pixel on either side, `k` or `k/2` away: thin lines are ridges, also with a Killer
+//!    cage's dashes `k` away alongside; flat areas, the edges of bars and of highlighted rows,
+//!    and the insides of thick strokes are not.
 //! 3. Long, dense runs of ridge pixels along a row (column) are horizontal (vertical) line
 //!    segments; gaps up to about a cell are bridged (a selected cell that hides a piece of a
 //!    line). Adjacent segments merge into lines with a thickness and a contrast.
@@ -21,8 +22,9 @@
 //!    interpolated, and a window whose missing lines would lie off the frame is dropped, so a
 //!    board's window cannot slide off the screen.
 //! 5. Vertical and horizontal windows pair up when cells are roughly square, each axis's lines
-//!    cross the other's extent, and every found line shows along every cell span of the other
-//!    axis (a window that adds a phantom row has a span without lines).
+//!    cross the other's extent, and the found lines show along every cell span of the other
+//!    axis (a window that adds a phantom row has a span without lines), but one inner span
+//!    (a selected cell's row or column painted over the lines).
 //!
 //! Candidates are ranked; [`detect_all`] returns them with everything seen, for the reader to
 //! check close calls against the digits and for the debug overlay.
