@@ -412,19 +412,11 @@ fn support(
     let t = p.contrast;
     let (w, h) = (g.width as i64, g.height as i64);
     let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
-    let h = p.near() as i64;
-    let is_ridge = |x: i64, y: i64| {
-        let side = |d: i64| {
-            if vertical { at(x + d, y) } else { at(x, y + d) }
-        };
-        let mut out = [0u8];
-        ridge(
-            [&[side(-k)], &[side(-h)], &[side(h)], &[side(k)]],
-            &[at(x, y)],
-            t,
-            &mut out,
-        );
-        out[0] != 0
+    let near = p.near() as i64;
+    // `u` along the line, `v` across it.
+    let is_ridge = |u: i64, v: i64| {
+        let px = |d: i64| if vertical { at(v + d, u) } else { at(u, v + d) };
+        ridge_at(px(0), [px(-k), px(-near), px(near), px(k)], t)
     };
     // Each found position: the lines there (one, or two for a band).
     let found: Vec<Vec<Line>> = fit
@@ -433,45 +425,54 @@ fn support(
         .filter(|f| f[0].is_some())
         .map(|f| f.iter().flatten().map(|&i| lines[i]).collect())
         .collect();
+    if found.is_empty() {
+        return Err(0);
+    }
+    // Whether line `l` shows along half of `from..to` (stops as soon as that is settled).
+    let shows = |l: &Line, from: i64, to: i64| {
+        let half = (l.thick / 2.0) as i64 + 1;
+        let c = l.pos.round() as i64;
+        let len = (to - from) as usize;
+        let need = len.div_ceil(2);
+        let (mut hits, mut misses) = (0, 0);
+        for u in from..to {
+            if (c - half..=c + half).any(|v| is_ridge(u, v)) {
+                hits += 1;
+                if hits >= need {
+                    return true;
+                }
+            } else {
+                misses += 1;
+                if misses > len - need {
+                    return false;
+                }
+            }
+        }
+        hits >= need
+    };
     let need = 2.min(found.len());
-    let mut total = 0.0;
+    // The spans at the board's edges first: a phantom row or column fails there at once.
+    let mut present = [0usize; 9];
     let mut hidden = false;
-    for n in 0..9 {
+    for n in [0, 8, 1, 2, 3, 4, 5, 6, 7] {
         let (a, b) = (other.pos[n], other.pos[n + 1]);
         let trim = (b - a) * 0.15;
         let (from, to) = ((a + trim) as i64, (b - trim) as i64);
-        if to <= from || found.is_empty() {
+        if to <= from {
             return Err(n);
         }
-        let present = found
+        present[n] = found
             .iter()
-            .filter(|band| {
-                band.iter().any(|l| {
-                    let half = (l.thick / 2.0) as i64 + 1;
-                    let c = l.pos.round() as i64;
-                    let hits = (from..to)
-                        .filter(|&u| {
-                            (c - half..=c + half).any(|v| {
-                                if vertical {
-                                    is_ridge(v, u)
-                                } else {
-                                    is_ridge(u, v)
-                                }
-                            })
-                        })
-                        .count();
-                    hits * 2 >= (to - from) as usize
-                })
-            })
+            .filter(|band| band.iter().any(|l| shows(l, from, to)))
             .count();
-        if present < need.max(1) {
+        if present[n] < need.max(1) {
             if hidden || n == 0 || n == 8 {
                 return Err(n);
             }
             hidden = true;
         }
-        total += present as f32 / found.len() as f32;
     }
+    let total: f32 = present.iter().map(|&p| p as f32 / found.len() as f32).sum();
     Ok(total / 9.0)
 }
 
@@ -493,13 +494,18 @@ fn ridge(sides: [&[u8]; 4], mid: &[u8], t: u8, out: &mut [u8]) {
         .map(|s| s.len())
         .fold(out.len().min(mid.len()), usize::min);
     for i in 0..n {
-        let m = mid[i];
-        let (a_hi, a_lo) = (a[i].max(a_near[i]), a[i].min(a_near[i]));
-        let (b_hi, b_lo) = (b[i].max(b_near[i]), b[i].min(b_near[i]));
-        let dark = (a_hi.saturating_sub(m) > t) & (b_hi.saturating_sub(m) > t);
-        let light = (m.saturating_sub(a_lo) > t) & (m.saturating_sub(b_lo) > t);
-        out[i] = (dark | light) as u8;
+        out[i] = ridge_at(mid[i], [a[i], a_near[i], b_near[i], b[i]], t) as u8;
     }
+}
+
+/// [`ridge`] of one pixel `m` against `[a, a_near, b_near, b]`.
+#[inline(always)]
+fn ridge_at(m: u8, [a, a_near, b_near, b]: [u8; 4], t: u8) -> bool {
+    let (a_hi, a_lo) = (a.max(a_near), a.min(a_near));
+    let (b_hi, b_lo) = (b.max(b_near), b.min(b_near));
+    let dark = (a_hi.saturating_sub(m) > t) & (b_hi.saturating_sub(m) > t);
+    let light = (m.saturating_sub(a_lo) > t) & (m.saturating_sub(b_lo) > t);
+    dark | light
 }
 
 /// Tracks one run of ridge pixels along a row or column. Only hits are fed in: a hit further
