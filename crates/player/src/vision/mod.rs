@@ -86,7 +86,7 @@ pub fn detect_board(img: &RgbaImage) -> Result<BoardGeometry, VisionError> {
     detect_and_read(img).map(|(g, _)| g)
 }
 
-/// [`detect_board`], with the reading when close calls made one.
+/// [`detect_board`], with the reading when close calls made one; a covered board is refused.
 fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), VisionError> {
     let d = detect::detect_all(img);
     let Some(best) = d.candidates.first() else {
@@ -117,11 +117,14 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
         (digits < kinds::MIN_GIVENS, conflicts, doubtful)
     };
     let mut best: Option<(Reading, (bool, usize, usize))> = None;
+    let mut covered = None;
     for c in close {
-        // A covered candidate is no reading: the best by the lines is read again below, and
-        // refused.
-        let Ok(reading) = read_with(img, c.geometry.clone(), None) else {
-            continue;
+        let reading = match read_with(img, c.geometry.clone(), None) {
+            Ok(r) => r,
+            Err(e) => {
+                covered.get_or_insert(e);
+                continue;
+            }
         };
         let r = rank(&reading);
         tracing::debug!(
@@ -139,10 +142,14 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
             break;
         }
     }
-    Ok(match best {
-        Some((reading, _)) => (reading.geometry.clone(), Some(reading)),
-        None => (best_geometry, None),
-    })
+    // A covered candidate refuses the board, unless another one reads as a sound puzzle (the
+    // covered one was a window beside the board, over the keys).
+    match (best, covered) {
+        (Some((_, r)), Some(e)) if r != (false, 0, 0) => Err(e),
+        (Some((reading, _)), _) => Ok((reading.geometry.clone(), Some(reading))),
+        (None, Some(e)) => Err(e),
+        (None, None) => Ok((best_geometry, None)),
+    }
 }
 
 /// A doubt about a reading: a low-confidence cell or a broken rule.
