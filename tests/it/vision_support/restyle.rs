@@ -96,6 +96,7 @@ pub fn is_given(sc: &Scene, c: usize) -> bool {
     sc.givens.as_bytes()[c] != b'.'
 }
 
+/// The digit cell `c` of a scene holds (0: none).
 pub fn digit(sc: &Scene, c: usize) -> u8 {
     let g = sc.givens.as_bytes()[c];
     let e = sc.entered.as_bytes()[c];

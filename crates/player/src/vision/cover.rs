@@ -15,7 +15,7 @@ use super::kinds::MIN_GIVENS;
 use super::ocr::{CellInk, CellRead};
 
 /// A board whose marks cross at least this many borders between cells is covered.
-const MAX_CROSSINGS: usize = 2;
+const MIN_CROSSINGS: usize = 2;
 /// A board whose paper and digits are all darker than this (luma) is dimmed.
 const DIMMED: f32 = 120.0;
 
@@ -36,21 +36,20 @@ fn luma(c: [u8; 3]) -> f32 {
 
 impl Cover {
     pub(crate) fn of(inks: &[CellInk], cells: &[CellRead]) -> Cover {
+        let digits = || cells.iter().filter(|c| c.digit != 0);
         let paper = cells.iter().map(|c| luma(c.cell_background));
-        let digits = cells
-            .iter()
-            .filter(|c| c.digit != 0)
-            .map(|c| luma(c.ink_colour));
         Cover {
             crossings: crossings(inks),
-            brightest: paper.chain(digits).fold(0.0, f32::max),
-            digits: cells.iter().filter(|c| c.digit != 0).count(),
+            brightest: paper
+                .chain(digits().map(|c| luma(c.ink_colour)))
+                .fold(0.0, f32::max),
+            digits: digits().count(),
         }
     }
 
     /// What covers the board, in words; `None` when nothing does.
     pub(crate) fn what(&self) -> Option<String> {
-        if self.crossings >= MAX_CROSSINGS {
+        if self.crossings >= MIN_CROSSINGS {
             Some(format!(
                 "marks run across {} borders between its cells (a stroke, or the edge of \
                  something drawn over it)",
@@ -187,7 +186,7 @@ mod tests {
             let band = [(40, 430), (54, 430), (430, 54), (430, 40)].map(|(x, y)| Point::new(x, y));
             draw_polygon_mut(img, &band, black);
         });
-        assert!(stroke >= MAX_CROSSINGS, "{stroke}");
+        assert!(stroke >= MIN_CROSSINGS, "{stroke}");
         // Discs that fill their cells to the crop's edge, side by side, and digit-sized bars.
         let marks = crossings_of(|img| {
             for (cx, cy) in [(30, 30), (80, 30), (130, 30), (30, 80)] {

@@ -124,15 +124,19 @@ impl<'a> Features<'a> {
         match feature {
             Feature::InkColour => {
                 let member = inks(&seen.iter().map(|&i| self.ink[i]).collect::<Vec<_>>())?;
-                let mut side = by(&|i| member[seen.iter().position(|&j| j == i).unwrap_or(0)] == 0);
                 // A third ink that several cells of one number have, and no other number: that
                 // number's highlight (givens and entries alike), not a kind.
-                let third: Vec<usize> = (0..seen.len()).filter(|&k| member[k] == 2).collect();
-                let one_number = third
-                    .iter()
-                    .all(|&k| self.digits[seen[k]].digit == self.digits[seen[third[0]]].digit);
-                if third.len() >= 2 && one_number {
-                    third.iter().for_each(|&k| side[seen[k]] = None);
+                let third: Vec<usize> = (0..seen.len())
+                    .filter(|&k| member[k] == 2)
+                    .map(|k| seen[k])
+                    .collect();
+                let lit = third.len() >= 2
+                    && third
+                        .iter()
+                        .all(|&i| self.digits[i].digit == self.digits[third[0]].digit);
+                let mut side = vec![None; n];
+                for (k, &i) in seen.iter().enumerate() {
+                    side[i] = (!lit || member[k] != 2).then_some(member[k] == 0);
                 }
                 Some(side)
             }
