@@ -275,83 +275,21 @@ impl Found {
     /// Picks the best candidate (see the module documentation); `frame` is the device's screen.
     /// Panics if there is none: call [`Found::require`] first.
     pub fn pick(mut self, frame: Option<&RgbaImage>) -> Choice {
-        let keys = frame.and_then(|f| {
-            let geometry = vision::detect_board(f).ok()?;
-            vision::keypad::find_keypad(f, &geometry)
-                .ok()
-                .map(|k| k.keys)
-        });
+        let keys = ScreenKeys::of(frame);
         let alone = self.candidates.len() == 1 && self.left_out.is_empty();
-        // Mean distance per key between the keys seen and the calibration's, in pixels.
-        let off = |cal: &Calibration| {
-            keys.as_ref().map(|keys| {
-                let sum: u64 = keys
-                    .iter()
-                    .map(|k| {
-                        let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
-                        (x as i64 - k.center.0 as i64).unsigned_abs()
-                            + (y as i64 - k.center.1 as i64).unsigned_abs()
-                    })
-                    .sum();
-                sum / keys.len().max(1) as u64
-            })
-        };
-        // Keys within a quarter cell of where the calibration has them fit.
-        let fits = |cal: &Calibration| {
-            let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
-            off(cal).map(|d| d <= cell / 4)
-        };
-        let rank = |c: &Candidate| {
-            (
-                fits(&c.calibration) != Some(true),
-                !c.model_match,
-                c.calibration.navigation.is_none(),
-            )
-        };
         // `sort_by_key` is stable: the search path's order, then file-name order, breaks ties.
-        self.candidates.sort_by_key(rank);
+        self.candidates.sort_by_key(|c| keys.rank(c));
         let mut ranked = self.candidates.into_iter();
         let best = ranked.next().expect("Found::pick needs a candidate");
         let why = (!alone).then(|| {
-            let reason = match fits(&best.calibration) {
-                Some(true) => "its keypad is where the screen shows one".to_string(),
-                Some(false) => "no calibration's keypad is where the screen shows one".to_string(),
-                None if frame.is_some() => {
-                    "the screen shows no keypad to compare with (is the game screen open?)"
-                        .to_string()
-                }
-                None => "the screen was not compared".to_string(),
-            };
-            let mut reasons = vec![reason];
-            if best.model_match {
-                reasons.push("it names the model".into());
-            }
-            if best.calibration.navigation.is_some() {
-                reasons.push("it has [navigation]".into());
-            }
             let mut text = format!(
                 "{} picked for {}: {}",
                 best.path.display(),
                 self.wanted,
-                reasons.join(", ")
+                keys.reasons(&best, frame.is_some()).join(", ")
             );
             let others: Vec<String> = ranked
-                .map(|c| {
-                    let mut why = Vec::new();
-                    match (fits(&c.calibration), off(&c.calibration)) {
-                        (Some(false), Some(d)) => why.push(format!("keypad {d} px off")),
-                        _ if rank(&c) != rank(&best) => {}
-                        _ if c.dir > best.dir => why.push("later in the search path".into()),
-                        _ => why.push("ranked by file name".into()),
-                    }
-                    if !c.model_match && best.model_match {
-                        why.push("another model".into());
-                    }
-                    if c.calibration.navigation.is_none() && best.calibration.navigation.is_some() {
-                        why.push("no [navigation]".into());
-                    }
-                    format!("{} ({})", c.path.display(), why.join(", "))
-                })
+                .map(|c| format!("{} ({})", c.path.display(), keys.not_because(&c, &best)))
                 .chain(
                     self.left_out
                         .iter()
@@ -365,8 +303,8 @@ impl Found {
         });
         tracing::debug!(
             path = %best.path.display(),
-            keypad_fits = ?fits(&best.calibration),
-            keypad_off_px = ?off(&best.calibration),
+            keypad_fits = ?keys.fits(&best.calibration),
+            keypad_off_px = ?keys.off(&best.calibration),
             model_match = best.model_match,
             navigation = best.calibration.navigation.is_some(),
             why = why.as_deref().unwrap_or("the only calibration for the screen"),
@@ -401,6 +339,89 @@ impl Found {
                 p.display()
             );
         }
+    }
+}
+
+/// The keypad on the device's screen (when a frame was given and one is found there), which
+/// the calibrations' keypads are compared with.
+struct ScreenKeys(Option<[vision::keypad::Key; 9]>);
+
+impl ScreenKeys {
+    fn of(frame: Option<&RgbaImage>) -> ScreenKeys {
+        ScreenKeys(frame.and_then(|f| {
+            let geometry = vision::detect_board(f).ok()?;
+            vision::keypad::find_keypad(f, &geometry)
+                .ok()
+                .map(|k| k.keys)
+        }))
+    }
+
+    /// Mean distance per key between the keys seen and the calibration's, in pixels.
+    fn off(&self, cal: &Calibration) -> Option<u64> {
+        self.0.as_ref().map(|keys| {
+            let sum: u64 = keys
+                .iter()
+                .map(|k| {
+                    let [x, y] = cal.keypad.digits[(k.digit - 1) as usize];
+                    (x as i64 - k.center.0 as i64).unsigned_abs()
+                        + (y as i64 - k.center.1 as i64).unsigned_abs()
+                })
+                .sum();
+            sum / keys.len().max(1) as u64
+        })
+    }
+
+    /// Whether the keys are within a quarter cell of where the calibration has them.
+    fn fits(&self, cal: &Calibration) -> Option<bool> {
+        let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
+        self.off(cal).map(|d| d <= cell / 4)
+    }
+
+    /// The ranking key, best first.
+    fn rank(&self, c: &Candidate) -> (bool, bool, bool) {
+        (
+            self.fits(&c.calibration) != Some(true),
+            !c.model_match,
+            c.calibration.navigation.is_none(),
+        )
+    }
+
+    /// Why `best` was picked (`compared`: a frame was given).
+    fn reasons(&self, best: &Candidate, compared: bool) -> Vec<String> {
+        let reason = match self.fits(&best.calibration) {
+            Some(true) => "its keypad is where the screen shows one",
+            Some(false) => "no calibration's keypad is where the screen shows one",
+            None if compared => {
+                "the screen shows no keypad to compare with (is the game screen open?)"
+            }
+            None => "the screen was not compared",
+        };
+        let mut reasons = vec![reason.to_string()];
+        if best.model_match {
+            reasons.push("it names the model".into());
+        }
+        if best.calibration.navigation.is_some() {
+            reasons.push("it has [navigation]".into());
+        }
+        reasons
+    }
+
+    /// Why `c` was not picked over `best`.
+    fn not_because(&self, c: &Candidate, best: &Candidate) -> String {
+        let mut why = Vec::new();
+        match (self.fits(&c.calibration), self.off(&c.calibration)) {
+            (Some(false), Some(d)) => why.push(format!("keypad {d} px off")),
+            _ if self.rank(c) != self.rank(best) => {}
+            _ if c.dir > best.dir => why.push("later in the search path".into()),
+            _ => why.push("ranked by file name".into()),
+        }
+        if !c.model_match && best.model_match {
+            why.push("another model".into());
+        }
+        if c.calibration.navigation.is_none() && best.calibration.navigation.is_some() {
+            why.push("no [navigation]".into());
+        }
+        why.join(", ")
     }
 }
 
