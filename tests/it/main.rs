@@ -24,6 +24,7 @@ mod sim_calibrations;
 mod user_dirs;
 mod vision_calibration;
 mod vision_capture;
+mod vision_classes;
 mod vision_cli;
 mod vision_corpus;
 mod vision_synthetic;

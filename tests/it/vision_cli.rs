@@ -123,6 +123,24 @@ fn read_errors_are_clear() {
     let out = autoplay(&["read", "/nonexistent/shot.png"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/nonexistent/shot.png"));
+    // A board under a dimming overlay with a gesture stroke across it is refused, not read.
+    let drawn = render_full(&Style::light(1080, 2400), &scene());
+    let mut img = drawn.image;
+    restyle::cover(
+        &mut img,
+        drawn.rect,
+        0.5,
+        Some(restyle::Stroke::across([255; 3])),
+    );
+    let covered = dir.path().join("covered.png");
+    img.save(&covered).unwrap();
+    let out = autoplay(&["read", covered.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is covered"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A phone's home screen: wallpaper, status bar, a 4x5 grid of app icons with labels, a dock.

@@ -33,6 +33,13 @@ fn corpus() -> Vec<PathBuf> {
     out
 }
 
+/// A corpus screenshot's truth: the board, the kinds, and whether the app has no erase key.
+struct Truth {
+    board: String,
+    kinds: String,
+    toggle: bool,
+}
+
 #[test]
 fn every_corpus_screenshot_reads_exactly() {
     let files = corpus();
@@ -47,23 +54,18 @@ fn every_corpus_screenshot_reads_exactly() {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        let truth = std::fs::read_to_string(png.with_extension("truth")).unwrap();
-        let mut lines = truth.lines();
-        let (board, kinds) = (
-            lines.next().unwrap_or("").trim(),
-            lines.next().unwrap_or("").trim(),
-        );
-        let toggle = lines.next().is_some_and(|l| l.trim() == "erase: toggle");
-        let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
-        let shot = Shot {
-            name: &name,
-            img: &img,
-            board,
-            kinds,
+        let text = std::fs::read_to_string(png.with_extension("truth")).unwrap();
+        let mut lines = text.lines();
+        let truth = Truth {
+            board: lines.next().unwrap_or("").trim().to_string(),
+            kinds: lines.next().unwrap_or("").trim().to_string(),
+            toggle: lines.next().is_some_and(|l| l.trim() == "erase: toggle"),
         };
-        if check_reading(&shot, &mut failures) {
-            check_calibrations(&shot, toggle, &mut failures);
-        }
+        let img = capture::decode(&std::fs::read(png).unwrap()).unwrap();
+        let problems = check_reading(&img, &truth)
+            .into_iter()
+            .chain(check_calibration(&img, &truth));
+        failures.extend(problems.map(|p| format!("{name}: {p}")));
     }
     assert!(
         failures.is_empty(),
@@ -75,25 +77,14 @@ fn every_corpus_screenshot_reads_exactly() {
     eprintln!("{} corpus screenshots read exactly", files.len());
 }
 
-/// One screenshot of the corpus and its truth.
-struct Shot<'a> {
-    name: &'a str,
-    img: &'a image::RgbaImage,
-    board: &'a str,
-    kinds: &'a str,
-}
-
-/// The board and kinds read from the screenshot are its truth, with no doubt but the truth's own
-/// rule conflicts; false where it could not be read at all.
-fn check_reading(shot: &Shot, failures: &mut Vec<String>) -> bool {
-    let (name, board, kinds) = (shot.name, shot.board, shot.kinds);
-    let reading = match vision::read_board(shot.img) {
+/// What is wrong with the reading of `img`: digits, kinds, doubts.
+fn check_reading(img: &image::RgbaImage, truth: &Truth) -> Vec<String> {
+    let (board, kinds) = (truth.board.as_str(), truth.kinds.as_str());
+    let reading = match vision::read_board(img) {
         Ok(r) => r,
-        Err(e) => {
-            failures.push(format!("{name}: {e}"));
-            return false;
-        }
+        Err(e) => return vec![e.to_string()],
     };
+    let mut failures = Vec::new();
     let got = reading.board.to_line();
     if got != board {
         let cells: Vec<String> = (0..81)
@@ -107,13 +98,10 @@ fn check_reading(shot: &Shot, failures: &mut Vec<String>) -> bool {
                 )
             })
             .collect();
-        failures.push(format!("{name}: digits: {}", cells.join(", ")));
+        failures.push(format!("digits: {}", cells.join(", ")));
     }
     if reading.kinds_line() != kinds {
-        failures.push(format!(
-            "{name}: kinds {} expected {kinds}",
-            reading.kinds_line()
-        ));
+        failures.push(format!("kinds {} expected {kinds}", reading.kinds_line()));
     }
     // Only rule conflicts present in the truth itself may be doubts.
     let truth_conflicts = sudoku_autoplay::board::Board::parse_line(board)
@@ -121,17 +109,17 @@ fn check_reading(shot: &Shot, failures: &mut Vec<String>) -> bool {
         .unwrap_or(false);
     for d in &reading.doubts {
         if d.cell.is_some() || !truth_conflicts {
-            failures.push(format!("{name}: unexpected doubt: {}", d.message));
+            failures.push(format!("unexpected doubt: {}", d.message));
         }
     }
-    true
+    failures
 }
 
-/// Calibrating from the screenshot (erase given by hand) reads it the same; without an erase
-/// given, the sim app's erase key is found below the board and away from the digit keys (an
-/// app without one: `toggle`).
-fn check_calibrations(shot: &Shot, toggle: bool, failures: &mut Vec<String>) {
-    let (name, img) = (shot.name, shot.img);
+/// What is wrong with calibrating from `img`: with the erase key given, the calibration must
+/// read the same board; without, the sim app's erase key (an icon or a letter) is found below
+/// the board and away from the digit keys, or calibrate says `toggle` for an app without one.
+fn check_calibration(img: &image::RgbaImage, truth: &Truth) -> Vec<String> {
+    let mut failures = Vec::new();
     let options = CalibrateOptions {
         erase: Some(Erase::Key([1, 1])),
         ..Default::default()
@@ -139,17 +127,17 @@ fn check_calibrations(shot: &Shot, toggle: bool, failures: &mut Vec<String>) {
     match Calibration::from_frame(img, &options) {
         Ok(c) => {
             let again = c.calibration.read(img).unwrap();
-            if again.board.to_line() != shot.board || again.kinds_line() != shot.kinds {
-                failures.push(format!("{name}: reading with its calibration differs"));
+            if again.board.to_line() != truth.board || again.kinds_line() != truth.kinds {
+                failures.push("reading with its calibration differs".to_string());
             }
         }
-        Err(e) => failures.push(format!("{name}: calibrate: {e}")),
+        Err(e) => failures.push(format!("calibrate: {e}")),
     }
     match Calibration::from_frame(img, &CalibrateOptions::default()) {
-        Ok(c) if toggle => {
+        Ok(c) if truth.toggle => {
             if c.calibration.keypad.erase != Erase::Toggle {
                 failures.push(format!(
-                    "{name}: the app has no erase key, calibrate found {:?}",
+                    "the app has no erase key, calibrate found {:?}",
                     c.calibration.keypad.erase
                 ));
             }
@@ -157,8 +145,8 @@ fn check_calibrations(shot: &Shot, toggle: bool, failures: &mut Vec<String>) {
         Ok(c) => {
             let cal = c.calibration;
             let Erase::Key([x, y]) = cal.keypad.erase else {
-                failures.push(format!("{name}: no erase key found"));
-                return;
+                failures.push("no erase key found".to_string());
+                return failures;
             };
             let below = y > cal.board.rect[3];
             let cell = (cal.board.rect[2] - cal.board.rect[0]) / 9;
@@ -169,10 +157,11 @@ fn check_calibrations(shot: &Shot, toggle: bool, failures: &mut Vec<String>) {
                 .all(|k| k[0].abs_diff(x) + k[1].abs_diff(y) > cell / 2);
             if !below || !off_keys {
                 failures.push(format!(
-                    "{name}: erase detected at {x},{y}, on the board or a digit key"
+                    "erase detected at {x},{y}, on the board or a digit key"
                 ));
             }
         }
-        Err(e) => failures.push(format!("{name}: calibrate without --erase: {e}")),
+        Err(e) => failures.push(format!("calibrate without --erase: {e}")),
     }
+    failures
 }

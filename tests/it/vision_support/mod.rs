@@ -4,6 +4,8 @@
 //! pictures that are not Sudoku screens. Shared by `tests/it/vision_*.rs` and `benches/vision.rs`.
 #![allow(dead_code, unused_imports)]
 
+pub mod restyle;
+
 use autoplay_sim::app::canvas::Canvas;
 use autoplay_sim::app::font::{Face, Text};
 use autoplay_sim::app::scene::{self, Drawn};

@@ -390,17 +390,36 @@ impl Found {
     /// Picks the best candidate (see the module documentation); `frame` is the device's screen.
     /// Panics if there is none: call [`Found::require`] first.
     pub fn pick(mut self, frame: Option<&RgbaImage>) -> Choice {
-        let screen = ScreenKeys::of(frame);
+        let keys = ScreenKeys::of(frame);
         let alone = self.candidates.len() == 1 && self.left_out.is_empty();
         // `sort_by_key` is stable: the search path's order, then file-name order, breaks ties.
-        self.candidates.sort_by_key(|c| screen.rank(c));
-        let mut ranked = std::mem::take(&mut self.candidates).into_iter();
+        self.candidates.sort_by_key(|c| keys.rank(c));
+        let mut ranked = self.candidates.into_iter();
         let best = ranked.next().expect("Found::pick needs a candidate");
-        let why = (!alone).then(|| self.why_picked(&best, ranked, &screen));
+        let why = (!alone).then(|| {
+            let mut text = format!(
+                "{} picked for {}: {}",
+                best.path.display(),
+                self.wanted,
+                keys.reasons(&best, frame.is_some()).join(", ")
+            );
+            let others: Vec<String> = ranked
+                .map(|c| format!("{} ({})", c.path.display(), keys.not_because(&c, &best)))
+                .chain(
+                    self.left_out
+                        .iter()
+                        .map(|(p, why)| format!("{} ({why})", p.display())),
+                )
+                .collect();
+            if !others.is_empty() {
+                let _ = write!(text, "; not {}", others.join(", "));
+            }
+            text
+        });
         tracing::debug!(
             path = %best.path.display(),
-            keypad_fits = ?screen.fits(&best.calibration),
-            keypad_off_px = ?screen.off(&best.calibration),
+            keypad_fits = ?keys.fits(&best.calibration),
+            keypad_off_px = ?keys.off(&best.calibration),
             model_match = best.model_match,
             app_match = best.app_match,
             navigation = best.calibration.navigation.is_some(),
@@ -412,51 +431,6 @@ impl Found {
             calibration: best.calibration,
             why,
         }
-    }
-
-    /// Why `best` was picked, and why not each of the `others` and of those left out.
-    fn why_picked(
-        &self,
-        best: &Candidate,
-        others: impl Iterator<Item = Candidate>,
-        screen: &ScreenKeys,
-    ) -> String {
-        let reason = match screen.fits(&best.calibration) {
-            Some(true) => "its keypad is where the screen shows one",
-            Some(false) => "no calibration's keypad is where the screen shows one",
-            None if screen.seen => {
-                "the screen shows no keypad to compare with (is the game screen open?)"
-            }
-            None => "the screen was not compared",
-        };
-        let mut reasons = vec![reason];
-        if best.app_match {
-            reasons.insert(0, "it was made for the app in front");
-        }
-        if best.model_match {
-            reasons.push("it names the model");
-        }
-        if best.calibration.navigation.is_some() {
-            reasons.push("it has [navigation]");
-        }
-        let mut text = format!(
-            "{} picked for {}: {}",
-            best.path.display(),
-            self.wanted,
-            reasons.join(", ")
-        );
-        let others: Vec<String> = others
-            .map(|c| format!("{} ({})", c.path.display(), screen.why_not(&c, best)))
-            .chain(
-                self.left_out
-                    .iter()
-                    .map(|(p, why)| format!("{} ({why})", p.display())),
-            )
-            .collect();
-        if !others.is_empty() {
-            let _ = write!(text, "; not {}", others.join(", "));
-        }
-        text
     }
 
     /// Appends what else the directories held: unreadable files, calibrations for other
@@ -484,30 +458,23 @@ impl Found {
     }
 }
 
-/// The number pad the device's screen shows, to compare with each candidate's.
-struct ScreenKeys {
-    /// A screen was looked at.
-    seen: bool,
-    keys: Option<[vision::keypad::Key; 9]>,
-}
+/// The keypad on the device's screen (when a frame was given and one is found there), which
+/// the calibrations' keypads are compared with.
+struct ScreenKeys(Option<[vision::keypad::Key; 9]>);
 
 impl ScreenKeys {
     fn of(frame: Option<&RgbaImage>) -> ScreenKeys {
-        let keys = frame.and_then(|f| {
+        ScreenKeys(frame.and_then(|f| {
             let geometry = vision::detect_board(f).ok()?;
             vision::keypad::find_keypad(f, &geometry)
                 .ok()
                 .map(|k| k.keys)
-        });
-        ScreenKeys {
-            seen: frame.is_some(),
-            keys,
-        }
+        }))
     }
 
     /// Mean distance per key between the keys seen and the calibration's, in pixels.
     fn off(&self, cal: &Calibration) -> Option<u64> {
-        self.keys.as_ref().map(|keys| {
+        self.0.as_ref().map(|keys| {
             let sum: u64 = keys
                 .iter()
                 .map(|k| {
@@ -520,13 +487,13 @@ impl ScreenKeys {
         })
     }
 
-    /// Keys within a quarter cell of where the calibration has them fit.
+    /// Whether the keys are within a quarter cell of where the calibration has them.
     fn fits(&self, cal: &Calibration) -> Option<bool> {
         let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
         self.off(cal).map(|d| d <= cell / 4)
     }
 
-    /// The order of preference, lowest first.
+    /// The ranking key, best first.
     fn rank(&self, c: &Candidate) -> (bool, bool, bool, bool) {
         (
             !c.app_match,
@@ -536,8 +503,31 @@ impl ScreenKeys {
         )
     }
 
+    /// Why `best` was picked (`compared`: a frame was given).
+    fn reasons(&self, best: &Candidate, compared: bool) -> Vec<String> {
+        let reason = match self.fits(&best.calibration) {
+            Some(true) => "its keypad is where the screen shows one",
+            Some(false) => "no calibration's keypad is where the screen shows one",
+            None if compared => {
+                "the screen shows no keypad to compare with (is the game screen open?)"
+            }
+            None => "the screen was not compared",
+        };
+        let mut reasons = vec![reason.to_string()];
+        if best.app_match {
+            reasons.insert(0, "it was made for the app in front".into());
+        }
+        if best.model_match {
+            reasons.push("it names the model".into());
+        }
+        if best.calibration.navigation.is_some() {
+            reasons.push("it has [navigation]".into());
+        }
+        reasons
+    }
+
     /// Why `c` was not picked over `best`.
-    fn why_not(&self, c: &Candidate, best: &Candidate) -> String {
+    fn not_because(&self, c: &Candidate, best: &Candidate) -> String {
         let mut why = Vec::new();
         match (self.fits(&c.calibration), self.off(&c.calibration)) {
             (Some(false), Some(d)) => why.push(format!("keypad {d} px off")),

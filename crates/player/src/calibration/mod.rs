@@ -639,11 +639,7 @@ impl Calibration {
     pub fn read(&self, img: &image::RgbaImage) -> Result<vision::Reading, vision::VisionError> {
         self.check_frame(img.width(), img.height())
             .map_err(|e| vision::VisionError::Calibration(e.to_string()))?;
-        Ok(vision::read_with(
-            img,
-            self.geometry(),
-            self.template_bank().as_ref(),
-        ))
+        vision::read_with(img, self.geometry(), self.template_bank().as_ref())
     }
 
     /// Reads the board if it is where this calibration says; `None` when something covers it
@@ -668,7 +664,11 @@ impl Calibration {
         {
             return Ok(None);
         }
-        Ok(Some(self.read(frame)?.board))
+        match self.read(frame) {
+            Ok(r) => Ok(Some(r.board)),
+            Err(VisionError::Covered { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Checks that this calibration was made for a `width x height` frame.

@@ -9,18 +9,20 @@ use serde::Serialize;
 impl Calibration {
     /// The calibration as documented TOML.
     pub fn to_toml(&self) -> String {
-        let list = |v: &[u32]| {
-            v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let pt = |p: [u32; 2]| format!("[{}, {}]", p[0], p[1]);
         let mut s = String::new();
         s.push_str("# sudoku-autoplay calibration profile (made by calibrating the app on a phone or a screenshot).\n");
         s.push_str("# Coordinates are screen pixels; see crates/player/src/calibration/mod.rs for the format.\n");
         s.push_str(&format!("version = {VERSION}\n\n"));
-        s.push_str("[device]\n# Screen size this calibration is valid for.\n");
+        s.push_str(&self.device_and_board_toml());
+        s.push_str(&self.keypad_toml());
+        s.push_str(&self.input.to_toml());
+        s.push_str(&self.tail_toml());
+        s
+    }
+
+    /// The `[device]` and `[board]` sections.
+    fn device_and_board_toml(&self) -> String {
+        let mut s = String::from("[device]\n# Screen size this calibration is valid for.\n");
         s.push_str(&format!(
             "width = {}\nheight = {}\n",
             self.device.width, self.device.height
@@ -43,7 +45,15 @@ impl Calibration {
         s.push_str(&format!("cols = [{}]\n", list(&self.board.cols.0)));
         s.push_str(&format!("rows = [{}]\n", list(&self.board.rows.0)));
         s.push_str(&format!("line_width = {}\n", self.board.line_width));
-        s.push_str("\n[keypad]\n# Tap points of the keys 1..9; erase: the erase key's tap point, or \"toggle\"\n# when the app clears a cell by tapping its digit again.\n");
+        s
+    }
+
+    /// The `[keypad]` section.
+    fn keypad_toml(&self) -> String {
+        let pt = |p: [u32; 2]| format!("[{}, {}]", p[0], p[1]);
+        let mut s = String::from(
+            "\n[keypad]\n# Tap points of the keys 1..9; erase: the erase key's tap point, or \"toggle\"\n# when the app clears a cell by tapping its digit again.\n",
+        );
         let digits: Vec<String> = self.keypad.digits.iter().map(|&p| pt(p)).collect();
         s.push_str(&format!("digits = [{}]\n", digits.join(", ")));
         match self.keypad.erase {
@@ -57,7 +67,11 @@ impl Calibration {
                  erase_guessed = true\n",
             );
         }
-        s.push_str(&self.input.to_toml());
+        s
+    }
+
+    /// `[navigation]` and the device templates, when there are any.
+    fn tail_toml(&self) -> String {
         #[derive(Serialize)]
         struct Tail<'a> {
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,6 +83,7 @@ impl Calibration {
             navigation: self.navigation.as_ref(),
             templates: &self.templates,
         };
+        let mut s = String::new();
         if self.navigation.is_some() {
             s.push_str("\n# How the player opens level N.");
         }
@@ -85,6 +100,17 @@ impl Calibration {
     }
 }
 
+/// `1, 2, 3`.
+fn list(v: &[u32]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One rule of `[input]`: what the player does about it, and its `key = value` line(s).
+type Rule = (&'static str, String);
+
 impl InputSection {
     /// The `[input]` section, each rule that differs from the plain default with a comment on
     /// what the player does about it, then what the probe saw.
@@ -100,8 +126,9 @@ impl InputSection {
             InputMode::Both => "both",
         };
         s.push_str(&format!("mode = \"{mode}\"\n"));
-        self.selection_rules(&mut s);
-        self.take_back_rules(&mut s);
+        for (comment, line) in self.selection_rules().into_iter().chain(self.undo_rules()) {
+            s.push_str(&format!("# {comment}\n{line}\n"));
+        }
         if !self.seen.is_empty() {
             s.push_str("\n[input.seen]\n# What calibrating saw on the phone for each rule.\n");
             for (k, v) in &self.seen {
@@ -111,62 +138,62 @@ impl InputSection {
         s
     }
 
-    /// The rules of selecting: a re-tapped cell, the selection after an entry, the brush, the
-    /// same digit again.
-    fn selection_rules(&self, s: &mut String) {
-        let mut rule = |comment: &str, line: String| push_rule(s, comment, line);
+    /// The rules about selecting cells and writing digits.
+    fn selection_rules(&self) -> Vec<Rule> {
+        let mut out: Vec<Rule> = Vec::new();
         match self.retap {
             Retap::Nothing => {}
-            Retap::Deselect => rule(
+            Retap::Deselect => out.push((
                 "A tap on the selected cell deselects it: the player never taps a selected cell again.",
                 "retap = \"deselect\"".into(),
-            ),
-            Retap::Pencil => rule(
+            )),
+            Retap::Pencil => out.push((
                 "A tap on the selected cell toggles pencil mode: the player never taps a selected cell again.",
                 "retap = \"pencil\"".into(),
-            ),
+            )),
         }
         match self.after_entry {
             AfterEntry::Keep => {}
-            AfterEntry::Clear => rule(
+            AfterEntry::Clear => out.push((
                 "The app drops the selection after each entry: every write selects its cell.",
                 "after_entry = \"clear\"".into(),
-            ),
-            AfterEntry::Unknown => rule(
+            )),
+            AfterEntry::Unknown => out.push((
                 "The screen does not show whether an entry keeps the selection: every write starts from a given cell.",
                 "after_entry = \"unknown\"".into(),
-            ),
+            )),
         }
         if self.brush_retap == BrushRetap::Clear {
-            rule(
+            out.push((
                 "A tap on the brush's own key drops the brush.",
                 "brush_retap = \"clear\"".into(),
-            );
+            ));
         }
         match self.same_digit {
             None => {}
-            Some(SameDigit::Nothing) => rule(
+            Some(SameDigit::Nothing) => out.push((
                 "The digit a cell holds, tapped again, changes nothing.",
                 "same_digit = \"nothing\"".into(),
-            ),
-            Some(SameDigit::Clear) => rule(
+            )),
+            Some(SameDigit::Clear) => out.push((
                 "The digit a cell holds, tapped again, clears it.",
                 "same_digit = \"clear\"".into(),
-            ),
-            Some(SameDigit::ClearLate) => rule(
+            )),
+            Some(SameDigit::ClearLate) => out.push((
                 "The digit a cell holds, tapped again, clears it a moment later (whatever it holds \
                  then): the player waits that long before writing there again.",
                 format!(
                     "same_digit = \"clear-late\"\nclear_late_ms = {}",
                     self.clear_late_ms.unwrap_or(DEFAULT_CLEAR_LATE_MS)
                 ),
-            ),
+            )),
         }
+        out
     }
 
-    /// The rules of taking digits back, and what else the app does to a run.
-    fn take_back_rules(&self, s: &mut String) {
-        let mut rule = |comment: &str, line: String| push_rule(s, comment, line);
+    /// The rules about taking digits back, timing, finished keys and mistakes.
+    fn undo_rules(&self) -> Vec<Rule> {
+        let mut out: Vec<Rule> = Vec::new();
         if let Some(t) = self.take_back {
             let (word, comment) = match t {
                 TakeBack::Erase => ("erase", "The search's undos: the erase key."),
@@ -180,49 +207,45 @@ impl InputSection {
                     "Nothing took a digit back: only searches that never take one back can be played (the fast search).",
                 ),
             };
-            rule(comment, format!("take_back = \"{word}\""));
+            out.push((comment, format!("take_back = \"{word}\"")));
         }
         if let Some([x, y]) = self.undo {
-            rule(
+            out.push((
                 "The undo key (the last entry back).",
                 format!("undo = [{x}, {y}]"),
-            );
+            ));
         }
         if self.locked {
-            rule(
+            out.push((
                 "Neither erase nor the digit again takes a right digit back (locked, or no erase key that works).",
                 "locked = true".into(),
-            );
+            ));
         }
         if self.frame_reads {
-            rule(
+            out.push((
                 "Taps are read against the last drawn frame: taps go out at least a frame apart.",
                 "frame_reads = true".into(),
-            );
+            ));
         }
         match self.finished_keys {
             FinishedKeys::Stay => {}
-            FinishedKeys::Reflow => rule(
+            FinishedKeys::Reflow => out.push((
                 "The key of a digit placed nine times disappears and the keys after it move up one place.",
                 "finished_keys = \"reflow\"".into(),
-            ),
-            FinishedKeys::Unknown => rule(
+            )),
+            FinishedKeys::Unknown => out.push((
                 "Not seen whether keys move when a digit is finished: the player looks the first time.",
                 "finished_keys = \"unknown\"".into(),
-            ),
+            )),
         }
         if let Some(n) = self.mistake_limit {
-            rule(
+            out.push((
                 "The game ends after this many mistakes (a counter shows on the game screen).",
                 format!("mistake_limit = {n}"),
-            );
+            ));
         }
+        out
     }
-}
-
-/// One rule of `[input]`, with its comment.
-fn push_rule(s: &mut String, comment: &str, line: String) {
-    s.push_str(&format!("# {comment}\n{line}\n"));
 }
 
 fn toml_string(s: &str) -> String {

@@ -6,9 +6,10 @@
 //! dashes inside the cells. So:
 //!
 //! 1. The frame is scanned at about 540 pixels across (luma averaged over blocks).
-//! 2. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than
-//!    both pixels `k` away on either side: thin lines are ridges; flat areas, the edges of bars
-//!    and of highlighted rows, and the insides of thick strokes are not.
+//! 2. A pixel is a *ridge* across one axis when it is darker (or lighter: dark themes) than a
+//!    pixel on either side, `k` or `k/2` away: thin lines are ridges, also with a Killer
+//!    cage's dashes `k` away alongside; flat areas, the edges of bars and of highlighted rows,
+//!    and the insides of thick strokes are not.
 //! 3. Long, dense runs of ridge pixels along a row (column) are horizontal (vertical) line
 //!    segments; gaps up to about a cell are bridged (a selected cell that hides a piece of a
 //!    line). Adjacent segments merge into lines with a thickness and a contrast.
@@ -21,8 +22,9 @@
 //!    interpolated, and a window whose missing lines would lie off the frame is dropped, so a
 //!    board's window cannot slide off the screen.
 //! 5. Vertical and horizontal windows pair up when cells are roughly square, each axis's lines
-//!    cross the other's extent, and every found line shows along every cell span of the other
-//!    axis (a window that adds a phantom row has a span without lines).
+//!    cross the other's extent, and the found lines show along every cell span of the other
+//!    axis (a window that adds a phantom row has a span without lines), but one inner span
+//!    (a selected cell's row or column painted over the lines).
 //!
 //! Candidates are ranked; [`detect_all`] returns them with everything seen, for the reader to
 //! check close calls against the digits and for the debug overlay.
@@ -109,6 +111,11 @@ struct Params {
 }
 
 impl Params {
+    /// The nearer offset of [`ridge`]: half of `k`.
+    fn near(&self) -> usize {
+        self.k.div_ceil(2)
+    }
+
     fn new(w: usize, h: usize) -> Params {
         let (wf, hf) = (w as f32, h as f32);
         let min_dim = wf.min(hf);
@@ -143,27 +150,71 @@ pub fn detect_all(img: &RgbaImage) -> Detection {
 pub(crate) fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detection {
     let scale = scale as f32;
     let p = Params::new(g.width, g.height);
-    // The two passes are independent: one per core.
-    let (hs, vs) = std::thread::scope(|scope| {
-        let h = scope.spawn(|| horizontal_segments(g, &p));
-        let vs = vertical_segments(g, &p);
-        (h.join(), vs)
-    });
-    let hs = hs.unwrap_or_else(|_| horizontal_segments(g, &p));
-    let h_lines = merge(g, &p, hs, false);
-    let v_lines = merge(g, &p, vs, true);
+    let (h_lines, v_lines) = long_lines(g, &p);
     let mut d = Detection::default();
-
+    let mut why = Why::default();
     let v_fits = fit_axis(&v_lines, p.cell_x, g.width, |_| true);
     d.best_columns = v_fits.first().cloned();
+    let lines = Lines {
+        horizontal: &h_lines,
+        vertical: &v_lines,
+    };
+    let pairs = pair_fits(g, &p, &v_fits, lines, &mut d.best_rows, &mut why);
+    d.candidates = confirm(g, &p, pairs, lines, (scale, frame), &mut why);
+    if d.candidates.is_empty() {
+        d.rejected = why.0.map(|w| w.1);
+    }
+    d.horizontal = h_lines;
+    d.vertical = v_lines;
+    d.scale_to_frame(scale);
+    d
+}
+
+/// The long horizontal and vertical lines of the scan: the two passes are independent, one
+/// per core.
+fn long_lines(g: &Gray, p: &Params) -> (Vec<Line>, Vec<Line>) {
+    let (hs, vs) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| horizontal_segments(g, p));
+        let vs = vertical_segments(g, p);
+        (h.join(), vs)
+    });
+    let hs = hs.unwrap_or_else(|_| horizontal_segments(g, p));
+    (merge(g, p, hs, false), merge(g, p, vs, true))
+}
+
+/// The lines of both axes, scan coordinates.
+#[derive(Clone, Copy)]
+struct Lines<'a> {
+    horizontal: &'a [Line],
+    vertical: &'a [Line],
+}
+
+/// Why no board: the reason given for the best-scoring pair of windows that failed.
+#[derive(Default)]
+struct Why(Option<(f32, String)>);
+
+impl Why {
+    fn reject(&mut self, score: f32, reason: String) {
+        if self.0.as_ref().is_none_or(|w| score > w.0) {
+            self.0 = Some((score, reason));
+        }
+    }
+}
+
+/// The column and row windows that could make a board (cells roughly square, the column lines
+/// running down the rows), with their combined score, best first. `best_rows` keeps the best
+/// row window seen.
+fn pair_fits<'f>(
+    g: &Gray,
+    p: &Params,
+    v_fits: &'f [AxisFit],
+    lines: Lines,
+    best_rows: &mut Option<AxisFit>,
+    why: &mut Why,
+) -> Vec<(f32, &'f AxisFit, AxisFit)> {
+    let (h_lines, v_lines) = (lines.horizontal, lines.vertical);
     let mut h_cache: Vec<(Vec<usize>, Vec<AxisFit>)> = Vec::new();
     let mut pairs: Vec<(f32, &AxisFit, AxisFit)> = Vec::new();
-    let mut why: Option<(f32, String)> = None;
-    let mut reject = |score: f32, reason: String| {
-        if why.as_ref().is_none_or(|w| score > w.0) {
-            why = Some((score, reason));
-        }
-    };
     for vf in v_fits.iter().take(16) {
         let (x0, x9) = (vf.pos[0], vf.pos[9]);
         let kept: Vec<usize> = (0..h_lines.len())
@@ -172,13 +223,13 @@ pub(crate) fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detectio
         let h_fits = match h_cache.iter().find(|(k, _)| *k == kept) {
             Some((_, f)) => f.clone(),
             None => {
-                let f = fit_axis(&h_lines, p.cell_y, g.height, |l| covers(l, x0, x9));
+                let f = fit_axis(h_lines, p.cell_y, g.height, |l| covers(l, x0, x9));
                 h_cache.push((kept, f.clone()));
                 f
             }
         };
         if h_fits.is_empty() {
-            reject(
+            why.reject(
                 vf.score,
                 format!(
                     "no row lines cross the {} column lines found between x {:.0} and {:.0}",
@@ -187,59 +238,80 @@ pub(crate) fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detectio
             );
         }
         for hf in h_fits.into_iter().take(8) {
-            if d.best_rows.as_ref().is_none_or(|b| hf.score > b.score) {
-                d.best_rows = Some(hf.clone());
+            if best_rows.as_ref().is_none_or(|b| hf.score > b.score) {
+                *best_rows = Some(hf.clone());
             }
-            let both = vf.score + hf.score;
-            let aspect = vf.cell / hf.cell;
-            if !(0.69..=1.45).contains(&aspect) {
-                reject(
-                    both,
-                    format!(
-                        "cells would be {:.0} wide and {:.0} tall, too far from square",
-                        vf.cell, hf.cell
-                    ),
-                );
+            if let Err((score, reason)) = pairs_up(vf, &hf, v_lines) {
+                why.reject(score, reason);
                 continue;
             }
-            let (y0, y9) = (hf.pos[0], hf.pos[9]);
-            let lines: Vec<usize> = vf.found.iter().filter_map(|f| f[0]).collect();
-            let crossing = lines
-                .iter()
-                .filter(|&&i| covers(&v_lines[i], y0, y9))
-                .count();
-            // The box lines are the skeleton: both inner ones crossing the rows is enough
-            // (cell lines may be pieces: edges between tinted and plain cells).
-            let skeleton = [3, 6]
-                .iter()
-                .all(|&n| vf.found[n][0].is_some_and(|i| covers(&v_lines[i], y0, y9)));
-            if (crossing * 10 < lines.len() * 6 && !skeleton) || crossing < 2 {
-                reject(
-                    both,
-                    format!(
-                        "only {crossing} of the {} column lines run down the rows between y \
-                         {y0:.0} and {y9:.0}",
-                        lines.len()
-                    ),
-                );
-                continue;
-            }
-            pairs.push((both, vf, hf));
+            pairs.push((vf.score + hf.score, vf, hf));
         }
     }
     pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    // Every found line must run through every cell span of the other axis. This check is the
-    // costly one: pairs are checked best first, a few past the first that passes.
-    let mut passed = 0;
+    pairs
+}
+
+/// Whether a column window and a row window make a board: cells roughly square, and the
+/// column lines running down the rows. `Err((score, why not))`.
+fn pairs_up(vf: &AxisFit, hf: &AxisFit, v_lines: &[Line]) -> Result<(), (f32, String)> {
+    let both = vf.score + hf.score;
+    let aspect = vf.cell / hf.cell;
+    if !(0.69..=1.45).contains(&aspect) {
+        return Err((
+            both,
+            format!(
+                "cells would be {:.0} wide and {:.0} tall, too far from square",
+                vf.cell, hf.cell
+            ),
+        ));
+    }
+    let (y0, y9) = (hf.pos[0], hf.pos[9]);
+    let lines: Vec<usize> = vf.found.iter().filter_map(|f| f[0]).collect();
+    let crossing = lines
+        .iter()
+        .filter(|&&i| covers(&v_lines[i], y0, y9))
+        .count();
+    // The box lines are the skeleton: both inner ones crossing the rows is enough (cell lines
+    // may be pieces: edges between tinted and plain cells).
+    let skeleton = [3, 6]
+        .iter()
+        .all(|&n| vf.found[n][0].is_some_and(|i| covers(&v_lines[i], y0, y9)));
+    if (crossing * 10 < lines.len() * 6 && !skeleton) || crossing < 2 {
+        return Err((
+            both,
+            format!(
+                "only {crossing} of the {} column lines run down the rows between y {y0:.0} and \
+                 {y9:.0}",
+                lines.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The boards among `pairs` (best first) whose every found line runs through every cell span
+/// of the other axis, ranked. This check is the costly one: pairs are checked best first, a
+/// few past the first that passes.
+fn confirm(
+    g: &Gray,
+    p: &Params,
+    pairs: Vec<(f32, &AxisFit, AxisFit)>,
+    lines: Lines,
+    (scale, frame): (f32, (u32, u32)),
+    why: &mut Why,
+) -> Vec<Candidate> {
+    let (h_lines, v_lines) = (lines.horizontal, lines.vertical);
+    let mut candidates: Vec<Candidate> = Vec::new();
     for (cheap, vf, hf) in pairs {
-        if passed >= 4 {
+        if candidates.len() >= 4 {
             break;
         }
-        let sv = support(g, &p, vf, &v_lines, &hf, true);
-        let sh = support(g, &p, &hf, &h_lines, vf, false);
+        let sv = support(g, p, vf, v_lines, &hf, true);
+        let sh = support(g, p, &hf, h_lines, vf, false);
         let (Ok(sv), Ok(sh)) = (sv, sh) else {
             let span = sv.err().or(sh.err()).unwrap_or(0);
-            reject(
+            why.reject(
                 cheap,
                 format!(
                     "the lines do not run through cell span {} of the {} grid",
@@ -249,27 +321,20 @@ pub(crate) fn detect_gray(g: &Gray, scale: usize, frame: (u32, u32)) -> Detectio
             );
             continue;
         };
-        let geometry = geometry(vf, &v_lines, &hf, &h_lines, scale, frame);
+        let geometry = geometry(vf, v_lines, &hf, h_lines, scale, frame);
         if geometry.check(frame.0, frame.1).is_err()
-            || d.candidates.iter().any(|c| c.geometry == geometry)
+            || candidates.iter().any(|c| c.geometry == geometry)
         {
             continue;
         }
-        passed += 1;
-        d.candidates.push(Candidate {
+        candidates.push(Candidate {
             geometry,
             score: cheap + 2.0 * (sv + sh),
             found: (vf.hits, hf.hits),
         });
     }
-    d.candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-    if d.candidates.is_empty() {
-        d.rejected = why.map(|w| w.1);
-    }
-    d.horizontal = h_lines;
-    d.vertical = v_lines;
-    d.scale_to_frame(scale);
-    d
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    candidates
 }
 
 /// A scan position in frame pixels.
@@ -330,9 +395,11 @@ impl Detection {
 }
 
 /// Whether the found lines of `fit` run through every cell span of `other` (ends trimmed, to
-/// skip the crossings): each span needs two lines (one when only one was found... never: a
-/// window needs two) with ridge pixels along half of it. `Ok(mean fraction of lines present
-/// per span)`, or `Err(span)` for a span without lines (a phantom row or column).
+/// skip the crossings): each span needs two lines (a window has at least two) with ridge
+/// pixels along half of it. One inner span may have none: apps paint a selected cell's row
+/// (column) over the lines that cross it. `Ok(mean fraction of lines present per span)`, or
+/// `Err(span)` for a span without lines (a phantom row or column beyond the board's edge, or a
+/// second span without lines).
 fn support(
     g: &Gray,
     p: &Params,
@@ -345,15 +412,11 @@ fn support(
     let t = p.contrast;
     let (w, h) = (g.width as i64, g.height as i64);
     let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
-    let is_ridge = |x: i64, y: i64| {
-        let m = at(x, y);
-        let (a, b) = if vertical {
-            (at(x - k, y), at(x + k, y))
-        } else {
-            (at(x, y - k), at(x, y + k))
-        };
-        (a.saturating_sub(m) > t && b.saturating_sub(m) > t)
-            || (m.saturating_sub(a) > t && m.saturating_sub(b) > t)
+    let near = p.near() as i64;
+    // `u` along the line, `v` across it.
+    let is_ridge = |u: i64, v: i64| {
+        let px = |d: i64| if vertical { at(v + d, u) } else { at(u, v + d) };
+        ridge_at(px(0), [px(-k), px(-near), px(near), px(k)], t)
     };
     // Each found position: the lines there (one, or two for a band).
     let found: Vec<Vec<Line>> = fit
@@ -362,41 +425,54 @@ fn support(
         .filter(|f| f[0].is_some())
         .map(|f| f.iter().flatten().map(|&i| lines[i]).collect())
         .collect();
+    if found.is_empty() {
+        return Err(0);
+    }
+    // Whether line `l` shows along half of `from..to` (stops as soon as that is settled).
+    let shows = |l: &Line, from: i64, to: i64| {
+        let half = (l.thick / 2.0) as i64 + 1;
+        let c = l.pos.round() as i64;
+        let len = (to - from) as usize;
+        let need = len.div_ceil(2);
+        let (mut hits, mut misses) = (0, 0);
+        for u in from..to {
+            if (c - half..=c + half).any(|v| is_ridge(u, v)) {
+                hits += 1;
+                if hits >= need {
+                    return true;
+                }
+            } else {
+                misses += 1;
+                if misses > len - need {
+                    return false;
+                }
+            }
+        }
+        hits >= need
+    };
     let need = 2.min(found.len());
-    let mut total = 0.0;
-    for n in 0..9 {
+    // The spans at the board's edges first: a phantom row or column fails there at once.
+    let mut present = [0usize; 9];
+    let mut hidden = false;
+    for n in [0, 8, 1, 2, 3, 4, 5, 6, 7] {
         let (a, b) = (other.pos[n], other.pos[n + 1]);
         let trim = (b - a) * 0.15;
         let (from, to) = ((a + trim) as i64, (b - trim) as i64);
-        if to <= from || found.is_empty() {
+        if to <= from {
             return Err(n);
         }
-        let present = found
+        present[n] = found
             .iter()
-            .filter(|band| {
-                band.iter().any(|l| {
-                    let half = (l.thick / 2.0) as i64 + 1;
-                    let c = l.pos.round() as i64;
-                    let hits = (from..to)
-                        .filter(|&u| {
-                            (c - half..=c + half).any(|v| {
-                                if vertical {
-                                    is_ridge(v, u)
-                                } else {
-                                    is_ridge(u, v)
-                                }
-                            })
-                        })
-                        .count();
-                    hits * 2 >= (to - from) as usize
-                })
-            })
+            .filter(|band| band.iter().any(|l| shows(l, from, to)))
             .count();
-        if present < need.max(1) {
-            return Err(n);
+        if present[n] < need.max(1) {
+            if hidden || n == 0 || n == 8 {
+                return Err(n);
+            }
+            hidden = true;
         }
-        total += present as f32 / found.len() as f32;
     }
+    let total: f32 = present.iter().map(|&p| p as f32 / found.len() as f32).sum();
     Ok(total / 9.0)
 }
 
@@ -406,15 +482,30 @@ fn covers(l: &Line, a: f32, b: f32) -> bool {
     overlap >= 0.6 * (b - a)
 }
 
-/// Ridge mask of `mid` against `a` and `b` (same length): 1 where `mid` is darker or lighter than both.
+/// Ridge mask of `mid` against the pixels `k` away on either side (`a`, `b`) and half as far
+/// (`a_near`, `b_near`), all the same length: 1 where `mid` is darker (or lighter) than one
+/// pixel on each side. The nearer pixels find a line that other marks run alongside (the
+/// dashed cages of Killer boards, a cell's frame) where the farther ones fall on those marks.
 #[inline]
-fn ridge(a: &[u8], mid: &[u8], b: &[u8], t: u8, out: &mut [u8]) {
-    for i in 0..out.len().min(mid.len()).min(a.len()).min(b.len()) {
-        let (m, x, y) = (mid[i], a[i], b[i]);
-        let dark = (x.saturating_sub(m) > t) & (y.saturating_sub(m) > t);
-        let light = (m.saturating_sub(x) > t) & (m.saturating_sub(y) > t);
-        out[i] = (dark | light) as u8;
+fn ridge(sides: [&[u8]; 4], mid: &[u8], t: u8, out: &mut [u8]) {
+    let [a, a_near, b_near, b] = sides;
+    let n = sides
+        .iter()
+        .map(|s| s.len())
+        .fold(out.len().min(mid.len()), usize::min);
+    for i in 0..n {
+        out[i] = ridge_at(mid[i], [a[i], a_near[i], b_near[i], b[i]], t) as u8;
     }
+}
+
+/// [`ridge`] of one pixel `m` against `[a, a_near, b_near, b]`.
+#[inline(always)]
+fn ridge_at(m: u8, [a, a_near, b_near, b]: [u8; 4], t: u8) -> bool {
+    let (a_hi, a_lo) = (a.max(a_near), a.min(a_near));
+    let (b_hi, b_lo) = (b.max(b_near), b.min(b_near));
+    let dark = (a_hi.saturating_sub(m) > t) & (b_hi.saturating_sub(m) > t);
+    let light = (m.saturating_sub(a_lo) > t) & (m.saturating_sub(b_lo) > t);
+    dark | light
 }
 
 /// Tracks one run of ridge pixels along a row or column. Only hits are fed in: a hit further
@@ -499,13 +590,13 @@ fn horizontal_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     }
     let mut mask = vec![0u8; g.width];
     for y in p.k..g.height.saturating_sub(p.k) {
-        ridge(
+        let sides = [
             g.row(y - p.k),
-            g.row(y),
+            g.row(y - p.near()),
+            g.row(y + p.near()),
             g.row(y + p.k),
-            p.contrast,
-            &mut mask,
-        );
+        ];
+        ridge(sides, g.row(y), p.contrast, &mut mask);
         let mut run = NO_RUN;
         let at = y as u32;
         // A pair: this pixel and the next one along the row.
@@ -529,7 +620,14 @@ fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
     for y in (0..g.height.saturating_sub(1)).step_by(STEP) {
         // A pair: this row and the next.
         for (row, mask) in [(g.row(y), &mut m0), (g.row(y + 1), &mut m1)] {
-            ridge(&row[..n], &row[k..k + n], &row[2 * k..], p.contrast, mask);
+            let h = p.near();
+            let sides = [
+                &row[..n],
+                &row[k - h..k - h + n],
+                &row[k + h..k + h + n],
+                &row[2 * k..],
+            ];
+            ridge(sides, &row[k..k + n], p.contrast, mask);
         }
         let mut i = 0;
         while i < n {
@@ -632,25 +730,8 @@ fn fit_axis(
     size: usize,
     keep: impl Fn(&Line) -> bool,
 ) -> Vec<AxisFit> {
-    let idx: Vec<usize> = (0..all.len()).filter(|&i| keep(&all[i])).collect();
-    let lines: Vec<Line> = idx.iter().map(|&i| all[i]).collect();
-    let pos: Vec<f32> = lines.iter().map(|l| l.pos).collect();
-    let nearest = |e: f32, tol: f32| -> Option<usize> {
-        let j = pos.partition_point(|&q| q < e);
-        [j.wrapping_sub(1), j]
-            .into_iter()
-            .filter(|&j| j < pos.len() && (pos[j] - e).abs() <= tol)
-            .min_by(|&a, &b| (pos[a] - e).abs().total_cmp(&(pos[b] - e).abs()))
-    };
-    // The line just beyond `q` (walking `up` or down) when it is close and as long: the two
-    // lines of a band between boxes drawn apart.
-    let partner = |q: usize, up: bool, cell: f32| -> Option<usize> {
-        let r = if up { q + 1 } else { q.checked_sub(1)? };
-        let (a, b) = (lines.get(r)?, &lines[q]);
-        let overlap = a.end.min(b.end) - a.start.max(b.start);
-        let shorter = (a.end - a.start).min(b.end - b.start);
-        ((a.pos - b.pos).abs() <= cell * 0.3 && overlap >= shorter * 0.5).then_some(r)
-    };
+    let axis = AxisLines::new(all, keep);
+    let pos = &axis.pos;
     let mut fits: Vec<AxisFit> = Vec::new();
     for i in 0..pos.len() {
         for j in i + 1..pos.len() {
@@ -665,35 +746,7 @@ fn fit_axis(
                     continue;
                 }
                 let tol = (0.12 * cell).max(1.5);
-                // Walk outwards from line i (index 18 of 37 slots) one cell at a time,
-                // following the lines found.
-                let mut at: [[Option<usize>; 2]; 37] = [[None; 2]; 37];
-                let mut mid = [0f32; 37];
-                at[18] = [Some(i), partner(i, true, cell)];
-                mid[18] = pos[i];
-                for (dir, range) in [(true, 19..37usize), (false, 0..18usize)] {
-                    let mut prev = match at[18] {
-                        [Some(_), Some(b)] if dir => pos[b],
-                        _ => pos[i],
-                    };
-                    let order: Vec<usize> = if dir {
-                        range.collect()
-                    } else {
-                        range.rev().collect()
-                    };
-                    for slot in order {
-                        let e = if dir { prev + cell } else { prev - cell };
-                        match nearest(e, tol) {
-                            Some(q) => {
-                                let band = partner(q, dir, cell);
-                                at[slot] = [Some(q), band];
-                                mid[slot] = band.map_or(pos[q], |b| (pos[q] + pos[b]) / 2.0);
-                                prev = band.map_or(pos[q], |b| pos[b]);
-                            }
-                            None => prev = e,
-                        }
-                    }
-                }
+                let (at, mid) = axis.walk(i, cell, tol);
                 // Line j must be where the hypothesis puts it.
                 let j_slot = 18 + step;
                 if at[j_slot][0] != Some(j) && at[j_slot][1] != Some(j) {
@@ -709,46 +762,20 @@ fn fit_axis(
                     }
                     let window: [[Option<usize>; 2]; 10] = std::array::from_fn(|n| at[m + n]);
                     let mids: [f32; 10] = std::array::from_fn(|n| mid[m + n]);
-                    let Some(fit) = window_fit(&window, &mids, &lines, cell, size) else {
+                    let Some(fit) = window_fit(&window, &mids, &axis.lines, cell, size) else {
                         continue;
                     };
-                    // A window of box lines only is a board's skeleton only where the lines
-                    // stop: lines going on at the box spacing make a bigger grid of big cells
-                    // (a chess board, a calendar).
-                    let skeleton_only =
-                        fit.hits < 8 || (1..9).filter(|&n| window[n][0].is_none()).count() > 1;
-                    let anchor = &lines[i];
-                    // A box apart, with a box's tolerance: the big cells may be uneven.
-                    let goes_on = [fit.pos[0] - 3.0 * fit.cell, fit.pos[9] + 3.0 * fit.cell]
-                        .iter()
-                        .any(|&e| {
-                            lines.iter().any(|l| {
-                                let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
-                                (l.pos - e).abs() <= 3.0 * tol
-                                    && overlap >= (anchor.end - anchor.start) * 0.5
-                            })
-                        });
-                    // Nor are there other long lines between the box lines than cell lines.
-                    let off_grid = lines.iter().any(|l| {
-                        let overlap = l.end.min(anchor.end) - l.start.max(anchor.start);
-                        l.pos > fit.pos[0] + tol
-                            && l.pos < fit.pos[9] - tol
-                            && overlap >= (anchor.end - anchor.start) * 0.5
-                            && fit.pos.iter().all(|&g| (g - l.pos).abs() > tol)
-                    });
-                    if skeleton_only && (goes_on || off_grid) {
+                    if axis.bigger_grid(&fit, &window, i, tol) {
                         continue;
                     }
-                    {
-                        let fit = AxisFit {
-                            found: window.map(|f| f.map(|q| q.map(|q| idx[q]))),
-                            ..fit
-                        };
-                        if !fits.iter().any(|f| {
-                            (f.pos[0] - fit.pos[0]).abs() < 2.0 && (f.cell - fit.cell).abs() < 1.0
-                        }) {
-                            fits.push(fit);
-                        }
+                    let fit = AxisFit {
+                        found: window.map(|f| f.map(|q| q.map(|q| axis.idx[q]))),
+                        ..fit
+                    };
+                    if !fits.iter().any(|f| {
+                        (f.pos[0] - fit.pos[0]).abs() < 2.0 && (f.cell - fit.cell).abs() < 1.0
+                    }) {
+                        fits.push(fit);
                     }
                 }
             }
@@ -756,6 +783,114 @@ fn fit_axis(
     }
     fits.sort_by(|a, b| b.score.total_cmp(&a.score));
     fits
+}
+
+/// The lines of one axis that [`fit_axis`] looks at, in order, with their indices among all.
+struct AxisLines {
+    idx: Vec<usize>,
+    lines: Vec<Line>,
+    pos: Vec<f32>,
+}
+
+/// Slots of a walk from an anchor line (at slot 18): the lines at each, and their centre.
+type Walk = ([[Option<usize>; 2]; 37], [f32; 37]);
+
+impl AxisLines {
+    fn new(all: &[Line], keep: impl Fn(&Line) -> bool) -> AxisLines {
+        let idx: Vec<usize> = (0..all.len()).filter(|&i| keep(&all[i])).collect();
+        let lines: Vec<Line> = idx.iter().map(|&i| all[i]).collect();
+        let pos: Vec<f32> = lines.iter().map(|l| l.pos).collect();
+        AxisLines { idx, lines, pos }
+    }
+
+    /// The line nearest to `e`, within `tol`.
+    fn nearest(&self, e: f32, tol: f32) -> Option<usize> {
+        let pos = &self.pos;
+        let j = pos.partition_point(|&q| q < e);
+        [j.wrapping_sub(1), j]
+            .into_iter()
+            .filter(|&j| j < pos.len() && (pos[j] - e).abs() <= tol)
+            .min_by(|&a, &b| (pos[a] - e).abs().total_cmp(&(pos[b] - e).abs()))
+    }
+
+    /// The line just beyond `q` (walking `up` or down) when it is close and as long: the two
+    /// lines of a band between boxes drawn apart.
+    fn partner(&self, q: usize, up: bool, cell: f32) -> Option<usize> {
+        let r = if up { q + 1 } else { q.checked_sub(1)? };
+        let (a, b) = (self.lines.get(r)?, &self.lines[q]);
+        let overlap = a.end.min(b.end) - a.start.max(b.start);
+        let shorter = (a.end - a.start).min(b.end - b.start);
+        ((a.pos - b.pos).abs() <= cell * 0.3 && overlap >= shorter * 0.5).then_some(r)
+    }
+
+    /// Walks outwards from line `i` (slot 18 of 37) one cell at a time, following the lines
+    /// found.
+    fn walk(&self, i: usize, cell: f32, tol: f32) -> Walk {
+        let pos = &self.pos;
+        let mut at: [[Option<usize>; 2]; 37] = [[None; 2]; 37];
+        let mut mid = [0f32; 37];
+        at[18] = [Some(i), self.partner(i, true, cell)];
+        mid[18] = pos[i];
+        for (dir, range) in [(true, 19..37usize), (false, 0..18usize)] {
+            let mut prev = match at[18] {
+                [Some(_), Some(b)] if dir => pos[b],
+                _ => pos[i],
+            };
+            let order: Vec<usize> = if dir {
+                range.collect()
+            } else {
+                range.rev().collect()
+            };
+            for slot in order {
+                let e = if dir { prev + cell } else { prev - cell };
+                match self.nearest(e, tol) {
+                    Some(q) => {
+                        let band = self.partner(q, dir, cell);
+                        at[slot] = [Some(q), band];
+                        mid[slot] = band.map_or(pos[q], |b| (pos[q] + pos[b]) / 2.0);
+                        prev = band.map_or(pos[q], |b| pos[b]);
+                    }
+                    None => prev = e,
+                }
+            }
+        }
+        (at, mid)
+    }
+
+    /// Whether a window of box lines only (anchored on line `anchor`) is part of a bigger grid
+    /// of big cells (a chess board, a calendar) rather than a board's skeleton: lines go on at
+    /// the box spacing beyond it, or other long lines lie between its box lines.
+    fn bigger_grid(
+        &self,
+        fit: &AxisFit,
+        window: &[[Option<usize>; 2]; 10],
+        anchor: usize,
+        tol: f32,
+    ) -> bool {
+        let skeleton_only = fit.hits < 8 || (1..9).filter(|&n| window[n][0].is_none()).count() > 1;
+        if !skeleton_only {
+            return false;
+        }
+        let anchor = &self.lines[anchor];
+        let along = |l: &Line| l.end.min(anchor.end) - l.start.max(anchor.start);
+        let long = (anchor.end - anchor.start) * 0.5;
+        // A box apart, with a box's tolerance: the big cells may be uneven.
+        let goes_on = [fit.pos[0] - 3.0 * fit.cell, fit.pos[9] + 3.0 * fit.cell]
+            .iter()
+            .any(|&e| {
+                self.lines
+                    .iter()
+                    .any(|l| (l.pos - e).abs() <= 3.0 * tol && along(l) >= long)
+            });
+        // Nor are there other long lines between the box lines than cell lines.
+        let off_grid = self.lines.iter().any(|l| {
+            l.pos > fit.pos[0] + tol
+                && l.pos < fit.pos[9] - tol
+                && along(l) >= long
+                && fit.pos.iter().all(|&g| (g - l.pos).abs() > tol)
+        });
+        goes_on || off_grid
+    }
 }
 
 /// Fits and scores one window (`window[n]`: the lines at position `n`, `mids[n]` their
@@ -868,5 +1003,29 @@ impl Detection {
             out.push_str(&format!("; but {why}"));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_with_dashes_alongside_is_still_a_ridge() {
+        // Columns of a scan across a dark line (index 0 of each slice) on white paper: the
+        // pixels k away fall on dashes that run alongside (a Killer cage's outline), the
+        // nearer ones on paper.
+        let (line, paper, dash) = ([40u8], [250u8], [60u8]);
+        let mut out = [0u8];
+        ridge([&dash, &paper, &paper, &dash], &line, 6, &mut out);
+        assert_eq!(out, [1]);
+        // Paper all round, as before; a step between two colours is no ridge.
+        ridge([&paper, &paper, &paper, &paper], &line, 6, &mut out);
+        assert_eq!(out, [1]);
+        ridge([&paper, &paper, &line, &line], &line, 6, &mut out);
+        assert_eq!(out, [0]);
+        // A light line on a dark theme.
+        ridge([&line, &line, &line, &line], &paper, 6, &mut out);
+        assert_eq!(out, [1]);
     }
 }

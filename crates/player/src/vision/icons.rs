@@ -284,41 +284,29 @@ fn eraser(line: bool) -> Vec<Shape> {
 
 /// Icon designs that fonts lack: common shapes of trash cans, erasers and light bulbs.
 fn drawn() -> Vec<(Tool, &'static str, Vec<Shape>)> {
+    let mut out = trash_cans();
+    out.extend(backspaces());
+    out.extend(erasers_bulbs_and_arrows());
+    out
+}
+
+/// A cross of two strokes `w` wide, centred at `(cx, cy)`, reaching `r` each way.
+fn cross(cx: f32, cy: f32, r: f32, w: f32) -> Vec<Shape> {
+    vec![
+        Shape::Line((cx - r, cy - r), (cx + r, cy + r), w),
+        Shape::Line((cx + r, cy - r), (cx - r, cy + r), w),
+    ]
+}
+
+/// Trash cans: filled, with a cross cut out, and outlined.
+fn trash_cans() -> Vec<(Tool, &'static str, Vec<Shape>)> {
     use Shape::*;
     let lid = || Shape::rect(10.0, 12.0, 54.0, 18.0);
     let handle = || Shape::rect(24.0, 6.0, 40.0, 13.0);
     let body = || Poly(vec![(14.0, 21.0), (50.0, 21.0), (47.0, 60.0), (17.0, 60.0)]);
     let inner = || Poly(vec![(19.0, 21.0), (45.0, 21.0), (43.0, 55.0), (21.0, 55.0)]);
-    let cross = |cx: f32, cy: f32, r: f32, w: f32| {
-        vec![
-            Line((cx - r, cy - r), (cx + r, cy + r), w),
-            Line((cx + r, cy - r), (cx - r, cy + r), w),
-        ]
-    };
-    let tag = || {
-        Poly(vec![
-            (2.0, 32.0),
-            (18.0, 12.0),
-            (62.0, 12.0),
-            (62.0, 52.0),
-            (18.0, 52.0),
-        ])
-    };
-    let tag_inner = || {
-        Poly(vec![
-            (8.0, 32.0),
-            (21.0, 16.0),
-            (58.0, 16.0),
-            (58.0, 48.0),
-            (21.0, 48.0),
-        ])
-    };
     let mut filled_x = vec![handle(), lid(), body()];
     filled_x.extend(cross(32.0, 40.0, 7.0, 2.5).into_iter().map(Shape::cut));
-    let mut backspace = vec![tag()];
-    backspace.extend(cross(38.0, 32.0, 8.0, 2.5).into_iter().map(Shape::cut));
-    let mut backspace_outline = vec![tag(), tag_inner().cut()];
-    backspace_outline.extend(cross(38.0, 32.0, 8.0, 2.5));
     vec![
         (Tool::Erase, "trash can", vec![handle(), lid(), body()]),
         (Tool::Erase, "trash can with a cross", filled_x),
@@ -335,8 +323,40 @@ fn drawn() -> Vec<(Tool, &'static str, Vec<Shape>)> {
                 Line((36.0, 28.0), (36.0, 49.0), 2.0),
             ],
         ),
+    ]
+}
+
+/// Backspace keys: a tag pointing left with a cross, filled or outlined.
+fn backspaces() -> Vec<(Tool, &'static str, Vec<Shape>)> {
+    use Shape::*;
+    let tag = Poly(vec![
+        (2.0, 32.0),
+        (18.0, 12.0),
+        (62.0, 12.0),
+        (62.0, 52.0),
+        (18.0, 52.0),
+    ]);
+    let tag_inner = Poly(vec![
+        (8.0, 32.0),
+        (21.0, 16.0),
+        (58.0, 16.0),
+        (58.0, 48.0),
+        (21.0, 48.0),
+    ]);
+    let mut backspace = vec![tag.clone()];
+    backspace.extend(cross(38.0, 32.0, 8.0, 2.5).into_iter().map(Shape::cut));
+    let mut backspace_outline = vec![tag, tag_inner.cut()];
+    backspace_outline.extend(cross(38.0, 32.0, 8.0, 2.5));
+    vec![
         (Tool::Erase, "backspace", backspace),
         (Tool::Erase, "backspace outline", backspace_outline),
+    ]
+}
+
+/// Erasers, light bulbs, a pencil and an undo arrow.
+fn erasers_bulbs_and_arrows() -> Vec<(Tool, &'static str, Vec<Shape>)> {
+    use Shape::*;
+    vec![
         (Tool::Erase, "eraser", eraser(false)),
         (Tool::Erase, "eraser on a line", eraser(true)),
         (

@@ -555,6 +555,14 @@ fn stack(chains: &[Vec<Placed>], pitch: f32, h0: f32) -> Vec<Vec<Placed>> {
     out
 }
 
+/// Where each digit's key is along and across the rows (`pos[d]`), and in which row (`row_of[d]`),
+/// index 1..=9.
+#[derive(Debug, Clone, Copy)]
+struct Lattice {
+    pos: [Option<(f32, f32)>; 10],
+    row_of: [Option<usize>; 10],
+}
+
 impl Fit {
     /// Keys for every digit, inferring the missing ones from the lattice.
     fn into_keypad(
@@ -563,13 +571,14 @@ impl Fit {
         (width, height): (u32, u32),
         board: &BoardGeometry,
     ) -> Result<Keypad, String> {
-        let pitch = self.pitch;
-        let mut row_of: [Option<usize>; 10] = [None; 10];
-        let mut pos: [Option<(f32, f32)>; 10] = [None; 10];
+        let mut lattice = Lattice {
+            pos: [None; 10],
+            row_of: [None; 10],
+        };
         for (r, row) in self.rows.iter().enumerate() {
             for p in row {
-                row_of[p.digit as usize] = Some(r);
-                pos[p.digit as usize] = Some((p.u, p.v));
+                lattice.row_of[p.digit as usize] = Some(r);
+                lattice.pos[p.digit as usize] = Some((p.u, p.v));
             }
         }
         let row_v: Vec<f32> = self
@@ -580,132 +589,17 @@ impl Fit {
         let row_pitch = if row_v.len() > 1 {
             (row_v[row_v.len() - 1] - row_v[0]) / (row_v.len() - 1) as f32
         } else {
-            pitch
+            self.pitch
         };
-        let (extent_u, centre_u) = {
-            let [x0, y0, x1, y1] = board.rect();
-            if self.transposed {
-                (height as f32, (y0 + y1) as f32 / 2.0)
-            } else {
-                (width as f32, (x0 + x1) as f32 / 2.0)
-            }
+        let [x0, y0, x1, y1] = board.rect();
+        let (extent_u, centre_u) = if self.transposed {
+            (height as f32, (y0 + y1) as f32 / 2.0)
+        } else {
+            (width as f32, (x0 + x1) as f32 / 2.0)
         };
         let mut notes = Vec::new();
-        // Fill in missing digits, each next to a known neighbour, until none is left.
-        loop {
-            let missing: Vec<u8> = (1..=9u8).filter(|&d| pos[d as usize].is_none()).collect();
-            if missing.is_empty() {
-                break;
-            }
-            let mut progressed = false;
-            for d in missing {
-                let di = d as usize;
-                let left = (1..di).rev().find(|&e| pos[e].is_some());
-                let right = (di + 1..=9).find(|&e| pos[e].is_some());
-                // Inside a row: between two keys of the same row.
-                if let (Some(a), Some(b)) = (left, right)
-                    && row_of[a] == row_of[b]
-                {
-                    let (ua, va) = pos[a].unwrap_or_default();
-                    pos[di] = Some((ua + (di - a) as f32 * pitch, va));
-                    row_of[di] = row_of[a];
-                    progressed = true;
-                    continue;
-                }
-                // At the end of a row: only next to an immediate neighbour.
-                let after = (d > 1).then(|| di - 1).filter(|&e| pos[e].is_some());
-                let before = (d < 9).then(|| di + 1).filter(|&e| pos[e].is_some());
-                let options: Vec<(usize, (f32, f32))> = after
-                    .map(|e| (e, pos[e].map(|(u, v)| (u + pitch, v))))
-                    .into_iter()
-                    .chain(before.map(|e| (e, pos[e].map(|(u, v)| (u - pitch, v)))))
-                    .filter_map(|(e, p)| Some((e, p?)))
-                    .filter(|(_, (u, _))| *u >= 0.0 && *u < extent_u)
-                    .collect();
-                let chosen = match options.len() {
-                    0 => continue,
-                    1 => options[0],
-                    _ => {
-                        // Ends two rows: keep the keypad centred on the board.
-                        let lopsided = |o: &(usize, (f32, f32))| {
-                            let mut us: Vec<f32> =
-                                (1..=9).filter_map(|e| pos[e].map(|p| p.0)).collect();
-                            us.push(o.1.0);
-                            let lo = us.iter().copied().fold(f32::MAX, f32::min);
-                            let hi = us.iter().copied().fold(f32::MIN, f32::max);
-                            ((lo + hi) / 2.0 - centre_u).abs()
-                        };
-                        let (a, b) = (lopsided(&options[0]), lopsided(&options[1]));
-                        if (a - b).abs() < pitch * 0.25 {
-                            notes.push(format!(
-                                "key {d} not seen: it could end the row of {} or start the row \
-                                 of {}; placed after {}",
-                                d - 1,
-                                d + 1,
-                                d - 1
-                            ));
-                            options[0]
-                        } else if a < b {
-                            options[0]
-                        } else {
-                            options[1]
-                        }
-                    }
-                };
-                pos[di] = Some(chosen.1);
-                row_of[di] = row_of[chosen.0];
-                progressed = true;
-            }
-            if !progressed {
-                let list: Vec<String> = (1..=9)
-                    .filter(|&d| pos[d].is_none())
-                    .map(|d| d.to_string())
-                    .collect();
-                return Err(format!(
-                    "number pad: digits {} neither seen nor placeable from the other keys' spacing",
-                    list.join(",")
-                ));
-            }
-        }
-        let by_digit: Vec<Option<&Placed>> = (1..=9u8)
-            .map(|d| self.rows.iter().flatten().find(|p| p.digit == d))
-            .collect();
-        let half = self.glyph_h / 2.0;
-        let keys: Vec<Key> = (1..=9u8)
-            .map(|d| {
-                let (u, v) = pos[d as usize].unwrap_or_default();
-                let (x, y) = if self.transposed { (v, u) } else { (u, v) };
-                match by_digit[d as usize - 1] {
-                    Some(p) => {
-                        let c = &cands[p.cand];
-                        Key {
-                            digit: d,
-                            center: (c.cx() as u32, c.cy() as u32),
-                            bbox: c.bbox,
-                            score: c.score,
-                            glyph: Some(c.glyph.clone()),
-                            inferred: false,
-                        }
-                    }
-                    None => {
-                        let (x, y) = (x.max(0.0), y.max(0.0));
-                        Key {
-                            digit: d,
-                            center: (x as u32, y as u32),
-                            bbox: [
-                                (x - half * 0.6).max(0.0) as u32,
-                                (y - half).max(0.0) as u32,
-                                (x + half * 0.6) as u32,
-                                (y + half) as u32,
-                            ],
-                            score: 0.0,
-                            glyph: None,
-                            inferred: true,
-                        }
-                    }
-                }
-            })
-            .collect();
+        lattice.fill(self.pitch, extent_u, centre_u, &mut notes)?;
+        let keys = self.keys(cands, &lattice);
         if let Some(k) = keys
             .iter()
             .find(|k| k.center.0 >= width || k.center.1 >= height)
@@ -722,18 +616,156 @@ impl Fit {
             ));
         }
         let mut rows: Vec<usize> = vec![0; self.rows.len()];
-        for r in row_of[1..=9].iter().flatten() {
+        for r in lattice.row_of[1..=9].iter().flatten() {
             rows[*r] += 1;
         }
         Ok(Keypad {
-            keys: keys
-                .try_into()
-                .map_err(|_| "number pad: internal error collecting keys".to_string())?,
-            pitch,
+            keys,
+            pitch: self.pitch,
             row_pitch,
             transposed: self.transposed,
             rows,
             notes,
         })
+    }
+
+    /// The keys 1..=9: the candidates seen, the others where the lattice puts them.
+    fn keys(&self, cands: &[Candidate], lattice: &Lattice) -> [Key; 9] {
+        let half = self.glyph_h / 2.0;
+        std::array::from_fn(|i| {
+            let d = i as u8 + 1;
+            let (u, v) = lattice.pos[d as usize].unwrap_or_default();
+            let (x, y) = if self.transposed { (v, u) } else { (u, v) };
+            match self.rows.iter().flatten().find(|p| p.digit == d) {
+                Some(p) => {
+                    let c = &cands[p.cand];
+                    Key {
+                        digit: d,
+                        center: (c.cx() as u32, c.cy() as u32),
+                        bbox: c.bbox,
+                        score: c.score,
+                        glyph: Some(c.glyph.clone()),
+                        inferred: false,
+                    }
+                }
+                None => {
+                    let (x, y) = (x.max(0.0), y.max(0.0));
+                    Key {
+                        digit: d,
+                        center: (x as u32, y as u32),
+                        bbox: [
+                            (x - half * 0.6).max(0.0) as u32,
+                            (y - half).max(0.0) as u32,
+                            (x + half * 0.6) as u32,
+                            (y + half) as u32,
+                        ],
+                        score: 0.0,
+                        glyph: None,
+                        inferred: true,
+                    }
+                }
+            }
+        })
+    }
+}
+
+impl Lattice {
+    /// Fills in the missing digits, each next to a known neighbour, until none is left (along
+    /// the rows `extent_u` long, the board's centre at `centre_u`).
+    fn fill(
+        &mut self,
+        pitch: f32,
+        extent_u: f32,
+        centre_u: f32,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
+        loop {
+            let missing: Vec<u8> = (1..=9u8)
+                .filter(|&d| self.pos[d as usize].is_none())
+                .collect();
+            if missing.is_empty() {
+                return Ok(());
+            }
+            let mut progressed = false;
+            for d in missing {
+                if let Some((at, row)) = self.place(d, pitch, extent_u, centre_u, notes) {
+                    self.pos[d as usize] = Some(at);
+                    self.row_of[d as usize] = row;
+                    progressed = true;
+                }
+            }
+            if !progressed {
+                let list: Vec<String> = (1..=9)
+                    .filter(|&d| self.pos[d].is_none())
+                    .map(|d| d.to_string())
+                    .collect();
+                return Err(format!(
+                    "number pad: digits {} neither seen nor placeable from the other keys' spacing",
+                    list.join(",")
+                ));
+            }
+        }
+    }
+
+    /// Where the missing digit `d` goes and in which row, when a known key places it.
+    fn place(
+        &self,
+        d: u8,
+        pitch: f32,
+        extent_u: f32,
+        centre_u: f32,
+        notes: &mut Vec<String>,
+    ) -> Option<((f32, f32), Option<usize>)> {
+        let (pos, row_of) = (&self.pos, &self.row_of);
+        let di = d as usize;
+        let left = (1..di).rev().find(|&e| pos[e].is_some());
+        let right = (di + 1..=9).find(|&e| pos[e].is_some());
+        // Inside a row: between two keys of the same row.
+        if let (Some(a), Some(b)) = (left, right)
+            && row_of[a] == row_of[b]
+        {
+            let (ua, va) = pos[a].unwrap_or_default();
+            return Some(((ua + (di - a) as f32 * pitch, va), row_of[a]));
+        }
+        // At the end of a row: only next to an immediate neighbour.
+        let after = (d > 1).then(|| di - 1).filter(|&e| pos[e].is_some());
+        let before = (d < 9).then(|| di + 1).filter(|&e| pos[e].is_some());
+        let options: Vec<(usize, (f32, f32))> = after
+            .map(|e| (e, pos[e].map(|(u, v)| (u + pitch, v))))
+            .into_iter()
+            .chain(before.map(|e| (e, pos[e].map(|(u, v)| (u - pitch, v)))))
+            .filter_map(|(e, p)| Some((e, p?)))
+            .filter(|(_, (u, _))| *u >= 0.0 && *u < extent_u)
+            .collect();
+        let chosen = match options.len() {
+            0 => return None,
+            1 => options[0],
+            _ => {
+                // Ends two rows: keep the keypad centred on the board.
+                let lopsided = |o: &(usize, (f32, f32))| {
+                    let mut us: Vec<f32> = (1..=9).filter_map(|e| pos[e].map(|p| p.0)).collect();
+                    us.push(o.1.0);
+                    let lo = us.iter().copied().fold(f32::MAX, f32::min);
+                    let hi = us.iter().copied().fold(f32::MIN, f32::max);
+                    ((lo + hi) / 2.0 - centre_u).abs()
+                };
+                let (a, b) = (lopsided(&options[0]), lopsided(&options[1]));
+                if (a - b).abs() < pitch * 0.25 {
+                    notes.push(format!(
+                        "key {d} not seen: it could end the row of {} or start the row of {}; \
+                         placed after {}",
+                        d - 1,
+                        d + 1,
+                        d - 1
+                    ));
+                    options[0]
+                } else if a < b {
+                    options[0]
+                } else {
+                    options[1]
+                }
+            }
+        };
+        Some((chosen.1, row_of[chosen.0]))
     }
 }

@@ -11,6 +11,7 @@
 //! ```
 
 pub(crate) mod compare;
+mod cover;
 pub mod detect;
 pub(crate) mod geometry;
 pub mod glyph;
@@ -58,6 +59,19 @@ pub enum VisionError {
         /// Everything detection saw (for the debug overlay).
         detection: Box<detect::Detection>,
     },
+    /// Something covers the board (a dimming overlay, marks drawn across its cells): it is not
+    /// read, so that nothing acts on it.
+    #[error(
+        "the Sudoku board in the {width}x{height} image is covered: {what} (close the dialog, \
+         tutorial or overlay over the game and try again)"
+    )]
+    Covered {
+        /// Frame size.
+        width: u32,
+        height: u32,
+        /// What covers it, in words.
+        what: String,
+    },
     /// The calibration does not fit the frame.
     #[error("{0}")]
     Calibration(String),
@@ -73,7 +87,7 @@ pub fn detect_board(img: &RgbaImage) -> Result<BoardGeometry, VisionError> {
     detect_and_read(img).map(|(g, _)| g)
 }
 
-/// [`detect_board`], with the reading when close calls made one.
+/// [`detect_board`], with the reading when close calls made one; a covered board is refused.
 fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), VisionError> {
     let d = detect::detect_all(img);
     let Some(best) = d.candidates.first() else {
@@ -89,8 +103,9 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
         .iter()
         .filter(|c| c.score >= best.score - CLOSE_CALL)
         .collect();
+    let best_geometry = best.geometry.clone();
     if close.len() < 2 {
-        return Ok((best.geometry.clone(), None));
+        return Ok((best_geometry, None));
     }
     // Enough digits for a puzzle (a single box of a board's cells is no board), then fewest
     // cells breaking a rule, then fewest doubtful cells, then the lines' score (the order of
@@ -103,8 +118,15 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
         (digits < kinds::MIN_GIVENS, conflicts, doubtful)
     };
     let mut best: Option<(Reading, (bool, usize, usize))> = None;
+    let mut covered = None;
     for c in close {
-        let reading = read_with(img, c.geometry.clone(), None);
+        let reading = match read_with(img, c.geometry.clone(), None) {
+            Ok(r) => r,
+            Err(e) => {
+                covered.get_or_insert(e);
+                continue;
+            }
+        };
         let r = rank(&reading);
         tracing::debug!(
             rect = ?c.geometry.rect(),
@@ -121,8 +143,14 @@ fn detect_and_read(img: &RgbaImage) -> Result<(BoardGeometry, Option<Reading>), 
             break;
         }
     }
-    let (reading, _) = best.expect("at least two close candidates");
-    Ok((reading.geometry.clone(), Some(reading)))
+    // A covered candidate refuses the board, unless another one reads as a sound puzzle (the
+    // covered one was a window beside the board, over the keys).
+    match (best, covered) {
+        (Some((_, r)), Some(e)) if r != (false, 0, 0) => Err(e),
+        (Some((reading, _)), _) => Ok((reading.geometry.clone(), Some(reading))),
+        (None, Some(e)) => Err(e),
+        (None, None) => Ok((best_geometry, None)),
+    }
 }
 
 /// A doubt about a reading: a low-confidence cell or a broken rule.
@@ -183,10 +211,10 @@ pub fn prepare() {
 /// templates instead.)
 pub fn read_board(img: &RgbaImage) -> Result<Reading, VisionError> {
     let (geometry, reading) = detect_and_read(img)?;
-    Ok(match reading {
-        Some(r) => r,
+    match reading {
+        Some(r) => Ok(r),
         None => read_with(img, geometry, None),
-    })
+    }
 }
 
 /// The digit a key shows inside `rect` (`[x0, y0, x1, y1)`), read like a cell with its own
@@ -202,18 +230,30 @@ pub(crate) fn read_key(img: &RgbaImage, rect: Bounds, device: Option<&TemplateBa
         .filter(|&d| d != 0)
 }
 
-/// Reads the cells of a known geometry.
+/// Reads the cells of a known geometry; a covered board is refused.
 pub(crate) fn read_with(
     img: &RgbaImage,
     geometry: BoardGeometry,
     device: Option<&TemplateBank>,
-) -> Reading {
+) -> Result<Reading, VisionError> {
     let bank = TemplateBank::default_bank();
     let inks = per_cell(|i| ocr::analyse_cell(img, geometry.cell_inner(i)));
     let height = ocr::digit_height(&inks).unwrap_or(f32::INFINITY);
     let cells = per_cell(|i| ocr::read_cell(img, &inks[i], height, bank, device));
+    let cover = cover::Cover::of(&inks, &cells);
+    tracing::debug!(
+        crossings = cover.crossings,
+        brightest = cover.brightest,
+        "what covers the board"
+    );
+    if let Some(what) = cover.what() {
+        return Err(VisionError::Covered {
+            width: img.width(),
+            height: img.height(),
+            what,
+        });
+    }
     let mut board = Board::empty();
-    let mut doubts = Vec::new();
     let mut digits = Vec::new();
     for (i, c) in cells.iter().enumerate() {
         board.set(i, c.digit);
@@ -227,29 +267,8 @@ pub(crate) fn read_with(
                 background: c.cell_background,
             });
         }
-        match c.matched {
-            Some(m) if m.score < MIN_SCORE || m.margin < MIN_MARGIN => doubts.push(Doubt {
-                cell: Some(i),
-                message: format!(
-                    "{}: read {} with score {:.2}, runner-up {} at {:.2}",
-                    cell_name(i),
-                    m.digit,
-                    m.score,
-                    m.runner_up,
-                    m.score - m.margin
-                ),
-            }),
-            None if c.confidence < 0.9 => doubts.push(Doubt {
-                cell: Some(i),
-                message: format!(
-                    "{}: read as empty, but it holds a mark of nearly digit size (confidence {:.2})",
-                    cell_name(i),
-                    c.confidence
-                ),
-            }),
-            _ => {}
-        }
     }
+    let mut doubts: Vec<Doubt> = (0..81).filter_map(|i| cell_doubt(i, &cells[i])).collect();
     if let Err(conflicts) = board.validate() {
         doubts.push(Doubt {
             cell: None,
@@ -262,6 +281,16 @@ pub(crate) fn read_with(
         .map(|c| c.cell_background)
         .collect();
     let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
+    // Where nothing tells givens from entries, "every digit is a given" is a guess.
+    if kind_evidence.feature == kinds::Feature::None && digits.len() >= kinds::MIN_GIVENS {
+        doubts.push(Doubt {
+            cell: None,
+            message: format!(
+                "{}; that is a guess: on a level in progress some of them are entries",
+                kind_evidence.detail
+            ),
+        });
+    }
     for d in &doubts {
         tracing::debug!("OCR doubt: {}", d.message);
     }
@@ -271,7 +300,7 @@ pub(crate) fn read_with(
         kinds = %kind_evidence,
         "board read"
     );
-    Reading {
+    Ok(Reading {
         board,
         kinds,
         kind_evidence,
@@ -279,7 +308,32 @@ pub(crate) fn read_with(
         cells,
         geometry,
         doubts,
-    }
+    })
+}
+
+/// The doubt about cell `i`'s reading, if any: a digit read with a low score or close to its
+/// runner-up, or an empty cell holding a mark of nearly digit size.
+fn cell_doubt(i: usize, c: &CellRead) -> Option<Doubt> {
+    let message = match c.matched {
+        Some(m) if m.score < MIN_SCORE || m.margin < MIN_MARGIN => format!(
+            "{}: read {} with score {:.2}, runner-up {} at {:.2}",
+            cell_name(i),
+            m.digit,
+            m.score,
+            m.runner_up,
+            m.score - m.margin
+        ),
+        None if c.confidence < 0.9 => format!(
+            "{}: read as empty, but it holds a mark of nearly digit size (confidence {:.2})",
+            cell_name(i),
+            c.confidence
+        ),
+        _ => return None,
+    };
+    Some(Doubt {
+        cell: Some(i),
+        message,
+    })
 }
 
 /// `f` of every cell, row-major: two halves of the board on two cores.

@@ -141,15 +141,27 @@ pub(crate) fn read_cell(
     }
 }
 
-/// Mean colour of the glyph's strongest pixels.
+/// Mean colour of the glyph's strongest pixels: those of at least three quarters of the
+/// glyph's own strongest ink (a brighter mark elsewhere in the cell, or a faint entry beside
+/// it, says nothing about this glyph's ink).
 fn ink_colour(img: &RgbaImage, ink: &Ink, found: &Found) -> [u8; 3] {
-    let strong = (ink.max as u32 * 3 / 4) as u8;
-    let (mut sum, mut n) = ([0u64; 3], 0u64);
     let [x0, y0, x1, y1] = found.bbox;
+    let glyph = |x: usize, y: usize| {
+        let i = y * ink.w + x;
+        found
+            .labels
+            .contains(&ink.labels[i])
+            .then_some(ink.strength[i])
+    };
+    let max = (y0..=y1)
+        .flat_map(|y| (x0..=x1).filter_map(move |x| glyph(x, y)))
+        .max()
+        .unwrap_or(ink.max);
+    let strong = (max as u32 * 3 / 4) as u8;
+    let (mut sum, mut n) = ([0u64; 3], 0u64);
     for y in y0..=y1 {
         for x in x0..=x1 {
-            let i = y * ink.w + x;
-            if ink.strength[i] >= strong && found.labels.contains(&ink.labels[i]) {
+            if glyph(x, y).is_some_and(|s| s >= strong) {
                 let p = img
                     .get_pixel(ink.origin[0] + x as u32, ink.origin[1] + y as u32)
                     .0;

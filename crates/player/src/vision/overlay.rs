@@ -1,9 +1,11 @@
 //! Annotated overlays that a person can check: the grid found, the digits read and their
 //! confidence, and for calibration the keypad keys and the erase button.
 
-use super::detect::{AxisFit, Detection, Line};
+use super::detect::{AxisFit, Detection};
 use super::geometry::BoardGeometry;
+use super::keypad::Keypad;
 use super::kinds::Kind;
+use super::tools::ToolKey;
 use super::{MIN_SCORE, Reading};
 use crate::draw::{
     Rect as IRect, draw_filled_rect_mut, draw_hollow_circle_mut, draw_hollow_rect_mut,
@@ -46,89 +48,18 @@ pub fn detection_overlay(
     chosen: Option<&BoardGeometry>,
 ) -> RgbaImage {
     let mut out = img.clone();
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let thick = |out: &mut RgbaImage, a: (f32, f32), b: (f32, f32), c: Rgba<u8>, n: i32| {
-        for o in -(n / 2)..=(n / 2) {
-            let o = o as f32;
-            if a.0 == b.0 {
-                draw_line_segment_mut(out, (a.0 + o, a.1), (b.0 + o, b.1), c);
-            } else {
-                draw_line_segment_mut(out, (a.0, a.1 + o), (b.0, b.1 + o), c);
-            }
-        }
-    };
-    let line = |out: &mut RgbaImage, l: &Line, vertical: bool, c: Rgba<u8>| {
-        if vertical {
-            thick(out, (l.pos, l.start), (l.pos, l.end), c, 3);
-        } else {
-            thick(out, (l.start, l.pos), (l.end, l.pos), c, 3);
-        }
-    };
     for l in &d.horizontal {
-        line(&mut out, l, false, H_LINE);
+        thick(&mut out, (l.start, l.pos), (l.end, l.pos), H_LINE, 3);
     }
     for l in &d.vertical {
-        line(&mut out, l, true, V_LINE);
+        thick(&mut out, (l.pos, l.start), (l.pos, l.end), V_LINE, 3);
     }
-    let is_board = |k: usize, g: &BoardGeometry| match chosen {
-        Some(b) => b == g,
-        None => k == 0,
-    };
-    let label_px = (h / 80.0).max(12.0);
-    // The best few, the best drawn last (on top).
-    for (k, c) in d.candidates.iter().enumerate().take(6).rev() {
-        let board = is_board(k, &c.geometry);
-        let colour = if board { GRID } else { OTHER };
-        let g = &c.geometry;
-        let [x0, y0, x1, y1] = g.rect().map(|v| v as f32);
-        for &x in &g.cols {
-            thick(&mut out, (x as f32, y0), (x as f32, y1), colour, 1);
-        }
-        for &y in &g.rows {
-            thick(&mut out, (x0, y as f32), (x1, y as f32), colour, 1);
-        }
-        for (a, b) in [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1))] {
-            thick(&mut out, a, b, colour, 5);
-        }
-        for (a, b) in [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))] {
-            thick(&mut out, a, b, colour, 5);
-        }
-        label_box(
-            &mut out,
-            x0 as i32 + 6,
-            y0 as i32 + 6 + (label_px + 6.0) as i32 * k as i32,
-            label_px,
-            colour,
-            &format!(
-                "{} {:.1}: {}+{} lines",
-                if board { "board" } else { "candidate" },
-                c.score,
-                c.found.0,
-                c.found.1
-            ),
-        );
-    }
+    draw_candidates(&mut out, d, chosen);
     if d.candidates.is_empty() {
-        let dashed = |out: &mut RgbaImage, fit: &AxisFit, vertical: bool| {
-            for &p in &fit.pos {
-                let len = if vertical { h } else { w };
-                let mut t = 0.0;
-                while t < len {
-                    let (a, b) = (t, (t + 12.0).min(len));
-                    if vertical {
-                        thick(out, (p, a), (p, b), BAD, 3);
-                    } else {
-                        thick(out, (a, p), (b, p), BAD, 3);
-                    }
-                    t += 24.0;
-                }
+        for (fit, vertical) in [(&d.best_columns, true), (&d.best_rows, false)] {
+            if let Some(f) = fit {
+                dashed(&mut out, f, vertical);
             }
-        };
-        if let Some(f) = &d.best_columns {
-            dashed(&mut out, f, true);
-        }
-        if let Some(f) = &d.best_rows {
-            dashed(&mut out, f, false);
         }
     }
     let caption = if d.candidates.is_empty() {
@@ -143,6 +74,76 @@ pub fn detection_overlay(
     };
     caption_box(&mut out, &caption);
     out
+}
+
+/// A horizontal or vertical line from `a` to `b`, `n` pixels thick.
+fn thick(out: &mut RgbaImage, a: (f32, f32), b: (f32, f32), c: Rgba<u8>, n: i32) {
+    for o in -(n / 2)..=(n / 2) {
+        let o = o as f32;
+        if a.0 == b.0 {
+            draw_line_segment_mut(out, (a.0 + o, a.1), (b.0 + o, b.1), c);
+        } else {
+            draw_line_segment_mut(out, (a.0, a.1 + o), (b.0, b.1 + o), c);
+        }
+    }
+}
+
+/// The best few candidate boards, the best drawn last (on top), each labelled.
+fn draw_candidates(out: &mut RgbaImage, d: &Detection, chosen: Option<&BoardGeometry>) {
+    let is_board = |k: usize, g: &BoardGeometry| match chosen {
+        Some(b) => b == g,
+        None => k == 0,
+    };
+    let label_px = (out.height() as f32 / 80.0).max(12.0);
+    for (k, c) in d.candidates.iter().enumerate().take(6).rev() {
+        let board = is_board(k, &c.geometry);
+        let colour = if board { GRID } else { OTHER };
+        let g = &c.geometry;
+        let [x0, y0, x1, y1] = g.rect().map(|v| v as f32);
+        for &x in &g.cols {
+            thick(out, (x as f32, y0), (x as f32, y1), colour, 1);
+        }
+        for &y in &g.rows {
+            thick(out, (x0, y as f32), (x1, y as f32), colour, 1);
+        }
+        for (a, b) in [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1))] {
+            thick(out, a, b, colour, 5);
+        }
+        for (a, b) in [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))] {
+            thick(out, a, b, colour, 5);
+        }
+        label_box(
+            out,
+            x0 as i32 + 6,
+            y0 as i32 + 6 + (label_px + 6.0) as i32 * k as i32,
+            label_px,
+            colour,
+            &format!(
+                "{} {:.1}: {}+{} lines",
+                if board { "board" } else { "candidate" },
+                c.score,
+                c.found.0,
+                c.found.1
+            ),
+        );
+    }
+}
+
+/// The positions of a grid window that made no board, dashed across the whole image.
+fn dashed(out: &mut RgbaImage, fit: &AxisFit, vertical: bool) {
+    let len = if vertical { out.height() } else { out.width() } as f32;
+    for &p in &fit.pos {
+        let mut t = 0.0;
+        while t < len {
+            let (a, b) = (t, (t + 12.0).min(len));
+            if vertical {
+                thick(out, (p, a), (p, b), BAD, 3);
+            } else {
+                thick(out, (a, p), (b, p), BAD, 3);
+            }
+            t += 24.0;
+        }
+    }
 }
 
 /// Wraps `text` across the top of the image on white boxes.
@@ -357,9 +358,6 @@ fn frame(img: &mut RgbaImage, b: [u32; 4], c: Rgba<u8>) {
     }
 }
 
-/// The calibration overlay: what a survey of `img` found (board and reading, keypad keys or
-/// the digit-shaped marks seen, the tool keys and what they were taken for, the erase key),
-/// with a legend that starts with `status` lines (the outcome, what to check or do).
 /// What `calibrate` adds to the survey's overlay: the erase and undo keys it settled on, and
 /// the cell where it probed how the app takes taps.
 #[derive(Debug, Clone, Copy, Default)]
@@ -370,15 +368,20 @@ pub struct Marks {
     pub probe: Option<[u32; 4]>,
 }
 
+/// A legend: a colour and a line of text each.
+type Legend = Vec<(Rgba<u8>, String)>;
+
+/// The calibration overlay: what a survey of `img` found (board and reading, keypad keys or
+/// the digit-shaped marks seen, the tool keys and what they were taken for, the erase key),
+/// with a legend that starts with `status` lines (the outcome, what to check or do).
 pub fn survey_overlay(
     img: &RgbaImage,
     survey: &super::survey::Survey,
     marks: Marks,
     status: &[String],
 ) -> RgbaImage {
-    let erase = marks.erase;
     let mut out = img.clone();
-    let mut legend: Vec<(Rgba<u8>, String)> = status
+    let mut legend: Legend = status
         .iter()
         .map(|s| (Rgba([0, 0, 0, 255]), s.clone()))
         .collect();
@@ -394,56 +397,74 @@ pub fn survey_overlay(
         legend.push((GRID, format!("no board: {e}")));
     }
     match &survey.keypad {
-        Some(Ok(k)) => {
-            let radius = (k.glyph_height() * 0.7).max(6.0) as i32;
-            for key in &k.keys {
-                let colour = if key.inferred { GUESS } else { KEY };
-                if !key.inferred {
-                    frame(&mut out, key.bbox, colour);
-                }
-                let label = if key.inferred {
-                    format!("{}?", key.digit)
-                } else {
-                    key.digit.to_string()
-                };
-                mark_point(&mut out, key.center, radius, colour, &label);
-            }
-            legend.push((
-                KEY,
-                "green circle \"5\": keypad key 5, where it is tapped".into(),
-            ));
-            if k.keys.iter().any(|key| key.inferred) {
-                legend.push((
-                    GUESS,
-                    "orange \"5?\": key 5 not seen, placed from the other keys' spacing".into(),
-                ));
-            }
-        }
-        Some(Err(_)) | None => {
-            for c in &survey.candidates {
-                frame(&mut out, c.bbox, GUESS);
-                label_box(
-                    &mut out,
-                    c.bbox[2] as i32 + 2,
-                    c.bbox[1] as i32,
-                    px * 0.7,
-                    GUESS,
-                    &format!("{} {:.2}", c.digit, c.score),
-                );
-            }
-            if !survey.candidates.is_empty() {
-                legend.push((
-                    GUESS,
-                    "orange box \"3 0.81\": a mark that reads as 3 (score 0.81), not fitted into a keypad"
-                        .into(),
-                ));
-            }
-            if let Some(Err(e)) = &survey.keypad {
-                legend.push((GUESS, format!("keypad: {e}")));
-            }
-        }
+        Some(Ok(k)) => draw_keypad(&mut out, k, &mut legend),
+        Some(Err(_)) | None => draw_digit_marks(&mut out, survey, px, &mut legend),
     }
-    for t in &survey.tools {
+    draw_tools(&mut out, &survey.tools, px, &mut legend);
+    draw_marks(&mut out, marks, px, &mut legend);
+    with_legend(&out, &legend)
+}
+
+/// The keypad's keys, where they are tapped (inferred ones marked so).
+fn draw_keypad(out: &mut RgbaImage, k: &Keypad, legend: &mut Legend) {
+    let radius = (k.glyph_height() * 0.7).max(6.0) as i32;
+    for key in &k.keys {
+        let colour = if key.inferred { GUESS } else { KEY };
+        if !key.inferred {
+            frame(out, key.bbox, colour);
+        }
+        let label = if key.inferred {
+            format!("{}?", key.digit)
+        } else {
+            key.digit.to_string()
+        };
+        mark_point(out, key.center, radius, colour, &label);
+    }
+    legend.push((
+        KEY,
+        "green circle \"5\": keypad key 5, where it is tapped".into(),
+    ));
+    if k.keys.iter().any(|key| key.inferred) {
+        legend.push((
+            GUESS,
+            "orange \"5?\": key 5 not seen, placed from the other keys' spacing".into(),
+        ));
+    }
+}
+
+/// Without a keypad: every mark that read as a digit, and why no keypad.
+fn draw_digit_marks(
+    out: &mut RgbaImage,
+    survey: &super::survey::Survey,
+    px: f32,
+    legend: &mut Legend,
+) {
+    for c in &survey.candidates {
+        frame(out, c.bbox, GUESS);
+        label_box(
+            out,
+            c.bbox[2] as i32 + 2,
+            c.bbox[1] as i32,
+            px * 0.7,
+            GUESS,
+            &format!("{} {:.2}", c.digit, c.score),
+        );
+    }
+    if !survey.candidates.is_empty() {
+        legend.push((
+            GUESS,
+            "orange box \"3 0.81\": a mark that reads as 3 (score 0.81), not fitted into a keypad"
+                .into(),
+        ));
+    }
+    if let Some(Err(e)) = &survey.keypad {
+        legend.push((GUESS, format!("keypad: {e}")));
+    }
+}
+
+/// The keys beside the digits and what each was taken for.
+fn draw_tools(out: &mut RgbaImage, tools: &[ToolKey], px: f32, legend: &mut Legend) {
+    for t in tools {
         let (colour, label) = match t.tool {
             Some(tool) => (
                 if tool == super::icons::Tool::Erase {
@@ -455,9 +476,9 @@ pub fn survey_overlay(
             ),
             None => (UNKNOWN, "?".to_string()),
         };
-        frame(&mut out, t.bbox, colour);
+        frame(out, t.bbox, colour);
         label_box(
-            &mut out,
+            out,
             t.bbox[0] as i32,
             t.bbox[3] as i32 + 3,
             px * 0.7,
@@ -465,7 +486,7 @@ pub fn survey_overlay(
             &label,
         );
     }
-    if !survey.tools.is_empty() {
+    if !tools.is_empty() {
         legend.push((
             TOOL,
             "blue box \"undo 0.91\": a key beside the digits taken for undo (also redo, pencil, \
@@ -474,10 +495,14 @@ pub fn survey_overlay(
         ));
         legend.push((UNKNOWN, "grey box \"?\": a key not recognised".into()));
     }
-    match erase {
+}
+
+/// What `calibrate` settled on: the erase key (or toggle), the undo key, the probe's cell.
+fn draw_marks(out: &mut RgbaImage, marks: Marks, px: f32, legend: &mut Legend) {
+    match marks.erase {
         Some(p) => {
             let radius = (px * 0.8) as i32;
-            mark_point(&mut out, p, radius, ERASE, "erase");
+            mark_point(out, p, radius, ERASE, "erase");
             legend.push((
                 ERASE,
                 "red circle \"erase\": where the erase key is tapped".into(),
@@ -489,7 +514,7 @@ pub fn survey_overlay(
         )),
     }
     if let Some(p) = marks.undo {
-        mark_point(&mut out, p, (px * 0.8) as i32, TOOL, "undo");
+        mark_point(out, p, (px * 0.8) as i32, TOOL, "undo");
         legend.push((
             TOOL,
             "blue circle \"undo\": the undo key the probe found".into(),
@@ -498,7 +523,7 @@ pub fn survey_overlay(
     if let Some(b) = marks.probe {
         for inset in 0..3 {
             frame(
-                &mut out,
+                out,
                 [b[0] + inset, b[1] + inset, b[2] - inset, b[3] - inset],
                 PROBE,
             );
@@ -508,5 +533,4 @@ pub fn survey_overlay(
             "thick purple box: the cell where calibrate probed how the app takes taps".into(),
         ));
     }
-    with_legend(&out, &legend)
 }

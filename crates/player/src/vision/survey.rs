@@ -54,15 +54,12 @@ impl Survey {
             None => super::detect_board(img),
         };
         let Ok(geometry) = &board else {
-            return Survey {
-                board,
-                reading: None,
-                keypad: None,
-                candidates: Vec::new(),
-                tools: Vec::new(),
-            };
+            return Survey::nothing(board);
         };
-        let reading = super::read_with(img, geometry.clone(), None);
+        let reading = match super::read_with(img, geometry.clone(), None) {
+            Ok(r) => r,
+            Err(e) => return Survey::nothing(Err(e)),
+        };
         let found = match hints.keys {
             Some(points) => Ok(Keypad::from_points(points)),
             None => keypad::find_keypad(img, geometry),
@@ -81,6 +78,17 @@ impl Survey {
             keypad: Some(keypad),
             candidates,
             tools,
+        }
+    }
+
+    /// A survey that found no board (or a covered one): nothing else is looked for.
+    fn nothing(board: Result<BoardGeometry, VisionError>) -> Survey {
+        Survey {
+            board,
+            reading: None,
+            keypad: None,
+            candidates: Vec::new(),
+            tools: Vec::new(),
         }
     }
 
