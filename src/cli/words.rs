@@ -106,6 +106,11 @@ pub fn stall_hint(h: StallHint) -> String {
             (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
             (or try `--input input`)"
             .into(),
+        StallHint::RulesContradicted => format!(
+            "{h}: if the app, its settings or its version changed since it was calibrated, or \
+             another app is in front, calibrate it again (`autoplay calibrate`); else check the \
+             touch panel and tap channel `autoplay doctor` reports (or try `--input input`)"
+        ),
     }
 }
 
@@ -113,7 +118,7 @@ pub fn stall_hint(h: StallHint) -> String {
 /// where nothing else explains it, the taps did not do what that file says.
 pub fn stalled_with(s: &Stalled, calibration: &Path) -> String {
     match s.hint {
-        StallHint::TapsAstray => format!(
+        StallHint::TapsAstray | StallHint::RulesContradicted => format!(
             "{}: the taps do not do on the screen what the calibration {} says they do (its \
              keys and the app's input rules): if the app, its settings or its version changed \
              since it was calibrated, or another app is in front, calibrate it again with \
