@@ -129,6 +129,9 @@ pub struct SearchArgs {
     pub max_steps: Option<u64>,
 }
 
+/// `--pace`'s default, milliseconds.
+pub const DEFAULT_PACE_MS: u64 = 20;
+
 /// Where the calibration comes from.
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Calibration")]
@@ -152,7 +155,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = choice::<InputBackend>())]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).
-    #[arg(long, value_name = "MS", default_value_t = 20)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_PACE_MS)]
     pub pace: u64,
     /// Re-read the board every K taps and repair what differs.
     #[arg(long, value_name = "K", default_value_t = 2000)]

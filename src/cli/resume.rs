@@ -85,7 +85,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(&args.adb, &cfg.data_dir, &e)),
+        Err(e) => return Ok(explain_failure(&args.adb, &cfg, &e)),
     };
     outln!("{}", r.solution)?;
     outln!(

@@ -106,9 +106,9 @@ pub fn resume(
 
 /// The steps to show, planned again as a fresh play plans them (`play::plan`): the steps left
 /// after the `done` already played, within `cfg.budget`, at the rate the level's taps went so
-/// far (the journal's; no taps are spent measuring it on a screen that may not show the board
-/// yet). The plan is noted, and the session's record of the steps shown follows it. A journal
-/// without taps keeps the session's first plan.
+/// far (the journal's, or `cfg.pace`'s where that is slower; no taps are spent measuring it on
+/// a screen that may not show the board yet). The plan is noted, and the session's record of
+/// the steps shown follows it. A journal without taps keeps the session's first plan.
 fn replan(
     session: &mut Session,
     lines: &[JournalLine],
@@ -121,7 +121,11 @@ fn replan(
     if totals.taps == 0 || totals.replay_ms <= 0.0 {
         return Ok(session.meta.max_visible_steps);
     }
-    let rate = totals.taps as f64 / (totals.replay_ms / 1e3);
+    let mut rate = totals.taps as f64 / (totals.replay_ms / 1e3);
+    if !cfg.pace.is_zero() {
+        // The pace asked for now, where it is slower than the level's taps went.
+        rate = rate.min(1.0 / cfg.pace.as_secs_f64());
+    }
     let mut board = session.meta.givens_board()?;
     for ev in &events[..done] {
         match *ev {
