@@ -46,7 +46,7 @@ pub fn remedy(r: Remedy) -> String {
              --am-start 'am start -n PACKAGE/ACTIVITY --ei level {level}'` (if the app opens a \
              level from an intent) or `--level-list WORDS` (if its level list's buttons say their \
              numbers: the words of the buttons that open the list), or add a `[navigation]` \
-             section of kind \"taps\", \"level-grid\" or \"level-list\" to the file (README: \
+             section of kind \"taps\", \"level-grid\" or \"level-list\" to the file (docs/calibration.md, \
              \"Opening levels\")"
             .into(),
         Remedy::PlayOpenLevel => {
