@@ -46,8 +46,9 @@ pub struct CalibrateArgs {
     /// the screen of the device (-s SERIAL, or the only one) is captured.
     #[arg(long, value_name = "FILE")]
     screenshot: Option<PathBuf>,
-    /// Where to write the calibration (default: <--calibration-dir>/<screenshot name or device
-    /// model>.toml). An annotated overlay is written beside it as <NAME>.overlay.png.
+    /// Where to write the calibration (default: <--calibration-dir>/<MODEL>-<PACKAGE>.toml on a
+    /// phone, the model and the app in front, so that each app keeps its own; from a screenshot,
+    /// <screenshot name>.toml). An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
