@@ -62,11 +62,11 @@ impl Note {
                 tracing::info!(path = %path.display(), %why, "calibration picked")
             }
             Note::Plan { plan, done, .. } => tracing::info!(
-                done,
                 steps = plan.steps,
                 visible_steps = plan.visible_steps,
                 taps = plan.taps,
                 taps_per_sec = plan.rate,
+                resumed_after = done,
                 "plan"
             ),
             Note::LevelNotOpened { calibration } => {

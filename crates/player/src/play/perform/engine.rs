@@ -315,11 +315,12 @@ impl Performance<'_, '_> {
 
     /// A verification is due: every `verify_taps` taps or `verify_interval`, and the first
     /// one early, after [`FIRST_LOOK_TAPS`], so that taps the app does not take as the
-    /// calibration says are found before many more are sent.
+    /// calibration says are found before many more are sent (where that can be concluded:
+    /// `rules_checkable`).
     fn due(&self) -> bool {
         let every = match self.options.verify_taps {
             0 => return self.last_verify.elapsed() >= self.options.verify_interval,
-            n if self.report.verifications == 0 => n.min(FIRST_LOOK_TAPS),
+            n if self.report.verifications == 0 && self.rules_checkable() => n.min(FIRST_LOOK_TAPS),
             n => n,
         };
         self.since_verify >= every || self.last_verify.elapsed() >= self.options.verify_interval

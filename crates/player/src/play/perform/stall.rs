@@ -118,10 +118,16 @@ impl Performance<'_, '_> {
     /// concluded where the rules name a trap that explains it (pencil mode, a brush: their own
     /// hints, after the full rounds).
     pub(super) fn rules_contradicted(&self, board: &Board, rounds: &Rounds) -> bool {
-        let layout = self.enc.layout();
         rounds.first_look_missed
-            && layout.rules.retap != Retap::Pencil
-            && layout.mode != InputMode::Both
+            && self.rules_checkable()
             && hardly_shown(board, &rounds.written, CONTRADICTED_AFTER)
+    }
+
+    /// Whether taps that show hardly anything can be taken for rules the app contradicts: not
+    /// where the calibration's rules name a trap a lost tap springs (pencil mode on a re-tapped
+    /// cell, a brush armed by a digit with no cell selected).
+    pub(super) fn rules_checkable(&self) -> bool {
+        let layout = self.enc.layout();
+        layout.rules.retap != Retap::Pencil && layout.mode != InputMode::Both
     }
 }
