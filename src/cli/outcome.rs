@@ -8,7 +8,7 @@ use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 
 /// How the solved board was seen, for the summary line.
 pub fn completion(r: &PerformReport) -> String {
-    match (r.completion, &r.end_words) {
+    let how = match (r.completion, &r.end_words) {
         (Some(sudoku_autoplay::play::Completion::Screen), Some(words)) => {
             format!("the app's completion screen: {words}")
         }
@@ -16,6 +16,19 @@ pub fn completion(r: &PerformReport) -> String {
             "the app's completion screen".into()
         }
         _ => "the solved board read back".into(),
+    };
+    match r.marked_wrong.as_slice() {
+        [] => how,
+        marked => format!(
+            "{how}, after the app marked {} of the search's solution wrong ({}) and another \
+             solution was written",
+            sudoku_autoplay::text::count(marked.len() as u64, "digit"),
+            marked
+                .iter()
+                .map(|&(c, d)| format!("{}={d}", sudoku_autoplay::board::cell_name(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

@@ -118,7 +118,7 @@ impl Run<'_> {
         Ok(PlayReport {
             session_dir: session.dir.clone(),
             givens: self.givens,
-            solution: self.solution,
+            solution: report.solution.unwrap_or(self.solution),
             stats: self.stats,
             performed: report,
             input: target.link.backend().unwrap_or(InputBackend::Input),

@@ -35,6 +35,13 @@ pub enum Stop {
         "{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back"
     )]
     UnknownScreen { what: String },
+    /// The puzzle has several solutions, the board shows one of them, and the app did not show
+    /// that it takes it as solved (`why`: what it showed, and what could not be done).
+    #[error(
+        "the board on screen is full and keeps the rules (the puzzle has more than one solution), \
+         but the app did not take it as solved: {why}"
+    )]
+    NotAccepted { why: String },
 }
 
 /// Why the app counted mistakes, and what to do on the phone: the search's wrong digits, or
@@ -66,7 +73,10 @@ impl Stop {
             Stop::GameOver { mistakes: 0, .. } => vec![Remedy::Verbose],
             Stop::GameOver { .. } => vec![Remedy::RightDigitsOnly],
             Stop::DeviceLost { .. } => vec![Remedy::LongerReconnect],
-            Stop::Interrupted { .. } | Stop::Locked | Stop::UnknownScreen { .. } => Vec::new(),
+            Stop::Interrupted { .. }
+            | Stop::Locked
+            | Stop::UnknownScreen { .. }
+            | Stop::NotAccepted { .. } => Vec::new(),
         }
     }
 
@@ -75,7 +85,7 @@ impl Stop {
         match self {
             Stop::GameOver { .. } => "game-over",
             Stop::DeviceLost { .. } | Stop::Interrupted { .. } => "interrupted",
-            Stop::Locked | Stop::UnknownScreen { .. } => "failed",
+            Stop::Locked | Stop::UnknownScreen { .. } | Stop::NotAccepted { .. } => "failed",
         }
     }
 }

@@ -21,6 +21,7 @@ mod ink;
 pub(crate) mod keypad;
 mod kinds;
 pub(crate) mod label;
+mod marks;
 mod ocr;
 pub mod overlay;
 mod regions;

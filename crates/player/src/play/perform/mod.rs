@@ -12,12 +12,15 @@
 //! The run succeeds only when the solved board is read back from the screen, or the app's
 //! completion screen is recognised positively ([`Seen::Completed`]); the write that completes the
 //! board comes right after a verification, so a completion screen cannot hide a wrong digit.
+//! A puzzle with several solutions is solved only when the app shows that it takes the board
+//! as solved (`several.rs`): the board read back is one solution, maybe not the app's.
 //! Anything else that covers the board gets one BACK (a popup), then, if the app may have
 //! restarted, the level is opened again and its digits re-entered; otherwise the run stops and
 //! names what it saw.
 
 mod engine;
 mod judge;
+mod several;
 mod stall;
 mod verify;
 
@@ -135,6 +138,13 @@ pub struct PerformReport {
     pub completion: Option<Completion>,
     /// The words of the app's end screen (its completion or its game over), quoted.
     pub end_words: Option<String>,
+    /// A puzzle with several solutions: the digits of the solutions written that the app
+    /// marked wrong (`(cell, digit)`, in the order seen), each taken as "not this digit here"
+    /// for the next solution written.
+    pub marked_wrong: Vec<(usize, u8)>,
+    /// The solution written last, where it is not the search's (the app marked digits of that
+    /// one wrong).
+    pub solution: Option<Board>,
     pub elapsed: Duration,
 }
 
@@ -191,6 +201,7 @@ pub(crate) fn perform(
         expected: givens,
         givens,
         solution,
+        several: crate::solver::fast::count_solutions(&givens, 2) > 1,
         report: PerformReport::default(),
         taps: Vec::with_capacity(4),
         since_verify: 0,

@@ -57,6 +57,23 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
     search::run(st, limit, true)
 }
 
+/// [`solutions`] of `board` where no cell of `excluded` holds its digit (`(cell, digit)`: "not
+/// this digit here", as an app that marks a digit wrong says).
+pub fn solutions_excluding(board: &Board, excluded: &[(usize, u8)], limit: u32) -> Solutions {
+    let mut st = State::new();
+    for (cell, &d) in board.cells().iter().enumerate() {
+        if d != 0 {
+            st.place(cell, d as usize - 1);
+        }
+    }
+    for &(cell, d) in excluded {
+        if cell < CELLS && (1..=9).contains(&d) {
+            st.eliminate(cell, d as usize - 1);
+        }
+    }
+    search::run(st, limit, true)
+}
+
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
 /// included.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {

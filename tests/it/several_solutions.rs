@@ -1,0 +1,165 @@
+//! Puzzles with more than one solution (issue 35: apps that blank cells of a full grid at
+//! random), on the simulated app with `--several-solutions`: `autoplay --level N` plays them
+//! with every step shown, and the run is solved only where the app shows it takes the board:
+//! an app that accepts any full board that keeps the rules completes it; an app that checks
+//! the entries against the solution it stored marks the others wrong (red), and the player
+//! reads those marks, writes the solution without them, and says so. The marks themselves are
+//! read on the app's own renders (`Reading::marked_wrong`).
+
+use crate::common::{AdbServer, autoplay_command, run_with_timeout, sim_calibrations};
+use autoplay_sim::app::rules::{CompletionCheck, InputRules};
+use autoplay_sim::app::scene::{Scene, draw};
+use autoplay_sim::app::style::Style;
+use autoplay_sim::app::{AppOptions, Theme, ambiguous};
+use autoplay_sim::profile::Profile;
+use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
+use std::time::Duration;
+use sudoku_autoplay::board::{Board, CELLS};
+use sudoku_autoplay::solver::{Options, Strategy, fast, search};
+use sudoku_autoplay::vision;
+
+/// The app's seed (it draws which givens a level loses).
+const SEED: u64 = 5;
+
+/// The first level (of the small ones) whose several solutions the row-major search answers
+/// with another than the app stored: its number, givens, the search's solution, the app's.
+fn level_with_another_solution() -> (u32, Board, Board, Board) {
+    (1..=70)
+        .find_map(|n| {
+            let (givens, stored) = ambiguous::level(n, SEED)?;
+            let r = search(Strategy::RowMajor, &givens, &Options::default(), &mut ());
+            let ours = r.solution()?;
+            (ours != stored && r.stats.placements < 300).then_some((n, givens, ours, stored))
+        })
+        .expect("a small level whose search writes another solution than the app's")
+}
+
+fn sim(check: CompletionCheck) -> SimHandle {
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.app = AppOptions {
+        several_solutions: true,
+        seed: SEED,
+        rules: InputRules {
+            check,
+            ..InputRules::default()
+        },
+        ..AppOptions::default()
+    };
+    c.adb_root = c.profile.panel_writable;
+    spawn(c).unwrap()
+}
+
+/// `autoplay --level N` on an app with `check`, notes shown: its output, and the phone's state.
+fn play(check: CompletionCheck, level: u32) -> (crate::common::Out, serde_json::Value) {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim(check);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let mut cmd = autoplay_command();
+    cmd.args(["--level", &level.to_string(), "--pace", "0", "-P"])
+        .arg(adb.addr().port().to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(sim_calibrations())
+        .arg("--data-dir")
+        .arg(data.path());
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
+    (out, sim.dumpsys())
+}
+
+#[test]
+fn a_level_with_several_solutions_is_solved_where_the_app_takes_any_valid_board() {
+    let (level, _, ours, _) = level_with_another_solution();
+    let (out, state) = play(CompletionCheck::Rules, level);
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    // The plan says so, and which solution the search writes; every step is shown.
+    let plan = format!(
+        "the puzzle has more than one solution: the search writes {}",
+        ours.to_line()
+    );
+    assert!(out.stderr.contains(&plan), "{}", out.stderr);
+    let text = out.text();
+    assert!(
+        text.contains("solved and verified (the app's completion screen"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("computed on the host only") && !text.contains("marked"),
+        "{text}"
+    );
+    assert_eq!(state["solved"], true, "{state}");
+}
+
+#[test]
+fn digits_the_app_marks_wrong_are_replaced_by_its_solution() {
+    let (level, _, ours, stored) = level_with_another_solution();
+    let (out, state) = play(CompletionCheck::Solution, level);
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let text = out.text();
+    let differ = (0..CELLS).filter(|&c| ours.get(c) != stored.get(c)).count();
+    assert!(
+        text.contains("solved and verified (the app's completion screen")
+            && text.contains(&format!(
+                "after the app marked {differ} digits of the search's solution wrong"
+            )),
+        "{text}"
+    );
+    // The solution printed is the app's.
+    assert!(text.contains(&stored.to_string()), "{text}");
+    assert_eq!(state["solved"], true, "{state}");
+    assert_eq!(state["wrong"], serde_json::json!([]), "{state}");
+}
+
+/// Renders the several-solution level's other solution (the app stores the first the solver
+/// finds) in `style` and `theme`, `selected` selected, and reads the marks.
+fn marks_read(
+    style: &str,
+    theme: Theme,
+    selected: Option<usize>,
+) -> (Vec<usize>, Vec<usize>, Board) {
+    let (givens, _) = ambiguous::level(12, 9).unwrap();
+    let stored = fast::solve(&givens).unwrap();
+    let other = (0..CELLS)
+        .find_map(|c| fast::solutions_excluding(&givens, &[(c, stored.get(c))], 1).first)
+        .unwrap();
+    let options = AppOptions {
+        style: Style::by_name(style).unwrap(),
+        theme,
+        rules: InputRules {
+            check: CompletionCheck::Solution,
+            ..InputRules::default()
+        },
+        ..AppOptions::default()
+    };
+    let scene = Scene {
+        board: other,
+        selected,
+        ..Scene::new(givens)
+    };
+    let drawn = draw(&Profile::sized(1080, 2400), &options, &scene);
+    let reading = vision::read_board(&drawn.image).unwrap();
+    assert_eq!(reading.board, other, "{style}");
+    let wrong: Vec<usize> = (0..CELLS)
+        .filter(|&c| other.get(c) != stored.get(c))
+        .collect();
+    (reading.marked_wrong(&givens), wrong, other)
+}
+
+#[test]
+fn entries_in_the_apps_error_ink_are_read_as_marked_wrong() {
+    for (style, theme) in [
+        ("classic", Theme::Light),
+        ("classic", Theme::Dark),
+        ("faded", Theme::Light),
+        ("bold", Theme::Dark),
+    ] {
+        let (marked, wrong, _) = marks_read(style, theme, None);
+        assert_eq!(marked, wrong, "{style} {theme:?}");
+    }
+    // The selected number's digits in the same red (givens too) are a highlight, not marks.
+    let (givens, _) = ambiguous::level(12, 9).unwrap();
+    let given = (0..CELLS).find(|&c| givens.get(c) != 0).unwrap();
+    let (marked, wrong, board) = marks_read("shaded", Theme::Light, Some(given));
+    let lit = board.get(given);
+    let unlit: Vec<usize> = wrong.into_iter().filter(|&c| board.get(c) != lit).collect();
+    assert_eq!(marked, unlit);
+}
