@@ -17,9 +17,9 @@ pub fn completion(r: &PerformReport) -> String {
         }
         _ => "the solved board read back".into(),
     };
-    match r.marked_wrong.as_slice() {
-        [] => how,
-        marked => format!(
+    match r.rewritten.as_deref().map(|w| w.marked.as_slice()) {
+        None | Some([]) => how,
+        Some(marked) => format!(
             "{how}, after the app marked {} of the search's solution wrong ({}) and another \
              solution was written",
             sudoku_autoplay::text::count(marked.len() as u64, "digit"),

@@ -436,8 +436,7 @@ mod tests {
         );
         assert!(!text.contains("more than one solution"), "{text}");
         let solution = sudoku_autoplay::board::Board::parse(
-            &"123456789456789123789123456214365897365897214897214365531642978642978531978531642"
-                .to_string(),
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642",
         )
         .unwrap();
         let several = Plan {

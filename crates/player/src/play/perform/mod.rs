@@ -138,21 +138,28 @@ pub struct PerformReport {
     pub completion: Option<Completion>,
     /// The words of the app's end screen (its completion or its game over), quoted.
     pub end_words: Option<String>,
-    /// A puzzle with several solutions: the digits of the solutions written that the app
-    /// marked wrong (`(cell, digit)`, in the order seen), each taken as "not this digit here"
-    /// for the next solution written.
-    pub marked_wrong: Vec<(usize, u8)>,
-    /// The solution written last, where it is not the search's (the app marked digits of that
-    /// one wrong).
-    pub solution: Option<Board>,
+    /// A puzzle with several solutions whose app marked digits of the search's solution
+    /// wrong: what it marked, and the solution written last.
+    pub rewritten: Option<Box<Rewritten>>,
     pub elapsed: Duration,
+}
+
+/// Digits of a solution that the app marked wrong (a puzzle with several solutions), and the
+/// solution written instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewritten {
+    /// The digits of the solutions written that the app marked wrong (`(cell, digit)`, in the
+    /// order seen), each taken as "not this digit here" for the next solution written.
+    pub marked: Vec<(usize, u8)>,
+    /// The solution written last.
+    pub solution: Board,
 }
 
 /// A performance that did not end with a solved board: what it did until then, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("{error:#}")]
 pub struct PerformError {
-    pub report: PerformReport,
+    pub report: Box<PerformReport>,
     pub error: anyhow::Error,
 }
 
@@ -224,7 +231,7 @@ pub(crate) fn perform(
         Err(error) => {
             r.report.completion = None;
             Err(PerformError {
-                report: r.report,
+                report: Box::new(r.report),
                 error,
             })
         }

@@ -9,8 +9,8 @@
 //! end the game, or the app shows nothing, the run stops and says so
 //! ([`Stop::NotAccepted`]).
 
-use super::WriteKind;
 use super::engine::Performance;
+use super::{Rewritten, WriteKind};
 use crate::board::{Board, CELLS, cell_name};
 use crate::play::stop::Stop;
 use crate::solver::fast;
@@ -53,7 +53,14 @@ impl Performance<'_, '_> {
             let wrong: Vec<(usize, u8)> =
                 marked.iter().map(|&c| (c, self.expected.get(c))).collect();
             tracing::info!(marked = %marks(&wrong), "the app marks digits of the solution wrong");
-            self.report.marked_wrong.extend(&wrong);
+            let solution = self.solution;
+            let rewritten = self.report.rewritten.get_or_insert_with(|| {
+                Box::new(Rewritten {
+                    marked: Vec::new(),
+                    solution,
+                })
+            });
+            rewritten.marked.extend(&wrong);
             if round == ROUNDS {
                 let why = format!(
                     "it marked digits of each of {} solutions written",
@@ -63,8 +70,10 @@ impl Performance<'_, '_> {
             }
             excluded.extend(&wrong);
             let next = self.without(&marked, &excluded)?;
-            self.report.solution = Some(next);
             self.solution = next;
+            if let Some(r) = self.report.rewritten.as_mut() {
+                r.solution = next;
+            }
             self.write_solution()?;
             if self.report.completion.is_some() {
                 return Ok(());
@@ -159,7 +168,8 @@ impl Performance<'_, '_> {
 
     /// The stop: what the app showed, and `why` nothing more is done.
     fn not_accepted(&self, why: Option<&str>) -> Stop {
-        let shown = match self.report.marked_wrong.as_slice() {
+        let marked = self.report.rewritten.as_ref().map(|r| r.marked.as_slice());
+        let shown = match marked.unwrap_or_default() {
             [] => "it showed no completion and marked no digit wrong".to_string(),
             m => format!("it marked {} wrong", marks(m)),
         };
