@@ -62,7 +62,7 @@ pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Er
         }
         let resume = resume_command(adb, data_dir, dir);
         match stop {
-            Some(Stop::GameOver { mistakes: 0, .. }) => {
+            Some(Stop::GameOver { mistakes: 0, .. } | Stop::GameOver { several: true, .. }) => {
                 eprintln!("to play it again: turn the app's mistake limit off and run `{resume}`")
             }
             Some(Stop::GameOver { .. }) => eprintln!(

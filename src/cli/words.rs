@@ -74,6 +74,7 @@ pub fn remedies(rs: &[Remedy]) -> String {
 /// Why a run stopped, with what to do.
 pub fn stop(s: &Stop) -> String {
     match s {
+        Stop::GameOver { several: true, .. } => s.to_string(),
         Stop::GameOver { mistakes: 0, .. } => format!("{s} (`autoplay -v` logs every repair)"),
         Stop::GameOver { .. } => {
             format!("{s}, or play with --strategy fast, which writes only right digits")
@@ -312,8 +313,20 @@ mod tests {
             stop(&Stop::GameOver {
                 mistakes,
                 what: "\"Game over\"".into(),
+                several: false,
             })
         };
+        let several = stop(&Stop::GameOver {
+            mistakes: 0,
+            what: "\"Game over\"".into(),
+            several: true,
+        });
+        assert!(
+            several.contains("more than one solution")
+                && !several.contains("--strategy fast")
+                && !several.contains("taps that went astray"),
+            "{several}"
+        );
         let astray = over(0);
         assert!(
             astray.contains("taps that went astray") && astray.contains("autoplay -v"),

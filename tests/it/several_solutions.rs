@@ -7,7 +7,7 @@
 //! read on the app's own renders (`Reading::marked_wrong`).
 
 use crate::common::{AdbServer, autoplay_command, run_with_timeout, sim_calibrations};
-use autoplay_sim::app::rules::{CompletionCheck, InputRules};
+use autoplay_sim::app::rules::{CompletionCheck, InputRules, Mistakes};
 use autoplay_sim::app::scene::{Scene, draw};
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, Theme, ambiguous};
@@ -34,25 +34,30 @@ fn level_with_another_solution() -> (u32, Board, Board, Board) {
         .expect("a small level whose search writes another solution than the app's")
 }
 
-fn sim(check: CompletionCheck) -> SimHandle {
+fn sim(rules: InputRules, mistake_limit: Option<u32>) -> SimHandle {
     let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
     c.app = AppOptions {
         several_solutions: true,
         seed: SEED,
-        rules: InputRules {
-            check,
-            ..InputRules::default()
-        },
+        rules,
+        mistake_limit,
         ..AppOptions::default()
     };
     c.adb_root = c.profile.panel_writable;
     spawn(c).unwrap()
 }
 
-/// `autoplay --level N` on an app with `check`, notes shown: its output, and the phone's state.
-fn play(check: CompletionCheck, level: u32) -> (crate::common::Out, serde_json::Value) {
+/// An app that checks completion by `check`, counting no mistakes.
+fn checks(check: CompletionCheck) -> InputRules {
+    InputRules {
+        check,
+        ..InputRules::default()
+    }
+}
+
+/// `autoplay --level N ARGS` on `sim`, notes shown: its output, and the phone's state.
+fn play(sim: SimHandle, level: u32, args: &[&str]) -> (crate::common::Out, serde_json::Value) {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim(check);
     let adb = AdbServer::start();
     adb.connect(&sim.serial());
     let mut cmd = autoplay_command();
@@ -61,7 +66,8 @@ fn play(check: CompletionCheck, level: u32) -> (crate::common::Out, serde_json::
         .args(["-s", &sim.serial(), "--calibration-dir"])
         .arg(sim_calibrations())
         .arg("--data-dir")
-        .arg(data.path());
+        .arg(data.path())
+        .args(args);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
     (out, sim.dumpsys())
 }
@@ -69,7 +75,7 @@ fn play(check: CompletionCheck, level: u32) -> (crate::common::Out, serde_json::
 #[test]
 fn a_level_with_several_solutions_is_solved_where_the_app_takes_any_valid_board() {
     let (level, _, ours, _) = level_with_another_solution();
-    let (out, state) = play(CompletionCheck::Rules, level);
+    let (out, state) = play(sim(checks(CompletionCheck::Rules), None), level, &[]);
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     // The plan says so, and which solution the search writes; every step is shown.
     let plan = format!(
@@ -92,7 +98,7 @@ fn a_level_with_several_solutions_is_solved_where_the_app_takes_any_valid_board(
 #[test]
 fn digits_the_app_marks_wrong_are_replaced_by_its_solution() {
     let (level, _, ours, stored) = level_with_another_solution();
-    let (out, state) = play(CompletionCheck::Solution, level);
+    let (out, state) = play(sim(checks(CompletionCheck::Solution), None), level, &[]);
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     let text = out.text();
     let differ = (0..CELLS).filter(|&c| ours.get(c) != stored.get(c)).count();
@@ -107,6 +113,27 @@ fn digits_the_app_marks_wrong_are_replaced_by_its_solution() {
     assert!(text.contains(&stored.to_string()), "{text}");
     assert_eq!(state["solved"], true, "{state}");
     assert_eq!(state["wrong"], serde_json::json!([]), "{state}");
+}
+
+#[test]
+fn an_app_that_counts_another_solutions_digits_as_mistakes_ends_the_game_and_is_told_so() {
+    // The search that writes only its own solution's digits, on an app that ends the game at
+    // the third digit that differs from its stored solution.
+    let (level, _, _, _) = level_with_another_solution();
+    let rules = InputRules {
+        mistakes: Mistakes::Solution,
+        ..checks(CompletionCheck::Solution)
+    };
+    let (out, state) = play(sim(rules, Some(3)), level, &["--strategy", "fast"]);
+    assert_eq!(out.code(), 3, "{}\n{}", out.text(), out.stderr);
+    assert!(
+        out.stderr
+            .contains("the puzzle has more than one solution, and apps that check"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.text().contains("solved"), "{}", out.text());
+    assert_eq!(state["solved"], false, "{state}");
 }
 
 /// Renders the several-solution level's other solution (the app stores the first the solver

@@ -364,6 +364,7 @@ impl Performance<'_, '_> {
         Stop::GameOver {
             mistakes: self.report.wrong_digits,
             what: words,
+            several: self.several,
         }
         .into()
     }
