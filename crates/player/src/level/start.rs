@@ -173,13 +173,8 @@ fn read_givens(
         0 => bail!("the puzzle on screen has no solution:\n{givens}"),
         1 => Ok((givens, false)),
         _ => {
-            let doubts: Vec<String> = cal
-                .read(first)?
-                .doubts
-                .into_iter()
-                .filter(|d| d.cell.is_some())
-                .map(|d| d.message)
-                .collect();
+            let reading = cal.read(first)?;
+            let doubts: Vec<&str> = reading.cell_doubts().map(|d| d.message.as_str()).collect();
             if doubts.is_empty() {
                 return Ok((givens, true));
             }

@@ -188,6 +188,12 @@ impl Reading {
         self.kinds.iter().map(|k| k.to_char()).collect()
     }
 
+    /// The doubts about single cells (a digit read with a low score, a mark of nearly digit
+    /// size in an empty cell): where there are none, no digit was missed or misread.
+    pub fn cell_doubts(&self) -> impl Iterator<Item = &Doubt> {
+        self.doubts.iter().filter(|d| d.cell.is_some())
+    }
+
     /// The givens only.
     pub fn givens(&self) -> Board {
         let mut b = Board::empty();
