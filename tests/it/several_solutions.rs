@@ -173,14 +173,14 @@ fn marks_read(
 
 #[test]
 fn entries_in_the_apps_error_ink_are_read_as_marked_wrong() {
-    for (style, theme) in [
-        ("classic", Theme::Light),
-        ("classic", Theme::Dark),
-        ("faded", Theme::Light),
-        ("bold", Theme::Dark),
-    ] {
-        let (marked, wrong, _) = marks_read(style, theme, None);
-        assert_eq!(marked, wrong, "{style} {theme:?}");
+    let styles = autoplay_sim::app::style::STYLES
+        .iter()
+        .chain(autoplay_sim::app::style::MORE_STYLES);
+    for style in styles {
+        for theme in [Theme::Light, Theme::Dark] {
+            let (marked, wrong, _) = marks_read(style.name, theme, None);
+            assert_eq!(marked, wrong, "{} {theme:?}", style.name);
+        }
     }
     // The selected number's digits in the same red (givens too) are a highlight, not marks.
     let (givens, _) = ambiguous::level(12, 9).unwrap();
@@ -189,4 +189,16 @@ fn entries_in_the_apps_error_ink_are_read_as_marked_wrong() {
     let lit = board.get(given);
     let unlit: Vec<usize> = wrong.into_iter().filter(|&c| board.get(c) != lit).collect();
     assert_eq!(marked, unlit);
+    // A selected entry's cell.
+    let entry = (0..CELLS).find(|&c| givens.get(c) == 0).unwrap();
+    let (marked, wrong, _) = marks_read("classic", Theme::Light, Some(entry));
+    assert_eq!(marked, wrong);
+    // No mark where the board holds the app's own solution.
+    let scene = Scene {
+        board: fast::solve(&givens).unwrap(),
+        ..Scene::new(givens)
+    };
+    let drawn = draw(&Profile::sized(1080, 2400), &AppOptions::default(), &scene);
+    let reading = vision::read_board(&drawn.image).unwrap();
+    assert_eq!(reading.marked_wrong(&givens), Vec::<usize>::new());
 }
