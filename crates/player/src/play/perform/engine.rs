@@ -151,23 +151,10 @@ impl Performance<'_, '_> {
                 .rev()
                 .find(|&c| self.expected.get(c) != solution.get(c)),
         };
-        // Every cell right but the last, which is empty: a wrong digit left there by the steps
-        // shown goes with the others (where a finished digit's key hides, it would block the
-        // key of its digit's ninth right place).
-        let mut almost = solution;
-        if let Some(c) = final_cell {
-            almost.set(c, 0);
-        }
-        self.fill(&almost)?;
-        self.verify(&almost)?;
-        if self.report.completion.is_some() {
+        if !self.all_but(final_cell)? {
             return Ok(());
         }
         self.check_stop()?;
-        // The completing write selects its cell whatever the encoder believes is selected, from a
-        // given cell: a lost cell tap then sends its digit nowhere, so the screen that follows
-        // it can only be the completion (or a popup).
-        self.enc.reset_guarded();
         let sent = match (shown.last_event, final_cell) {
             (Some(i), _) => {
                 let sent = self.send_event(i, events[i]);
@@ -185,6 +172,27 @@ impl Performance<'_, '_> {
         self.report.completion.get_or_insert(Completion::ReadBack);
         progress(&self.progress());
         Ok(())
+    }
+
+    /// Every cell of the solution right but `last`, which is empty, written and verified; then
+    /// the completing write may follow: `false` where the app's completion showed meanwhile. A
+    /// wrong digit left in `last` goes with the others (where a finished digit's key hides, it
+    /// would block the key of its digit's ninth right place). The completing write selects its
+    /// cell whatever the encoder believes is selected, from a given cell: a lost cell tap then
+    /// sends its digit nowhere, so the screen that follows it can only be the completion (or a
+    /// popup).
+    pub(super) fn all_but(&mut self, last: Option<usize>) -> anyhow::Result<bool> {
+        let mut almost = self.solution;
+        if let Some(c) = last {
+            almost.set(c, 0);
+        }
+        self.fill(&almost)?;
+        self.verify(&almost)?;
+        if self.report.completion.is_some() {
+            return Ok(false);
+        }
+        self.enc.reset_guarded();
+        Ok(true)
     }
 
     pub(super) fn progress(&self) -> Progress {
@@ -341,7 +349,7 @@ impl Performance<'_, '_> {
     }
 
     /// Writes every cell where `expected` differs from `board`.
-    pub(super) fn fill(&mut self, board: &Board) -> anyhow::Result<()> {
+    fn fill(&mut self, board: &Board) -> anyhow::Result<()> {
         for c in 0..CELLS {
             if self.expected.get(c) != board.get(c) {
                 let sent = self.write(WriteKind::Fill, c, board.get(c));

@@ -2,8 +2,8 @@
 //! the app decides which solution is solved. Apps that accept any full board that keeps the
 //! rules show their completion; apps that check the entries against the solution they stored
 //! mark the others wrong (in an ink of their own) and show nothing. So the run is solved only
-//! once the app shows its completion (its screen, or new words under a board that stays right
-//! after the completing write). Digits it marks wrong are taken as "not this digit here" (and
+//! once the app shows its completion (its screen, or words that say so under a board that
+//! stays). Digits it marks wrong are taken as "not this digit here" (and
 //! the digits it leaves unmarked as its own), the puzzle is searched again without them, and
 //! the new solution is written over them; where no solution is left, or a wrong guess could
 //! end the game, or the app shows nothing, the run stops and says so
@@ -13,6 +13,7 @@ use super::engine::Performance;
 use super::{Rewritten, WriteKind};
 use crate::board::{Board, CELLS, cell_name};
 use crate::play::stop::Stop;
+use crate::play::words::{self, Verdict};
 use crate::solver::fast;
 use std::time::Duration;
 
@@ -24,7 +25,7 @@ const LOOKS: u32 = 4;
 const APART: Duration = Duration::from_millis(500);
 
 /// What the app showed of the solution on the board.
-enum Verdict {
+enum Shown {
     /// Its completion.
     Solved,
     /// These cells' digits marked wrong.
@@ -41,14 +42,14 @@ impl Performance<'_, '_> {
         let mut round = 0;
         loop {
             let marked = match self.verdict()? {
-                Verdict::Solved => return Ok(()),
-                Verdict::Nothing if round == 0 => return Err(self.not_accepted(None).into()),
-                Verdict::Nothing => {
+                Shown::Solved => return Ok(()),
+                Shown::Nothing if round == 0 => return Err(self.not_accepted(None).into()),
+                Shown::Nothing => {
                     let why = "after the solution without them was written, it showed neither its \
                                completion nor a mark";
                     return Err(self.not_accepted(Some(why)).into());
                 }
-                Verdict::Marked(cells) => cells,
+                Shown::Marked(cells) => cells,
             };
             let wrong: Vec<(usize, u8)> =
                 marked.iter().map(|&c| (c, self.expected.get(c))).collect();
@@ -84,7 +85,7 @@ impl Performance<'_, '_> {
 
     /// Looks (verifying the board) until the app shows its completion or marks digits, at most
     /// [`LOOKS`] times.
-    fn verdict(&mut self) -> anyhow::Result<Verdict> {
+    fn verdict(&mut self) -> anyhow::Result<Shown> {
         for look in 0..LOOKS {
             if look > 0 {
                 std::thread::sleep(APART);
@@ -92,20 +93,22 @@ impl Performance<'_, '_> {
                 self.verify(&want)?;
             }
             if self.report.completion.is_some() {
-                return Ok(Verdict::Solved);
+                return Ok(Shown::Solved);
             }
             let marked = self.target.marked_wrong()?;
             if !marked.is_empty() {
-                return Ok(Verdict::Marked(marked));
+                return Ok(Shown::Marked(marked));
             }
         }
-        // An end shown under a board that stays, right after the completing write, with no
-        // digit marked: the app's completion, in whatever words.
-        if let Some(words) = self.target.new_words()? {
-            self.completed(words);
-            return Ok(Verdict::Solved);
+        // An end shown under a board that stays (the keypad giving way to words): its
+        // completion, where its words say so.
+        match self.target.new_words()? {
+            Some(words) if words::classify(std::slice::from_ref(&words)) == Verdict::Completed => {
+                self.completed(words);
+                Ok(Shown::Solved)
+            }
+            _ => Ok(Shown::Nothing),
         }
-        Ok(Verdict::Nothing)
     }
 
     /// A solution of the puzzle with none of `excluded`: first one that keeps the digits the app
@@ -149,16 +152,9 @@ impl Performance<'_, '_> {
         let last = (0..CELLS)
             .rev()
             .find(|&c| self.expected.get(c) != solution.get(c));
-        let mut almost = solution;
-        if let Some(c) = last {
-            almost.set(c, 0);
-        }
-        self.fill(&almost)?;
-        self.verify(&almost)?;
-        if self.report.completion.is_some() {
+        if !self.all_but(last)? {
             return Ok(());
         }
-        self.enc.reset_guarded();
         if let Some(c) = last {
             let sent = self.write(WriteKind::Fill, c, solution.get(c));
             self.after(sent)?;

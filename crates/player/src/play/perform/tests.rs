@@ -49,6 +49,8 @@ struct MemoryApp<'a> {
     checks_solution: bool,
     /// Entries that differ from `solution` are drawn in an error ink.
     marks_wrong: bool,
+    /// The words shown under the board once the app takes it as solved (the board stays).
+    end_line: Option<&'static str>,
 }
 
 impl MemoryApp<'_> {
@@ -123,7 +125,10 @@ impl Target for MemoryApp<'_> {
             self.words_lost -= 1;
             return Err(Restored.into());
         }
-        Ok(None)
+        Ok(self
+            .end_line
+            .filter(|_| self.complete())
+            .map(|w| format!("the app shows \"{w}\"")))
     }
     fn look(&mut self) -> anyhow::Result<Seen> {
         self.advance();
@@ -213,6 +218,7 @@ fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
         late_clears: Vec::new(),
         checks_solution: false,
         marks_wrong: false,
+        end_line: None,
     }
 }
 
@@ -777,4 +783,26 @@ fn several_solutions_a_board_the_app_neither_completes_nor_marks_is_no_solve() {
             e.error
         );
     }
+}
+
+#[test]
+fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
+    let (r, _, _) = run_several(|a| {
+        a.completed_hides_board = false;
+        a.end_line = Some("Puzzle solved!");
+    });
+    let report = r.unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(report.completion, Some(Completion::Screen));
+    assert!(
+        report
+            .end_words
+            .is_some_and(|w| w.contains("Puzzle solved!"))
+    );
+    // Words the player does not know are no completion.
+    let (r, _, _) = run_several(|a| {
+        a.completed_hides_board = false;
+        a.end_line = Some("Τέλος");
+    });
+    let e = r.expect_err("words that do not say solved");
+    assert!(e.report.completion.is_none());
 }
