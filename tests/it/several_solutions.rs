@@ -55,8 +55,14 @@ fn checks(check: CompletionCheck) -> InputRules {
     }
 }
 
-/// `autoplay --level N ARGS` on `sim`, notes shown: its output, and the phone's state.
-fn play(sim: SimHandle, level: u32, args: &[&str]) -> (crate::common::Out, serde_json::Value) {
+/// `autoplay --level N ARGS` on `sim`, notes shown: its output, and the phone's state; then
+/// `autoplay replay` checks the session offline (`replay`: what it must say).
+fn play(
+    sim: SimHandle,
+    level: u32,
+    args: &[&str],
+    replay: &str,
+) -> (crate::common::Out, serde_json::Value) {
     let data = tempfile::tempdir().unwrap();
     let adb = AdbServer::start();
     adb.connect(&sim.serial());
@@ -69,13 +75,30 @@ fn play(sim: SimHandle, level: u32, args: &[&str]) -> (crate::common::Out, serde
         .arg(data.path())
         .args(args);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(180));
-    (out, sim.dumpsys())
+    let state = sim.dumpsys();
+    let sessions = data.path().join("sessions");
+    let session = std::fs::read_dir(&sessions)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    let mut check = autoplay_command();
+    check.arg("replay").arg(session.path());
+    let checked = run_with_timeout(check, b"", Duration::from_secs(60));
+    assert!(
+        checked.text().contains(replay),
+        "{}\n{}",
+        checked.text(),
+        checked.stderr
+    );
+    (out, state)
 }
 
 #[test]
 fn a_level_with_several_solutions_is_solved_where_the_app_takes_any_valid_board() {
     let (level, _, ours, _) = level_with_another_solution();
-    let (out, state) = play(sim(checks(CompletionCheck::Rules), None), level, &[]);
+    let rules = sim(checks(CompletionCheck::Rules), None);
+    let (out, state) = play(rules, level, &[], "result:  replays as recorded");
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     // The plan says so, and which solution the search writes; every step is shown.
     let plan = format!(
@@ -98,7 +121,8 @@ fn a_level_with_several_solutions_is_solved_where_the_app_takes_any_valid_board(
 #[test]
 fn digits_the_app_marks_wrong_are_replaced_by_its_solution() {
     let (level, _, ours, stored) = level_with_another_solution();
-    let (out, state) = play(sim(checks(CompletionCheck::Solution), None), level, &[]);
+    let solution = sim(checks(CompletionCheck::Solution), None);
+    let (out, state) = play(solution, level, &[], "result:  replays as recorded");
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     let text = out.text();
     let differ = (0..CELLS).filter(|&c| ours.get(c) != stored.get(c)).count();
@@ -124,7 +148,8 @@ fn an_app_that_counts_another_solutions_digits_as_mistakes_ends_the_game_and_is_
         mistakes: Mistakes::Solution,
         ..checks(CompletionCheck::Solution)
     };
-    let (out, state) = play(sim(rules, Some(3)), level, &["--strategy", "fast"]);
+    let fast = ["--strategy", "fast"];
+    let (out, state) = play(sim(rules, Some(3)), level, &fast, "ended `game-over`");
     assert_eq!(out.code(), 3, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr
