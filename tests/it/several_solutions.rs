@@ -170,9 +170,7 @@ fn marks_read(
 ) -> (Vec<usize>, Vec<usize>, Board) {
     let (givens, _) = ambiguous::level(12, 9).unwrap();
     let stored = fast::solve(&givens).unwrap();
-    let other = (0..CELLS)
-        .find_map(|c| fast::solutions_excluding(&givens, &[(c, stored.get(c))], 1).first)
-        .unwrap();
+    let other = fast::another_solution(&givens, &stored).unwrap();
     let options = AppOptions {
         style: Style::by_name(style).unwrap(),
         theme,

@@ -498,19 +498,9 @@ mod tests {
         const LEET: &str =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let unique = Board::parse_line(LEET).unwrap();
-        let mut several = unique;
-        for c in 0..CELLS {
-            several.set(c, 0);
-            if crate::solver::fast::count_solutions(&several, 2) > 1 {
-                break;
-            }
-        }
+        let several = crate::solver::fast::thinned(&unique, 2, false);
         let ours = crate::solver::fast::solve(&several).unwrap();
-        let other = (0..CELLS)
-            .find_map(|c| {
-                crate::solver::fast::solutions_excluding(&several, &[(c, ours.get(c))], 1).first
-            })
-            .unwrap();
+        let other = crate::solver::fast::another_solution(&several, &ours).unwrap();
         let end = |board: Board| (3, 4, board);
         assert!(short_of_solved(3, None, end(other), (&several, &ours)).is_none());
         let mut wrong = other;

@@ -702,22 +702,12 @@ fn resume_skips_what_is_on_screen() {
 /// LEET with givens taken out (in cell order) until it has several solutions; the row-major
 /// search's events and solution; and another solution (the app's stored one).
 fn several_solutions() -> (Board, Vec<Event>, Board, Board) {
-    let mut givens = Board::parse(LEET).unwrap();
-    for c in 0..CELLS {
-        givens.set(c, 0);
-        if crate::solver::fast::count_solutions(&givens, 2) > 1 {
-            break;
-        }
-    }
+    let givens = crate::solver::fast::thinned(&Board::parse(LEET).unwrap(), 2, false);
     let mut rec = Recorder::default();
     let ours = search(Strategy::RowMajor, &givens, &Options::default(), &mut rec)
         .solution()
         .unwrap();
-    let stored = (0..CELLS)
-        .find_map(|c| {
-            crate::solver::fast::solutions_excluding(&givens, &[(c, ours.get(c))], 1).first
-        })
-        .unwrap();
+    let stored = crate::solver::fast::another_solution(&givens, &ours).unwrap();
     (givens, rec.0, ours, stored)
 }
 
