@@ -22,7 +22,7 @@ pub fn of_stop(stop: &Stop) -> i32 {
         Stop::DeviceLost { .. } => DEVICE_LOST,
         Stop::Interrupted { signal } if *signal == "SIGTERM" => SIGTERM,
         Stop::Interrupted { .. } => SIGINT,
-        Stop::Locked | Stop::UnknownScreen { .. } => FAILED,
+        Stop::Locked | Stop::UnknownScreen { .. } | Stop::NotAccepted { .. } => FAILED,
     }
 }
 

@@ -10,7 +10,7 @@ use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 
 /// How the solved board was seen, for the summary line.
 pub fn completion(r: &PerformReport) -> String {
-    match (r.completion, &r.end_words) {
+    let how = match (r.completion, &r.end_words) {
         (Some(sudoku_autoplay::play::Completion::Screen), Some(words)) => {
             format!("the app's completion screen: {words}")
         }
@@ -18,6 +18,19 @@ pub fn completion(r: &PerformReport) -> String {
             "the app's completion screen".into()
         }
         _ => "the solved board read back".into(),
+    };
+    match r.rewritten.as_deref().map(|w| w.marked.as_slice()) {
+        None | Some([]) => how,
+        Some(marked) => format!(
+            "{how}, after the app marked {} of the search's solution wrong ({}) and another \
+             solution was written",
+            sudoku_autoplay::text::count(marked.len() as u64, "digit"),
+            marked
+                .iter()
+                .map(|&(c, d)| format!("{}={d}", sudoku_autoplay::board::cell_name(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -51,7 +64,7 @@ pub fn explain_failure(adb: &AdbArgs, cfg: &PlayConfig, e: &anyhow::Error) -> i3
         }
         let resume = resume_command(adb, cfg, dir);
         match stop {
-            Some(Stop::GameOver { mistakes: 0, .. }) => {
+            Some(Stop::GameOver { mistakes: 0, .. } | Stop::GameOver { several: true, .. }) => {
                 eprintln!("to play it again: turn the app's mistake limit off and run `{resume}`")
             }
             Some(Stop::GameOver { .. }) => eprintln!(

@@ -75,6 +75,7 @@ pub fn remedies(rs: &[Remedy]) -> String {
 /// Why a run stopped, with what to do.
 pub fn stop(s: &Stop) -> String {
     match s {
+        Stop::GameOver { several: true, .. } => s.to_string(),
         Stop::GameOver { mistakes: 0, .. } => format!("{s} (`autoplay -v` logs every repair)"),
         Stop::GameOver { .. } => {
             format!("{s}, or play with --strategy fast, which writes only right digits")
@@ -89,7 +90,10 @@ pub fn stop(s: &Stop) -> String {
              s (--reconnect-timeout): {why}",
             waited.as_secs_f64()
         ),
-        Stop::Interrupted { .. } | Stop::Locked | Stop::UnknownScreen { .. } => s.to_string(),
+        Stop::Interrupted { .. }
+        | Stop::Locked
+        | Stop::UnknownScreen { .. }
+        | Stop::NotAccepted { .. } => s.to_string(),
     }
 }
 
@@ -288,6 +292,13 @@ pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
             human(b)
         ));
     }
+    if let Some(solution) = &p.several {
+        s.push_str(&format!(
+            "; the puzzle has more than one solution: the search writes {} (digits the app then \
+             marks wrong are taken out and another solution is written)",
+            solution.to_line()
+        ));
+    }
     s
 }
 
@@ -356,8 +367,20 @@ mod tests {
             stop(&Stop::GameOver {
                 mistakes,
                 what: "\"Game over\"".into(),
+                several: false,
             })
         };
+        let several = stop(&Stop::GameOver {
+            mistakes: 0,
+            what: "\"Game over\"".into(),
+            several: true,
+        });
+        assert!(
+            several.contains("more than one solution")
+                && !several.contains("--strategy fast")
+                && !several.contains("taps that went astray"),
+            "{several}"
+        );
         let astray = over(0);
         assert!(
             astray.contains("taps that went astray") && astray.contains("autoplay -v"),
@@ -470,6 +493,7 @@ mod tests {
             rate: 100.0,
             budget: Some(std::time::Duration::from_secs(60)),
             cut_by_budget: true,
+            several: None,
         };
         let text = super::plan(&plan, Some(52), 0);
         assert!(text.starts_with("level 52: 8,365 steps, about "), "{text}");
@@ -481,6 +505,22 @@ mod tests {
         assert!(
             resumed.starts_with("level 52, resumed after 1,200 steps: 8,365 steps left, about "),
             "{resumed}"
+        );
+        assert!(!text.contains("more than one solution"), "{text}");
+        let solution = sudoku_autoplay::board::Board::parse(
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642",
+        )
+        .unwrap();
+        let several = Plan {
+            several: Some(solution),
+            ..plan
+        };
+        let text = super::plan(&several, Some(52), 0);
+        assert!(
+            text.contains(
+                "; the puzzle has more than one solution: the search writes 123456789456"
+            ),
+            "{text}"
         );
     }
 }

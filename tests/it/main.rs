@@ -20,6 +20,7 @@ mod real_screens;
 mod real_screens_calibrate;
 mod recovery_e2e;
 mod replay;
+mod several_solutions;
 mod sim_adb;
 mod sim_calibrations;
 mod user_dirs;

@@ -214,7 +214,7 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
     {
         let shown = meta.max_visible_steps;
         let end = (next, journal.lines.len(), final_board);
-        divergence = short_of_solved(events.len() as u64, shown, end, &solution);
+        divergence = short_of_solved(events.len() as u64, shown, end, (&givens, &solution));
     }
     Ok(SessionCheck {
         dir: dir.to_path_buf(),
@@ -264,12 +264,14 @@ fn ending_of(journal: &JournalRead) -> Ending {
 
 /// A run that ended `solved` must have shown every one of its `total` steps (or the first
 /// `shown` of them, then filled) and ended in the solution: where the journal's `end` (the
-/// steps journaled, its lines, the board it leaves) falls short, the divergence.
+/// steps journaled, its lines, the board it leaves) falls short, the divergence. A puzzle
+/// (`givens`) with several solutions may end in another than the search's (the app marked
+/// digits of that one wrong, and another was written).
 fn short_of_solved(
     total: u64,
     shown: Option<u64>,
     (next, lines, board): (u64, usize, Board),
-    solution: &Board,
+    (givens, solution): (&Board, &Board),
 ) -> Option<Divergence> {
     let shown_expected = shown.map_or(total, |n| n.min(total));
     if next < shown_expected {
@@ -280,7 +282,10 @@ fn short_of_solved(
             found: format!("the run ended `solved` after {}", thousands(next)),
         });
     }
-    (board != *solution).then(|| Divergence {
+    let another = board.is_solved()
+        && board.extends(givens)
+        && crate::solver::fast::count_solutions(givens, 2) > 1;
+    (board != *solution && !another).then(|| Divergence {
         step: next,
         line: Some(lines),
         expected: format!("the journal to end in the solution {}", solution.to_line()),
@@ -486,6 +491,26 @@ mod tests {
             event,
             taps: vec![(1, 2)],
         }
+    }
+
+    #[test]
+    fn a_solved_run_of_a_puzzle_with_several_solutions_may_end_in_another() {
+        const LEET: &str =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let unique = Board::parse_line(LEET).unwrap();
+        let several = crate::solver::fast::thinned(&unique, 2, false);
+        let ours = crate::solver::fast::solve(&several).unwrap();
+        let other = crate::solver::fast::another_solution(&several, &ours).unwrap();
+        let end = |board: Board| (3, 4, board);
+        assert!(short_of_solved(3, None, end(other), (&several, &ours)).is_none());
+        let mut wrong = other;
+        wrong.set(80, 0);
+        assert!(short_of_solved(3, None, end(wrong), (&several, &ours)).is_some());
+        // With one solution, only that one.
+        let solved = crate::solver::fast::solve(&unique).unwrap();
+        assert!(short_of_solved(3, None, end(solved), (&unique, &solved)).is_none());
+        let not_it = if other == solved { ours } else { other };
+        assert!(short_of_solved(3, None, end(not_it), (&unique, &solved)).is_some());
     }
 
     #[test]

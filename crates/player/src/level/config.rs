@@ -69,6 +69,8 @@ impl Default for PlayConfig {
 pub struct PlayReport {
     pub session_dir: PathBuf,
     pub givens: Board,
+    /// The solution on the screen at the end (the search's, or the one written after the app
+    /// marked digits of it wrong).
     pub solution: Board,
     pub stats: solver::Stats,
     /// What performing the search's events on the phone did.

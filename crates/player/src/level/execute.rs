@@ -73,7 +73,7 @@ impl Run<'_> {
         }
         let (report, error) = match outcome {
             Ok(report) => (report, None),
-            Err(PerformError { report, error }) => (report, Some(error)),
+            Err(PerformError { report, error }) => (*report, Some(error)),
         };
         let (result_word, message) = match &error {
             None => ("solved", String::new()),
@@ -122,7 +122,10 @@ impl Run<'_> {
         Ok(PlayReport {
             session_dir: session.dir.clone(),
             givens: self.givens,
-            solution: self.solution,
+            solution: report
+                .rewritten
+                .as_ref()
+                .map_or(self.solution, |r| r.solution),
             stats: self.stats,
             performed: report,
             input: target.link.backend().unwrap_or(InputBackend::Input),

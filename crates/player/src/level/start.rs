@@ -46,7 +46,7 @@ pub fn play(
     }
     let (mut link, first, first_words, choice) = first_board(link, found, navigation.as_ref(), on)?;
     let (cal_path, cal) = (choice.path, choice.calibration);
-    let givens = read_givens(&cal, &first)?;
+    let (givens, several) = read_givens(&cal, &first)?;
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
@@ -56,7 +56,8 @@ pub fn play(
         .map_or(events.len(), |n| (n as usize).min(events.len()));
     check_app_allows(&mut link, &cal, &events[..shown], &solution, cfg.strategy)?;
 
-    let (plan, warmup_taps) = plan_run(&mut link, cfg, &cal, (&givens, &events), on)?;
+    let written = several.then_some(solution);
+    let (plan, warmup_taps) = plan_run(&mut link, cfg, &cal, (&givens, &events, written), on)?;
     let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
     let planned = PlayConfig {
         max_visible_steps: visible,
@@ -183,18 +184,32 @@ fn first_board(
     Ok((setup.link, first, first_words, choice))
 }
 
-/// The givens on `first`, read with `cal`: a board that keeps the rules and has one solution.
-fn read_givens(cal: &crate::calibration::Calibration, first: &RgbaImage) -> anyhow::Result<Board> {
+/// The givens on `first`, read with `cal`: a board that keeps the rules and has a solution, and
+/// whether it has more than one. Several are played only where the reading has no doubt about
+/// a cell (else the OCR may have missed a digit).
+fn read_givens(
+    cal: &crate::calibration::Calibration,
+    first: &RgbaImage,
+) -> anyhow::Result<(Board, bool)> {
     let givens = cal.read_if_visible(first)?
         .context("board not visible: no Sudoku board where the calibration expects it (is the game screen open?)")?;
     givens.validate().map_err(|c| anyhow::anyhow!("the board read from the screen {c}: check the screenshot in the session, or recalibrate"))?;
     let check = solver::fast::solutions(&givens, 2);
     match check.count {
         0 => bail!("the puzzle on screen has no solution:\n{givens}"),
-        2 => bail!(
-            "the puzzle on screen has more than one solution (did the OCR miss a digit?):\n{givens}"
-        ),
-        _ => Ok(givens),
+        1 => Ok((givens, false)),
+        _ => {
+            let reading = cal.read(first)?;
+            let doubts: Vec<&str> = reading.cell_doubts().map(|d| d.message.as_str()).collect();
+            if doubts.is_empty() {
+                return Ok((givens, true));
+            }
+            bail!(
+                "the puzzle on screen has more than one solution, and the reading has doubts \
+                 ({}): the OCR may have missed a digit:\n{givens}",
+                doubts.join("; ")
+            )
+        }
     }
 }
 
@@ -204,7 +219,7 @@ fn plan_run(
     link: &mut Link,
     cfg: &PlayConfig,
     cal: &crate::calibration::Calibration,
-    (givens, events): (&Board, &[Event]),
+    (givens, events, several): (&Board, &[Event], Option<Board>),
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Plan, u64)> {
     let taps_layout = Layout::of(cal);
@@ -218,6 +233,7 @@ fn plan_run(
         cfg.budget,
         cfg.max_visible_steps,
     );
+    let plan = Plan { several, ..plan };
     let level = cfg.level;
     tell(
         on,

@@ -327,6 +327,17 @@ impl Target for PhoneTarget<'_> {
         Ok((!new.is_empty()).then(|| format!("the app shows {}", words::quote(&new, 4))))
     }
 
+    fn marked_wrong(&mut self) -> anyhow::Result<Vec<usize>> {
+        let (Some(frame), Some(givens)) = (&self.last_frame, self.givens) else {
+            return Ok(Vec::new());
+        };
+        Ok(self
+            .calibration
+            .read(frame)
+            .map(|r| r.marked_wrong(&givens))
+            .unwrap_or_default())
+    }
+
     fn keys_moved(&mut self, d: u8) -> anyhow::Result<Option<bool>> {
         let shows_it = match self.frame()? {
             Framed::Board(board) => crate::play::setnum::finished(&board, d),

@@ -26,6 +26,9 @@ pub struct Plan {
     pub budget: Option<Duration>,
     /// Why steps are hidden: the budget (true) or the most steps to show (false).
     pub cut_by_budget: bool,
+    /// The puzzle has more than one solution: the one the search writes (the app may take
+    /// another for solved).
+    pub several: Option<Board>,
 }
 
 impl Plan {
@@ -84,6 +87,7 @@ impl Plan {
             rate,
             budget,
             cut_by_budget,
+            several: None,
         }
     }
 

@@ -206,6 +206,11 @@ impl<'a> Encoder<'a> {
         self.put(cell, digit, board.get(cell), board, clear, out);
     }
 
+    /// The app's input rules the taps follow.
+    pub fn rules(&self) -> &crate::calibration::InputSection {
+        &self.layout.rules
+    }
+
     /// The taps of one search event while `board` (before it) is on the screen.
     pub fn event(&mut self, ev: Event, board: &Board, out: &mut Vec<Point>) {
         let cancel = self.layout.cancel;

@@ -11,8 +11,14 @@ use std::time::Duration;
 /// A run that stopped for a reason the user can act on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Stop {
-    #[error("the app ended the game ({what}): {}", game_over_cause(*mistakes))]
-    GameOver { mistakes: u64, what: String },
+    /// `several`: the puzzle has more than one solution (the app may count the digits of
+    /// another than the one it stored as mistakes).
+    #[error("the app ended the game ({what}): {}", game_over_cause(*mistakes, *several))]
+    GameOver {
+        mistakes: u64,
+        what: String,
+        several: bool,
+    },
     #[error(
         "lost the connection to {serial} while {during} and it did not come back within {:.0} s: \
          {why}",
@@ -35,15 +41,27 @@ pub enum Stop {
         "{what} is on the screen instead of the Sudoku board, and BACK did not bring the board back"
     )]
     UnknownScreen { what: String },
+    /// The puzzle has several solutions, the board shows one of them, and the app did not show
+    /// that it takes it as solved (`why`: what it showed, and what could not be done).
+    #[error(
+        "the board on screen is full and keeps the rules (the puzzle has more than one solution), \
+         but the app did not take it as solved: {why}"
+    )]
+    NotAccepted { why: String },
 }
 
 /// Why the app counted mistakes, and what to do on the phone: the search's wrong digits, or
 /// (none written) taps that went astray. What to do through the command line is
 /// [`Stop::remedies`].
-fn game_over_cause(mistakes: u64) -> String {
+fn game_over_cause(mistakes: u64, several: bool) -> String {
     const LIMIT: &str =
         "Turn off the app's mistake limit (often \"Mistakes limit\" in its settings)";
-    if mistakes == 0 {
+    if several && mistakes == 0 {
+        format!(
+            "the puzzle has more than one solution, and apps that check the entries against the \
+             one they stored count the digits of another as mistakes. {LIMIT}"
+        )
+    } else if mistakes == 0 {
         format!(
             "the search wrote no wrong digit, so the app's mistakes are taps that went astray (a \
              tap on a cell that is lost sends the next digit into the cell selected before). \
@@ -63,10 +81,18 @@ impl Stop {
     /// phone, a longer wait.
     pub fn remedies(&self) -> Vec<Remedy> {
         match self {
+            Stop::GameOver {
+                mistakes: 0,
+                several: true,
+                ..
+            } => Vec::new(),
             Stop::GameOver { mistakes: 0, .. } => vec![Remedy::Verbose],
             Stop::GameOver { .. } => vec![Remedy::RightDigitsOnly],
             Stop::DeviceLost { .. } => vec![Remedy::LongerReconnect],
-            Stop::Interrupted { .. } | Stop::Locked | Stop::UnknownScreen { .. } => Vec::new(),
+            Stop::Interrupted { .. }
+            | Stop::Locked
+            | Stop::UnknownScreen { .. }
+            | Stop::NotAccepted { .. } => Vec::new(),
         }
     }
 
@@ -75,7 +101,7 @@ impl Stop {
         match self {
             Stop::GameOver { .. } => "game-over",
             Stop::DeviceLost { .. } | Stop::Interrupted { .. } => "interrupted",
-            Stop::Locked | Stop::UnknownScreen { .. } => "failed",
+            Stop::Locked | Stop::UnknownScreen { .. } | Stop::NotAccepted { .. } => "failed",
         }
     }
 }
@@ -143,6 +169,7 @@ mod game_over_tests {
             Stop::GameOver {
                 mistakes,
                 what: "\"Game over\"".into(),
+                several: false,
             }
             .to_string()
         };
@@ -159,6 +186,7 @@ mod game_over_tests {
             Stop::GameOver {
                 mistakes,
                 what: String::new(),
+                several: false,
             }
             .remedies()
         };

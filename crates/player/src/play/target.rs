@@ -54,6 +54,11 @@ pub trait Target {
     fn new_words(&mut self) -> anyhow::Result<Option<String>> {
         Ok(None)
     }
+    /// The cells whose digits the app marks wrong (drawn in its error ink) on the screen last
+    /// looked at; none where the screen shows no such mark.
+    fn marked_wrong(&mut self) -> anyhow::Result<Vec<usize>> {
+        Ok(Vec::new())
+    }
     /// Digit `d` has just been finished (nine on the board; call [`Target::sync`] first): whether
     /// the keys after its moved up one place, as the keypad shows now. `None` when the screen
     /// does not tell (the board does not show `d` finished).

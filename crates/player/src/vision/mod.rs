@@ -21,6 +21,7 @@ mod ink;
 pub(crate) mod keypad;
 mod kinds;
 pub(crate) mod label;
+mod marks;
 mod ocr;
 pub mod overlay;
 mod regions;
@@ -185,6 +186,12 @@ impl Reading {
     /// The kinds as 81 characters `G`, `U`, `.`.
     pub fn kinds_line(&self) -> String {
         self.kinds.iter().map(|k| k.to_char()).collect()
+    }
+
+    /// The doubts about single cells (a digit read with a low score, a mark of nearly digit
+    /// size in an empty cell): where there are none, no digit was missed or misread.
+    pub fn cell_doubts(&self) -> impl Iterator<Item = &Doubt> {
+        self.doubts.iter().filter(|d| d.cell.is_some())
     }
 
     /// The givens only.

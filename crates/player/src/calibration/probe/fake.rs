@@ -109,7 +109,7 @@ enum Tapped {
 pub(super) struct FakeApp {
     pub(super) rules: Rules,
     givens: Board,
-    solution: Board,
+    pub(super) solution: Board,
     game: AppState,
     /// Recent taps' times and the game before each (taps that read the last drawn frame).
     recent: Vec<(Duration, AppState)>,

@@ -54,15 +54,24 @@ impl<'a> Prober<'a> {
         let start = reading.board;
         let check = crate::solver::fast::solutions(&start, 2);
         let solution = match (check.count, check.first) {
-            (1, Some(s)) => s,
-            (0, _) => anyhow::bail!(
+            (0, _) | (_, None) => anyhow::bail!(
                 "the board on screen has no solution (a wrong digit entered, or a digit misread): \
                  probe on a level with no entries, or give the rules by hand in the calibration's [input]"
             ),
+            (1, Some(s)) => s,
+            (_, Some(s)) if reading.cell_doubts().next().is_none() => s,
             _ => anyhow::bail!(
-                "the board on screen has more than one solution (did the OCR miss a digit?): \
-                 without the one solution the probe could write a wrong digit, so it does not start"
+                "the board on screen has more than one solution, and the reading doubts a cell \
+                 (did the OCR miss a digit?): the probe could write a wrong digit, so it does not start"
             ),
+        };
+        // With several solutions, only a digit that every one of them has is right for sure.
+        let several = check.count > 1;
+        let sure = |c: usize| {
+            !several
+                || crate::solver::fast::solutions_excluding(&start, &[(c, solution.get(c))], 1)
+                    .count
+                    == 0
         };
         let mut counts = [0u8; 10];
         for c in 0..CELLS {
@@ -74,7 +83,7 @@ impl<'a> Prober<'a> {
         // An empty cell whose digit is far from finished (its key stays), with two givens that
         // are not its peers (their selection does not tint it).
         let a = (0..CELLS)
-            .filter(|&c| start.get(c) == 0 && counts[solution.get(c) as usize] <= 6)
+            .filter(|&c| start.get(c) == 0 && counts[solution.get(c) as usize] <= 6 && sure(c))
             .max_by_key(|&c| givens.iter().filter(|&&g| !peers(g, c)).count())
             .ok_or_else(|| {
                 anyhow::anyhow!("no empty cell to probe on: open a level with empty cells")

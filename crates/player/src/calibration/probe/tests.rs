@@ -357,3 +357,24 @@ fn keys_that_write_nothing_stop_the_probe_which_says_so() {
     assert_eq!(app.board(), leet());
     assert_eq!(app.mistakes, 0);
 }
+
+#[test]
+fn a_puzzle_with_several_solutions_is_probed_on_a_digit_every_solution_has() {
+    // LEET with givens taken out until it has a few solutions; the app stores each of two in
+    // turn: the probe's digit is right in both.
+    let givens = crate::solver::fast::thinned(&leet(), 4, true);
+    let first = crate::solver::fast::solve(&givens).unwrap();
+    let other = crate::solver::fast::another_solution(&givens, &first).unwrap();
+    for stored in [first, other] {
+        let mut app = FakeApp::new(Rules::default(), givens, givens);
+        app.solution = stored;
+        let cal = app.calibration();
+        let probed = probe(&mut app, &cal, None, &mut |_| {});
+        probed.unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(
+            app.mistakes, 0,
+            "the probe wrote a digit of another solution"
+        );
+        assert_eq!(app.board(), givens);
+    }
+}

@@ -23,6 +23,8 @@ pub(super) struct Performance<'a, 'l> {
     pub(super) options: &'a PerformOptions,
     pub(super) givens: Board,
     pub(super) solution: Board,
+    /// The puzzle has more than one solution: the app decides which one is solved.
+    pub(super) several: bool,
     /// What the host believes the screen shows.
     pub(super) expected: Board,
     pub(super) report: PerformReport,
@@ -152,23 +154,10 @@ impl Performance<'_, '_> {
                 .rev()
                 .find(|&c| self.expected.get(c) != solution.get(c)),
         };
-        // Every cell right but the last, which is empty: a wrong digit left there by the steps
-        // shown goes with the others (where a finished digit's key hides, it would block the
-        // key of its digit's ninth right place).
-        let mut almost = solution;
-        if let Some(c) = final_cell {
-            almost.set(c, 0);
-        }
-        self.fill(&almost)?;
-        self.verify(&almost)?;
-        if self.report.completion.is_some() {
+        if !self.all_but(final_cell)? {
             return Ok(());
         }
         self.check_stop()?;
-        // The completing write selects its cell whatever the encoder believes is selected, from a
-        // given cell: a lost cell tap then sends its digit nowhere, so the screen that follows
-        // it can only be the completion (or a popup).
-        self.enc.reset_guarded();
         let sent = match (shown.last_event, final_cell) {
             (Some(i), _) => {
                 let sent = self.send_event(i, events[i]);
@@ -180,9 +169,33 @@ impl Performance<'_, '_> {
         };
         self.after(sent)?;
         self.verify(&solution)?;
+        if self.several && self.report.completion.is_none() {
+            self.accepted()?;
+        }
         self.report.completion.get_or_insert(Completion::ReadBack);
         progress(&self.progress());
         Ok(())
+    }
+
+    /// Every cell of the solution right but `last`, which is empty, written and verified; then
+    /// the completing write may follow: `false` where the app's completion showed meanwhile. A
+    /// wrong digit left in `last` goes with the others (where a finished digit's key hides, it
+    /// would block the key of its digit's ninth right place). The completing write selects its
+    /// cell whatever the encoder believes is selected, from a given cell: a lost cell tap then
+    /// sends its digit nowhere, so the screen that follows it can only be the completion (or a
+    /// popup).
+    pub(super) fn all_but(&mut self, last: Option<usize>) -> anyhow::Result<bool> {
+        let mut almost = self.solution;
+        if let Some(c) = last {
+            almost.set(c, 0);
+        }
+        self.fill(&almost)?;
+        self.verify(&almost)?;
+        if self.report.completion.is_some() {
+            return Ok(false);
+        }
+        self.enc.reset_guarded();
+        Ok(true)
     }
 
     pub(super) fn progress(&self) -> Progress {
@@ -219,7 +232,7 @@ impl Performance<'_, '_> {
     }
 
     /// After taps were sent: a restored link means the screen is unknown; look and repair.
-    fn after(&mut self, sent: anyhow::Result<()>) -> anyhow::Result<()> {
+    pub(super) fn after(&mut self, sent: anyhow::Result<()>) -> anyhow::Result<()> {
         match sent {
             Ok(()) => Ok(()),
             Err(e) if is_restored(&e) => {
@@ -370,6 +383,7 @@ impl Performance<'_, '_> {
         Stop::GameOver {
             mistakes: self.report.wrong_digits,
             what: words,
+            several: self.several,
         }
         .into()
     }

@@ -12,12 +12,15 @@
 //! The run succeeds only when the solved board is read back from the screen, or the app's
 //! completion screen is recognised positively ([`Seen::Completed`]); the write that completes the
 //! board comes right after a verification, so a completion screen cannot hide a wrong digit.
+//! A puzzle with several solutions is solved only when the app shows that it takes the board
+//! as solved (`several.rs`): the board read back is one solution, maybe not the app's.
 //! Anything else that covers the board gets one BACK (a popup), then, if the app may have
 //! restarted, the level is opened again and its digits re-entered; otherwise the run stops and
 //! names what it saw.
 
 mod engine;
 mod judge;
+mod several;
 mod stall;
 mod verify;
 
@@ -135,14 +138,28 @@ pub struct PerformReport {
     pub completion: Option<Completion>,
     /// The words of the app's end screen (its completion or its game over), quoted.
     pub end_words: Option<String>,
+    /// A puzzle with several solutions whose app marked digits of the search's solution
+    /// wrong: what it marked, and the solution written last.
+    pub rewritten: Option<Box<Rewritten>>,
     pub elapsed: Duration,
+}
+
+/// Digits of a solution that the app marked wrong (a puzzle with several solutions), and the
+/// solution written instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewritten {
+    /// The digits of the solutions written that the app marked wrong (`(cell, digit)`, in the
+    /// order seen), each taken as "not this digit here" for the next solution written.
+    pub marked: Vec<(usize, u8)>,
+    /// The solution written last.
+    pub solution: Board,
 }
 
 /// A performance that did not end with a solved board: what it did until then, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("{error:#}")]
 pub struct PerformError {
-    pub report: PerformReport,
+    pub report: Box<PerformReport>,
     pub error: anyhow::Error,
 }
 
@@ -191,6 +208,7 @@ pub(crate) fn perform(
         expected: givens,
         givens,
         solution,
+        several: crate::solver::fast::count_solutions(&givens, 2) > 1,
         report: PerformReport::default(),
         taps: Vec::with_capacity(4),
         since_verify: 0,
@@ -213,7 +231,7 @@ pub(crate) fn perform(
         Err(error) => {
             r.report.completion = None;
             Err(PerformError {
-                report: r.report,
+                report: Box::new(r.report),
                 error,
             })
         }

@@ -45,9 +45,20 @@ struct MemoryApp<'a> {
     /// A digit tapped again clears its cell this much later, whatever it holds then.
     clear_late: Option<Duration>,
     late_clears: Vec<(Instant, usize)>,
+    /// The game is complete only with `solution` on the board (else any full valid board).
+    checks_solution: bool,
+    /// Entries that differ from `solution` are drawn in an error ink.
+    marks_wrong: bool,
+    /// The words shown under the board once the app takes it as solved (the board stays).
+    end_line: Option<&'static str>,
 }
 
 impl MemoryApp<'_> {
+    /// Whether the app takes the board as solved.
+    fn complete(&self) -> bool {
+        self.board.is_solved() && (!self.checks_solution || self.board == self.solution)
+    }
+
     fn over(&self) -> bool {
         self.mistake_limit.is_some_and(|n| self.mistakes >= n)
     }
@@ -114,7 +125,10 @@ impl Target for MemoryApp<'_> {
             self.words_lost -= 1;
             return Err(Restored.into());
         }
-        Ok(None)
+        Ok(self
+            .end_line
+            .filter(|_| self.complete())
+            .map(|w| format!("the app shows \"{w}\"")))
     }
     fn look(&mut self) -> anyhow::Result<Seen> {
         self.advance();
@@ -125,7 +139,7 @@ impl Target for MemoryApp<'_> {
             });
         }
         self.asleep = self.sleeps_after_look;
-        let ended = self.over() || (self.board.is_solved() && self.completed_hides_board);
+        let ended = self.over() || (self.complete() && self.completed_hides_board);
         Ok(if self.left {
             Seen::Other {
                 what: "\"Επίπεδα\"".into(),
@@ -145,7 +159,7 @@ impl Target for MemoryApp<'_> {
                 what: "\"Rate this app\"".into(),
                 in_app: true,
             }
-        } else if self.board.is_solved() && self.completed_hides_board {
+        } else if self.complete() && self.completed_hides_board {
             Seen::Completed {
                 what: "\"Well done\"".into(),
             }
@@ -153,8 +167,14 @@ impl Target for MemoryApp<'_> {
             Seen::Board(self.board)
         })
     }
+    fn marked_wrong(&mut self) -> anyhow::Result<Vec<usize>> {
+        Ok((0..CELLS)
+            .filter(|&c| self.marks_wrong && self.givens.get(c) == 0)
+            .filter(|&c| self.board.get(c) != 0 && self.board.get(c) != self.solution.get(c))
+            .collect())
+    }
     fn back(&mut self) -> anyhow::Result<()> {
-        let ended = self.over() || (self.board.is_solved() && self.completed_hides_board);
+        let ended = self.over() || (self.complete() && self.completed_hides_board);
         if !self.popup && self.foreign_ends && ended {
             self.left = true;
         }
@@ -196,6 +216,9 @@ fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
         incidents: Vec::new(),
         clear_late: None,
         late_clears: Vec::new(),
+        checks_solution: false,
+        marks_wrong: false,
+        end_line: None,
     }
 }
 
@@ -695,4 +718,102 @@ fn resume_skips_what_is_on_screen() {
     .unwrap();
     assert_eq!(report.events_shown, events.len() as u64 - 20);
     assert_eq!(app.board, solution);
+}
+
+/// LEET with givens taken out (in cell order) until it has several solutions; the row-major
+/// search's events and solution; and another solution (the app's stored one).
+fn several_solutions() -> (Board, Vec<Event>, Board, Board) {
+    let givens = crate::solver::fast::thinned(&Board::parse(LEET).unwrap(), 2, false);
+    let mut rec = Recorder::default();
+    let ours = search(Strategy::RowMajor, &givens, &Options::default(), &mut rec)
+        .solution()
+        .unwrap();
+    let stored = crate::solver::fast::another_solution(&givens, &ours).unwrap();
+    (givens, rec.0, ours, stored)
+}
+
+/// Performs the row-major search of [`several_solutions`] on an app storing the other
+/// solution, set up by `setup`; the app's board at the end, and the solution it stores.
+fn run_several(
+    setup: impl FnOnce(&mut MemoryApp),
+) -> (Result<PerformReport, PerformError>, Board, Board) {
+    let layout = layout();
+    let (givens, events, ours, stored) = several_solutions();
+    assert_ne!(ours, stored);
+    let mut app = app(&layout, givens, stored);
+    setup(&mut app);
+    let search = Search {
+        givens,
+        events: &events,
+        solution: ours,
+    };
+    let options = PerformOptions::default();
+    let r = perform(&search, &layout, &mut app, &mut (), &options, &mut |_| {});
+    (r, app.board, stored)
+}
+
+#[test]
+fn several_solutions_any_full_board_the_app_takes_is_solved() {
+    let (r, board, _) = run_several(|_| {});
+    let report = r.unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(report.completion, Some(Completion::Screen));
+    assert!(report.rewritten.is_none());
+    assert!(board.is_solved());
+}
+
+#[test]
+fn several_solutions_the_digits_the_app_marks_wrong_are_replaced() {
+    let (r, board, stored) = run_several(|a| {
+        a.checks_solution = true;
+        a.marks_wrong = true;
+    });
+    let report = r.unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(report.completion, Some(Completion::Screen));
+    assert_eq!(board, stored);
+    let rewritten = report.rewritten.expect("the marks said");
+    assert_eq!(rewritten.solution, stored);
+    assert!(!rewritten.marked.is_empty());
+    assert!(rewritten.marked.iter().all(|&(c, d)| stored.get(c) != d));
+}
+
+#[test]
+fn several_solutions_a_board_the_app_neither_completes_nor_marks_is_no_solve() {
+    // The solution read back is not enough: the app wants another and shows nothing.
+    for ends_on_screen in [true, false] {
+        let (r, board, _) = run_several(|a| {
+            a.checks_solution = true;
+            a.completed_hides_board = ends_on_screen;
+        });
+        let e = r.expect_err("no solve the app did not show");
+        assert!(e.report.completion.is_none());
+        assert!(board.is_solved());
+        let stop = crate::play::stop::stop_of(&e.error);
+        assert!(
+            matches!(stop, Some(Stop::NotAccepted { why }) if why.contains("no completion")),
+            "{:#}",
+            e.error
+        );
+    }
+}
+
+#[test]
+fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
+    let (r, _, _) = run_several(|a| {
+        a.completed_hides_board = false;
+        a.end_line = Some("Puzzle solved!");
+    });
+    let report = r.unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(report.completion, Some(Completion::Screen));
+    assert!(
+        report
+            .end_words
+            .is_some_and(|w| w.contains("Puzzle solved!"))
+    );
+    // Words the player does not know are no completion.
+    let (r, _, _) = run_several(|a| {
+        a.completed_hides_board = false;
+        a.end_line = Some("Τέλος");
+    });
+    let e = r.expect_err("words that do not say solved");
+    assert!(e.report.completion.is_none());
 }

@@ -57,6 +57,50 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
     search::run(st, limit, true)
 }
 
+/// [`solutions`] of `board` where no cell of `excluded` holds its digit (`(cell, digit)`: "not
+/// this digit here", as an app that marks a digit wrong says).
+pub fn solutions_excluding(board: &Board, excluded: &[(usize, u8)], limit: u32) -> Solutions {
+    let mut st = State::new();
+    for (cell, &d) in board.cells().iter().enumerate() {
+        if d != 0 {
+            st.place(cell, d as usize - 1);
+        }
+    }
+    for &(cell, d) in excluded {
+        if cell < CELLS && (1..=9).contains(&d) {
+            st.eliminate(cell, d as usize - 1);
+        }
+    }
+    search::run(st, limit, true)
+}
+
+/// A solution of `board` other than `solution` (one of its solutions), if it has one: the one
+/// without `solution`'s digit in the first cell where one differs.
+pub fn another_solution(board: &Board, solution: &Board) -> Option<Board> {
+    (0..CELLS)
+        .filter(|&c| board.get(c) == 0)
+        .find_map(|c| solutions_excluding(board, &[(c, solution.get(c))], 1).first)
+}
+
+/// `puzzle` with its givens taken out in cell order (or the reverse) until it has `at_least`
+/// solutions: a puzzle with several, for the tests.
+#[cfg(test)]
+pub(crate) fn thinned(puzzle: &Board, at_least: u32, reverse: bool) -> Board {
+    let mut board = *puzzle;
+    let order: Vec<usize> = if reverse {
+        (0..CELLS).rev().collect()
+    } else {
+        (0..CELLS).collect()
+    };
+    for c in order {
+        board.set(c, 0);
+        if count_solutions(&board, at_least) >= at_least {
+            break;
+        }
+    }
+    board
+}
+
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
 /// included.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {

@@ -82,6 +82,42 @@ fn serg_sample_has_several_solutions() {
 }
 
 #[test]
+fn excluding_a_digit_leaves_the_solutions_without_it() {
+    for line in sample("serg_sample.txt").iter().take(20) {
+        let board = Board::parse_line(line).unwrap();
+        let all = count_solutions(&board, 10_000);
+        let first = solve(&board).unwrap();
+        for c in (0..CELLS).filter(|&c| board.get(c) == 0) {
+            // The solutions split into those with the first one's digit at c, and the rest.
+            let mut with = board;
+            with.set(c, first.get(c));
+            let without = solutions_excluding(&board, &[(c, first.get(c))], 10_000);
+            assert_eq!(
+                count_solutions(&with, 10_000) + without.count,
+                all,
+                "{line}"
+            );
+            if let Some(o) = without.first {
+                assert!(o.is_solved() && o.extends(&board) && o.get(c) != first.get(c));
+            }
+        }
+        assert_eq!(solutions_excluding(&board, &[], 10_000).count, all);
+        let other = another_solution(&board, &first).unwrap();
+        assert!(other != first && other.is_solved() && other.extends(&board));
+        assert_eq!(
+            another_solution(&other, &other),
+            None,
+            "a full board has one"
+        );
+        // Out-of-range exclusions are ignored.
+        assert_eq!(
+            solutions_excluding(&board, &[(81, 1), (0, 0)], 10_000).count,
+            all
+        );
+    }
+}
+
+#[test]
 fn empty_and_solved_boards() {
     let empty = Board::empty();
     assert_eq!(count_solutions(&empty, 2), 2);
