@@ -9,6 +9,7 @@ use crate::device::Device;
 use crate::phone::link::Link;
 use crate::phone::navigate::app_package;
 use crate::phone::target::PhoneTarget;
+use crate::play::perform::apply;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
@@ -127,11 +128,8 @@ fn replan(
         rate = rate.min(1.0 / cfg.pace.as_secs_f64());
     }
     let mut board = session.meta.givens_board()?;
-    for ev in &events[..done] {
-        match *ev {
-            Event::Place { cell, digit } => board.set(cell as usize, digit),
-            Event::Undo { cell, .. } => board.set(cell as usize, 0),
-        }
+    for &ev in &events[..done] {
+        apply(&mut board, ev);
     }
     let left = &events[done..];
     let plan = Plan::new(left, &board, &Layout::of(cal), rate, cfg.budget, None);
