@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
 use sudoku_autoplay::device::tap::InputBackend;
-use sudoku_autoplay::device::{Device, Server, select};
+use sudoku_autoplay::device::{Device, DeviceError, Server, select};
 use sudoku_autoplay::level::PlayConfig;
+use sudoku_autoplay::phone::link::is_network_serial;
 use sudoku_autoplay::solver::Strategy;
 
 /// Which adb server (like adb's own `-H`, `-P`).
@@ -89,6 +90,23 @@ impl AdbArgs {
         let server = self.server.running_server()?;
         Ok(select(&server, self.serial.as_deref().or(serial))?)
     }
+
+    /// The device of a run (a play, a resume), as [`AdbArgs::device_or`]; but a network device
+    /// (`HOST:PORT`) named that the server does not list as ready is taken as it is: the run's
+    /// link (`phone::link`) connects it again (`adb connect`) and waits for it, as it does when
+    /// the phone drops mid-run.
+    pub fn run_device(&self, serial: Option<&str>) -> anyhow::Result<Device> {
+        let server = self.server.running_server()?;
+        let named = self.serial.as_deref().or(serial);
+        match (select(&server, named), named) {
+            (Err(DeviceError::NotFound { .. } | DeviceError::NotReady { .. }), Some(serial))
+                if is_network_serial(serial) =>
+            {
+                Ok(Device::new(serial.to_string(), server))
+            }
+            (chosen, _) => Ok(chosen?),
+        }
+    }
 }
 
 /// The search whose every step is played.
@@ -111,8 +129,8 @@ pub struct SearchArgs {
     pub max_steps: Option<u64>,
 }
 
-/// `--budget`'s default, also for `resume` (which has no search options).
-const DEFAULT_BUDGET: Option<Duration> = Some(Duration::from_secs(30 * 60));
+/// `--pace`'s default, milliseconds.
+pub const DEFAULT_PACE_MS: u64 = 20;
 
 /// Where the calibration comes from.
 #[derive(Debug, Clone, clap::Args)]
@@ -137,7 +155,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = choice::<InputBackend>())]
     pub input: Option<InputBackend>,
     /// Milliseconds between taps (0: as fast as the phone takes them).
-    #[arg(long, value_name = "MS", default_value_t = 20)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_PACE_MS)]
     pub pace: u64,
     /// Re-read the board every K taps and repair what differs.
     #[arg(long, value_name = "K", default_value_t = 2000)]
@@ -170,7 +188,8 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 impl RunArgs {
     /// The play settings: these, the calibration options, `level` and the search (`None`:
-    /// rowmajor with no limits, for `resume`, which takes the search from the session).
+    /// rowmajor with no limits, for `resume`, which takes the search from the session and has
+    /// a `--budget` of its own).
     /// Fails when no data directory can be found.
     pub fn config(
         &self,
@@ -187,7 +206,7 @@ impl RunArgs {
             input: self.input,
             pace: Duration::from_millis(self.pace),
             max_visible_steps: search.and_then(|s| s.max_visible_steps),
-            budget: search.map_or(DEFAULT_BUDGET, |s| s.budget.0),
+            budget: search.and_then(|s| s.budget.0),
             max_steps: search.and_then(|s| s.max_steps),
             verify_taps: self.verify_every_taps,
             verify_interval: Duration::from_secs(self.verify_every_secs.max(1)),

@@ -15,6 +15,8 @@ use sudoku_autoplay::calibration::{
 use sudoku_autoplay::level::calibrate::{
     CalibrateReport, HintOutside, NotCalibrated, Source, Update, calibrate,
 };
+use sudoku_autoplay::phone::level_list::LevelList;
+use sudoku_autoplay::text::count;
 use sudoku_autoplay::vision::overlay::{self, Marks};
 use sudoku_autoplay::vision::survey::{Hints, Survey};
 
@@ -44,8 +46,9 @@ pub struct CalibrateArgs {
     /// the screen of the device (-s SERIAL, or the only one) is captured.
     #[arg(long, value_name = "FILE")]
     screenshot: Option<PathBuf>,
-    /// Where to write the calibration (default: <--calibration-dir>/<screenshot name or device
-    /// model>.toml). An annotated overlay is written beside it as <NAME>.overlay.png.
+    /// Where to write the calibration (default: <--calibration-dir>/<MODEL>-<PACKAGE>.toml on a
+    /// phone, the model and the app in front, so that each app keeps its own; from a screenshot,
+    /// <screenshot name>.toml). An annotated overlay is written beside it as <NAME>.overlay.png.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -180,6 +183,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
         mode: args.mode,
         model: args.model.clone(),
         density: args.density,
+        package: None,
         navigation: match (&args.am_start, &args.level_list) {
             (Some(command), _) => Some(Navigation::AmStart {
                 command: command.clone(),
@@ -212,11 +216,13 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
             )
         }
     };
-    let out = |model: Option<&str>| -> anyhow::Result<PathBuf> {
-        let stem = stem.as_deref().or(model).unwrap_or("device");
+    let out = |model: Option<&str>, package: Option<&str>| -> anyhow::Result<PathBuf> {
         let out = match &args.out {
             Some(out) => out.clone(),
-            None => args.dir.write_dir()?.join(format!("{stem}.toml")),
+            None => args
+                .dir
+                .write_dir()?
+                .join(file_name(stem.as_deref(), model, package)),
         };
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
@@ -228,7 +234,11 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
         Ok(report) => report,
         Err(e) => return Err(not_calibrated(e, &from, out)),
     };
-    let out = out(report.calibration.device.model.as_deref())?;
+    let c = &report.calibration;
+    let out = out(c.device.model.as_deref(), c.package())?;
+    if out.exists() {
+        outln!("replacing {}", out.display())?;
+    }
     let overlay_path = write_outputs(&report, &out)?;
     print_report(&report)?;
     outln!("wrote {} and {}", out.display(), overlay_path.display())?;
@@ -242,8 +252,32 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
     }
     let (w, h) = report.frame.dimensions();
     outln!("{}", how_found(&args.dir, &out, (w, h)))?;
-    print_navigation(&report.calibration, &out)?;
+    print_navigation(&report, &out, args.screenshot.is_none())?;
     Ok(0)
+}
+
+/// The calibration's file name: a screenshot's name; else the phone's model and the app's
+/// package (`Pixel_7-org.autoplay.sudoku.toml`), so that each app on a phone keeps its own.
+fn file_name(screenshot: Option<&str>, model: Option<&str>, package: Option<&str>) -> String {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let stem = match (screenshot, model.filter(|m| !m.trim().is_empty()), package) {
+        (Some(name), ..) => name.to_string(),
+        (None, model, Some(package)) => {
+            format!("{}-{}", safe(model.unwrap_or("device")), safe(package))
+        }
+        (None, model, None) => safe(model.unwrap_or("device")),
+    };
+    format!("{stem}.toml")
 }
 
 /// Prints what calibrating says as it goes.
@@ -263,6 +297,10 @@ fn print_update(from: &str, update: &Update) {
             super::choice::name(*channel)
         ),
         Update::Probe(what) => println!("  {what}"),
+        Update::LookingForLevels => println!(
+            "looking for how the app opens levels: BACK, then buttons that say levels or play \
+             (--level-list or --am-start skip this)"
+        ),
         Update::Probed(probed) => match probed.kept {
             None => println!("  done: the board is as it was"),
             Some((cell, d)) => println!(
@@ -278,7 +316,7 @@ fn print_update(from: &str, update: &Update) {
 fn not_calibrated(
     e: anyhow::Error,
     from: &str,
-    out: impl FnOnce(Option<&str>) -> anyhow::Result<PathBuf>,
+    out: impl FnOnce(Option<&str>, Option<&str>) -> anyhow::Result<PathBuf>,
 ) -> anyhow::Error {
     if let Some(HintOutside {
         point,
@@ -302,7 +340,7 @@ fn not_calibrated(
         format!("calibration FAILED: {}", failed.error),
         help.clone(),
     ];
-    let overlay_path = match out(failed.model.as_deref()) {
+    let overlay_path = match out(failed.model.as_deref(), failed.package.as_deref()) {
         Ok(out) => out.with_extension("overlay.png"),
         Err(e) => return e,
     };
@@ -387,6 +425,9 @@ fn print_report(report: &CalibrateReport) -> std::io::Result<()> {
         },
         super::choice::name(c.input.mode)
     )?;
+    if let Some(package) = c.package() {
+        outln!("app: {package} (in front; autoplay picks this calibration when it is in front)")?;
+    }
     if let Some(Ok(p)) = &report.probed {
         print_probed(c, p)?;
     }
@@ -430,25 +471,108 @@ fn print_probed(c: &Calibration, p: &Probed) -> std::io::Result<()> {
     Ok(())
 }
 
-/// How `--level N` opens levels with this calibration.
-fn print_navigation(c: &Calibration, out: &Path) -> std::io::Result<()> {
-    match &c.navigation {
+/// How `--level N` opens levels with this calibration, and what the search for the level list
+/// found (or what to pass where it found nothing).
+fn print_navigation(report: &CalibrateReport, out: &Path, on_phone: bool) -> std::io::Result<()> {
+    let found = match &report.levels {
+        Some(Ok(found)) => Some(found),
+        Some(Err(e)) => {
+            outln!(
+                "looking for the level list failed: {}",
+                super::words::error_text(e)
+            )?;
+            None
+        }
+        None => None,
+    };
+    match &report.calibration.navigation {
         Some(Navigation::AmStart { command }) => outln!("--level N opens levels with `{command}`"),
         Some(Navigation::Taps { taps }) => outln!(
             "--level N opens levels with a sequence of {} taps",
             taps.len()
         ),
         Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid"),
-        Some(Navigation::LevelList { .. }) => outln!(
-            "--level N opens levels from the level list, finding level N's button by its words"
+        Some(Navigation::LevelList { .. }) => match found {
+            Some(found) => print_found_list(found, out),
+            None => outln!(
+                "--level N opens levels from the level list, finding level N's button by its words"
+            ),
+        },
+        None => {
+            let how = match (found, &report.probed) {
+                (Some(found), _) => format!(
+                    "calibrate found no list of numbered levels ({}; {}), so",
+                    tried(&found.steps),
+                    found.seen.join("; ")
+                ),
+                (None, None) if on_phone => {
+                    "calibrate looks for the app's level list only where it probes the app \
+                     (without --no-probe), so"
+                        .into()
+                }
+                (None, _) => "so".into(),
+            };
+            outln!(
+                "--level N cannot open levels yet: {} has no [navigation], {how} `autoplay` plays \
+                 the level that is open (recorded as level unknown). To open levels by number, \
+                 run calibrate again with --level-list 'WORDS' (the words of the buttons that \
+                 lead to the numbered levels, e.g. 'Play,Levels') or --am-start 'am start -n \
+                 PACKAGE/ACTIVITY --ei level {{level}}' (if the app takes an intent); see \
+                 docs/calibration.md, \"Opening levels\".",
+                out.display()
+            )?;
+            if found.is_some() {
+                outln!("the app is not on the level it was on: open it again")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The level list calibrate found, and the level opened again.
+fn print_found_list(found: &LevelList, out: &Path) -> std::io::Result<()> {
+    let Some(Navigation::LevelList { open }) = &found.navigation else {
+        return Ok(());
+    };
+    let way = if open.is_empty() {
+        "BACK from the game shows it".to_string()
+    } else {
+        let words: Vec<String> = open.iter().rev().map(|w| format!("{w:?}")).collect();
+        format!(
+            "the way to it: a tap on {} where that shows, else BACK",
+            words.join(", else ")
+        )
+    };
+    outln!(
+        "--level N opens levels from the app's level list, which calibrate found ({way}): level \
+         N's button is found by its words; written as [navigation] in {}",
+        out.display()
+    )?;
+    match (found.level, found.reopened) {
+        (Some(level), true) => outln!("opened level {level} again, as it was before calibrating"),
+        (Some(level), false) => {
+            outln!("opening level {level} again did not bring its board back: open it again")
+        }
+        (None, _) => outln!(
+            "the level list is open now (the game screen did not say its level's number): open \
+             the level again"
         ),
-        None => outln!(
-            "--level N cannot open levels yet: {} has no [navigation], so `autoplay` plays the level \
-             that is open (recorded as level unknown). To open levels by number, run calibrate again \
-             with --am-start 'am start -n PACKAGE/ACTIVITY --ei level {{level}}' (if the app takes an \
-             intent), or add a [navigation] section to the file (README: \"Opening levels\").",
-            out.display()
-        ),
+    }
+}
+
+/// `tried BACK, "Play"`.
+fn tried(steps: &[String]) -> String {
+    let tapped: Vec<&str> = steps
+        .iter()
+        .map(String::as_str)
+        .filter(|s| *s != "BACK")
+        .collect();
+    if tapped.is_empty() {
+        "BACK from the game showed no level numbers, and no button there spoke of levels or \
+         playing"
+            .into()
+    } else {
+        format!("tried BACK and the buttons {}", tapped.join(", "))
     }
 }
 
@@ -504,9 +628,11 @@ fn print_survey(survey: &Survey) {
     if let Some(k) = survey.keypad() {
         let rows: Vec<String> = k.rows.iter().map(|n| n.to_string()).collect();
         println!(
-            "keypad layout: {} {} of keys ({}), pitch {:.0} px",
-            rows.len(),
-            if k.transposed { "columns" } else { "rows" },
+            "keypad layout: {} of keys ({}), pitch {:.0} px",
+            count(
+                rows.len() as u64,
+                if k.transposed { "column" } else { "row" }
+            ),
             rows.join("+"),
             k.pitch
         );
@@ -544,5 +670,23 @@ mod tests {
         let nine = "1,2;3,4;5,6;7,8;9,10;11,12;13,14;15,16;17,18";
         assert_eq!(parse_keys(nine).unwrap()[8], (17, 18));
         assert!(parse_keys("1,2,3").is_err());
+    }
+
+    #[test]
+    fn files_are_named_by_phone_and_app() {
+        let pkg = Some("org.autoplay.sudoku");
+        assert_eq!(
+            file_name(None, Some("Pixel_7"), pkg),
+            "Pixel_7-org.autoplay.sudoku.toml"
+        );
+        assert_eq!(
+            file_name(None, Some("Pixel 7 Pro/x"), None),
+            "Pixel_7_Pro_x.toml"
+        );
+        assert_eq!(
+            file_name(None, None, pkg),
+            "device-org.autoplay.sudoku.toml"
+        );
+        assert_eq!(file_name(Some("shot"), Some("Pixel_7"), pkg), "shot.toml");
     }
 }

@@ -120,7 +120,7 @@ impl Choice for TimingMode {
         (
             TimingMode::Phone,
             "phone",
-            "Costs what the profile's phone costs (see the README's timing table)",
+            "Costs what the profile's phone costs (the timing table of docs/simulated-phone.md)",
         ),
     ];
 }

@@ -47,8 +47,10 @@ pub struct DemoArgs {
     pub run: RunArgs,
 }
 
-/// The demo phone's port, when free.
-const DEMO_PORT: u16 = 5585;
+/// The demo phone's port, when free: outside 5555-5585, the ports every adb server on the
+/// machine scans for emulators (a phone there would show up in each as `emulator-5584`, a
+/// second device beside the one the demo connects).
+const DEMO_PORT: u16 = 5600;
 
 /// Disconnects the simulated phone from the adb server (and stops a server we started) on drop.
 struct Connected {

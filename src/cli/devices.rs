@@ -37,8 +37,17 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
             None
         };
         // The calibration play would pick: with several for the screen, the device's screen decides.
-        let choice = size.and_then(|s| {
-            let found = lookup::find(&search, &d.model, s);
+        let app = d
+            .is_ready()
+            .then(|| dev.front_package().ok().flatten())
+            .flatten();
+        let choice = size.and_then(|size| {
+            let phone = lookup::Phone {
+                model: &d.model,
+                size,
+                app: app.as_deref(),
+            };
+            let found = lookup::find(&search, phone);
             broken.extend(found.broken.iter().map(super::words::calibration));
             let found = found.require().ok()?;
             let frame = (found.candidates.len() > 1)

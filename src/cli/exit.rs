@@ -1,4 +1,5 @@
-//! The exit codes of `autoplay` (README, "Exit codes"), and the one a run that stopped gets.
+//! The exit codes of `autoplay` (docs/reliability.md; the README's "Troubleshooting"), and the
+//! one a run that stopped gets.
 
 use sudoku_autoplay::play::stop::{Stop, stop_of};
 

@@ -1,8 +1,10 @@
 //! How a play ended, for people: the summary's parts, and on failure why, where the session is
 //! and the command that goes on (`play`, `resume`).
 
-use super::args::AdbArgs;
+use super::args::{AdbArgs, DEFAULT_PACE_MS};
 use super::exit;
+use std::path::Path;
+use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::play::PerformReport;
 use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 
@@ -47,8 +49,8 @@ pub fn incidents(r: &PerformReport) -> String {
 }
 
 /// Prints why a run stopped, where its session is and how to go on; returns the exit code
-/// (README, "Exit codes").
-pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Error) -> i32 {
+/// (docs/reliability.md).
+pub fn explain_failure(adb: &AdbArgs, cfg: &PlayConfig, e: &anyhow::Error) -> i32 {
     eprintln!("error: {}", super::words::error_text(e));
     if let Some(refusal) = super::refusal::of(e) {
         eprintln!("{}", super::refusal::remedy(refusal));
@@ -60,7 +62,7 @@ pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Er
         if dir.join("last.png").exists() && !matches!(stop, Some(Stop::Interrupted { .. })) {
             eprintln!("the last screen seen: {}", dir.join("last.png").display());
         }
-        let resume = resume_command(adb, data_dir, dir);
+        let resume = resume_command(adb, cfg, dir);
         match stop {
             Some(Stop::GameOver { mistakes: 0, .. } | Stop::GameOver { several: true, .. }) => {
                 eprintln!("to play it again: turn the app's mistake limit off and run `{resume}`")
@@ -78,17 +80,21 @@ pub fn explain_failure(adb: &AdbArgs, data_dir: &std::path::Path, e: &anyhow::Er
     stop.map_or(exit::FAILED, exit::of_stop)
 }
 
-/// The exact `autoplay resume` command for a session, with the adb server and data directory
-/// in use.
-pub fn resume_command(adb: &AdbArgs, data_dir: &std::path::Path, dir: &std::path::Path) -> String {
+/// The exact `autoplay resume` command for a session, with the run's pace, the data
+/// directory and the adb server in use.
+pub fn resume_command(adb: &AdbArgs, cfg: &PlayConfig, dir: &Path) -> String {
     let mut cmd = format!(
         "autoplay resume {}",
         shell_quote(&dir.display().to_string())
     );
-    if super::dirs::user_data_dir().as_deref() != Some(data_dir) {
+    let pace = cfg.pace.as_millis();
+    if pace != u128::from(DEFAULT_PACE_MS) {
+        cmd.push_str(&format!(" --pace {pace}"));
+    }
+    if super::dirs::user_data_dir().as_deref() != Some(cfg.data_dir.as_path()) {
         cmd.push_str(&format!(
             " --data-dir {}",
-            shell_quote(&data_dir.display().to_string())
+            shell_quote(&cfg.data_dir.display().to_string())
         ));
     }
     if adb.server.host != "127.0.0.1" {

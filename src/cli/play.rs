@@ -39,7 +39,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     if args.all_devices {
         return run_all(adb, &adb.server.running_server()?, args, stop);
     }
-    let device = adb.device()?;
+    let device = adb.run_device(None)?;
     if !args.run.quiet {
         match args.level {
             Some(l) => eprintln!(
@@ -57,7 +57,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
     cfg.stop = stop;
     let r = match play_with_bar(&device, &cfg, &bar, args.run.quiet) {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(adb, &cfg.data_dir, &e)),
+        Err(e) => return Ok(explain_failure(adb, &cfg, &e)),
     };
     let s = &r.stats;
     outln!("{}", r.solution)?;
@@ -162,7 +162,7 @@ fn run_all(
                 if let Some(f) = e.downcast_ref::<RunFailed>() {
                     outln!(
                         "{serial}: to continue: {}",
-                        resume_command(adb, &cfg.data_dir, &f.session_dir)
+                        resume_command(adb, &cfg, &f.session_dir)
                     )?;
                 }
                 // The most telling code: a signal, then the others, then plain failure.

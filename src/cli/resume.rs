@@ -1,6 +1,6 @@
 //! `autoplay resume SESSION_DIR`: continue an interrupted run from its journal.
 
-use super::args::{AdbArgs, RunArgs};
+use super::args::{AdbArgs, Budget, RunArgs};
 use super::outcome::{explain_failure, incidents};
 use super::progress::{progress_bar, updates};
 use anyhow::Context;
@@ -17,7 +17,8 @@ use sudoku_autoplay::text::count;
     after_help = "The events already in the journal are taken to be on the screen: the board is read and \
     repaired where taps were lost, then the rest of the search is played. If the app restarted meanwhile \
     (its home screen shows), the level is opened again and the journaled digits are entered again first. \
-    The device is the session's own (by serial) unless -s says otherwise."
+    The device is the session's own (by serial) unless -s says otherwise; a network device (HOST:PORT) \
+    that dropped is connected again (`adb connect`) and waited for, as during a run."
 )]
 pub struct ResumeArgs {
     /// The session directory (DATA_DIR/sessions/..., as the failed run said).
@@ -25,6 +26,11 @@ pub struct ResumeArgs {
     /// Calibration file (default: the one the session was recorded with).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
+    /// Time budget for the steps left: show as many as fit in DURATION at the rate the level's
+    /// taps went so far, then fill the rest of the solution in directly (the plan printed
+    /// before going on says how many). `none` shows every step left.
+    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    pub budget: Budget,
     #[command(flatten)]
     pub adb: AdbArgs,
     #[command(flatten)]
@@ -54,7 +60,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     })?;
     let device = args
         .adb
-        .device_or(Some(&meta.device.serial))
+        .run_device(Some(&meta.device.serial))
         .with_context(|| match &args.adb.serial {
             Some(s) => format!("cannot resume on {s}"),
             None => format!(
@@ -69,6 +75,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
         .run
         .config(None, None, args.calibration.clone(), SearchPath::new([]))?;
     cfg.stop = stop;
+    cfg.budget = args.budget.0;
     let report = resume(
         &device,
         &args.session,
@@ -78,7 +85,7 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(&args.adb, &cfg.data_dir, &e)),
+        Err(e) => return Ok(explain_failure(&args.adb, &cfg, &e)),
     };
     outln!("{}", r.solution)?;
     outln!(

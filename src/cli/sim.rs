@@ -23,7 +23,8 @@ use std::time::Duration;
     after_help = "Then: adb connect 127.0.0.1:5555 && adb shell dumpsys sudoku\n\n\
 Timing: --timing phone makes the phone's work cost what the profile's phone costs (each `input` \
 command's Java start-up, each native process such as `sendevent`, `screencap` raw and PNG, the app's \
-UI time per tap; see the README); the default, instant, costs nothing.\n\n\
+UI time per tap; the table is in docs/simulated-phone.md, \"The simulated phone's timing model\"); \
+the default, instant, costs nothing.\n\n\
 Android versions: from Android 10 the shell may not write /dev/input (`raw` and `events` \
 fail with Permission denied) unless --adb-root; `input` costs a Java start-up per call up to \
 Android 11, a smaller `cmd input` cost from Android 12; with --inject-denied a refused injection \
@@ -103,7 +104,7 @@ pub struct SimArgs {
     #[arg(long, requires = "auth")]
     deny_new_keys: bool,
     /// Whether the phone's work takes time: `instant` (nothing costs anything) or `phone`
-    /// (the profile's measured costs; see the README).
+    /// (the profile's measured costs; docs/simulated-phone.md has the table).
     #[arg(long, value_parser = choice::<TimingMode>(), default_value = "instant")]
     timing: TimingMode,
     /// Realism: extra milliseconds each `input` command takes.

@@ -11,7 +11,7 @@ use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::Duration;
-use sudoku_autoplay::calibration::lookup::Opening;
+use sudoku_autoplay::calibration::lookup::{Opening, Phone};
 use sudoku_autoplay::device::{Device, DeviceEntry};
 use sudoku_autoplay::level::{Note, Update};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
@@ -141,7 +141,13 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                 continue;
             };
             settled.insert(d.serial.clone());
-            let usable = check_navigation(&cfg, &d.model, size, Opening::Levels, &mut |update| {
+            let app = device.front_package().ok().flatten();
+            let phone = Phone {
+                model: &d.model,
+                size,
+                app: app.as_deref(),
+            };
+            let usable = check_navigation(&cfg, phone, Opening::Levels, &mut |update| {
                 if let Update::Note(note) = update {
                     print_note(note, args.run.quiet)
                 }

@@ -5,7 +5,8 @@
 //! an error's chain with each typed reason worded here.
 
 use std::error::Error;
-use sudoku_autoplay::calibration::lookup::{LookupError, Opening};
+use std::path::Path;
+use sudoku_autoplay::calibration::lookup::{LookupError, Opening, other_apps};
 use sudoku_autoplay::calibration::{CalibrationError, Check, FrameMismatch};
 use sudoku_autoplay::device::DeviceError;
 use sudoku_autoplay::level::Note;
@@ -14,7 +15,7 @@ use sudoku_autoplay::play::plan::Plan;
 use sudoku_autoplay::play::stop::{RunFailed, Stop};
 use sudoku_autoplay::play::{StallHint, Stalled};
 use sudoku_autoplay::remedy::{Advised, Remedy};
-use sudoku_autoplay::text::{approx, human, rate, thousands};
+use sudoku_autoplay::text::{approx, count, human, rate, thousands};
 
 /// What to do, as this command line offers it.
 pub fn remedy(r: Remedy) -> String {
@@ -45,7 +46,7 @@ pub fn remedy(r: Remedy) -> String {
              --am-start 'am start -n PACKAGE/ACTIVITY --ei level {level}'` (if the app opens a \
              level from an intent) or `--level-list WORDS` (if its level list's buttons say their \
              numbers: the words of the buttons that open the list), or add a `[navigation]` \
-             section of kind \"taps\", \"level-grid\" or \"level-list\" to the file (README: \
+             section of kind \"taps\", \"level-grid\" or \"level-list\" to the file (docs/calibration.md, \
              \"Opening levels\")"
             .into(),
         Remedy::PlayOpenLevel => {
@@ -109,11 +110,38 @@ pub fn stall_hint(h: StallHint) -> String {
             (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
             (or try `--input input`)"
             .into(),
+        StallHint::RulesContradicted => format!(
+            "{h}: if the app, its settings or its version changed since it was calibrated, or \
+             another app is in front, calibrate it again (`autoplay calibrate`); else check the \
+             touch panel and tap channel `autoplay doctor` reports (or try `--input input`)"
+        ),
+    }
+}
+
+/// Repairs that made no progress, in a run played with the calibration file `calibration`:
+/// where nothing else explains it, the taps did not do what that file says.
+pub fn stalled_with(s: &Stalled, calibration: &Path) -> String {
+    match s.hint {
+        StallHint::TapsAstray | StallHint::RulesContradicted => format!(
+            "{}: the taps do not do on the screen what the calibration {} says they do (its \
+             keys and the app's input rules): if the app, its settings or its version changed \
+             since it was calibrated, or another app is in front, calibrate it again with \
+             `autoplay calibrate` (it replaces that file); else check the touch panel and tap \
+             channel `autoplay doctor` reports (or try `--input input`)",
+            stall_facts(s),
+            calibration.display()
+        ),
+        _ => stalled(s),
     }
 }
 
 /// Repairs that made no progress.
 pub fn stalled(s: &Stalled) -> String {
+    format!("{}: {}", stall_facts(s), stall_hint(s.hint))
+}
+
+/// How many cells still differ, and after how many rounds.
+fn stall_facts(s: &Stalled) -> String {
     let cells: Vec<String> = s
         .cells
         .iter()
@@ -121,12 +149,10 @@ pub fn stalled(s: &Stalled) -> String {
         .map(|&c| sudoku_autoplay::board::cell_name(c))
         .collect();
     format!(
-        "the board on screen still differs from the search in {} cells ({}) after {} repair \
-         rounds without progress: {}",
-        s.cells.len(),
+        "the board on screen still differs from the search in {} ({}) after {} without progress",
+        count(s.cells.len() as u64, "cell"),
         cells.join(", "),
-        s.rounds,
-        stall_hint(s.hint)
+        count(u64::from(s.rounds), "repair round"),
     )
 }
 
@@ -166,6 +192,17 @@ pub fn lookup(e: &LookupError) -> String {
             if files.len() == 1 { "has" } else { "have" },
             remedies(&e.remedies())
         ),
+        LookupError::OtherApp { app, files, .. } => format!(
+            "{app} is in front, and no calibration was made for it: {}; open {}, or calibrate \
+             this one{}",
+            other_apps(files),
+            if files.len() == 1 {
+                "that app"
+            } else {
+                "one of those apps"
+            },
+            remedies(&e.remedies())
+        ),
     }
 }
 
@@ -201,7 +238,11 @@ pub fn note(n: &Note) -> String {
         Note::SkippedCalibration { error } => format!("warning: skipped {error}"),
         Note::TapChannel { why, .. } => format!("tap channel: {why}"),
         Note::Calibration { why, .. } => format!("calibration: {why}"),
-        Note::Plan { plan: p, level } => format!("plan: {}", plan(p, *level)),
+        Note::Plan {
+            plan: p,
+            level,
+            done,
+        } => format!("plan: {}", plan(p, *level, *done)),
         Note::LevelNotOpened { calibration } => format!(
             "note: not opening the level (no level or [navigation] in {calibration}): the taps go \
              to the screen that is open"
@@ -215,11 +256,16 @@ pub fn note(n: &Note) -> String {
 }
 
 /// `level 52: 470,108 steps, about 1.2M taps, about 2 h 10 min at 150 taps/s`, and what the
-/// budget or --max-visible-steps leaves out.
-pub fn plan(p: &Plan, level: Option<u32>) -> String {
-    let what = level.map_or("this level".to_string(), |l| format!("level {l}"));
+/// budget or --max-visible-steps leaves out; resumed after `done` steps, the steps left.
+pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
+    let mut what = level.map_or("this level".to_string(), |l| format!("level {l}"));
+    let mut steps = "steps";
+    if done > 0 {
+        what.push_str(&format!(", resumed after {}", count(done, "step")));
+        steps = "steps left";
+    }
     let mut s = format!(
-        "{what}: {} steps, about {} taps, about {} at {} taps/s",
+        "{what}: {} {steps}, about {} taps, about {} at {} taps/s",
         thousands(p.steps),
         approx(p.taps),
         human(p.full_time()),
@@ -259,7 +305,7 @@ pub fn plan(p: &Plan, level: Option<u32>) -> String {
 /// One error of a chain, in these words where it is a typed reason.
 pub fn cause(e: &(dyn Error + 'static)) -> String {
     if let Some(f) = e.downcast_ref::<RunFailed>() {
-        return error_text(&f.error);
+        return chain_text(&f.error, Some(&f.calibration));
     }
     if let Some(a) = e.downcast_ref::<Advised>() {
         return format!("{}{}", a.message, remedies(&a.remedies));
@@ -291,12 +337,20 @@ pub fn cause(e: &(dyn Error + 'static)) -> String {
 /// An error and its causes, `: `-separated, each cause said once (a message that already
 /// includes its source's text is not followed by it again).
 pub fn error_text(e: &anyhow::Error) -> String {
+    chain_text(e, None)
+}
+
+/// [`error_text`], in a run played with the calibration file `calibration`.
+fn chain_text(e: &anyhow::Error, calibration: Option<&Path>) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut plain: Vec<String> = Vec::new();
     for c in e.chain() {
         let text = c.to_string();
         if !plain.iter().any(|p| p.contains(&text)) {
-            parts.push(cause(c));
+            parts.push(match (c.downcast_ref::<Stalled>(), calibration) {
+                (Some(s), Some(path)) => stalled_with(s, path),
+                _ => cause(c),
+            });
         }
         plain.push(text);
     }
@@ -441,11 +495,16 @@ mod tests {
             cut_by_budget: true,
             several: None,
         };
-        let text = super::plan(&plan, Some(52));
+        let text = super::plan(&plan, Some(52), 0);
         assert!(text.starts_with("level 52: 8,365 steps, about "), "{text}");
         assert!(
             text.contains("within the 1 min budget (--budget) the first"),
             "{text}"
+        );
+        let resumed = super::plan(&plan, Some(52), 1200);
+        assert!(
+            resumed.starts_with("level 52, resumed after 1,200 steps: 8,365 steps left, about "),
+            "{resumed}"
         );
         assert!(!text.contains("more than one solution"), "{text}");
         let solution = sudoku_autoplay::board::Board::parse(
@@ -456,7 +515,7 @@ mod tests {
             several: Some(solution),
             ..plan
         };
-        let text = super::plan(&several, Some(52));
+        let text = super::plan(&several, Some(52), 0);
         assert!(
             text.contains(
                 "; the puzzle has more than one solution: the search writes 123456789456"

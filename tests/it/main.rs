@@ -10,6 +10,7 @@ mod demo;
 mod device_adb;
 mod device_direct;
 mod doctor_corpus;
+mod front_door;
 mod injector_jvm;
 mod input_rules_e2e;
 mod layering;

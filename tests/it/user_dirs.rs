@@ -216,7 +216,7 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
     assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr.contains(&format!(
-            "no calibration for Pixel_7 at 1080x2400 in {}:",
+            "no calibration for org.autoplay.sudoku on Pixel_7 at 1080x2400 in {}:",
             empty.display()
         )),
         "{}",

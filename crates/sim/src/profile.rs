@@ -53,7 +53,7 @@ pub struct Profile {
 }
 
 /// Where real phones' command outputs differ from the tidy default (each from published real
-/// outputs: `tests/data/android/SOURCES.toml` and the README's "Real phones' outputs").
+/// outputs: `tests/data/android/SOURCES.toml` and docs/real-phones.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Quirks {
     /// Displays besides the built-in one (a foldable's cover screen, a connected display):

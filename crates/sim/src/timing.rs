@@ -4,7 +4,7 @@
 //! With [`TimingMode::Phone`] every cost is real elapsed time on the phone's side: a command
 //! does not finish (and so an `echo ack` after it is not printed) before the phone has spent
 //! it, and a tap changes the screen only once the app has handled it. The figures are per
-//! profile ([`PhoneTiming`], documented with their sources in the README):
+//! profile ([`PhoneTiming`], documented with their sources in docs/simulated-phone.md):
 //!
 //! - `input ...` up to Android 11 (API 30) starts a Java process (`app_process`) each time:
 //!   [`PhoneTiming::input_ms`]; from Android 12 (API 31) it is `cmd input`, a binder call into
@@ -29,7 +29,7 @@ pub enum TimingMode {
     /// Everything is free: commands, screenshots and the app's UI time (fast tests).
     #[default]
     Instant,
-    /// Costs what the profile's phone costs (see the README's timing table).
+    /// Costs what the profile's phone costs (the timing table of docs/simulated-phone.md).
     Phone,
 }
 

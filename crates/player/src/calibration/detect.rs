@@ -2,8 +2,9 @@
 //! becomes a [`Calibration`], with device templates harvested from the keypad and the board.
 
 use super::{
-    BoardSection, Boundaries, Calibration, CalibrationError, DeviceSection, DeviceTemplate, Erase,
-    InputMode, InputSection, KeypadSection, Navigation, VERSION, Version, encode_glyph,
+    AppSection, BoardSection, Boundaries, Calibration, CalibrationError, DeviceSection,
+    DeviceTemplate, Erase, InputMode, InputSection, KeypadSection, Navigation, VERSION, Version,
+    encode_glyph,
 };
 use crate::remedy::Remedy;
 use crate::vision;
@@ -25,6 +26,8 @@ pub struct CalibrateOptions {
     pub model: Option<String>,
     /// Screen density, when known.
     pub density: Option<u32>,
+    /// The package of the app calibrated (the one in front), when known.
+    pub package: Option<String>,
     /// How to open a level, when known.
     pub navigation: Option<Navigation>,
 }
@@ -162,6 +165,10 @@ impl Calibration {
                 model: options.model.clone(),
                 density: options.density,
             },
+            app: options
+                .package
+                .clone()
+                .map(|package| AppSection { package }),
             board: BoardSection {
                 rect: geometry.rect(),
                 cols: Boundaries(geometry.cols),

@@ -79,6 +79,9 @@ impl Calibration {
         if let Some(Navigation::AmStart { command }) = &self.navigation {
             check_am_start(command)?;
         }
+        if let Some(package) = self.package() {
+            check_package(package)?;
+        }
         for t in &self.templates {
             if !(1..=9).contains(&t.digit) {
                 return Err(format!("[[templates]] digit {} is not 1..9", t.digit));
@@ -92,6 +95,23 @@ impl Calibration {
         }
         Ok(())
     }
+}
+
+/// Checks `[app] package`: a Java package name as Android takes it (dot-separated parts of
+/// letters, digits and `_`, each starting with a letter; `PackageParser.validateName`), which
+/// also makes it safe in a file name and a `monkey -p` command.
+fn check_package(package: &str) -> Result<(), String> {
+    let part = |p: &str| {
+        p.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let parts: Vec<&str> = package.split('.').collect();
+    if package.len() > 255 || parts.len() < 2 || !parts.iter().all(|p| part(p)) {
+        return Err(format!(
+            "[app] package {package:?} is not a package name (such as org.example.sudoku)"
+        ));
+    }
+    Ok(())
 }
 
 /// Longest accepted `[navigation]` am-start command.

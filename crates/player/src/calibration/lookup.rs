@@ -1,10 +1,16 @@
 //! Which calibration a device uses: the files in the directories of a [`SearchPath`] made for
 //! its screen size, ranked, with the reason for the choice and the files that could not be read.
 //!
-//! Ranking, best first: the keypad is where the device's screen shows one (when a frame is
-//! given and a keypad is found on it), the calibration names the device's model, it has
-//! `[navigation]`, then the order of the search path, then the file name. To open a level by
-//! its number, only calibrations with `[navigation]` take part: a level that cannot be opened is never played under its number.
+//! Calibrations are per app: where the app in front is known, the calibrations made for it
+//! (`[app] package`) and those that name no app (older files, screenshots) take part, and the
+//! ones made for other apps are left out, named; where only those remain, there is no
+//! calibration for the app in front ([`LookupError::OtherApp`]), which names them.
+//!
+//! Ranking, best first: the calibration was made for the app in front, the keypad is where the
+//! device's screen shows one (when a frame is given and a keypad is found on it), the
+//! calibration names the device's model, it has `[navigation]`, then the order of the search
+//! path, then the file name. To open a level by its number, only calibrations with
+//! `[navigation]` take part: a level that cannot be opened is never played under its number.
 //!
 //! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
 
@@ -79,6 +85,11 @@ pub struct Found {
     pub left_out: Vec<(PathBuf, String)>,
     /// Calibrations for other screen sizes.
     pub other_screens: Vec<(PathBuf, (u32, u32))>,
+    /// The package of the app in front, where it is known.
+    pub app: Option<String>,
+    /// Calibrations for the screen made for other apps than the one in front, with their
+    /// package: left out.
+    pub other_apps: Vec<(PathBuf, String)>,
     /// The device's screen as it is held (`None`: a file given by name).
     pub screen: Option<(u32, u32)>,
     /// Directories of the search path that do not exist.
@@ -92,6 +103,8 @@ pub struct Candidate {
     pub calibration: Calibration,
     /// Its `[device] model` is the device's.
     pub model_match: bool,
+    /// Its `[app] package` is the app in front's.
+    pub app_match: bool,
     /// Which directory of the search path it is in (0: the first).
     pub dir: usize,
 }
@@ -111,12 +124,25 @@ fn same_model(a: &str, b: &str) -> bool {
     !a.trim().is_empty() && norm(a) == norm(b)
 }
 
-/// The `*.toml` calibrations in the directories of `search` for a device with `model` and a
-/// `size` screen.
-pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
+/// The phone a calibration is looked up for.
+#[derive(Debug, Clone, Copy)]
+pub struct Phone<'a> {
+    /// `ro.product.model` (empty: unknown).
+    pub model: &'a str,
+    /// The screen as it is held.
+    pub size: (u32, u32),
+    /// The package of the app in front (`dumpsys window`), where it is an app's window.
+    pub app: Option<&'a str>,
+}
+
+/// The `*.toml` calibrations in the directories of `search` for `phone` (its model, screen and
+/// the app in front).
+pub fn find(search: &SearchPath, phone: Phone<'_>) -> Found {
+    let (model, size) = (phone.model, phone.size);
     let mut found = Found {
         wanted: format!(
-            "{} at {}x{} in {}",
+            "{}{} at {}x{} in {}",
+            phone.app.map_or(String::new(), |a| format!("{a} on ")),
             if model.is_empty() {
                 "this device"
             } else {
@@ -130,6 +156,8 @@ pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
         broken: Vec::new(),
         left_out: Vec::new(),
         other_screens: Vec::new(),
+        app: phone.app.map(str::to_string),
+        other_apps: Vec::new(),
         missing: Vec::new(),
         screen: Some(size),
     };
@@ -156,6 +184,7 @@ pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
                 }
                 Ok(cal) => found.candidates.push(Candidate {
                     model_match: same_model(cal.device.model.as_deref().unwrap_or(""), model),
+                    app_match: phone.app.is_some() && cal.package() == phone.app,
                     path,
                     calibration: cal,
                     dir: i,
@@ -163,16 +192,19 @@ pub fn find(search: &SearchPath, model: &str, size: (u32, u32)) -> Found {
             }
         }
     }
+    found.leave_out_other_apps();
     found
 }
 
-/// A calibration file given by name: the only candidate.
-pub fn file(path: &Path) -> Result<Found, CalibrationError> {
+/// A calibration file given by name: the only candidate (unless it was made for another app
+/// than `app`, the one in front).
+pub fn file(path: &Path, app: Option<&str>) -> Result<Found, CalibrationError> {
     let calibration = Calibration::load(path)?;
-    Ok(Found {
+    let mut found = Found {
         wanted: path.display().to_string(),
         candidates: vec![Candidate {
             path: path.to_path_buf(),
+            app_match: app.is_some() && calibration.package() == app,
             calibration,
             model_match: true,
             dir: 0,
@@ -180,9 +212,13 @@ pub fn file(path: &Path) -> Result<Found, CalibrationError> {
         broken: Vec::new(),
         left_out: Vec::new(),
         other_screens: Vec::new(),
+        app: app.map(str::to_string),
+        other_apps: Vec::new(),
         missing: Vec::new(),
         screen: None,
-    })
+    };
+    found.leave_out_other_apps();
+    Ok(found)
 }
 
 /// Why no calibration can be used.
@@ -192,6 +228,20 @@ pub enum LookupError {
     /// `others`: what the directories held instead, a line each.
     #[error("no calibration for {wanted}{}{others}", crate::remedy::plain(&self.remedies()))]
     NoCalibration { wanted: String, others: String },
+    /// The app in front, `app`, has no calibration for `wanted`: `files` (with their packages)
+    /// were made for other apps.
+    #[error(
+        "{app} is in front, and no calibration was made for it: {}; open {}, or calibrate this \
+         one{}",
+        other_apps(files),
+        if files.len() == 1 { "that app" } else { "one of those apps" },
+        crate::remedy::plain(&self.remedies())
+    )]
+    OtherApp {
+        wanted: String,
+        app: String,
+        files: Vec<(PathBuf, String)>,
+    },
     /// `needs` a calibration that opens levels, and none of `files` has `[navigation]`.
     #[error(
         "{needs} needs a [navigation] section to open the level, and {} {} none{}",
@@ -210,11 +260,25 @@ impl LookupError {
             LookupError::NoCalibration { .. } => {
                 vec![Remedy::CalibratePhone, Remedy::CalibrationFile]
             }
+            LookupError::OtherApp { .. } => vec![Remedy::CalibratePhone],
             LookupError::NoNavigation { .. } => {
                 vec![Remedy::CalibrateNavigation, Remedy::PlayOpenLevel]
             }
         }
     }
+}
+
+/// `a.toml was made for org.x, b.toml for org.y`.
+pub fn other_apps(files: &[(PathBuf, String)]) -> String {
+    let said: Vec<String> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (path, package))| {
+            let made = if i == 0 { "was made for" } else { "for" };
+            format!("{} {made} {package}", path.display())
+        })
+        .collect();
+    said.join(", ")
 }
 
 /// What needs a calibration that opens levels (`[navigation]`).
@@ -236,10 +300,61 @@ impl std::fmt::Display for Opening {
 }
 
 impl Found {
+    /// Takes the app in front into account once it is known (it was not when the calibrations
+    /// were found: the screen was off or locked): see [`Found::require`].
+    pub fn with_app(mut self, app: Option<&str>) -> Found {
+        if self.app.is_none() && app.is_some() {
+            self.app = app.map(str::to_string);
+            for c in &mut self.candidates {
+                c.app_match = c.calibration.package() == app;
+            }
+            self.leave_out_other_apps();
+        }
+        self
+    }
+
+    /// The package the candidates were made for, where they all name the same one.
+    pub fn package(&self) -> Option<&str> {
+        let first = self.candidates.first()?.calibration.package()?;
+        self.candidates
+            .iter()
+            .all(|c| c.calibration.package() == Some(first))
+            .then_some(first)
+    }
+
+    /// Where the app in front is known: the calibrations made for other apps leave the
+    /// candidates when one made for it, or for no app in particular, is there (those made for
+    /// it first); else they are all that is left, and [`Found::require`] names them.
+    fn leave_out_other_apps(&mut self) {
+        let Some(app) = self.app.clone() else {
+            return;
+        };
+        self.candidates.sort_by_key(|c| !c.app_match);
+        let (other, kept): (Vec<Candidate>, Vec<Candidate>) = std::mem::take(&mut self.candidates)
+            .into_iter()
+            .partition(|c| c.calibration.package().is_some_and(|p| p != app));
+        self.candidates = kept;
+        for c in other {
+            let package = c.calibration.package().unwrap_or_default().to_string();
+            if !self.candidates.is_empty() {
+                let why = format!("made for {package}, not {app}");
+                self.left_out.push((c.path.clone(), why));
+            }
+            self.other_apps.push((c.path, package));
+        }
+    }
+
     /// At least one candidate, or an error saying what was found instead and how to make one.
     pub fn require(self) -> Result<Found, LookupError> {
         if !self.candidates.is_empty() {
             return Ok(self);
+        }
+        if let (Some(app), false) = (&self.app, self.other_apps.is_empty()) {
+            return Err(LookupError::OtherApp {
+                wanted: self.wanted.clone(),
+                app: app.clone(),
+                files: self.other_apps,
+            });
         }
         let mut others = String::new();
         self.describe_others(&mut others);
@@ -306,6 +421,7 @@ impl Found {
             keypad_fits = ?keys.fits(&best.calibration),
             keypad_off_px = ?keys.off(&best.calibration),
             model_match = best.model_match,
+            app_match = best.app_match,
             navigation = best.calibration.navigation.is_some(),
             why = why.as_deref().unwrap_or("the only calibration for the screen"),
             "calibration chosen"
@@ -378,8 +494,9 @@ impl ScreenKeys {
     }
 
     /// The ranking key, best first.
-    fn rank(&self, c: &Candidate) -> (bool, bool, bool) {
+    fn rank(&self, c: &Candidate) -> (bool, bool, bool, bool) {
         (
+            !c.app_match,
             self.fits(&c.calibration) != Some(true),
             !c.model_match,
             c.calibration.navigation.is_none(),
@@ -397,6 +514,9 @@ impl ScreenKeys {
             None => "the screen was not compared",
         };
         let mut reasons = vec![reason.to_string()];
+        if best.app_match {
+            reasons.insert(0, "it was made for the app in front".into());
+        }
         if best.model_match {
             reasons.push("it names the model".into());
         }
@@ -414,6 +534,9 @@ impl ScreenKeys {
             _ if self.rank(c) != self.rank(best) => {}
             _ if c.dir > best.dir => why.push("later in the search path".into()),
             _ => why.push("ranked by file name".into()),
+        }
+        if !c.app_match && best.app_match {
+            why.push("made for no app in particular".into());
         }
         if !c.model_match && best.model_match {
             why.push("another model".into());
@@ -433,6 +556,14 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/../../calibration/sim-pixel.toml"
     );
+
+    fn phone(model: &str, size: (u32, u32)) -> Phone<'_> {
+        Phone {
+            model,
+            size,
+            app: None,
+        }
+    }
 
     fn dir_with(files: &[(&str, String)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -467,7 +598,7 @@ mod tests {
                 std::fs::read_to_string(SIM.replace("pixel", "budget")).unwrap(),
             ),
         ]);
-        let found = find(&dir.path().into(), "Pixel 7", (1080, 2400))
+        let found = find(&dir.path().into(), phone("Pixel 7", (1080, 2400)))
             .require()
             .unwrap();
         assert_eq!(found.candidates.len(), 1);
@@ -481,7 +612,7 @@ mod tests {
     #[test]
     fn nothing_usable_says_what_was_there() {
         let dir = dir_with(&[("x.toml", "version = 1\n[device\n".into())]);
-        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+        let e = find(&dir.path().into(), phone("Pixel_7", (1080, 2400)))
             .require()
             .unwrap_err();
         let msg = e.to_string();
@@ -507,7 +638,7 @@ mod tests {
             local.path().join("."),
         ]);
         assert_eq!(search.dirs().len(), 2);
-        let found = find(&search, "Pixel_7", (1080, 2400));
+        let found = find(&search, phone("Pixel_7", (1080, 2400)));
         assert_eq!(found.candidates.len(), 2);
         assert!(
             found.wanted.ends_with(&format!(
@@ -531,8 +662,7 @@ mod tests {
         let gone = local.path().join("gone");
         let e = find(
             &SearchPath::new([gone.clone(), user.path().to_path_buf()]),
-            "Pixel_7",
-            (720, 1520),
+            phone("Pixel_7", (720, 1520)),
         )
         .require()
         .unwrap_err()
@@ -549,7 +679,7 @@ mod tests {
     #[test]
     fn level_needs_navigation_and_the_pick_says_why() {
         let dir = dir_with(&[("Pixel_7.toml", without_navigation())]);
-        let e = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+        let e = find(&dir.path().into(), phone("Pixel_7", (1080, 2400)))
             .with_navigation(Opening::Level(5))
             .unwrap_err();
         assert_eq!(
@@ -566,7 +696,7 @@ mod tests {
 
         // Beside the shipped one, a calibration without navigation never wins, and is named.
         std::fs::write(dir.path().join("sim-pixel.toml"), sim_text()).unwrap();
-        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400))
+        let choice = find(&dir.path().into(), phone("Pixel_7", (1080, 2400)))
             .with_navigation(Opening::Level(5))
             .unwrap()
             .pick(None);
@@ -577,8 +707,102 @@ mod tests {
             "{why}"
         );
         // Without --level, it has [navigation] breaks the tie.
-        let choice = find(&dir.path().into(), "Pixel_7", (1080, 2400)).pick(None);
+        let choice = find(&dir.path().into(), phone("Pixel_7", (1080, 2400))).pick(None);
         assert!(choice.path.ends_with("sim-pixel.toml"), "{:?}", choice.path);
         assert!(choice.why.unwrap().contains("it has [navigation]"));
+    }
+
+    /// The shipped calibration made for `package` (an `[app]` section after `[device]`).
+    fn for_app(package: &str) -> String {
+        sim_text().replacen(
+            "\n[board]",
+            &format!("\n[app]\npackage = \"{package}\"\n\n[board]"),
+            1,
+        )
+    }
+
+    #[test]
+    fn the_app_in_front_picks_its_calibration_and_others_are_left_out() {
+        let dir = dir_with(&[
+            ("Pixel_7-org.a.sudoku.toml", for_app("org.a.sudoku")),
+            ("Pixel_7-org.b.sudoku.toml", for_app("org.b.sudoku")),
+            ("Pixel_7.toml", sim_text()),
+        ]);
+        let search = SearchPath::from(dir.path());
+        let on = |app| Phone {
+            model: "Pixel_7",
+            size: (1080, 2400),
+            app,
+        };
+        // Its own file wins over the one for any app; the other app's is left out, named.
+        let choice = find(&search, on(Some("org.b.sudoku")))
+            .require()
+            .unwrap()
+            .pick(None);
+        assert!(
+            choice.path.ends_with("Pixel_7-org.b.sudoku.toml"),
+            "{choice:?}"
+        );
+        let why = choice.why.unwrap();
+        assert!(why.contains("it was made for the app in front"), "{why}");
+        assert!(
+            why.contains("Pixel_7-org.a.sudoku.toml (made for org.a.sudoku, not org.b.sudoku)"),
+            "{why}"
+        );
+        assert!(
+            why.contains("Pixel_7.toml (made for no app in particular)"),
+            "{why}"
+        );
+        // An app without a file of its own gets the file for any app (as before files named apps).
+        let choice = find(&search, on(Some("org.c.sudoku"))).pick(None);
+        assert!(choice.path.ends_with("Pixel_7.toml"), "{choice:?}");
+        // Where the app in front is not known, every file takes part, by file name.
+        assert_eq!(find(&search, on(None)).candidates.len(), 3);
+
+        // Only other apps' files: no calibration for the app in front, and the message names them.
+        std::fs::remove_file(dir.path().join("Pixel_7.toml")).unwrap();
+        let e = find(&search, on(Some("org.c.sudoku")))
+            .require()
+            .unwrap_err();
+        assert_eq!(e.remedies(), [Remedy::CalibratePhone]);
+        let e = e.to_string();
+        assert!(
+            e.starts_with("org.c.sudoku is in front, and no calibration was made for it: "),
+            "{e}"
+        );
+        assert!(
+            e.contains("Pixel_7-org.a.sudoku.toml was made for org.a.sudoku, ")
+                && e.contains("Pixel_7-org.b.sudoku.toml for org.b.sudoku"),
+            "{e}"
+        );
+        // A file named by the person is refused for another app too, and taken for its own.
+        let named = dir.path().join("Pixel_7-org.a.sudoku.toml");
+        let e = file(&named, Some("org.c.sudoku"))
+            .unwrap()
+            .require()
+            .unwrap_err();
+        assert!(matches!(e, LookupError::OtherApp { .. }), "{e}");
+        assert!(
+            file(&named, Some("org.a.sudoku"))
+                .unwrap()
+                .require()
+                .is_ok()
+        );
+        assert!(file(&named, None).unwrap().require().is_ok());
+    }
+
+    #[test]
+    fn a_package_must_be_a_package_name() {
+        for bad in ["sudoku", "org..x", "org.1x", "org.x/y", "../../etc.passwd"] {
+            let e = Calibration::parse(&for_app(bad), Path::new("x.toml")).unwrap_err();
+            assert!(
+                e.to_string().contains("is not a package name"),
+                "{bad}: {e}"
+            );
+        }
+        let cal = Calibration::parse(&for_app("org.x_2.y"), Path::new("x.toml")).unwrap();
+        assert_eq!(cal.package(), Some("org.x_2.y"));
+        let again = Calibration::parse(&cal.to_toml(), Path::new("y.toml")).unwrap();
+        assert_eq!(again, cal, "written and read back");
     }
 }

@@ -8,6 +8,8 @@
 //! height = 2400
 //! model = "Pixel_7"                # optional, informative
 //! density = 420                    # optional, `wm density`
+//! [app]                            # optional: the app it was made for (older files: any app)
+//! package = "org.autoplay.sudoku"  # the package in front when it was made
 //! [board]
 //! rect = [40, 600, 1040, 1600]     # outer grid line centres: x0, y0, x1, y1
 //! cols = [40, 151, ...]            # the 10 vertical grid line x's, ascending
@@ -83,6 +85,10 @@ pub struct Calibration {
     pub version: Version,
     /// The screen.
     pub device: DeviceSection,
+    /// The app it was made for (`None`: files made before calibrations were per app, or from a
+    /// screenshot; they serve any app).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<AppSection>,
     /// The board.
     pub board: BoardSection,
     /// The number pad.
@@ -136,6 +142,21 @@ pub struct DeviceSection {
     /// `wm density`, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<u32>,
+}
+
+/// `[app]`: the app a calibration was made for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppSection {
+    /// Its package (`org.autoplay.sudoku`), as `dumpsys window` names the window in front.
+    pub package: String,
+}
+
+impl Calibration {
+    /// The package of the app it was made for, where it names one.
+    pub fn package(&self) -> Option<&str> {
+        self.app.as_ref().map(|a| a.package.as_str())
+    }
 }
 
 /// 10 ascending grid line positions.

@@ -33,6 +33,13 @@ impl Calibration {
         if let Some(d) = self.device.density {
             s.push_str(&format!("density = {d}\n"));
         }
+        if let Some(package) = self.package() {
+            s.push_str(
+                "\n[app]\n# The app it was made for (the one in front when calibrating): the player picks this\n\
+                 # calibration when that app is in front.\n",
+            );
+            s.push_str(&format!("package = {}\n", toml_string(package)));
+        }
         s.push_str("\n[board]\n# Outer grid line centres [x0, y0, x1, y1], then the 10 column and 10 row lines.\n");
         s.push_str(&format!("rect = [{}]\n", list(&self.board.rect)));
         s.push_str(&format!("cols = [{}]\n", list(&self.board.cols.0)));

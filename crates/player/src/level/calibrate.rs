@@ -1,8 +1,10 @@
 //! Calibrating an app: a frame (a screenshot, or the phone's screen) surveyed; on a phone whose
 //! number pad shows only for a selected cell, an empty cell selected and the screen surveyed
 //! again; a calibration made from the survey; then, on a phone, the app's input rules probed on
-//! the open level ([`crate::calibration::probe`]). The caller says where the calibration goes
-//! and words what happened ([`Update`]s as they come, then a [`CalibrateReport`]).
+//! the open level ([`crate::calibration::probe`]); where no way to open levels was given, the
+//! app's level list looked for ([`crate::phone::level_list`]) and the open level opened again.
+//! The caller says where the calibration goes and words what happened ([`Update`]s as they
+//! come, then a [`CalibrateReport`]).
 
 use crate::board::CELLS;
 use crate::calibration::probe::{self, Probed};
@@ -10,6 +12,7 @@ use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check,
 use crate::device::Device;
 use crate::device::screen::Screen;
 use crate::device::tap::InputBackend;
+use crate::phone::level_list::{LevelList, find_level_list};
 use crate::phone::link::Link;
 use crate::phone::target::PhoneTarget;
 use crate::play::Point;
@@ -47,6 +50,8 @@ pub enum Update<'a> {
     Probe(&'a str),
     /// The probe is done.
     Probed(&'a Probed),
+    /// Looking for the app's level list (BACK, buttons with words), to open levels by number.
+    LookingForLevels,
 }
 
 /// What calibrating found.
@@ -62,6 +67,9 @@ pub struct CalibrateReport {
     /// The probe of the app's rules, on a phone (`None`: not probed). Where it failed, the
     /// calibration holds the board and keys without the app's rules.
     pub probed: Option<anyhow::Result<Probed>>,
+    /// The search for the app's level list, on a phone probed without a way to open levels
+    /// given (`None`: not searched). What it found is the calibration's `[navigation]`.
+    pub levels: Option<anyhow::Result<LevelList>>,
 }
 
 /// No calibration could be made: why, and what was seen (for an overlay).
@@ -73,6 +81,8 @@ pub struct NotCalibrated {
     pub survey: Survey,
     /// The phone's model, where it was read.
     pub model: Option<String>,
+    /// The package of the app in front, where it was read.
+    pub package: Option<String>,
 }
 
 /// A point the options give (the erase key, the keys, the board's corners) lies outside the
@@ -124,6 +134,7 @@ pub fn calibrate(
             let (_, frame) = Screen::measure(device)?;
             options.model = options.model.or_else(|| phone_model(device));
             options.density = options.density.or(device.density().ok().flatten());
+            options.package = options.package.or(device.front_package().ok().flatten());
             (frame, Some((device, probe)))
         }
     };
@@ -140,6 +151,7 @@ pub fn calibrate(
                 frame,
                 survey,
                 model: options.model,
+                package: options.package,
             }
             .into());
         }
@@ -149,6 +161,25 @@ pub fn calibrate(
         calibration: &calibration,
     });
     let probed = probing.map(|device| probe_rules(device, &mut calibration, &survey, on));
+    let levels = match (probing, &probed) {
+        (Some(device), Some(Ok(_))) if calibration.navigation.is_none() => {
+            on(&Update::LookingForLevels);
+            let found = tapping(
+                device,
+                (calibration.device.width, calibration.device.height),
+            )
+            .and_then(|(mut link, _)| find_level_list(&mut link));
+            if let Ok(LevelList {
+                navigation: Some(n),
+                ..
+            }) = &found
+            {
+                calibration.navigation = Some(n.clone());
+            }
+            Some(found)
+        }
+        _ => None,
+    };
     if let Some(cell) = keypad_shown_by {
         calibration.input.seen.insert(
             RuleKey::Keypad,
@@ -166,6 +197,7 @@ pub fn calibrate(
         checks,
         keypad_shown_by,
         probed,
+        levels,
     })
 }
 

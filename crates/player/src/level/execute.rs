@@ -13,6 +13,7 @@ use crate::play::stop::{RunFailed, stop_of};
 use crate::play::{PerformError, PerformOptions, Search, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
+use std::path::Path;
 use std::time::{Instant, SystemTime};
 
 /// A searched level, ready to be performed into a session.
@@ -20,6 +21,8 @@ pub(super) struct Run<'a> {
     pub(super) device: &'a Device,
     pub(super) cfg: &'a PlayConfig,
     pub(super) cal: &'a Calibration,
+    /// The calibration's file (named when the taps do not do what it says).
+    pub(super) cal_path: &'a Path,
     pub(super) givens: Board,
     pub(super) events: &'a [Event],
     pub(super) solution: Board,
@@ -111,6 +114,7 @@ impl Run<'_> {
         if let Some(error) = error {
             return Err(RunFailed {
                 session_dir: session.dir.clone(),
+                calibration: self.cal_path.to_path_buf(),
                 error,
             }
             .into());

@@ -42,19 +42,18 @@ pub fn play_or_resume(
     }
 }
 
-/// Checks that the calibration [`play`] would use on a device of `model` with a screen of
-/// `size` can open levels (needed to play a level by its number). `on` gets a
-/// [`Note::SkippedCalibration`] for each calibration file that could not be read.
+/// Checks that the calibration [`play`] would use on `phone` can open levels (needed to play a
+/// level by its number). `on` gets a [`Note::SkippedCalibration`] for each calibration file
+/// that could not be read.
 pub fn check_navigation(
     cfg: &PlayConfig,
-    model: &str,
-    size: (u32, u32),
+    phone: lookup::Phone<'_>,
     needs: Opening,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<()> {
     let found = match &cfg.calibration {
-        Some(p) => lookup::file(p)?,
-        None => lookup::find(&cfg.calibration_dirs, model, size),
+        Some(p) => lookup::file(p, phone.app)?,
+        None => lookup::find(&cfg.calibration_dirs, phone),
     };
     for e in &found.broken {
         let error = e.to_string();

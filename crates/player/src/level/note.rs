@@ -27,8 +27,13 @@ pub enum Note {
     TapChannel { backend: InputBackend, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
-    /// What the performance will show, and how long it should take.
-    Plan { plan: Plan, level: Option<u32> },
+    /// What the performance will show, and how long it should take; resuming, of the steps
+    /// left after the `done` already played.
+    Plan {
+        plan: Plan,
+        level: Option<u32>,
+        done: u64,
+    },
     /// Recorded taps sent again go to the screen that is open: the session names no level, or
     /// its calibration (this path) cannot open one.
     LevelNotOpened { calibration: String },
@@ -56,11 +61,12 @@ impl Note {
             Note::Calibration { path, why } => {
                 tracing::info!(path = %path.display(), %why, "calibration picked")
             }
-            Note::Plan { plan, .. } => tracing::info!(
+            Note::Plan { plan, done, .. } => tracing::info!(
                 steps = plan.steps,
                 visible_steps = plan.visible_steps,
                 taps = plan.taps,
                 taps_per_sec = plan.rate,
+                resumed_after = done,
                 "plan"
             ),
             Note::LevelNotOpened { calibration } => {

@@ -1,22 +1,27 @@
 //! Continuing an interrupted session from its journal.
 
-use super::Update;
 use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
 use super::start::{open_channel, search_events};
+use super::{Note, Update, tell};
 use crate::calibration::Calibration;
 use crate::device::Device;
 use crate::phone::link::Link;
 use crate::phone::navigate::app_package;
 use crate::phone::target::PhoneTarget;
+use crate::play::perform::apply;
+use crate::play::plan::Plan;
+use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
-use crate::session::{JournalLine, Session, read_journal};
+use crate::session::{JournalLine, Session, Totals, read_journal};
+use crate::solver::Event;
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
 /// Continues an interrupted session from its journal: the events already journaled should be
 /// on the screen (checked, and repaired where taps were lost); if the app restarted, the level
-/// is opened again and its digits re-entered; then the rest is performed.
+/// is opened again and its digits re-entered; then the rest is performed, as many of its steps
+/// shown as fit `cfg.budget` ([`replan`]).
 pub fn resume(
     device: &Device,
     dir: &Path,
@@ -75,7 +80,8 @@ pub fn resume(
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
     run_cfg.strategy = meta.strategy;
-    run_cfg.max_visible_steps = meta.max_visible_steps;
+    run_cfg.max_visible_steps =
+        replan(&mut session, &journal.lines, (&events, done), &cal, cfg, on)?;
     let package = match meta.app_package.clone() {
         Some(p) => Some(p),
         None => app_package(&mut link, cal.navigation.as_ref()),
@@ -90,10 +96,56 @@ pub fn resume(
         device,
         cfg: &run_cfg,
         cal: &cal,
+        cal_path: &cal_path,
         givens,
         events: &events,
         solution,
         stats,
     };
     run.execute(&mut session, target, done, on)
+}
+
+/// The steps to show, planned again as a fresh play plans them (`play::plan`): the steps left
+/// after the `done` already played, within `cfg.budget`, at the rate the level's taps went so
+/// far (the journal's, or `cfg.pace`'s where that is slower; no taps are spent measuring it on
+/// a screen that may not show the board yet). The plan is noted, and the session's record of
+/// the steps shown follows it. A journal without taps keeps the session's first plan.
+fn replan(
+    session: &mut Session,
+    lines: &[JournalLine],
+    (events, done): (&[Event], usize),
+    cal: &Calibration,
+    cfg: &PlayConfig,
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<Option<u64>> {
+    let totals = Totals::of(lines);
+    if totals.taps == 0 || totals.replay_ms <= 0.0 {
+        return Ok(session.meta.max_visible_steps);
+    }
+    let mut rate = totals.taps as f64 / (totals.replay_ms / 1e3);
+    if !cfg.pace.is_zero() {
+        // The pace asked for now, where it is slower than the level's taps went.
+        rate = rate.min(1.0 / cfg.pace.as_secs_f64());
+    }
+    let mut board = session.meta.givens_board()?;
+    for &ev in &events[..done] {
+        apply(&mut board, ev);
+    }
+    let left = &events[done..];
+    let plan = Plan::new(left, &board, &Layout::of(cal), rate, cfg.budget, None);
+    let shown = (plan.visible_steps < plan.steps).then(|| done as u64 + plan.visible_steps);
+    let level = session.meta.level;
+    tell(
+        on,
+        Note::Plan {
+            plan,
+            level,
+            done: done as u64,
+        },
+    );
+    if session.meta.max_visible_steps != shown {
+        session.meta.max_visible_steps = shown;
+        session.save_meta()?;
+    }
+    Ok(shown)
 }

@@ -32,7 +32,13 @@ pub fn play(
         .call("reading the model", |d| d.getprop("ro.product.model"))
         .unwrap_or_default();
     let size = link.call("reading the screen size", |d| d.screen_size())?;
-    let found = find_calibrations(cfg, &model, size, on)?;
+    let app = front_app(&mut link)?;
+    let phone = lookup::Phone {
+        model: &model,
+        size,
+        app: app.as_deref(),
+    };
+    let found = find_calibrations(cfg, phone, on)?;
     let navigation = found.candidates[0].calibration.navigation.clone();
     open_channel(&mut link, cfg, size, on)?;
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
@@ -68,7 +74,11 @@ pub fn play(
             width: size.0,
             height: size.1,
         },
-        calibration: cal_path.display().to_string(),
+        // Absolute, so that `resume` finds it from any directory.
+        calibration: std::fs::canonicalize(&cal_path)
+            .unwrap_or_else(|_| cal_path.clone())
+            .display()
+            .to_string(),
         level: cfg.level,
         strategy: cfg.strategy,
         givens: givens.to_line(),
@@ -89,6 +99,7 @@ pub fn play(
         device,
         cfg,
         cal: &cal,
+        cal_path: &cal_path,
         givens,
         events: &events,
         solution,
@@ -100,18 +111,23 @@ pub fn play(
     Ok(report)
 }
 
-/// The calibrations that may play on a device of `model` with a `size` screen (the one named,
-/// else those of the calibration directories; able to open the level where one is asked
-/// for), the unreadable ones said.
+/// The package of the app in front, where an app's window is (not the lock screen's).
+fn front_app(link: &mut Link) -> anyhow::Result<Option<String>> {
+    link.call("finding the app in front", |d| d.front_package())
+}
+
+/// The calibrations that may play on `phone` (the one named, else those of the calibration
+/// directories; made for the app in front, or for any app; able to open the level where one
+/// is asked for), the unreadable ones said.
 fn find_calibrations(
     cfg: &PlayConfig,
-    model: &str,
-    size: (u32, u32),
+    phone: lookup::Phone<'_>,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<lookup::Found> {
+    let size = phone.size;
     let found = match &cfg.calibration {
         Some(p) => {
-            let found = lookup::file(p)?;
+            let found = lookup::file(p, phone.app)?;
             // A calibration for another screen would tap beside everything: say so before
             // touching the phone.
             found.candidates[0]
@@ -120,7 +136,7 @@ fn find_calibrations(
                 .with_context(|| p.display().to_string())?;
             found
         }
-        None => lookup::find(&cfg.calibration_dirs, model, size),
+        None => lookup::find(&cfg.calibration_dirs, phone),
     };
     for e in &found.broken {
         let error = e.to_string();
@@ -147,9 +163,19 @@ fn first_board(
     // of them finds the board (waking the screen or bringing the app back if need be).
     let board_cal = found.candidates[0].calibration.clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
-    setup.package = nav_package(navigation);
+    setup.package = found
+        .package()
+        .map(str::to_string)
+        .or_else(|| nav_package(navigation));
     let first = setup.board_frame(measured)?;
     let first_words = setup.first_words.take();
+    // The app in front, where the screen was off or locked when the calibrations were found.
+    let found = match found.app {
+        Some(_) => found,
+        None => found
+            .with_app(front_app(&mut setup.link)?.as_deref())
+            .require()?,
+    };
     let choice = found.pick(Some(&first));
     if let Some(why) = &choice.why {
         let (path, why) = (choice.path.clone(), why.clone());
@@ -214,6 +240,7 @@ fn plan_run(
         Note::Plan {
             plan: plan.clone(),
             level,
+            done: 0,
         },
     );
     Ok((plan, warmup_taps))

@@ -445,7 +445,7 @@ impl Link {
 }
 
 /// `HOST:PORT` serials are network devices (`adb connect`); USB serials are not.
-fn is_network_serial(serial: &str) -> bool {
+pub fn is_network_serial(serial: &str) -> bool {
     serial
         .rsplit_once(':')
         .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())

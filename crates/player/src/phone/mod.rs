@@ -4,8 +4,10 @@
 //! for a lost device, reconnects, reopens the tap channel); [`target::PhoneTarget`] is the
 //! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen,
 //! swipes a plain lock screen away, brings the app back from the background and opens the level
-//! again (`navigate`, which follows the calibration's `[navigation]`).
+//! again (`navigate`, which follows the calibration's `[navigation]`); [`level_list`] finds, for
+//! calibrate, how an app opens its levels.
 
+pub mod level_list;
 pub mod link;
 pub(crate) mod navigate;
 pub mod target;

@@ -113,14 +113,7 @@ const LIST_STEPS: usize = 6;
 fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
     for step in 0..=LIST_STEPS {
         let nodes = list_nodes(link)?;
-        // Numbers on the screen, and no Sudoku board (a game screen's keys are numbers too).
-        if nodes
-            .iter()
-            .filter(|n| level_number(&n.words).is_some())
-            .count()
-            >= 3
-            && crate::vision::detect_board(&link.grab()?).is_err()
-        {
+        if shows_level_list(link, &nodes)? {
             return Ok(());
         }
         if step == LIST_STEPS {
@@ -144,6 +137,16 @@ fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
         std::thread::sleep(Duration::from_millis(500));
     }
     Ok(())
+}
+
+/// Whether the screen, whose nodes are `nodes`, is a level list: level numbers on it, and no
+/// Sudoku board (a game screen's keys are numbers too).
+pub(super) fn shows_level_list(link: &mut Link, nodes: &[UiNode]) -> anyhow::Result<bool> {
+    let numbers = nodes
+        .iter()
+        .filter(|n| level_number(&n.words).is_some())
+        .count();
+    Ok(numbers >= 3 && crate::vision::detect_board(&link.grab()?).is_err())
 }
 
 /// Taps level `level`'s button in the level list on the screen, found by its words: scrolled
@@ -207,7 +210,7 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
 }
 
 /// The nodes of the screen (`uiautomator dump`), asked again while the screen animates.
-fn list_nodes(link: &mut Link) -> anyhow::Result<Vec<UiNode>> {
+pub(super) fn list_nodes(link: &mut Link) -> anyhow::Result<Vec<UiNode>> {
     let mut said = String::new();
     for _ in 0..3 {
         match link.call("reading the level list", |d| d.ui_dump())?.screen {
@@ -220,7 +223,7 @@ fn list_nodes(link: &mut Link) -> anyhow::Result<Vec<UiNode>> {
 }
 
 /// A level list's button words: a number alone, or a word and a number ("Level 7", "7 ★").
-fn level_number(words: &str) -> Option<u32> {
+pub(super) fn level_number(words: &str) -> Option<u32> {
     let numbers: Vec<u32> = words
         .split(|c: char| !c.is_ascii_digit())
         .filter(|t| !t.is_empty())

@@ -119,6 +119,9 @@ pub fn stop_of(e: &anyhow::Error) -> Option<&Stop> {
 #[error("{error:#}")]
 pub struct RunFailed {
     pub session_dir: PathBuf,
+    /// The calibration file the run played with: where the taps did not do what it says (the
+    /// app's rules changed since, or another app is in front), the reason names it.
+    pub calibration: PathBuf,
     pub error: anyhow::Error,
 }
 

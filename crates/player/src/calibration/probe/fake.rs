@@ -166,6 +166,7 @@ impl FakeApp {
                 model: None,
                 density: None,
             },
+            app: None,
             board: BoardSection {
                 rect: [X0, Y0, X0 + 9 * CELL, Y0 + 9 * CELL],
                 cols: Boundaries(lines),

@@ -12,6 +12,9 @@ use crate::play::target::{IncidentKind, Point, Target};
 use crate::solver::Event;
 use std::time::{Duration, Instant};
 
+/// The taps before the first verification (at most).
+const FIRST_LOOK_TAPS: u64 = 100;
+
 /// A performance under way: the host's idea of the screen, and the counts.
 pub(super) struct Performance<'a, 'l> {
     pub(super) enc: Encoder<'l>,
@@ -323,9 +326,17 @@ impl Performance<'_, '_> {
         sent
     }
 
+    /// A verification is due: every `verify_taps` taps or `verify_interval`, and the first
+    /// one early, after [`FIRST_LOOK_TAPS`], so that taps the app does not take as the
+    /// calibration says are found before many more are sent (where that can be concluded:
+    /// `rules_checkable`).
     fn due(&self) -> bool {
-        (self.options.verify_taps > 0 && self.since_verify >= self.options.verify_taps)
-            || self.last_verify.elapsed() >= self.options.verify_interval
+        let every = match self.options.verify_taps {
+            0 => return self.last_verify.elapsed() >= self.options.verify_interval,
+            n if self.report.verifications == 0 && self.rules_checkable() => n.min(FIRST_LOOK_TAPS),
+            n => n,
+        };
+        self.since_verify >= every || self.last_verify.elapsed() >= self.options.verify_interval
     }
 
     /// Is the board still there? If not, a full look (after the taps in flight landed).

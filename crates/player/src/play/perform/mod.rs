@@ -238,7 +238,8 @@ pub(crate) fn perform(
     }
 }
 
-fn apply(board: &mut Board, ev: Event) {
+/// One search event on `board`: a placement writes its digit, an undo empties its cell.
+pub(crate) fn apply(board: &mut Board, ev: Event) {
     match ev {
         Event::Place { cell, digit } => board.set(cell as usize, digit),
         Event::Undo { cell, .. } => board.set(cell as usize, 0),

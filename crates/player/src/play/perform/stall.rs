@@ -3,7 +3,7 @@
 //! data; the command line words what to run about it.
 
 use super::engine::Performance;
-use super::verify::Rounds;
+use super::verify::{Rounds, hardly_shown};
 use crate::board::{Board, cell_name};
 use crate::calibration::{InputMode, Retap};
 use std::fmt;
@@ -11,10 +11,11 @@ use std::fmt;
 /// The repairs made no progress: the board on the screen still differs from the search.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the board on screen still differs from the search in {} cells ({}) after {rounds} repair \
-     rounds without progress: {hint}",
+    "the board on screen still differs from the search in {} cells ({}) after {} without \
+     progress: {hint}",
     cells.len(),
-    cells.iter().take(5).map(|&c| cell_name(c)).collect::<Vec<_>>().join(", ")
+    cells.iter().take(5).map(|&c| cell_name(c)).collect::<Vec<_>>().join(", "),
+    crate::text::count(u64::from(*rounds), "repair round")
 )]
 pub struct Stalled {
     /// The cells that differ.
@@ -40,7 +41,16 @@ pub enum StallHint {
     EraseFails,
     /// Nothing else explains it: the taps may not land where they should.
     TapsAstray,
+    /// The digits written before the first look, then a repair round's, did not show where
+    /// they were written (fewer than a quarter of them each time, and no progress): the
+    /// app does not take taps the way the calibration says (its rules changed since, or it
+    /// is another app), or the taps do not land where they should.
+    RulesContradicted,
 }
+
+/// At least this many digits written in a round before [`StallHint::RulesContradicted`] is
+/// concluded from it.
+const CONTRADICTED_AFTER: usize = 3;
 
 impl fmt::Display for StallHint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -66,6 +76,11 @@ impl fmt::Display for StallHint {
                 "are the taps landing where they should? Check the calibration, and the touch \
                  panel and tap channel"
             }
+            StallHint::RulesContradicted => {
+                "the digits the last repairs wrote did not show where they were written: the \
+                 app does not take taps the way the calibration says (its input rules or keys), \
+                 or the taps do not land where they should"
+            }
         })
     }
 }
@@ -75,7 +90,10 @@ impl Performance<'_, '_> {
     pub(super) fn stalled(&self, want: &Board, wrong: &[usize], rounds: &Rounds) -> Stalled {
         let rules = &self.enc.layout().rules;
         // Only digits that should be gone: erasing is what fails.
-        let hint = if rounds.interrupted >= rounds.stalled {
+        let hint = if rounds.stalled <= self.options.stalled_rounds {
+            // Stopped early by `rules_contradicted`.
+            StallHint::RulesContradicted
+        } else if rounds.interrupted >= rounds.stalled {
             StallHint::Interrupted
         } else if rules.retap == Retap::Pencil {
             StallHint::PencilMode
@@ -88,8 +106,28 @@ impl Performance<'_, '_> {
         };
         Stalled {
             cells: wrong.to_vec(),
-            rounds: self.options.stalled_rounds,
+            rounds: rounds.stalled.min(self.options.stalled_rounds),
             hint,
         }
+    }
+
+    /// The performance's first look showed hardly any of the digits written before it, and
+    /// now, a round without progress after the repair round, the board shows hardly any of
+    /// the digits that round wrote (fewer than a quarter, each time): the taps do not do what
+    /// the calibration's rules say. Lost taps leave most digits where they were written. Not
+    /// concluded where the rules name a trap that explains it (pencil mode, a brush: their own
+    /// hints, after the full rounds).
+    pub(super) fn rules_contradicted(&self, board: &Board, rounds: &Rounds) -> bool {
+        rounds.first_look_missed
+            && self.rules_checkable()
+            && hardly_shown(board, &rounds.written, CONTRADICTED_AFTER)
+    }
+
+    /// Whether taps that show hardly anything can be taken for rules the app contradicts: not
+    /// where the calibration's rules name a trap a lost tap springs (pencil mode on a re-tapped
+    /// cell, a brush armed by a digit with no cell selected).
+    pub(super) fn rules_checkable(&self) -> bool {
+        let layout = self.enc.layout();
+        layout.rules.retap != Retap::Pencil && layout.mode != InputMode::Both
     }
 }

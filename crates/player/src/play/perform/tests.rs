@@ -404,6 +404,27 @@ fn a_toggle_that_does_not_clear_is_named_as_the_erase_key() {
 }
 
 #[test]
+fn rules_the_app_contradicts_stop_after_one_round_without_progress() {
+    // The calibration says digit-first; the app takes the cell first (its rules changed, or
+    // it is another app): each digit lands in the cell tapped before it.
+    let brush = crate::play::setnum::test_layout(InputMode::DigitFirst, false);
+    let opts = PerformOptions {
+        verify_taps: 300,
+        ..PerformOptions::default()
+    };
+    let (r, _, taps) = run_on(brush, Strategy::RowMajor, opts, |_| {});
+    let e = r.unwrap_err();
+    let stalled = e
+        .error
+        .downcast_ref::<Stalled>()
+        .unwrap_or_else(|| panic!("{e:#}"));
+    assert_eq!(stalled.hint, StallHint::RulesContradicted, "{e:#}");
+    assert_eq!(stalled.rounds, 1, "{e:#}");
+    // The first look came after at most 100 taps, then one repair round.
+    assert!(taps < 100 + 3 * 81, "{taps} taps");
+}
+
+#[test]
 fn a_screen_that_sleeps_before_every_rounds_taps_is_named() {
     // Found by the campaign: a screen timeout of 1 s on a phone whose wake, settle and
     // screenshot take longer, so the display is off again when a round's repairs go out.

@@ -13,6 +13,17 @@ use std::time::Instant;
 /// How many times a verification looks again after a lost and restored link.
 const RESTORES: u32 = 20;
 
+/// At least this many digits on the board at the performance's first look, before hardly
+/// any of them shown counts (`Rounds::first_look_missed`).
+const FIRST_LOOK_WRITTEN: usize = 3;
+
+/// Fewer than a quarter of the digits `written` (at least `least` of them) show on `board`
+/// where they were written.
+pub(super) fn hardly_shown(board: &Board, written: &[(usize, u8)], least: usize) -> bool {
+    let shown = written.iter().filter(|&&(c, d)| board.get(c) == d).count();
+    written.len() >= least && shown * 4 < written.len()
+}
+
 /// A verification's state across its rounds.
 #[derive(Debug)]
 pub(super) struct Rounds {
@@ -29,6 +40,11 @@ pub(super) struct Rounds {
     pub(super) reopened: bool,
     /// Links lost and restored during this verification.
     pub(super) restored: u32,
+    /// The digits the last repair round wrote (not its erasures).
+    pub(super) written: Vec<(usize, u8)>,
+    /// The performance's first look showed hardly any of the digits written before it
+    /// (`Performance::hardly_shown`).
+    pub(super) first_look_missed: bool,
 }
 
 impl Rounds {
@@ -41,6 +57,8 @@ impl Rounds {
             before_back: None,
             reopened: false,
             restored: 0,
+            written: Vec::new(),
+            first_look_missed: false,
         }
     }
 
@@ -152,6 +170,13 @@ impl Performance<'_, '_> {
             "the screen differs from the search: repairing"
         );
         self.check_same_level(board, &wrong)?;
+        if self.report.verifications == 1 && rounds.best == usize::MAX {
+            let written: Vec<(usize, u8)> = (0..CELLS)
+                .filter(|&c| self.givens.get(c) == 0 && want.get(c) != 0)
+                .map(|c| (c, want.get(c)))
+                .collect();
+            rounds.first_look_missed = hardly_shown(board, &written, FIRST_LOOK_WRITTEN);
+        }
         if wrong.len() < rounds.best {
             (rounds.best, rounds.stalled, rounds.interrupted) = (wrong.len(), 0, 0);
         } else {
@@ -160,11 +185,13 @@ impl Performance<'_, '_> {
                 return Ok(Next::Again);
             }
             rounds.interrupted += u32::from(interrupted);
-            if rounds.stalled > self.options.stalled_rounds {
+            if rounds.stalled > self.options.stalled_rounds
+                || (!interrupted && self.rules_contradicted(board, rounds))
+            {
                 return Err(self.stalled(want, &wrong, rounds).into());
             }
         }
-        self.repair(want, board, &wrong)?;
+        rounds.written = self.repair(want, board, &wrong)?;
         Ok(Next::Again)
     }
 
@@ -184,7 +211,13 @@ impl Performance<'_, '_> {
     /// Repairs the `wrong` cells of `board` towards `want`: what is on screen is the truth
     /// now. A lost cell tap sends the digit to the cell selected before, so every repair
     /// selects its cell again. A lost link ends the round (the next look repairs the rest).
-    fn repair(&mut self, want: &Board, board: &Board, wrong: &[usize]) -> anyhow::Result<()> {
+    /// Returns the digits written (not the erasures).
+    fn repair(
+        &mut self,
+        want: &Board,
+        board: &Board,
+        wrong: &[usize],
+    ) -> anyhow::Result<Vec<(usize, u8)>> {
         for &c in wrong {
             self.expected.set(c, board.get(c));
         }
@@ -197,6 +230,7 @@ impl Performance<'_, '_> {
             .filter(|&&c| board.get(c) != 0 && want.get(c) != 0)
             .map(|&c| (c, 0));
         let writes = wrong.iter().map(|&c| (c, want.get(c)));
+        let mut written = Vec::new();
         for (c, digit) in erase.chain(writes) {
             self.enc.reset();
             // Every repair write counts (an erase too), as the journal counts them.
@@ -209,11 +243,12 @@ impl Performance<'_, '_> {
                 "repair"
             );
             match self.write(WriteKind::Repair, c, digit) {
+                Ok(()) if digit != 0 => written.push((c, digit)),
                 Ok(()) => {}
                 Err(e) if is_restored(&e) => break,
                 Err(e) => return Err(e),
             }
         }
-        Ok(())
+        Ok(written)
     }
 }

@@ -104,7 +104,11 @@ fn excluding_a_digit_leaves_the_solutions_without_it() {
         assert_eq!(solutions_excluding(&board, &[], 10_000).count, all);
         let other = another_solution(&board, &first).unwrap();
         assert!(other != first && other.is_solved() && other.extends(&board));
-        assert_eq!(another_solution(&other, &other), None, "a full board has one");
+        assert_eq!(
+            another_solution(&other, &other),
+            None,
+            "a full board has one"
+        );
         // Out-of-range exclusions are ignored.
         assert_eq!(
             solutions_excluding(&board, &[(81, 1), (0, 0)], 10_000).count,
