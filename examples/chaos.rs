@@ -14,7 +14,9 @@
 //! the campaign.
 //!
 //! Options: `--runs N` (30), `--seed S` (1), `--timeout SECS` (120 per play), `--bin PATH`
-//! (default: the `autoplay` next to this example, built by `cargo build --release`).
+//! (default: the `autoplay` next to this example, built by `cargo build --release`), `--only RUN`
+//! (play only that run of the seed's draws, to reproduce it), `--list` (print the draws, play
+//! nothing).
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -838,6 +840,10 @@ struct Options {
     seed: u64,
     timeout: u64,
     bin: PathBuf,
+    /// Play only this run (the others are drawn, not played).
+    only: Option<u64>,
+    /// Print the draws, play nothing.
+    list: bool,
 }
 
 fn options() -> Options {
@@ -849,6 +855,8 @@ fn options() -> Options {
             .ok()
             .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
             .unwrap_or_else(|| PathBuf::from("autoplay")),
+        only: None,
+        list: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -858,7 +866,11 @@ fn options() -> Options {
             "--seed" => o.seed = v().parse().expect("--seed S"),
             "--timeout" => o.timeout = v().parse().expect("--timeout SECS"),
             "--bin" => o.bin = PathBuf::from(v()),
-            other => panic!("unknown option {other} (--runs N --seed S --timeout SECS --bin PATH)"),
+            "--only" => o.only = Some(v().parse().expect("--only RUN")),
+            "--list" => o.list = true,
+            other => panic!(
+                "unknown option {other} (--runs N --seed S --timeout SECS --bin PATH --only RUN --list)"
+            ),
         }
     }
     assert!(
@@ -892,10 +904,31 @@ fn main() {
     let mut tally = Tally::default();
     for run in 1..=o.runs {
         let d = draw(&mut rng);
-        one_run(&env, run, &d, &mut tally);
+        if o.list {
+            println!(
+                "run {run:3}: level {} {}{} | {}",
+                d.level,
+                d.strategy,
+                if d.recoverable {
+                    ""
+                } else {
+                    " (not recoverable)"
+                },
+                d.look
+                    .iter()
+                    .chain(&d.faults)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        } else if o.only.is_none_or(|n| n == run) {
+            one_run(&env, run, &d, &mut tally);
+        }
     }
     let _ = env.adb(&["kill-server"]);
-    summary(o.seed, o.runs, &tally);
+    if !o.list {
+        summary(o.seed, tally.counts.values().sum(), &tally);
+    }
 }
 
 /// Plays one drawn run (calibration, play, a replay without faults where it tells something)
@@ -971,7 +1004,7 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
 }
 
 fn summary(seed: u64, runs: u64, tally: &Tally) {
-    println!("\nseed {seed}, {runs} runs");
+    println!("\nseed {seed}, {runs} runs played");
     println!("{:<16} {:>5}", "class", "runs");
     for class in [
         Class::Solved,

@@ -8,7 +8,11 @@ use crate::common::rust_source::{player_sources, scan};
 /// Each layer, its modules, and the layers it may use (besides itself). The same table as
 /// ARCHITECTURE.md's.
 const LAYERS: &[(&str, &[&str], &[&str])] = &[
-    ("base", &["board", "text", "draw", "remedy", "adb_packet"], &[]),
+    (
+        "base",
+        &["board", "text", "draw", "remedy", "adb_packet"],
+        &[],
+    ),
     ("solver", &["solver"], &["base"]),
     ("capture", &["capture"], &["base"]),
     ("device", &["device"], &["base", "capture"]),
