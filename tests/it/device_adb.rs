@@ -654,6 +654,38 @@ fn a_refusing_phone_stops_before_tapping_and_names_the_setting() {
     }
 }
 
+/// The same Android 12 phone without the refusal: `autoplay --level 20 --pace 0` picks the
+/// calibration that names the model among those of its screen size (the `pixel`'s and the
+/// `emulator`'s read other digit templates), taps through `inject`, shows every step and solves.
+#[test]
+fn an_android_12_phone_is_solved_through_inject() {
+    let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let (sim, adb, _server) = phone("midrange", |_| {});
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["--level", "20", "--pace", "0", "-P"])
+        .arg(adb.port.to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(&calibration)
+        .arg("--data-dir")
+        .arg(data.path());
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(300));
+    let text = format!("{}\n{}", out.text(), out.stderr);
+    assert_eq!(out.code(), 0, "{text}");
+    assert!(text.contains("tap channel: inject:"), "{text}");
+    assert!(text.contains("every step is shown"), "{text}");
+    assert!(text.contains("sim-midrange.toml picked"), "{text}");
+    let state = sim.dumpsys();
+    assert!(
+        state["completed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_u64() == Some(20)),
+        "{state}"
+    );
+}
+
 /// The `input` channel reads what `input tap` prints: on a refusing phone the exception ends the
 /// channel with the typed refusal (not a lost link to recover from, nor taps counted as done),
 /// even when no check ran before it.

@@ -142,9 +142,17 @@ fn first_board(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Link, RgbaImage, Option<Vec<String>>, lookup::Choice)> {
     let measured = link.settle(|link| link.measure_capture())?;
-    // The calibrations for one screen size differ in their keypads, not their boards: any one
-    // of them finds the board (waking the screen or bringing the app back if need be).
-    let board_cal = found.candidates[0].calibration.clone();
+    // The calibrations for one screen size differ in their keypads, not their boards: one of
+    // them finds the board (waking the screen or bringing the app back if need be). Their
+    // digits' templates may differ (another app, another density): one that names the model
+    // reads this phone's.
+    let board_cal = found
+        .candidates
+        .iter()
+        .find(|c| c.model_match)
+        .unwrap_or(&found.candidates[0])
+        .calibration
+        .clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation);
     let first = setup.board_frame(measured)?;
