@@ -2,6 +2,7 @@
 //! every so often (a glance, or a verification with repairs: `verify.rs`), the hidden steps
 //! filled directly, and the completing write right after a verification.
 
+use super::stall::Loss;
 use super::{
     Completion, Journal, PerformOptions, PerformReport, Progress, ProgressFn, WriteKind, apply,
 };
@@ -43,6 +44,8 @@ pub(super) struct Performance<'a, 'l> {
     /// Reconnects and interruptions when the board was last seen: a screen that follows one
     /// (the app restarted, brought back) tells nothing about the taps before it.
     pub(super) incidents_at_look: u64,
+    /// The taps seen lost so far (how many repair rounds without progress make a stall).
+    pub(super) loss: Loss,
 }
 
 /// Where the events shown end, and which event writes last.
@@ -270,6 +273,7 @@ impl Performance<'_, '_> {
         let n = self.taps.len() as u64;
         self.report.taps += n;
         self.since_verify += n;
+        self.loss.sent(n);
         for &p in &self.taps {
             self.target.tap(p)?;
         }

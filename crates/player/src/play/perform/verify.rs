@@ -149,9 +149,11 @@ impl Performance<'_, '_> {
             cells = wrong.len(),
             wrong = %wrong.iter().map(|&c| format!("{}={}", cell_name(c), board.get(c))).collect::<Vec<_>>().join(" "),
             round = rounds.stalled,
+            lost = self.loss.share(),
             "the screen differs from the search: repairing"
         );
         self.check_same_level(board, &wrong)?;
+        self.loss.looked(wrong.len());
         if wrong.len() < rounds.best {
             (rounds.best, rounds.stalled, rounds.interrupted) = (wrong.len(), 0, 0);
         } else {
@@ -160,7 +162,7 @@ impl Performance<'_, '_> {
                 return Ok(Next::Again);
             }
             rounds.interrupted += u32::from(interrupted);
-            if rounds.stalled > self.options.stalled_rounds {
+            if rounds.stalled > self.loss.allowed_rounds(self.options.stalled_rounds) {
                 return Err(self.stalled(want, &wrong, rounds).into());
             }
         }
