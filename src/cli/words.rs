@@ -242,6 +242,11 @@ pub fn plan(p: &Plan, level: Option<u32>) -> String {
             human(b)
         ));
     }
+    if let Some(limit) = p.guarded {
+        s.push_str(&format!(
+            "; the app ends the game after {limit} mistakes, so each digit goes in after taps on              two givens (a lost tap cannot send it to another cell; counted in the taps)"
+        ));
+    }
     s
 }
 
@@ -414,6 +419,7 @@ mod tests {
             visible_steps: 100,
             visible_taps: 400,
             rate: 100.0,
+            guarded: None,
             budget: Some(std::time::Duration::from_secs(60)),
             cut_by_budget: true,
         };

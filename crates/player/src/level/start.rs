@@ -38,8 +38,14 @@ pub fn play(
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
-    let (mut link, first, first_words, choice) = first_board(link, found, navigation.as_ref(), on)?;
-    let (cal_path, cal) = (choice.path, choice.calibration);
+    let (mut link, first, (first_words, first_limit), choice) =
+        first_board(link, found, navigation.as_ref(), on)?;
+    let (cal_path, mut cal) = (choice.path, choice.calibration);
+    // A mistake counter on the game screen that calibrate did not see (a limit turned on
+    // since): the writes are guarded as for the calibration's (`Layout::guards_writes`).
+    if cal.input.mistake_limit.is_none() {
+        cal.input.mistake_limit = first_limit;
+    }
     let givens = read_givens(&cal, &first)?;
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
@@ -132,6 +138,10 @@ fn find_calibrations(
     })
 }
 
+/// The game screen's words when the run began (digits left out), and the mistake limit its
+/// counter shows.
+type FirstWords = (Option<Vec<String>>, Option<u32>);
+
 /// The first frame that shows the board (the screen woken, the app brought back where need
 /// be), the game screen's words, and the calibration picked for it (said where there were
 /// several).
@@ -140,7 +150,7 @@ fn first_board(
     found: lookup::Found,
     navigation: Option<&crate::calibration::Navigation>,
     on: &mut dyn FnMut(&Update),
-) -> anyhow::Result<(Link, RgbaImage, Option<Vec<String>>, lookup::Choice)> {
+) -> anyhow::Result<(Link, RgbaImage, FirstWords, lookup::Choice)> {
     let measured = link.settle(|link| link.measure_capture())?;
     // The calibrations for one screen size differ in their keypads, not their boards: one of
     // them finds the board (waking the screen or bringing the app back if need be). Their
@@ -156,7 +166,7 @@ fn first_board(
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation);
     let first = setup.board_frame(measured)?;
-    let first_words = setup.first_words.take();
+    let first_words = (setup.first_words.take(), setup.first_limit);
     let choice = found.pick(Some(&first));
     if let Some(why) = &choice.why {
         let (path, why) = (choice.path.clone(), why.clone());

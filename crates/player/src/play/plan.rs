@@ -26,6 +26,9 @@ pub struct Plan {
     pub budget: Option<Duration>,
     /// Why steps are hidden: the budget (true) or the most steps to show (false).
     pub cut_by_budget: bool,
+    /// Every write goes in after taps on two givens (the app ends the game after this many
+    /// mistakes): counted in `taps` (see `Layout::guards_writes`).
+    pub guarded: Option<u32>,
 }
 
 impl Plan {
@@ -84,6 +87,10 @@ impl Plan {
             rate,
             budget,
             cut_by_budget,
+            guarded: layout
+                .guards_writes()
+                .then_some(layout.rules.mistake_limit)
+                .flatten(),
         }
     }
 
