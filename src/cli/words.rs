@@ -101,6 +101,11 @@ pub fn stall_hint(h: StallHint) -> String {
             "{h} (`autoplay calibrate --erase X,Y`, or `--erase toggle` where tapping the digit \
              again clears it)"
         ),
+        StallHint::NothingLands => format!(
+            "{h}. On a Xiaomi (MIUI, HyperOS) or Honor phone, turn on \"USB debugging (Security \
+             settings)\" in Developer options and reboot; else close what covers the app, and see \
+             the touch panel and tap channels `autoplay doctor` reports (or try `--input input`)"
+        ),
         StallHint::TapsAstray => "are the taps landing where they should? Check the calibration \
             (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
             (or try `--input input`)"

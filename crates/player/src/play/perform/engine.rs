@@ -2,6 +2,7 @@
 //! every so often (a glance, or a verification with repairs: `verify.rs`), the hidden steps
 //! filled directly, and the completing write right after a verification.
 
+use super::proof::Proof;
 use super::stall::Loss;
 use super::{
     Completion, Journal, PerformOptions, PerformReport, Progress, ProgressFn, WriteKind, apply,
@@ -46,6 +47,8 @@ pub(super) struct Performance<'a, 'l> {
     pub(super) incidents_at_look: u64,
     /// The taps seen lost so far (how many repair rounds without progress make a stall).
     pub(super) loss: Loss,
+    /// Whether the run's taps are seen to land (`proof.rs`).
+    pub(super) proof: Proof,
 }
 
 /// Where the events shown end, and which event writes last.
@@ -287,6 +290,9 @@ impl Performance<'_, '_> {
         self.taps.clear();
         self.enc.event(ev, &self.expected, &mut self.taps);
         let sent = self.send_taps();
+        if let Event::Place { digit, .. } = ev {
+            self.proof_wrote(digit);
+        }
         apply(&mut self.expected, ev);
         if let Event::Place { cell, digit } = ev
             && self.solution.get(cell as usize) != digit
@@ -305,6 +311,7 @@ impl Performance<'_, '_> {
         self.taps.clear();
         self.enc.write(cell, digit, &self.expected, &mut self.taps);
         let sent = self.send_taps();
+        self.proof_wrote(digit);
         self.expected.set(cell, digit);
         if digit != 0 && digit != self.solution.get(cell) {
             self.report.wrong_digits += 1;
@@ -317,6 +324,7 @@ impl Performance<'_, '_> {
     fn due(&self) -> bool {
         (self.options.verify_taps > 0 && self.since_verify >= self.options.verify_taps)
             || self.last_verify.elapsed() >= self.options.verify_interval
+            || self.proof_due()
     }
 
     /// Is the board still there? If not, a full look (after the taps in flight landed).

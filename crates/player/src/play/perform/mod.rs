@@ -18,6 +18,7 @@
 
 mod engine;
 mod judge;
+mod proof;
 mod stall;
 mod verify;
 
@@ -205,6 +206,7 @@ pub(crate) fn perform(
         wrong_since_look: 0,
         incidents_at_look: 0,
         loss: stall::Loss::default(),
+        proof: proof::Proof::new(),
     };
     let result = r.run(events, progress);
     // What happened last (a reconnect before the device was given up) is journaled too.

@@ -46,6 +46,9 @@ pub enum StallHint {
     EraseFails,
     /// Nothing else explains it: the taps may not land where they should.
     TapsAstray,
+    /// None of the run's first digits showed on the screen, nor their repairs (`proof.rs`):
+    /// the taps do not land at all.
+    NothingLands,
 }
 
 impl fmt::Display for StallHint {
@@ -71,6 +74,11 @@ impl fmt::Display for StallHint {
             StallHint::TapsAstray => {
                 "are the taps landing where they should? Check the calibration, and the touch \
                  panel and tap channel"
+            }
+            StallHint::NothingLands => {
+                "none of the first digits written showed on the screen: the taps do not land (the \
+                 phone may drop injected input without a word, or a window over the app takes \
+                 them, or they go to another touch panel)"
             }
         })
     }

@@ -140,6 +140,9 @@ impl Performance<'_, '_> {
         let wrong: Vec<usize> = (0..CELLS)
             .filter(|&c| board.get(c) != want.get(c))
             .collect();
+        if let Some(stalled) = self.check_proof(board, &wrong, interrupted) {
+            return Err(stalled.into());
+        }
         if wrong.is_empty() {
             self.expected = *want;
             return Ok(Next::Done);
