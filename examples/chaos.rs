@@ -137,7 +137,14 @@ fn draw(rng: &mut Rng) -> Draw {
         .filter_map(|f| f.strip_prefix("--mistake-limit ")?.parse::<u32>().ok())
         .chain(app.limit.then_some(3))
         .min();
-    let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
+    // BACK is `input keyevent`, which a phone that refuses injected input refuses too (raw
+    // touches still land where the shell may write the panel): a popup that only BACK closes
+    // stays. (The navigation bar's back button would take a raw tap; the player does not
+    // look for it.)
+    let has = |knob: &str| faults_list.iter().any(|f| f.starts_with(knob));
+    let back_refused = has("--inject-denied") && !has("--adb-root") && has("--popup-after");
+    let recoverable =
+        faults.recoverable && !back_refused && app.allows(strategy, faults.drops, limit);
     const LOSSY: [&str; 6] = [
         "--drop-taps",
         "--popup-after",
