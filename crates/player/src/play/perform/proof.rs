@@ -8,6 +8,7 @@
 use super::engine::Performance;
 use super::stall::{StallHint, Stalled};
 use crate::board::{Board, CELLS};
+use crate::calibration::{InputMode, Retap};
 
 /// Digits written before the first look that must show one of them.
 pub(super) const PROOF_WRITES: u32 = 3;
@@ -54,7 +55,9 @@ impl Performance<'_, '_> {
     /// run wrote on the screen proves that taps land; none after [`ROUNDS`] repair rounds is a
     /// stall of its own ([`StallHint::NothingLands`]).
     /// A look that found the phone interrupted (the screen off, the app away) counts for
-    /// nothing: the taps after it were lost that way, which the stall names.
+    /// nothing: the taps after it were lost that way, which the stall names. In an app where
+    /// one lost tap leaves a state that hides digits (pencil mode, a brush) the screen proves
+    /// nothing either way: the stall's own rounds judge.
     pub(super) fn check_proof(
         &mut self,
         board: &Board,
@@ -71,6 +74,15 @@ impl Performance<'_, '_> {
         let written = (0..CELLS).any(|c| self.givens.get(c) == 0 && board.get(c) != 0);
         if written || wrong.is_empty() {
             tracing::debug!(writes, looks, "the first taps are seen on the screen");
+            self.proof = Proof::Proven;
+            return None;
+        }
+        // An app whose state after a lost tap hides digits as they are written (pencil mode
+        // turned on by a re-tap, a brush armed) explains the same screen: the stall names it.
+        let rules = &self.enc.layout().rules;
+        let hidden_state =
+            rules.retap == Retap::Pencil || self.enc.layout().mode == InputMode::Both;
+        if hidden_state {
             self.proof = Proof::Proven;
             return None;
         }
