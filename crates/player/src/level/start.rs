@@ -39,7 +39,7 @@ pub fn play(
         navigate(&mut link, nav, level)?;
     }
     let (mut link, first, (first_words, first_limit), choice) =
-        first_board(link, found, navigation.as_ref(), on)?;
+        first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
     let (cal_path, mut cal) = (choice.path, choice.calibration);
     // A mistake counter on the game screen that calibrate did not see (a limit turned on
     // since): the writes are guarded as for the calibration's (`Layout::guards_writes`).
@@ -143,14 +143,15 @@ fn find_calibrations(
 type FirstWords = (Option<Vec<String>>, Option<u32>);
 
 /// The first frame that shows the board (the screen woken, the app brought back where need
-/// be), the game screen's words, and the calibration picked for it (said where there were
-/// several).
+/// be, the level opened again where `opening` says how and it did not open), the game screen's
+/// words, and the calibration picked for it (said where there were several).
 fn first_board(
     mut link: Link,
     found: lookup::Found,
-    navigation: Option<&crate::calibration::Navigation>,
+    opening: Option<(&crate::calibration::Navigation, u32)>,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Link, RgbaImage, FirstWords, lookup::Choice)> {
+    let navigation = opening.map(|(nav, _)| nav);
     let measured = link.settle(|link| link.measure_capture())?;
     // The calibrations for one screen size differ in their keypads, not their boards: one of
     // them finds the board (waking the screen or bringing the app back if need be). Their
@@ -165,6 +166,8 @@ fn first_board(
         .clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = nav_package(navigation);
+    // A level that did not open is opened again (`board_frame`).
+    setup.reopen = opening.map(|(nav, level)| (nav.clone(), level));
     let first = setup.board_frame(measured)?;
     let first_words = (setup.first_words.take(), setup.first_limit);
     let choice = found.pick(Some(&first));

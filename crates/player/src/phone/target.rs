@@ -84,9 +84,17 @@ impl<'a> PhoneTarget<'a> {
             return Ok(frame);
         }
         let mut tries = 0;
+        let mut reopened = 0;
         let seen = loop {
             match self.look() {
                 Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
+                // The app, but not its game screen: the level did not open (a tap on its level
+                // list lost, say). Open it again, twice at most.
+                Ok(Seen::Other { in_app: true, .. }) if self.reopen.is_some() && reopened < 2 => {
+                    reopened += 1;
+                    self.may_reopen = true;
+                    self.reopen()?;
+                }
                 r => break r?,
             }
         };
