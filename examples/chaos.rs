@@ -14,7 +14,9 @@
 //! the campaign.
 //!
 //! Options: `--runs N` (30), `--seed S` (1), `--timeout SECS` (120 per play), `--bin PATH`
-//! (default: the `autoplay` next to this example, built by `cargo build --release`).
+//! (default: the `autoplay` next to this example, built by `cargo build --release`), `--only RUN`
+//! (play only that run of the seed's draws, to reproduce it), `--list` (print the draws, play
+//! nothing).
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -129,8 +131,20 @@ fn draw(rng: &mut Rng) -> Draw {
         faults.list.push("--cover".into());
     }
     let faults_list = faults.list;
-    let limit = app.limit || faults_list.iter().any(|f| f.starts_with("--mistake-limit"));
-    let recoverable = faults.recoverable && app.allows(strategy, faults.drops, limit);
+    // The smallest mistake limit the app has: a preset's 3, or the fault's.
+    let limit = faults_list
+        .iter()
+        .filter_map(|f| f.strip_prefix("--mistake-limit ")?.parse::<u32>().ok())
+        .chain(app.limit.then_some(3))
+        .min();
+    // BACK is `input keyevent`, which a phone that refuses injected input refuses too (raw
+    // touches still land where the shell may write the panel): a popup that only BACK closes
+    // stays. (The navigation bar's back button would take a raw tap; the player does not
+    // look for it.)
+    let has = |knob: &str| faults_list.iter().any(|f| f.starts_with(knob));
+    let back_refused = has("--inject-denied") && !has("--adb-root") && has("--popup-after");
+    let recoverable =
+        faults.recoverable && !back_refused && app.allows(strategy, faults.drops, limit);
     const LOSSY: [&str; 6] = [
         "--drop-taps",
         "--popup-after",
@@ -375,6 +389,10 @@ struct AppRules {
     refuses: bool,
     /// Levels have several solutions (`--several-solutions`).
     several: bool,
+    /// No mistake counter shows (`--hide-mistakes`): the player cannot know the app counts.
+    hidden_counter: bool,
+    /// A digit tapped first, then the cell: a lost key tap writes the brush held before.
+    digit_first: bool,
     /// The app checks the board against the solution it stored (`--completion-check solution`).
     solution_check: bool,
 }
@@ -393,6 +411,8 @@ impl Default for AppRules {
             refuses: false,
             several: false,
             solution_check: false,
+            hidden_counter: false,
+            digit_first: false,
         }
     }
 }
@@ -409,6 +429,7 @@ impl AppRules {
             "digit-first" => {
                 self.same_clears = Some(true);
                 self.erase_key = false;
+                self.digit_first = true;
             }
             "stale-brush" => {
                 self.same_clears = Some(true);
@@ -444,6 +465,8 @@ impl AppRules {
     fn flag(&mut self, flag: &str, value: Option<&str>) {
         match (flag, value) {
             ("--input-order", Some("both")) | ("--retap", Some(_)) => self.retap_hazard = true,
+            ("--input-order", Some(_)) => self.digit_first = true,
+            ("--hide-mistakes", _) => self.hidden_counter = true,
             ("--same-digit", Some(v)) => self.same_clears = Some(v.starts_with("clear")),
             ("--erase", Some("absent")) => self.erase_key = false,
             ("--erase", Some("inert")) => self.erase_clears = false,
@@ -457,14 +480,24 @@ impl AppRules {
 
     /// Whether a player can solve a level with `strategy` on this app (`drops`: taps get lost;
     /// `limit`: a mistake limit is set).
-    fn allows(&self, strategy: &str, drops: bool, limit: bool) -> bool {
+    fn allows(&self, strategy: &str, drops: bool, limit: Option<u32>) -> bool {
         let fast = strategy == "fast";
+        // Guarded, a write goes astray only when three taps in a row are lost (0.8% at 20%):
+        // a limit of 3 or more leaves room for that chance, a smaller one does not.
+        let guarded_enough = limit.is_some_and(|n| n >= 3);
+        let limit = limit.is_some();
         let same_clears = self.same_clears.unwrap_or(!self.erase_key);
         let takes_back = (self.erase_key && self.erase_clears) || same_clears || self.undo;
-        // A search whose wrong digits hit a limit, a lost tap that sends a digit to the cell
-        // selected before (a mistake no player prevents), right digits locked without undo, no
-        // way to take a digit back: refused before the first tap, or a game over.
-        !(limit && self.counts && (!fast || drops))
+        // A search whose wrong digits hit a limit, right digits locked without undo, no way to
+        // take a digit back: refused before the first tap, or a game over. Under lost taps a
+        // mistake limit of 3 or more stays recoverable with `fast` where its counter shows (the
+        // player then guards each write with taps on givens, so a lost cell tap sends no digit
+        // astray), unless the app takes the digit first (a lost key tap writes the brush held
+        // before).
+        !(limit
+            && self.counts
+            && (!fast
+                || (drops && (self.hidden_counter || self.digit_first || !guarded_enough))))
             && !(self.locked && ((!fast && !self.undo) || drops))
             && (fast || takes_back)
             && !(self.retap_hazard && drops)
@@ -838,6 +871,10 @@ struct Options {
     seed: u64,
     timeout: u64,
     bin: PathBuf,
+    /// Play only this run (the others are drawn, not played).
+    only: Option<u64>,
+    /// Print the draws, play nothing.
+    list: bool,
 }
 
 fn options() -> Options {
@@ -849,6 +886,8 @@ fn options() -> Options {
             .ok()
             .and_then(|p| Some(p.parent()?.parent()?.join("autoplay")))
             .unwrap_or_else(|| PathBuf::from("autoplay")),
+        only: None,
+        list: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -858,7 +897,11 @@ fn options() -> Options {
             "--seed" => o.seed = v().parse().expect("--seed S"),
             "--timeout" => o.timeout = v().parse().expect("--timeout SECS"),
             "--bin" => o.bin = PathBuf::from(v()),
-            other => panic!("unknown option {other} (--runs N --seed S --timeout SECS --bin PATH)"),
+            "--only" => o.only = Some(v().parse().expect("--only RUN")),
+            "--list" => o.list = true,
+            other => panic!(
+                "unknown option {other} (--runs N --seed S --timeout SECS --bin PATH --only RUN --list)"
+            ),
         }
     }
     assert!(
@@ -892,10 +935,31 @@ fn main() {
     let mut tally = Tally::default();
     for run in 1..=o.runs {
         let d = draw(&mut rng);
-        one_run(&env, run, &d, &mut tally);
+        if o.list {
+            println!(
+                "run {run:3}: level {} {}{} | {}",
+                d.level,
+                d.strategy,
+                if d.recoverable {
+                    ""
+                } else {
+                    " (not recoverable)"
+                },
+                d.look
+                    .iter()
+                    .chain(&d.faults)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        } else if o.only.is_none_or(|n| n == run) {
+            one_run(&env, run, &d, &mut tally);
+        }
     }
     let _ = env.adb(&["kill-server"]);
-    summary(o.seed, o.runs, &tally);
+    if !o.list {
+        summary(o.seed, tally.counts.values().sum(), &tally);
+    }
 }
 
 /// Plays one drawn run (calibration, play, a replay without faults where it tells something)
@@ -971,7 +1035,7 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
 }
 
 fn summary(seed: u64, runs: u64, tally: &Tally) {
-    println!("\nseed {seed}, {runs} runs");
+    println!("\nseed {seed}, {runs} runs played");
     println!("{:<16} {:>5}", "class", "runs");
     for class in [
         Class::Solved,

@@ -106,6 +106,11 @@ pub fn stall_hint(h: StallHint) -> String {
             "{h} (`autoplay calibrate --erase X,Y`, or `--erase toggle` where tapping the digit \
              again clears it)"
         ),
+        StallHint::NothingLands => format!(
+            "{h}. On a Xiaomi (MIUI, HyperOS) or Honor phone, turn on \"USB debugging (Security \
+             settings)\" in Developer options and reboot; else close what covers the app, and see \
+             the touch panel and tap channels `autoplay doctor` reports (or try `--input input`)"
+        ),
         StallHint::TapsAstray => "are the taps landing where they should? Check the calibration \
             (`autoplay calibrate`), and the touch panel and tap channel `autoplay doctor` reports \
             (or try `--input input`)"
@@ -297,6 +302,12 @@ pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
             "; the puzzle has more than one solution: the search writes {} (digits the app then \
              marks wrong are taken out and another solution is written)",
             solution.to_line()
+        ));
+    }
+    if let Some(limit) = p.guarded {
+        s.push_str(&format!(
+            "; the app ends the game after {limit} mistakes, so each digit goes in after taps on \
+             two givens (a lost tap cannot send it to another cell; counted in the taps)"
         ));
     }
     s
@@ -491,6 +502,7 @@ mod tests {
             visible_steps: 100,
             visible_taps: 400,
             rate: 100.0,
+            guarded: None,
             budget: Some(std::time::Duration::from_secs(60)),
             cut_by_budget: true,
             several: None,

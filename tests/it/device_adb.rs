@@ -578,31 +578,137 @@ fn the_check_wakes_a_dark_screen_before_android_13() {
     assert_eq!(state["display"].as_str(), Some("on"), "{state}");
 }
 
-/// The Xiaomi refusal as the user sees it: `autoplay --level 1` on a phone that refuses
-/// injected input (the injector and `input` alike) stops with a message that names the setting
-/// and the reboot, instead of tapping into the void.
+/// The refusal as the user sees it, on a phone that refuses injected input (Xiaomi without
+/// "USB debugging (Security settings)"): `autoplay --level 5` stops before its first tap, with
+/// exit status 1 and a message that names the setting and the reboot, whether the channel is
+/// picked or `input` is asked for; `autoplay doctor` says `inject` and `input` are refused, and
+/// why. On Android 12 (`midrange`) the refusal is silent for asynchronous taps (dropped at
+/// dispatch), on 13+ (`pixel`) it throws at once: the same stop on both.
 #[test]
-fn autoplay_on_a_xiaomi_phone_names_the_setting() {
+fn a_refusing_phone_stops_before_tapping_and_names_the_setting() {
     let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
-    let (sim, adb, _server) = phone("pixel", |c| c.inject_denied = true);
+    for profile in ["midrange", "pixel"] {
+        let (sim, adb, server) = phone(profile, |c| c.inject_denied = true);
+        for input in [None, Some("input")] {
+            let data = tempfile::tempdir().unwrap();
+            let mut cmd = crate::common::autoplay_command();
+            cmd.args(["--level", "5", "--pace", "0", "--quiet", "-P"])
+                .arg(adb.port.to_string())
+                .args(["-s", &sim.serial(), "--calibration-dir"])
+                .arg(&calibration)
+                .arg("--data-dir")
+                .arg(data.path());
+            if let Some(channel) = input {
+                cmd.args(["--input", channel]);
+            }
+            // The bound of the "stops within 30 s", as a hang's timeout.
+            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(30));
+            let what = format!("{profile}, --input {input:?}");
+            assert_eq!(out.code(), 1, "{what}: {}\n{}", out.text(), out.stderr);
+            assert!(
+                out.stderr.contains(
+                    "turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone"
+                ),
+                "{what}: {}",
+                out.stderr
+            );
+            assert!(
+                !out.stderr.contains("failed 3 times"),
+                "{what}: not retried: {}",
+                out.stderr
+            );
+        }
+        assert_eq!(taps(&sim), 0, "{profile}: nothing was tapped");
+        // Before 13 every event dropped at dispatch leaves a line: the check keys only.
+        let device = select(&server, None).unwrap();
+        let log = device.shell("logcat -d", CALL_TIMEOUT).unwrap().stdout;
+        let dropped = log.matches("Permission denied: injecting event").count();
+        assert!(dropped <= 10, "{profile}: {dropped} events dropped:\n{log}");
+        let mut cmd = crate::common::autoplay_command();
+        cmd.args(["doctor", "--json", "-s", &sim.serial(), "-P"])
+            .arg(adb.port.to_string());
+        let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(60));
+        let report: serde_json::Value = serde_json::from_str(&out.text())
+            .unwrap_or_else(|e| panic!("{profile}: {e}: {}\n{}", out.text(), out.stderr));
+        for channel in ["inject", "input"] {
+            let check = report["channels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["channel"] == channel)
+                .unwrap();
+            assert_eq!(
+                check["possible"].as_bool(),
+                Some(false),
+                "{profile}: {check}"
+            );
+            assert!(
+                check["refused"].is_object()
+                    && check["why"]
+                        .as_str()
+                        .unwrap()
+                        .contains("INJECT_EVENTS permission"),
+                "{profile}: {check}"
+            );
+        }
+    }
+}
+
+/// The same Android 12 phone without the refusal: `autoplay --level 20 --pace 0` picks the
+/// calibration that names the model among those of its screen size (the `pixel`'s and the
+/// `emulator`'s read other digit templates), taps through `inject`, shows every step and solves.
+#[test]
+fn an_android_12_phone_is_solved_through_inject() {
+    let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
+    let (sim, adb, _server) = phone("midrange", |_| {});
     let data = tempfile::tempdir().unwrap();
     let mut cmd = crate::common::autoplay_command();
-    cmd.args(["--level", "1", "--pace", "0", "--quiet", "-P"])
+    cmd.args(["--level", "20", "--pace", "0", "-P"])
         .arg(adb.port.to_string())
         .args(["-s", &sim.serial(), "--calibration-dir"])
         .arg(&calibration)
         .arg("--data-dir")
         .arg(data.path());
-    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(120));
-    assert_ne!(out.code(), 0, "{}", out.text());
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(300));
+    let text = format!("{}\n{}", out.text(), out.stderr);
+    assert_eq!(out.code(), 0, "{text}");
+    assert!(text.contains("tap channel: inject:"), "{text}");
+    assert!(text.contains("every step is shown"), "{text}");
+    assert!(text.contains("sim-midrange.toml picked"), "{text}");
+    let state = sim.dumpsys();
     assert!(
-        out.stderr.contains(
-            "turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone"
-        ),
-        "{}",
-        out.stderr
+        state["completed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_u64() == Some(20)),
+        "{state}"
     );
-    assert_eq!(taps(&sim), 0, "nothing was tapped");
+}
+
+/// The `input` channel reads what `input tap` prints: on a refusing phone the exception ends the
+/// channel with the typed refusal (not a lost link to recover from, nor taps counted as done),
+/// even when no check ran before it.
+#[test]
+fn the_input_channel_reads_its_refusal() {
+    let (_sim, _adb, server) = phone("entry", |c| c.inject_denied = true);
+    let device = select(&server, None).unwrap();
+    let mut t = Tapper::open(
+        &device,
+        Channel::input("as a test"),
+        (720, 1520),
+        TapperOptions::default(),
+    )
+    .unwrap();
+    let e = (0..3)
+        .map(|_| t.tap(360, 760))
+        .find_map(Result::err)
+        .or_else(|| t.flush().err())
+        .expect("the refusal");
+    assert!(
+        matches!(&e, DeviceError::Refused(tap::Refusal::Denied { said }) if said.contains("INJECT_EVENTS permission")),
+        "{e:?}"
+    );
 }
 
 /// The simulated phone's `sync:` service as the real adb client drives it (`adb push`): the

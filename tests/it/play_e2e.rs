@@ -1073,6 +1073,44 @@ fn digits_sent_to_another_cell_by_dropped_taps_are_erased_where_completed_keys_h
     assert_eq!(runs[0].result, "solved");
 }
 
+/// Issue 33, item 7 (the campaign's seed 42): an app that ends the game after 3 mistakes, one
+/// tap in five lost, `fast` (which writes only right digits). A lost cell tap used to send the
+/// digit into the cell still selected, and three of those ended the game. The counter on the
+/// game screen ("Mistakes: 0/3", which the shipped calibration does not know) now guards every
+/// write with taps on two givens, which the plan counts and says.
+#[test]
+fn a_mistake_limit_under_lost_taps_is_solved_with_guarded_writes() {
+    for seed in [4, 7] {
+        let data = tempfile::tempdir().unwrap();
+        let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+        c.app = AppOptions {
+            drop_taps: 0.2,
+            mistake_limit: Some(3),
+            seed,
+            ..AppOptions::default()
+        };
+        c.adb_root = true;
+        let sim = spawn(c).unwrap();
+        let (_adb, device) = connect(&sim);
+        let mut cfg = config(data.path(), 30, Strategy::Fast);
+        cfg.verify_taps = PlayConfig::default().verify_taps;
+        let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{seed}: {e:#}"));
+        let state = sim.dumpsys();
+        assert_eq!(state["solved"], true, "{seed}: {state}");
+        assert!(
+            state["dropped_taps"].as_u64().unwrap() > 20,
+            "{seed}: {state}"
+        );
+        let plan = report.plan.as_ref().unwrap();
+        assert_eq!(plan.guarded, Some(3), "{seed}: {plan:?}");
+        assert_eq!(
+            plan.taps,
+            4 * plan.steps,
+            "{seed}: two givens, the cell, the digit"
+        );
+    }
+}
+
 #[test]
 fn held_out_digits_missing_from_the_calibration_screen_are_read_as_themselves() {
     // The campaign's open failure (issue 27): `--style held-out` read its 6s as 8s (levels 9 and

@@ -44,8 +44,14 @@ pub fn play(
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
-    let (mut link, first, first_words, choice) = first_board(link, found, navigation.as_ref(), on)?;
-    let (cal_path, cal) = (choice.path, choice.calibration);
+    let (mut link, first, (first_words, first_limit), choice) =
+        first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
+    let (cal_path, mut cal) = (choice.path, choice.calibration);
+    // A mistake counter on the game screen that calibrate did not see (a limit turned on
+    // since): the writes are guarded as for the calibration's (`Layout::guards_writes`).
+    if cal.input.mistake_limit.is_none() {
+        cal.input.mistake_limit = first_limit;
+    }
     let (givens, several) = read_givens(&cal, &first)?;
     let package = app_package(&mut link, navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
@@ -149,26 +155,41 @@ fn find_calibrations(
     })
 }
 
+/// The game screen's words when the run began (digits left out), and the mistake limit its
+/// counter shows.
+type FirstWords = (Option<Vec<String>>, Option<u32>);
+
 /// The first frame that shows the board (the screen woken, the app brought back where need
-/// be), the game screen's words, and the calibration picked for it (said where there were
-/// several).
+/// be, the level opened again where `opening` says how and it did not open), the game screen's
+/// words, and the calibration picked for it (said where there were several).
 fn first_board(
     mut link: Link,
     found: lookup::Found,
-    navigation: Option<&crate::calibration::Navigation>,
+    opening: Option<(&crate::calibration::Navigation, u32)>,
     on: &mut dyn FnMut(&Update),
-) -> anyhow::Result<(Link, RgbaImage, Option<Vec<String>>, lookup::Choice)> {
+) -> anyhow::Result<(Link, RgbaImage, FirstWords, lookup::Choice)> {
+    let navigation = opening.map(|(nav, _)| nav);
     let measured = link.settle(|link| link.measure_capture())?;
-    // The calibrations for one screen size differ in their keypads, not their boards: any one
-    // of them finds the board (waking the screen or bringing the app back if need be).
-    let board_cal = found.candidates[0].calibration.clone();
+    // The calibrations for one screen size differ in their keypads, not their boards: one of
+    // them finds the board (waking the screen or bringing the app back if need be). Their
+    // digits' templates may differ (another app, another density): one that names the model
+    // reads this phone's.
+    let board_cal = found
+        .candidates
+        .iter()
+        .find(|c| c.model_match)
+        .unwrap_or(&found.candidates[0])
+        .calibration
+        .clone();
     let mut setup = PhoneTarget::new(link, &board_cal);
     setup.package = found
         .package()
         .map(str::to_string)
         .or_else(|| nav_package(navigation));
+    // A level that did not open is opened again (`board_frame`).
+    setup.reopen = opening.map(|(nav, level)| (nav.clone(), level));
     let first = setup.board_frame(measured)?;
-    let first_words = setup.first_words.take();
+    let first_words = (setup.first_words.take(), setup.first_limit);
     // The app in front, where the screen was off or locked when the calibrations were found.
     let found = match found.app {
         Some(_) => found,

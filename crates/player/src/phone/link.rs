@@ -7,7 +7,8 @@
 //! the tap channel. A call without side effects on the screen is then retried; a tap returns
 //! [`Restored`], because taps in flight may have been lost and the screen must be looked at
 //! before the next one. When the device does not come back in time the run ends with
-//! [`Stop::DeviceLost`], which says what was seen and what to do.
+//! [`Stop::DeviceLost`], which says what was seen and what to do. A phone that refuses injected
+//! input ([`DeviceError::Refused`]) answered: that error is final at once, never retried.
 
 use crate::device::android::{Key, swipe_line};
 use crate::device::screen::Screen;
@@ -93,6 +94,8 @@ impl Link {
             self.stop.check()?;
             match f(&self.device) {
                 Ok(v) => return Ok(v),
+                // The phone answered: it refuses injected input, and will again.
+                Err(e @ DeviceError::Refused(_)) => return Err(e.into()),
                 Err(e) => {
                     let started = Instant::now();
                     if self.recover(what, &e)? {
@@ -275,6 +278,10 @@ impl Link {
         };
         match f(tapper) {
             Ok(()) => Ok(()),
+            Err(e @ DeviceError::Refused(_)) => {
+                self.drop_tapper();
+                Err(e.into())
+            }
             Err(e) => {
                 // The channel is gone with whatever it held: a new one, and a look before tapping.
                 let started = Instant::now();

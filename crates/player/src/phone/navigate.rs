@@ -104,6 +104,9 @@ pub(crate) fn nav_package(nav: Option<&Navigation>) -> Option<String> {
 
 /// Scrolls or pages at most this many times looking for a level's button.
 const LIST_MOVES: u32 = 40;
+/// Taps on a page button in a row that may leave the list as it was (lost taps) before the list
+/// counts as ending there.
+const PAGE_TAPS: u32 = 3;
 
 /// How many buttons or BACK presses at most lead to the level list.
 const LIST_STEPS: usize = 6;
@@ -155,6 +158,7 @@ pub(super) fn shows_level_list(link: &mut Link, nodes: &[UiNode]) -> anyhow::Res
 fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
     let mut last: Option<Vec<u32>> = None;
     let mut swiped = false;
+    let mut unchanged_pages = 0;
     for _ in 0..=LIST_MOVES {
         link.flush()?;
         std::thread::sleep(Duration::from_millis(300));
@@ -174,11 +178,16 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
         };
         let forward = hi < level;
         if last.as_ref() == Some(&shown) {
-            // The last swipe changed nothing: a button that pages, else the list ends there.
+            // The last swipe changed nothing: a button that pages, else the list ends there. A
+            // page tap that changed nothing either is tapped again (a tap can be lost), up to
+            // PAGE_TAPS times in a row.
+            if !swiped {
+                unchanged_pages += 1;
+            }
             let button = nodes
                 .iter()
                 .find(|n| n.clickable && pages(&n.words, forward))
-                .filter(|_| swiped);
+                .filter(|_| swiped || unchanged_pages < PAGE_TAPS);
             let Some(button) = button else {
                 bail!(
                     "level {level} is not in the level list: it shows levels {lo} to {hi} and goes \
@@ -203,6 +212,7 @@ fn find_in_list(link: &mut Link, level: u32) -> anyhow::Result<()> {
             let (from, to) = if forward { (from, to) } else { (to, from) };
             link.swipe((x, from), (x, to), 400)?;
             swiped = true;
+            unchanged_pages = 0;
         }
         last = Some(shown);
     }

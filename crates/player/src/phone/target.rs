@@ -42,6 +42,8 @@ pub struct PhoneTarget<'a> {
     /// The words of the game screen when the run began (`uiautomator dump`), digits left out:
     /// words that were not there show that the app put something new on the screen.
     pub first_words: Option<Vec<String>>,
+    /// The mistake limit a counter among those words shows ("Mistakes: 0/3").
+    pub first_limit: Option<u32>,
 }
 
 impl<'a> PhoneTarget<'a> {
@@ -55,6 +57,7 @@ impl<'a> PhoneTarget<'a> {
             givens: None,
             last_frame: None,
             first_words: None,
+            first_limit: None,
         }
     }
 
@@ -66,6 +69,8 @@ impl<'a> PhoneTarget<'a> {
         }
         let (texts, unread) = self.screen_texts()?;
         if unread.is_none() {
+            self.first_limit =
+                crate::play::words::mistake_counter(&texts).map(|(_, limit, _)| limit);
             self.first_words = Some(texts.iter().map(|t| without_digits(t)).collect());
         }
         Ok(())
@@ -79,9 +84,17 @@ impl<'a> PhoneTarget<'a> {
             return Ok(frame);
         }
         let mut tries = 0;
+        let mut reopened = 0;
         let seen = loop {
             match self.look() {
                 Err(e) if crate::play::stop::is_restored(&e) && tries < 5 => tries += 1,
+                // The app, but not its game screen: the level did not open (a tap on its level
+                // list lost, say). Open it again, twice at most.
+                Ok(Seen::Other { in_app: true, .. }) if self.reopen.is_some() && reopened < 2 => {
+                    reopened += 1;
+                    self.may_reopen = true;
+                    self.reopen()?;
+                }
                 r => break r?,
             }
         };

@@ -29,6 +29,9 @@ pub struct Plan {
     /// The puzzle has more than one solution: the one the search writes (the app may take
     /// another for solved).
     pub several: Option<Board>,
+    /// Every write goes in after taps on two givens (the app ends the game after this many
+    /// mistakes): counted in `taps` (see `Layout::guards_writes`).
+    pub guarded: Option<u32>,
 }
 
 impl Plan {
@@ -88,6 +91,10 @@ impl Plan {
             budget,
             cut_by_budget,
             several: None,
+            guarded: layout
+                .guards_writes()
+                .then_some(layout.rules.mistake_limit)
+                .flatten(),
         }
     }
 

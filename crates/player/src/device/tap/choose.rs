@@ -81,7 +81,7 @@ pub fn choose(device: &Device, requested: Option<InputBackend>) -> Result<Channe
 
 fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, DeviceError> {
     if requested == Some(InputBackend::Input) {
-        return Ok(Channel::input("input: `input tap` lines, as asked"));
+        return input_channel(device, "input: `input tap` lines, as asked".into());
     }
     let survey = PanelSurvey::of(device)?;
     if let Some((_, why)) = &survey.chosen {
@@ -143,10 +143,13 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         }
     }
     let Some(panel) = panel else {
-        return Ok(Channel::input(format!(
-            "input: {}, so touch events cannot be written{not_inject}",
-            no_panel(&survey)
-        )));
+        return input_channel(
+            device,
+            format!(
+                "input: {}, so touch events cannot be written{not_inject}",
+                no_panel(&survey)
+            ),
+        );
     };
     let test = sendevent_test(device, &panel)?;
     if let Ok(()) = test {
@@ -162,9 +165,21 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         });
     }
     let failed = test.err().unwrap_or_default();
-    Ok(Channel::input(format!(
-        "input: `input tap` lines, because {failed}{because}{not_inject}"
-    )))
+    input_channel(
+        device,
+        format!("input: `input tap` lines, because {failed}{because}{not_inject}"),
+    )
+}
+
+/// The `input tap` channel, once `input keyevent 0` (a `KEYCODE_UNKNOWN` key, which no app
+/// takes) showed that the phone lets the shell inject: `input` waits for the dispatcher's
+/// verdict, so a refusing phone prints its `SecurityException` on every version (Android 10-12
+/// at dispatch, 13+ before queueing; `tests/data/android/input-errors/`).
+fn input_channel(device: &Device, why: String) -> Result<Channel, DeviceError> {
+    match device.press(Key::Unknown)?.refused {
+        Some(refusal) => Err(DeviceError::Refused(refusal)),
+        None => Ok(Channel::input(why)),
+    }
 }
 
 /// Whether `sendevent PANEL 0 0 0` (a lone SYN_REPORT, which moves no finger) works; the

@@ -414,10 +414,11 @@ impl Tapper {
                 drop(st);
                 return Err(self.closed());
             }
+            let input = self.channel.backend == InputBackend::Input;
             let (st, res) = acks
                 .cv
                 .wait_timeout_while(st, self.options.ack_timeout, |s| {
-                    s.acked < target && !s.closed
+                    s.acked < target && !s.closed && !(input && s.refused.is_some())
                 })
                 .unwrap_or_else(|p| p.into_inner());
             if res.timed_out() && st.acked < target {
@@ -463,6 +464,14 @@ impl Tapper {
             return Err(self.closed());
         }
         let (acked, backlog, mut copied) = self.ack_state(|s| (s.acked, s.backlog, s.wchar));
+        // `input tap` refused: nothing of this channel lands. (On `raw` and `events` only the
+        // keys, `input keyevent`, go through `input`: their taps still land.)
+        if self.channel.backend == InputBackend::Input
+            && let Some(refusal) = self.ack_state(|s| s.refused.clone())
+        {
+            tracing::debug!(serial = %self.device.serial, %refusal, "`input` is refused");
+            return Err(DeviceError::Refused(refusal));
+        }
         if let Some(injector) = &self.injector {
             copied = Some(u64::from(injector.acked()));
         }

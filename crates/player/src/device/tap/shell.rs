@@ -2,8 +2,10 @@
 //! the channel's lines (`input tap`, `sendevent`, `cat /proc/PID/io`, `dumpsys input`) and
 //! answers each batch with `echo ack:N`. Its output is parsed here into what the delivery proof
 //! ([`super::proof`]) needs: the highest ack, the input dispatcher's queue lengths and the raw
-//! `dd`'s bytes written.
+//! `dd`'s bytes written; and a refusal of injected input, which `input tap` prints
+//! (`... INJECT_EVENTS permission`) and which ends the channel (no retry can help).
 
+use super::refusal::Refusal;
 use crate::device::Device;
 use crate::device::android::live_queued_line;
 use std::io::Write;
@@ -20,6 +22,9 @@ pub(super) struct AckState {
     pub(super) wchar: Option<u64>,
     /// The shell ended.
     pub(super) closed: bool,
+    /// A line said the phone refuses injected input (`input tap` printing a
+    /// `SecurityException`): no tap of this channel lands.
+    pub(super) refused: Option<Refusal>,
 }
 
 /// Acknowledgements seen in the shell's output.
@@ -82,6 +87,10 @@ impl Write for AckSink {
                     .and_then(|n| n.trim().parse::<u64>().ok())
                 {
                     self.wchar = Some(n);
+                } else if let Some(refusal) = Refusal::in_text(line) {
+                    let mut st = self.acks.state.lock().unwrap_or_else(|p| p.into_inner());
+                    st.refused.get_or_insert(refusal);
+                    self.acks.cv.notify_all();
                 }
                 self.line.clear();
             } else if self.line.len() < 4096 {
@@ -167,6 +176,27 @@ mod tests {
         assert!(
             acks.state.lock().unwrap().closed,
             "dropping the sink marks the shell closed"
+        );
+    }
+
+    /// `input tap` on a phone that refuses injected input prints the exception (a Honor phone,
+    /// `tests/data/android/input-errors/`): the channel reads it as a refusal.
+    #[test]
+    fn ack_sink_reads_a_refusal() {
+        let said = include_str!(
+            "../../../../../tests/data/android/input-errors/honor-input-tap-inject-events-excerpt.txt"
+        );
+        let acks = Arc::new(Acks::default());
+        let mut sink = AckSink::new(acks.clone());
+        sink.write_all(said.as_bytes()).unwrap();
+        sink.write_all(b"\nack:1\n").unwrap();
+        let st = acks.state.lock().unwrap();
+        assert_eq!(st.acked, 1);
+        assert_eq!(
+            st.refused,
+            Some(Refusal::Denied {
+                said: "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission".into()
+            })
         );
     }
 

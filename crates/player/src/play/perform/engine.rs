@@ -2,6 +2,8 @@
 //! every so often (a glance, or a verification with repairs: `verify.rs`), the hidden steps
 //! filled directly, and the completing write right after a verification.
 
+use super::proof::Proof;
+use super::stall::Loss;
 use super::{
     Completion, Journal, PerformOptions, PerformReport, Progress, ProgressFn, WriteKind, apply,
 };
@@ -11,9 +13,6 @@ use crate::play::stop::{Stop, is_restored};
 use crate::play::target::{IncidentKind, Point, Target};
 use crate::solver::Event;
 use std::time::{Duration, Instant};
-
-/// The taps before the first verification (at most).
-const FIRST_LOOK_TAPS: u64 = 100;
 
 /// A performance under way: the host's idea of the screen, and the counts.
 pub(super) struct Performance<'a, 'l> {
@@ -48,6 +47,10 @@ pub(super) struct Performance<'a, 'l> {
     /// Reconnects and interruptions when the board was last seen: a screen that follows one
     /// (the app restarted, brought back) tells nothing about the taps before it.
     pub(super) incidents_at_look: u64,
+    /// The taps seen lost so far (how many repair rounds without progress make a stall).
+    pub(super) loss: Loss,
+    /// Whether the run's taps are seen to land (`proof.rs`).
+    pub(super) proof: Proof,
 }
 
 /// Where the events shown end, and which event writes last.
@@ -286,6 +289,7 @@ impl Performance<'_, '_> {
         let n = self.taps.len() as u64;
         self.report.taps += n;
         self.since_verify += n;
+        self.loss.sent(n);
         for &p in &self.taps {
             self.target.tap(p)?;
         }
@@ -299,6 +303,9 @@ impl Performance<'_, '_> {
         self.taps.clear();
         self.enc.event(ev, &self.expected, &mut self.taps);
         let sent = self.send_taps();
+        if let Event::Place { digit, .. } = ev {
+            self.proof_wrote(digit);
+        }
         apply(&mut self.expected, ev);
         if let Event::Place { cell, digit } = ev
             && self.solution.get(cell as usize) != digit
@@ -317,6 +324,7 @@ impl Performance<'_, '_> {
         self.taps.clear();
         self.enc.write(cell, digit, &self.expected, &mut self.taps);
         let sent = self.send_taps();
+        self.proof_wrote(digit);
         self.expected.set(cell, digit);
         if digit != 0 && digit != self.solution.get(cell) {
             self.report.wrong_digits += 1;
@@ -327,16 +335,12 @@ impl Performance<'_, '_> {
     }
 
     /// A verification is due: every `verify_taps` taps or `verify_interval`, and the first
-    /// one early, after [`FIRST_LOOK_TAPS`], so that taps the app does not take as the
-    /// calibration says are found before many more are sent (where that can be concluded:
-    /// `rules_checkable`).
+    /// one early, after the run's first digits (`proof.rs`), so that taps that do not land, or
+    /// that the app does not take as the calibration says, are found before many more are sent.
     fn due(&self) -> bool {
-        let every = match self.options.verify_taps {
-            0 => return self.last_verify.elapsed() >= self.options.verify_interval,
-            n if self.report.verifications == 0 && self.rules_checkable() => n.min(FIRST_LOOK_TAPS),
-            n => n,
-        };
-        self.since_verify >= every || self.last_verify.elapsed() >= self.options.verify_interval
+        (self.options.verify_taps > 0 && self.since_verify >= self.options.verify_taps)
+            || self.last_verify.elapsed() >= self.options.verify_interval
+            || self.proof_due()
     }
 
     /// Is the board still there? If not, a full look (after the taps in flight landed).

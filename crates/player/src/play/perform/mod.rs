@@ -20,6 +20,7 @@
 
 mod engine;
 mod judge;
+mod proof;
 mod several;
 mod stall;
 mod verify;
@@ -86,7 +87,8 @@ pub struct PerformOptions {
     pub start_at: usize,
     /// Look at the screen before the first tap (when resuming).
     pub check_first: bool,
-    /// Repair rounds in a row that may leave as many wrong cells as before, before giving up.
+    /// Repair rounds in a row that may leave as many wrong cells as before, before giving up,
+    /// on a phone that loses no tap (more where the run has seen taps lost: `stall.rs`).
     pub stalled_rounds: u32,
     /// Raised by Ctrl-C: send the batch of taps under way, then stop.
     pub stop: StopFlag,
@@ -221,6 +223,8 @@ pub(crate) fn perform(
         keys_asked_at: None,
         wrong_since_look: 0,
         incidents_at_look: 0,
+        loss: stall::Loss::default(),
+        proof: proof::Proof::new(),
     };
     let result = r.run(events, progress);
     // What happened last (a reconnect before the device was given up) is journaled too.

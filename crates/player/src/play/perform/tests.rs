@@ -817,3 +817,26 @@ fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
     let e = r.expect_err("words that do not say solved");
     assert!(e.report.completion.is_none());
 }
+
+#[test]
+fn taps_that_never_land_stop_the_run_after_a_few() {
+    // A phone that drops injected input without a word (Android 10-12 without "USB debugging
+    // (Security settings)"), or a window over the app: the first digits are looked for after
+    // three writes, and two rounds of their repairs, not after the first verification's
+    // thousands of taps.
+    let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
+        a.drop = Box::new(|_| true)
+    });
+    let e = r.unwrap_err();
+    assert_eq!(
+        e.error.downcast_ref::<Stalled>().map(|s| s.hint),
+        Some(StallHint::NothingLands),
+        "{:#}",
+        e.error
+    );
+    assert!(e.report.taps <= 30, "{:?}", e.report);
+    assert_eq!(e.report.verifications, 3, "{:?}", e.report);
+    // Taps that land are proven at the first look, which then costs one verification.
+    let lossless = solved(Strategy::RowMajor, PerformOptions::default(), |_| {});
+    assert!(lossless.repairs == 0, "{lossless:?}");
+}

@@ -158,6 +158,9 @@ impl Performance<'_, '_> {
         let wrong: Vec<usize> = (0..CELLS)
             .filter(|&c| board.get(c) != want.get(c))
             .collect();
+        if let Some(stalled) = self.check_proof(board, &wrong, interrupted) {
+            return Err(stalled.into());
+        }
         if wrong.is_empty() {
             self.expected = *want;
             return Ok(Next::Done);
@@ -167,6 +170,7 @@ impl Performance<'_, '_> {
             cells = wrong.len(),
             wrong = %wrong.iter().map(|&c| format!("{}={}", cell_name(c), board.get(c))).collect::<Vec<_>>().join(" "),
             round = rounds.stalled,
+            lost = self.loss.share(),
             "the screen differs from the search: repairing"
         );
         self.check_same_level(board, &wrong)?;
@@ -177,6 +181,7 @@ impl Performance<'_, '_> {
                 .collect();
             rounds.first_look_missed = hardly_shown(board, &written, FIRST_LOOK_WRITTEN);
         }
+        self.loss.looked(wrong.len());
         if wrong.len() < rounds.best {
             (rounds.best, rounds.stalled, rounds.interrupted) = (wrong.len(), 0, 0);
         } else {
@@ -185,7 +190,7 @@ impl Performance<'_, '_> {
                 return Ok(Next::Again);
             }
             rounds.interrupted += u32::from(interrupted);
-            if rounds.stalled > self.options.stalled_rounds
+            if rounds.stalled > self.loss.allowed_rounds(self.options.stalled_rounds)
                 || (!interrupted && self.rules_contradicted(board, rounds))
             {
                 return Err(self.stalled(want, &wrong, rounds).into());
