@@ -329,12 +329,26 @@ impl Target for PhoneTarget<'_> {
         let Some(first) = self.first_words.clone() else {
             return Ok(None);
         };
-        let (texts, _) = self.screen_texts()?;
+        let (texts, nodes, _) = self.screen_dump()?;
+        // Keys that show on the keypad while a cell is selected ("Erase", "Notes") belong to
+        // the game screen, not its end: buttons in the keypad's area, or any button while the
+        // digit keys are buttons on the screen too.
+        let digit_keys = nodes
+            .iter()
+            .filter(|n| n.clickable && matches!(n.words.trim().as_bytes(), [b'1'..=b'9']))
+            .count();
+        let keys: Vec<String> = nodes
+            .iter()
+            .filter(|n| {
+                n.clickable && (digit_keys >= 5 || in_keypad_area(self.calibration, n.center))
+            })
+            .map(|n| without_digits(&n.words))
+            .collect();
         let new: Vec<String> = texts
             .into_iter()
             .filter(|t| {
                 let w = without_digits(t);
-                !w.is_empty() && !first.contains(&w)
+                !w.is_empty() && !first.contains(&w) && !keys.contains(&w)
             })
             .collect();
         Ok((!new.is_empty()).then(|| format!("the app shows {}", words::quote(&new, 4))))
@@ -424,6 +438,21 @@ fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
 
 /// A screen text with its digits and the punctuation around them left out (a counter's
 /// "Mistakes: 1/3" is the same words as "Mistakes: 0/3").
+/// Whether `point` lies in the keypad's area: the box around its digit keys grown by two cells
+/// on every side (a row or column of tools beside them included, in either orientation).
+fn in_keypad_area(cal: &Calibration, (x, y): (u32, u32)) -> bool {
+    let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8);
+    let keys = cal.keypad.digits;
+    let span = |v: [u32; 9]| {
+        let (lo, hi) = (v.iter().min().copied(), v.iter().max().copied());
+        lo.zip(hi)
+            .map(|(lo, hi)| lo.saturating_sub(2 * cell)..=hi + 2 * cell)
+    };
+    let (xs, ys) = (span(keys.map(|k| k[0])), span(keys.map(|k| k[1])));
+    xs.zip(ys)
+        .is_some_and(|(xs, ys)| xs.contains(&x) && ys.contains(&y))
+}
+
 fn without_digits(t: &str) -> String {
     t.chars()
         .filter(|c| !c.is_ascii_digit())

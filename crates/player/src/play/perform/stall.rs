@@ -178,7 +178,9 @@ impl Performance<'_, '_> {
         };
         Stalled {
             cells: wrong.to_vec(),
-            rounds: self.loss.allowed_rounds(self.options.stalled_rounds),
+            rounds: rounds
+                .stalled
+                .min(self.loss.allowed_rounds(self.options.stalled_rounds)),
             hint,
         }
     }
