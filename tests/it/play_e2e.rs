@@ -641,6 +641,17 @@ fn watch_until_a_level_is_played_then_sigterm(
         .spawn()
         .unwrap();
     wait_for_runs(data.path(), 1, "watch did not play a level");
+    // The next level under way (its session recorded), so that the signals find a level to
+    // finish rather than the pause between two.
+    let sessions = data.path().join("sessions");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_dir(&sessions).map_or(0, |d| d.count()) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "watch did not start a second level"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     for _ in 0..signals {
         Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
