@@ -330,14 +330,14 @@ fn a_phone_held_the_other_way_than_its_calibration_gets_no_tap() {
 /// selected cell deselects it or toggles pencil mode, the selection is dropped after each
 /// entry. With those rules in the calibration's `[input]`, the row-major search is shown and
 /// verified, with 5% of the taps lost, through every verification's repairs: no cell is tapped
-/// while it may be selected.
+/// while it may be selected, and pencil mode that a lost tap turned on is flipped off again.
 #[test]
 fn plays_by_the_apps_input_rules_in_the_calibration() {
     use autoplay_sim::app::rules::{AfterEntry as SimAfter, InputRules, Retap as SimRetap};
     use sudoku_autoplay::calibration::{AfterEntry, Calibration, Retap};
     let data = tempfile::tempdir().unwrap();
     let shipped = Calibration::load(&sim_calibrations().join("sim-pixel.toml")).unwrap();
-    for (retap, after, sim_retap, sim_after) in [
+    for (retap_after, seed_of) in [
         (
             Retap::Deselect,
             AfterEntry::Keep,
@@ -356,9 +356,15 @@ fn plays_by_the_apps_input_rules_in_the_calibration() {
             SimRetap::Deselect,
             SimAfter::Clear,
         ),
-    ] {
+    ]
+    .into_iter()
+    .flat_map(|case| [2, 7, 11].map(|seed| (case, seed)))
+    {
+        let ((retap, after, sim_retap, sim_after), seed) = (retap_after, seed_of);
         let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
-        c.app.seed = 7;
+        // The app's seed draws which taps are lost: pencil mode turned on by a lost tap comes
+        // up on some seeds and not others (2 and 11 did, before the repairs flipped it).
+        c.app.seed = seed;
         c.app.rules = InputRules {
             retap: sim_retap,
             after_entry: sim_after,
@@ -377,7 +383,7 @@ fn plays_by_the_apps_input_rules_in_the_calibration() {
         let mut cfg = config(data.path(), 3, Strategy::RowMajor);
         cfg.calibration = Some(file);
         let report = play(&device, &cfg, &mut |_| {})
-            .unwrap_or_else(|e| panic!("{retap:?}, {after:?}: {e:#}"));
+            .unwrap_or_else(|e| panic!("{retap:?}, {after:?}, seed {seed}: {e:#}"));
         check(&sim, &report, Strategy::RowMajor, 0);
     }
 }

@@ -158,6 +158,9 @@ pub struct Encoder<'a> {
     /// The keys after a finished digit's move up one place (the calibration says so, or the
     /// performance saw it).
     pub reflow: bool,
+    /// The next cell-first write starts by tapping a neutral given twice: a deliberate re-tap,
+    /// which flips the app's pencil mode where a re-tap toggles it ([`Encoder::flip_pencil`]).
+    flip: bool,
 }
 
 impl<'a> Encoder<'a> {
@@ -170,6 +173,7 @@ impl<'a> Encoder<'a> {
             late: None,
             wait: None,
             reflow: layout.rules.finished_keys == FinishedKeys::Reflow,
+            flip: false,
         }
     }
 
@@ -198,6 +202,13 @@ impl<'a> Encoder<'a> {
     /// Forgets the selection (after anything else touched the screen).
     pub fn reset(&mut self) {
         self.selection = Selection::Unknown;
+    }
+
+    /// Where a re-tap of the selected cell toggles pencil mode, the next cell-first write first
+    /// taps a neutral given twice, which flips the mode (a lost tap may have turned it on: the
+    /// digits written since show as pencil marks, or not at all).
+    pub fn flip_pencil(&mut self) {
+        self.flip = self.layout.rules.retap == Retap::Pencil;
     }
 
     /// Forgets the selection, and starts the next write from a given cell (see `guard`).
@@ -269,6 +280,15 @@ impl<'a> Encoder<'a> {
         };
         match l.mode {
             InputMode::CellFirst | InputMode::Both => {
+                if std::mem::take(&mut self.flip)
+                    && let Some(n) = self.neutral[0].filter(|&n| n != cell)
+                {
+                    // Not selected (the scheme below never leaves it so unless taps were lost):
+                    // the first tap selects it, the second is the re-tap that flips the mode.
+                    out.extend([l.cells[n], l.cells[n]]);
+                    self.neutral.swap(0, 1);
+                    self.selection = Selection::Unknown;
+                }
                 if l.guards_writes() {
                     // Both givens, then the cell: only if all three taps are lost does the digit
                     // go where it should not (p^3, 0.8% at one tap in five lost). The first given

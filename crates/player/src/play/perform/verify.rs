@@ -190,6 +190,11 @@ impl Performance<'_, '_> {
                 return Ok(Next::Again);
             }
             rounds.interrupted += u32::from(interrupted);
+            // Where a re-tap toggles pencil mode, digits that did not show may be pencil marks
+            // (a lost tap re-tapped the selected cell): the repairs flip the mode first.
+            if !interrupted && hardly_shown(board, &rounds.written, 1) {
+                self.enc.flip_pencil();
+            }
             if rounds.stalled > self.loss.allowed_rounds(self.options.stalled_rounds)
                 || (!interrupted && self.rules_contradicted(board, rounds))
             {
