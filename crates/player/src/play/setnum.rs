@@ -211,6 +211,19 @@ impl<'a> Encoder<'a> {
         self.flip = self.layout.rules.retap == Retap::Pencil;
     }
 
+    /// The taps [`Encoder::flip_pencil`] asked for, before a write into `cell`: a neutral given
+    /// twice. It is not selected (the scheme in `put` never leaves it so unless taps were lost):
+    /// the first tap selects it, the second is the re-tap that flips the mode.
+    fn flip_taps(&mut self, cell: usize, out: &mut Vec<Point>) {
+        if std::mem::take(&mut self.flip)
+            && let Some(n) = self.neutral[0].filter(|&n| n != cell)
+        {
+            out.extend([self.layout.cells[n], self.layout.cells[n]]);
+            self.neutral.swap(0, 1);
+            self.selection = Selection::Unknown;
+        }
+    }
+
     /// Forgets the selection, and starts the next write from a given cell (see `guard`).
     pub fn reset_guarded(&mut self) {
         self.reset();
@@ -280,15 +293,7 @@ impl<'a> Encoder<'a> {
         };
         match l.mode {
             InputMode::CellFirst | InputMode::Both => {
-                if std::mem::take(&mut self.flip)
-                    && let Some(n) = self.neutral[0].filter(|&n| n != cell)
-                {
-                    // Not selected (the scheme below never leaves it so unless taps were lost):
-                    // the first tap selects it, the second is the re-tap that flips the mode.
-                    out.extend([l.cells[n], l.cells[n]]);
-                    self.neutral.swap(0, 1);
-                    self.selection = Selection::Unknown;
-                }
+                self.flip_taps(cell, out);
                 if l.guards_writes() {
                     // Both givens, then the cell: only if all three taps are lost does the digit
                     // go where it should not (p^3, 0.8% at one tap in five lost). The first given
