@@ -489,7 +489,7 @@ impl ScreenKeys {
 
     /// Whether the keys are within a quarter cell of where the calibration has them.
     fn fits(&self, cal: &Calibration) -> Option<bool> {
-        let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8) as u64;
+        let cell = u64::from(cal.cell_width());
         self.off(cal).map(|d| d <= cell / 4)
     }
 

@@ -671,6 +671,11 @@ impl Calibration {
         }
     }
 
+    /// A cell's width on the screen, in pixels (at least 8).
+    pub fn cell_width(&self) -> u32 {
+        (self.board.rect[2].saturating_sub(self.board.rect[0]) / 9).max(8)
+    }
+
     /// Checks that this calibration was made for a `width x height` frame.
     pub fn check_frame(&self, width: u32, height: u32) -> Result<(), FrameMismatch> {
         let (w, h) = (self.device.width, self.device.height);

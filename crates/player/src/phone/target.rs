@@ -441,7 +441,7 @@ fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
 /// Whether `point` lies in the keypad's area: the box around its digit keys grown by two cells
 /// on every side (a row or column of tools beside them included, in either orientation).
 fn in_keypad_area(cal: &Calibration, (x, y): (u32, u32)) -> bool {
-    let cell = (cal.board.rect[2].saturating_sub(cal.board.rect[0]) / 9).max(8);
+    let cell = cal.cell_width();
     let keys = cal.keypad.digits;
     let span = |v: [u32; 9]| {
         let (lo, hi) = (v.iter().min().copied(), v.iter().max().copied());
