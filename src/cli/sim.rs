@@ -11,7 +11,7 @@ use autoplay_sim::app::rules::{
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
-use autoplay_sim::{AuthConfig, SimConfig, profile};
+use autoplay_sim::{AuthConfig, SimConfig, Stall, profile};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -116,6 +116,11 @@ pub struct SimArgs {
     /// Realism: after N taps a "Rate this app" dialog swallows taps until BACK.
     #[arg(long, value_name = "N")]
     popup_after: Option<u64>,
+    /// Realism: a busy phone. Every N-th read of a tap stream (the `raw` channel's `dd`, the
+    /// tap injector's stdin) comes MS milliseconds late, so the taps sent meanwhile reach the
+    /// app together, however far apart they were sent (e.g. `8:60`).
+    #[arg(long, value_name = "N:MS", value_parser = parse_stall)]
+    stream_stall: Option<Stall>,
     /// Realism: drop the TCP connection after N shell commands (once).
     #[arg(long, value_name = "N")]
     disconnect_after: Option<u64>,
@@ -485,6 +490,16 @@ fn parse_probability(s: &str) -> Result<f64, String> {
     }
 }
 
+fn parse_stall(s: &str) -> Result<Stall, String> {
+    let parsed = s.split_once(':').and_then(|(n, ms)| {
+        Some(Stall {
+            every: n.parse().ok().filter(|&n| n > 0)?,
+            late: Duration::from_millis(ms.parse().ok()?),
+        })
+    });
+    parsed.ok_or_else(|| format!("'{s}' is not N:MS (every N-th read MS milliseconds late)"))
+}
+
 impl SimArgs {
     fn config(&self) -> anyhow::Result<SimConfig> {
         let mut profile = self.profile.clone();
@@ -528,6 +543,7 @@ impl SimArgs {
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
         config.disconnect_after = self.disconnect_after;
+        config.stream_stall = self.stream_stall;
         config.adb_root = self.adb_root;
         config.inject_denied = self.inject_denied;
         config.auth = self.auth.then(|| AuthConfig {
@@ -649,6 +665,8 @@ mod tests {
             "40",
             "--disconnect-after",
             "7",
+            "--stream-stall",
+            "8:60",
             "--timing",
             "phone",
             "--auth",
@@ -670,6 +688,14 @@ mod tests {
         );
         assert_eq!(c.input_latency, Duration::from_millis(15));
         assert_eq!(c.disconnect_after, Some(7));
+        assert_eq!(
+            c.stream_stall,
+            Some(Stall {
+                every: 8,
+                late: Duration::from_millis(60)
+            })
+        );
+        assert!(parse(&["--stream-stall", "0:60"]).is_err());
         assert_eq!(c.timing, TimingMode::Phone);
         let auth = c.auth.unwrap();
         assert_eq!(auth.new_keys, NewKeys::Deny);

@@ -12,7 +12,7 @@ use autoplay_sim::app::rules::{
     Mistakes, Preset, Retap, SameDigit,
 };
 use autoplay_sim::app::{ACTIVITY, AppOptions, PACKAGE};
-use autoplay_sim::{SimConfig, SimHandle, profile, spawn};
+use autoplay_sim::{SimConfig, SimHandle, Stall, profile, spawn};
 use std::path::Path;
 use std::time::Duration;
 use sudoku_autoplay::calibration::{Calibration, InputSection};
@@ -39,6 +39,8 @@ struct Case {
     calibrate_on: u32,
     level: u32,
     strategy: &'static str,
+    /// A busy phone whose tap stream is read late now and then (`None`: read as it comes).
+    stream_stall: Option<Stall>,
     end: End,
     /// What the probe must have found.
     probed: fn(&InputSection) -> bool,
@@ -55,6 +57,7 @@ fn case(name: &'static str, rules: InputRules, probed: fn(&InputSection) -> bool
         calibrate_on: 5,
         level: 5,
         strategy: "rowmajor",
+        stream_stall: None,
         end: End::Solved,
         probed,
     }
@@ -82,6 +85,7 @@ fn sim(case: &Case) -> SimHandle {
     };
     // Phones whose shell may write the panel keep `raw` (the small one is Android 6).
     c.adb_root = c.profile.panel_writable;
+    c.stream_stall = case.stream_stall;
     spawn(c).unwrap()
 }
 
@@ -327,6 +331,7 @@ fn locked_and_refused_digits_and_taps_read_from_the_last_frame() {
             calibrate_on: 5,
             level: 5,
             strategy: "rowmajor",
+            stream_stall: None,
             end: End::Refused("keeps right digits"),
             probed: |i| i.locked && i.take_back == Some(c::TakeBack::None),
         },
@@ -366,6 +371,7 @@ fn mistake_limits_get_the_advice_before_the_first_tap_and_fast_solves() {
         cases.push(Case {
             level: 12,
             strategy: "fast",
+            stream_stall: None,
             end: End::Solved,
             ..limited
         });
@@ -380,10 +386,32 @@ fn mistake_limits_get_the_advice_before_the_first_tap_and_fast_solves() {
         calibrate_on: 5,
         level: 5,
         strategy: "rowmajor",
+        stream_stall: None,
         end: End::Solved,
         probed: |i| i.mistake_limit.is_none() && i.mode == c::InputMode::CellFirst,
     });
     run_all(&cases);
+}
+
+/// A busy phone reads the tap stream late now and then, so taps sent a frame apart reach an app
+/// that reads taps against its last drawn frame together: the second would see the first's
+/// frame (the key before it selected, the keys before a finished digit's moved up) and write
+/// a wrong digit, and three end the game. Taps must be a frame apart as the phone gets them.
+#[test]
+fn taps_stay_a_frame_apart_on_a_phone_that_reads_the_stream_late() {
+    let (rules, limit) = preset("locked-correct-limit3");
+    run(&Case {
+        mistake_limit: limit,
+        level: 12,
+        strategy: "fast",
+        stream_stall: Some(Stall {
+            every: 3,
+            late: Duration::from_millis(60),
+        }),
+        ..case("a busy phone, taps read from the last frame", rules, |i| {
+            i.frame_reads && i.mistake_limit == Some(3)
+        })
+    });
 }
 
 #[test]
@@ -408,6 +436,7 @@ fn game_overs_whose_counter_does_not_show_in_words_the_player_does_not_know() {
             calibrate_on: 5,
             level: 5,
             strategy: "rowmajor",
+            stream_stall: None,
             end: End::GameOver,
             probed: |i| i.mistake_limit.is_none(),
         });
@@ -437,6 +466,7 @@ fn completions_in_words_the_player_does_not_know() {
         calibrate_on: 5,
         level: 7,
         strategy: "rowmajor",
+        stream_stall: None,
         end: End::Solved,
         probed: |_| true,
     });
@@ -457,6 +487,7 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
             calibrate_on: 1,
             level: 1,
             strategy: "rowmajor",
+            stream_stall: None,
             end: End::Solved,
             probed: |i| i.finished_keys == c::FinishedKeys::Stay,
         });
@@ -471,6 +502,7 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
         calibrate_on: 1,
         level: 1,
         strategy: "rowmajor",
+        stream_stall: None,
         end: End::Solved,
         probed: |i| i.finished_keys == c::FinishedKeys::Reflow,
     });

@@ -27,6 +27,7 @@ use adb::auth::{KeyStore, NewKeys};
 use adb::session::{self, Shared};
 use app::{AppOptions, Phone};
 use profile::Profile;
+pub use shell::Stall;
 use shell::{Handset, Knobs};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -67,6 +68,8 @@ pub struct SimConfig {
     /// Canned answers: a shell command line starting with the prefix prints the bytes
     /// instead of running (a user's phone's output replayed against the player).
     pub shell_outputs: Vec<(String, Vec<u8>)>,
+    /// A busy phone: some reads of a host's stream come late (see [`Stall`]).
+    pub stream_stall: Option<Stall>,
 }
 
 impl SimConfig {
@@ -82,6 +85,7 @@ impl SimConfig {
             adb_root: false,
             inject_denied: false,
             shell_outputs: Vec::new(),
+            stream_stall: None,
         }
     }
 }
@@ -102,6 +106,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         adb_root: config.adb_root,
         inject_denied: config.inject_denied,
         shell_outputs: config.shell_outputs,
+        stream_stall: config.stream_stall,
     };
     let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {

@@ -4,7 +4,9 @@ use super::pty::{self, LineEditor};
 use super::shell_protocol as v2;
 use super::stream::{StreamReader, StreamWriter};
 use crate::shell::dd::{self, Dd};
-use crate::shell::{Fd, Flow, Handset, Incomplete, Output, Shell, parse, screencap, spend};
+use crate::shell::{
+    Fd, Flow, Handset, Incomplete, Output, Shell, Stall, parse, screencap, spend,
+};
 use std::sync::Arc;
 use tokio::sync::Notify;
 
@@ -201,7 +203,10 @@ async fn copy_stdin(
             reader.drain();
         }
         Ok(mut copy) => {
+            let mut reads = 0;
             let stop = loop {
+                reads += 1;
+                spend(Stall::before_read(device.knobs().stream_stall, reads)).await;
                 let fed = match reader.recv().await {
                     Some(chunk) => copy.feed(device, &chunk),
                     None => break copy.finish(device),
@@ -244,7 +249,13 @@ async fn run_injector(
         device.exit(pid);
         return false;
     };
-    while let Some(chunk) = reader.recv().await {
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        spend(Stall::before_read(device.knobs().stream_stall, reads)).await;
+        let Some(chunk) = reader.recv().await else {
+            break;
+        };
         let mut out = Output::default();
         let cost = injector.feed(device, &chunk, &mut out);
         spend(cost).await;

@@ -31,6 +31,30 @@ pub struct Knobs {
     /// Canned answers (`--shell-output PREFIX=FILE`): a command line starting with a prefix
     /// prints its bytes (exit status 0) instead of running; the longest prefix wins.
     pub shell_outputs: Vec<(String, Vec<u8>)>,
+    /// A busy phone (`--stream-stall`): some reads of a host's stream come late.
+    pub stream_stall: Option<Stall>,
+}
+
+/// A busy phone's late reads: every `every`-th read of a host's stream (a `dd`'s or the tap
+/// injector's stdin) comes `late` after the one before it, as when the reading process is not
+/// scheduled for a while; what the host wrote meanwhile is then read at once, so its taps reach
+/// the input dispatcher together however far apart they were sent. Tools that need taps apart
+/// on the phone wait there (minitouch's `w <ms>` runs on the phone) or, over a plain stream,
+/// send the next only once the last is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stall {
+    pub every: u32,
+    pub late: Duration,
+}
+
+impl Stall {
+    /// How long to wait before read number `n` (from 1).
+    pub fn before_read(stall: Option<Stall>, n: u64) -> Duration {
+        match stall {
+            Some(s) if s.every > 0 && n % u64::from(s.every) == 0 => s.late,
+            _ => Duration::ZERO,
+        }
+    }
 }
 
 /// Shared device state.

@@ -15,7 +15,7 @@ pub(crate) mod screencap;
 mod system;
 pub(crate) mod touch;
 
-pub use device::{Handset, Io, Knobs};
+pub use device::{Handset, Io, Knobs, Stall};
 pub use output::{Fd, Output};
 
 use parse::{Join, ParseError};
