@@ -130,6 +130,12 @@ fn draw(rng: &mut Rng) -> Draw {
     if rng.chance(0.1) {
         faults.list.push("--cover".into());
     }
+    // A busy phone that reads the tap stream late now and then: taps sent apart come in together
+    // (drawn last, so that the draws above stay what they were for a seed).
+    if rng.chance(0.15) {
+        let (every, ms) = (2 + rng.below(10), 20 + rng.below(80));
+        faults.list.push(format!("--stream-stall {every}:{ms}"));
+    }
     let faults_list = faults.list;
     // The smallest mistake limit the app has: a preset's 3, or the fault's.
     let limit = faults_list

@@ -52,7 +52,7 @@ impl Run<'_> {
             ..PerformOptions::default()
         };
         let layout = Layout::of(self.cal);
-        target.link.pace_at_least(layout.least_pace());
+        target.link.keep_taps_apart_on_phone(layout.least_pace());
         let started = Instant::now();
         let search = Search {
             givens: self.givens,

@@ -109,7 +109,7 @@ pub fn resend(
     tell(on, Note::TapChannel { backend, why });
     let cal = Calibration::load(Path::new(&m.calibration)).ok();
     if let Some(cal) = &cal {
-        link.pace_at_least(crate::play::setnum::Layout::of(cal).least_pace());
+        link.keep_taps_apart_on_phone(crate::play::setnum::Layout::of(cal).least_pace());
     }
     match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
         (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,

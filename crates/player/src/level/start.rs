@@ -244,7 +244,7 @@ fn plan_run(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Plan, u64)> {
     let taps_layout = Layout::of(cal);
-    link.pace_at_least(taps_layout.least_pace());
+    link.keep_taps_apart_on_phone(taps_layout.least_pace());
     let (rate, warmup_taps) = link.settle(|link| measure_rate(link, givens, &taps_layout))?;
     let plan = Plan::new(
         events,

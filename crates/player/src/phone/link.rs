@@ -155,15 +155,18 @@ impl Link {
         Ok(chosen)
     }
 
-    /// Keeps taps at least `floor` apart from now on (apps that read taps against their last
-    /// drawn frame), on this channel and on any reopened one.
-    pub fn pace_at_least(&mut self, floor: Duration) {
-        if let Some(c) = self.channel.as_mut()
-            && c.options.pace < floor
-        {
-            c.options.pace = floor;
+    /// Keeps taps at least `gap` apart as the phone gets them from now on (apps that read taps
+    /// against their last drawn frame; zero: no such need), on this channel and on any reopened
+    /// one: each tap waits for the proof that the one before it is in.
+    pub fn keep_taps_apart_on_phone(&mut self, gap: Duration) {
+        if gap.is_zero() {
+            return;
+        }
+        if let Some(c) = self.channel.as_mut() {
+            c.options.pace = c.options.pace.max(gap);
+            c.options.pace_on_phone = true;
             if let Some(t) = self.tapper.as_mut() {
-                t.set_pace(floor);
+                t.set_pace(c.options.pace, true);
             }
         }
     }

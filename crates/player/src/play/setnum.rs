@@ -97,7 +97,7 @@ impl Layout {
         self.keypad[(d - 1 - slot) as usize]
     }
 
-    /// The least time between taps the app needs (see [`FRAME_GAP`]).
+    /// The least time between taps, as the phone gets them, the app needs (see [`FRAME_GAP`]).
     pub fn least_pace(&self) -> Duration {
         if self.rules.frame_reads {
             FRAME_GAP

@@ -4,9 +4,7 @@ use super::pty::{self, LineEditor};
 use super::shell_protocol as v2;
 use super::stream::{StreamReader, StreamWriter};
 use crate::shell::dd::{self, Dd};
-use crate::shell::{
-    Fd, Flow, Handset, Incomplete, Output, Shell, Stall, parse, screencap, spend,
-};
+use crate::shell::{Fd, Flow, Handset, Incomplete, Output, Shell, Stall, parse, screencap, spend};
 use std::sync::Arc;
 use tokio::sync::Notify;
 

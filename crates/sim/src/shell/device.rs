@@ -51,7 +51,7 @@ impl Stall {
     /// How long to wait before read number `n` (from 1).
     pub fn before_read(stall: Option<Stall>, n: u64) -> Duration {
         match stall {
-            Some(s) if s.every > 0 && n % u64::from(s.every) == 0 => s.late,
+            Some(s) if s.every > 0 && n.is_multiple_of(u64::from(s.every)) => s.late,
             _ => Duration::ZERO,
         }
     }

@@ -51,6 +51,11 @@ use std::time::{Duration, Instant};
 pub struct TapperOptions {
     /// Minimum time between two taps (0: as fast as the device takes them).
     pub pace: Duration,
+    /// Whether `pace` holds as the phone gets the taps: each tap goes out only once the one
+    /// before it is proven in the phone's input, `pace` after that proof (a round trip per tap;
+    /// for apps that read taps against their last drawn frame). Otherwise taps go out `pace`
+    /// apart and a busy phone may read several at once.
+    pub pace_on_phone: bool,
     /// Taps written per batch when not pacing.
     pub batch: usize,
     /// Most taps sent but not yet proven carried out.
@@ -65,6 +70,7 @@ impl Default for TapperOptions {
     fn default() -> Self {
         TapperOptions {
             pace: Duration::ZERO,
+            pace_on_phone: false,
             batch: 8,
             window: 32,
             ack_timeout: Duration::from_secs(30),
@@ -121,7 +127,7 @@ impl Tapper {
             device: device.clone(),
             channel,
             screen,
-            pace: Pace::new(options.pace),
+            pace: Pace::new(options.pace, options.pace_on_phone),
             options,
             shell: ControlShell::open(device),
             copier: None,
@@ -163,10 +169,11 @@ impl Tapper {
         &self.channel
     }
 
-    /// Keeps taps at least `every` apart from now on.
-    pub fn set_pace(&mut self, every: Duration) {
+    /// Keeps taps at least `every` apart from now on (`on_phone`: as the phone gets them).
+    pub fn set_pace(&mut self, every: Duration, on_phone: bool) {
         self.options.pace = every;
-        self.pace = Pace::new(every);
+        self.options.pace_on_phone = on_phone;
+        self.pace = Pace::new(every, on_phone);
     }
 
     /// Taps the device has carried out.
@@ -176,6 +183,11 @@ impl Tapper {
 
     /// Queues a tap at display pixel (x, y); writes a batch when it is full (or at once when pacing).
     pub fn tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
+        if self.pace.on_phone {
+            self.send_pending()?;
+            self.wait_until(|t| t.ledger.unacked.is_empty())?;
+            self.pace.proven(Instant::now());
+        }
         self.pace.wait();
         self.rate.busy();
         self.add_tap(x, y)?;

@@ -3,16 +3,32 @@
 
 use std::time::{Duration, Instant};
 
-/// Keeps taps at least `every` apart (zero: as fast as the phone takes them).
+/// Keeps taps at least `every` apart (zero: as fast as the phone takes them): as they are sent,
+/// or, `on_phone`, as the phone gets them.
 #[derive(Debug, Clone)]
 pub(super) struct Pace {
     every: Duration,
+    /// Whether the gap counts from when the last tap was proven in the phone's input (taps sent
+    /// apart may be read together by a busy phone).
+    pub(super) on_phone: bool,
     last: Option<Instant>,
 }
 
 impl Pace {
-    pub(super) fn new(every: Duration) -> Pace {
-        Pace { every, last: None }
+    pub(super) fn new(every: Duration, on_phone: bool) -> Pace {
+        Pace {
+            every,
+            on_phone: on_phone && !every.is_zero(),
+            last: None,
+        }
+    }
+
+    /// The last tap was proven in the phone's input at `at`: with `on_phone`, the next waits
+    /// `every` from there.
+    pub(super) fn proven(&mut self, at: Instant) {
+        if self.on_phone {
+            self.last = Some(at);
+        }
     }
 
     /// Waits until the next tap may go out.
@@ -76,5 +92,30 @@ impl Rate {
             base: done,
             ..Rate::default()
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_the_phone_the_gap_counts_from_the_proof_not_from_the_send() {
+        let every = Duration::from_millis(30);
+        // As sent, a proof changes nothing.
+        let mut sent = Pace::new(every, false);
+        sent.wait();
+        let last = sent.last;
+        sent.proven(Instant::now() + every);
+        assert_eq!(sent.last, last);
+
+        let mut phone = Pace::new(every, true);
+        phone.wait();
+        let proof = Instant::now() + Duration::from_millis(20);
+        phone.proven(proof);
+        phone.wait();
+        assert!(Instant::now() >= proof + every);
+        // No gap, nothing to prove.
+        assert!(!Pace::new(Duration::ZERO, true).on_phone);
     }
 }
