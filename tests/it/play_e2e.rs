@@ -639,7 +639,12 @@ fn watch_until_a_level_is_played_then_sigterm(
     Vec<sudoku_autoplay::session::RunRecord>,
 ) {
     let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
+    // A phone whose work takes time (screenshots most): a level takes seconds, so that both
+    // signals find it under way.
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.timing = autoplay_sim::timing::TimingMode::Phone;
+    c.adb_root = true;
+    let sim = spawn(c).unwrap();
     let (adb, _) = connect(&sim);
     let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1-70"])
         .stdout(std::process::Stdio::null())
