@@ -340,7 +340,11 @@ impl Target for PhoneTarget<'_> {
         let keys: Vec<String> = nodes
             .iter()
             .filter(|n| {
-                n.clickable && (digit_keys >= 5 || in_keypad_area(self.calibration, n.center))
+                let (keys, cell) = (
+                    self.calibration.keypad.digits,
+                    self.calibration.cell_width(),
+                );
+                n.clickable && (digit_keys >= 5 || in_keypad_area(keys, cell, n.center))
             })
             .map(|n| without_digits(&n.words))
             .collect();
@@ -436,23 +440,32 @@ fn other_puzzle(givens: &Board, board: &Board) -> Option<String> {
     ))
 }
 
-/// A screen text with its digits and the punctuation around them left out (a counter's
-/// "Mistakes: 1/3" is the same words as "Mistakes: 0/3").
-/// Whether `point` lies in the keypad's area: the box around its digit keys grown by two cells
-/// on every side (a row or column of tools beside them included, in either orientation).
-fn in_keypad_area(cal: &Calibration, (x, y): (u32, u32)) -> bool {
-    let cell = cal.cell_width();
-    let keys = cal.keypad.digits;
+/// Whether `point` lies in the keypad's area: the box around its digit keys grown by two keys
+/// (or two cells, where cells are larger) on every side, a row or column of tools beside them
+/// included in either orientation (in landscape the keys are larger than the board's cells).
+fn in_keypad_area(keys: [[u32; 2]; 9], cell: u32, (x, y): (u32, u32)) -> bool {
+    let pitch = keys
+        .iter()
+        .flat_map(|a| {
+            keys.iter()
+                .map(move |b| a[0].abs_diff(b[0]).max(a[1].abs_diff(b[1])))
+        })
+        .filter(|&d| d > 0)
+        .min()
+        .unwrap_or(0);
+    let margin = 2 * pitch.max(cell);
     let span = |v: [u32; 9]| {
         let (lo, hi) = (v.iter().min().copied(), v.iter().max().copied());
         lo.zip(hi)
-            .map(|(lo, hi)| lo.saturating_sub(2 * cell)..=hi + 2 * cell)
+            .map(|(lo, hi)| lo.saturating_sub(margin)..=hi + margin)
     };
     let (xs, ys) = (span(keys.map(|k| k[0])), span(keys.map(|k| k[1])));
     xs.zip(ys)
         .is_some_and(|(xs, ys)| xs.contains(&x) && ys.contains(&y))
 }
 
+/// A screen text with its digits and the punctuation around them left out (a counter's
+/// "Mistakes: 1/3" is the same words as "Mistakes: 0/3").
 fn without_digits(t: &str) -> String {
     t.chars()
         .filter(|c| !c.is_ascii_digit())
@@ -498,5 +511,19 @@ mod tests {
             !covers_a_given(&givens, &board),
             "another digit is another level"
         );
+    }
+
+    #[test]
+    fn the_keypads_area_reaches_a_tool_row_below_keys_larger_than_cells() {
+        // The simulated phone held in landscape: a row of keys 147 px apart beside a board
+        // of 89 px cells, "Erase" centred 179 px below them.
+        let keys = std::array::from_fn(|i| [980 + 147 * i as u32, 550]);
+        assert!(in_keypad_area(keys, 89, (1571, 729)));
+        assert!(!in_keypad_area(keys, 89, (1571, 1100)), "far below");
+        assert!(!in_keypad_area(keys, 89, (300, 600)), "on the board");
+        // Portrait, keys as wide as cells: two of them around the keys.
+        let keys = std::array::from_fn(|i| [100 + 110 * i as u32, 1800]);
+        assert!(in_keypad_area(keys, 110, (540, 1800 + 2 * 110)));
+        assert!(!in_keypad_area(keys, 110, (540, 1800 + 2 * 110 + 1)));
     }
 }
