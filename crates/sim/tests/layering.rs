@@ -3,6 +3,10 @@
 //! needs a type from a module above it is the sign that the type wants a home below both
 //! (`app::geometry`'s `Rect`, `app::options`' `AppOptions`, `android`'s API levels).
 
+#[allow(dead_code)]
+#[path = "../../../tests/it/common/rust_source.rs"]
+mod rust_source;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -41,17 +45,10 @@ fn modules(src: &Path) -> BTreeMap<String, PathBuf> {
     out
 }
 
-/// The source without comments and without a trailing `#[cfg(test)] mod tests { .. }`.
+/// The source with comments, string literals and `#[cfg(test)]` items blanked (the player's
+/// structure tests' scanner).
 fn code(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    let text = match text.find("#[cfg(test)]\nmod tests {") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    text.lines()
-        .map(|l| l.find("//").map_or(l, |i| &l[..i]))
-        .collect::<Vec<_>>()
-        .join("\n")
+    rust_source::scan(&std::fs::read_to_string(path).unwrap()).code
 }
 
 /// A `use` tree flattened: `super::{a, b::{C, D}}` gives `super::a`, `super::b::C`, `super::b::D`.
