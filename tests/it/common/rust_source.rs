@@ -1,7 +1,8 @@
 //! The player's Rust sources as the structure tests read them (`library_words.rs`,
-//! `layering.rs`, and the simulated phone's `crates/sim/tests/layering.rs` through `#[path]`): each file's module path, its code with comments and string literals blanked,
-//! its string literals (escapes decoded, `\` line continuations joined), and which parts are
-//! test code (`#[cfg(test)]` items, and the files of `#[cfg(test)] mod name;`), left out.
+//! `layering.rs`; the simulated phone's `crates/sim/tests/layering.rs` through `#[path]`): each
+//! file's module path, its code with comments and string literals blanked, its string literals
+//! (escapes decoded, `\` line continuations joined), and which parts are test code
+//! (`#[cfg(test)]` items, and the files of `#[cfg(test)] mod name;`), left out.
 
 use std::path::{Path, PathBuf};
 
