@@ -26,6 +26,11 @@ pub const fn box_of(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 
+/// Whether cells `a` and `b` share a row, a column or a box (a cell is its own peer).
+pub const fn are_peers(a: usize, b: usize) -> bool {
+    row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b)
+}
+
 /// Human name of a cell, 1-based: `r3c8`.
 pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", row_of(cell) + 1, col_of(cell) + 1)

@@ -207,7 +207,7 @@ fn first_board(
 
 /// The givens on `first`, read with `cal`: a board that keeps the rules and has a solution, and
 /// whether it has more than one. Several are played only where the reading has no doubt about
-/// a cell (else the OCR may have missed a digit).
+/// a cell that the puzzle does not settle (else the OCR may have missed a digit).
 fn read_givens(
     cal: &crate::calibration::Calibration,
     first: &RgbaImage,
@@ -221,7 +221,10 @@ fn read_givens(
         1 => Ok((givens, false)),
         _ => {
             let reading = cal.read(first)?;
-            let doubts: Vec<&str> = reading.cell_doubts().map(|d| d.message.as_str()).collect();
+            let doubts: Vec<&str> = reading
+                .unsettled_doubts(solver::fast::has_no_solution)
+                .map(|d| d.message.as_str())
+                .collect();
             if doubts.is_empty() {
                 return Ok((givens, true));
             }

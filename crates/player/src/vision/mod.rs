@@ -43,6 +43,12 @@ pub const MIN_SCORE: f32 = 0.70;
 /// A digit whose runner-up is closer than this is reported as doubtful.
 pub const MIN_MARGIN: f32 = 0.05;
 
+/// How much more a glyph must be like the board's other cells read as its digit than like its
+/// runner-up's for the runner-up to be ruled out ([`Reading::unsettled_doubts`]). On real apps'
+/// screens the same digit of one kind correlates at 0.88-1.0 (0.70 beside a highlight) and two
+/// digits at most 0.87; the simulated app's 8 and 3 of one style at 0.86.
+pub const GLYPHS_APART: f32 = 0.1;
+
 /// Why a frame could not be read.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum VisionError {
@@ -192,6 +198,57 @@ impl Reading {
     /// size in an empty cell): where there are none, no digit was missed or misread.
     pub fn cell_doubts(&self) -> impl Iterator<Item = &Doubt> {
         self.doubts.iter().filter(|d| d.cell.is_some())
+    }
+
+    /// The cell doubts the board settles. A digit read with a good score but close to its
+    /// runner-up is not the runner-up where
+    /// - its glyph is like the board's other cells read as the same digit, and far less like
+    ///   the cells of its kind read surely as the runner-up ([`GLYPHS_APART`]): one font draws
+    ///   a digit the same everywhere on a board;
+    /// - or the board with the runner-up in its place, and the other doubted cells blank,
+    ///   `has_no_solution`: a level's givens have one whatever those cells hold (a runner-up
+    ///   repeated in the cell's row, column or box is the simple case).
+    ///
+    /// For boards of givens, a level as it opens; the solver is the caller's.
+    pub fn unsettled_doubts<'a>(
+        &'a self,
+        has_no_solution: impl Fn(&Board) -> bool + 'a,
+    ) -> impl Iterator<Item = &'a Doubt> + 'a {
+        let doubted: Vec<usize> = self.cell_doubts().filter_map(|d| d.cell).collect();
+        let settled = move |i: usize| {
+            self.cells[i].matched.is_some_and(|m| {
+                let mut other = self.board;
+                for &c in &doubted {
+                    other.set(c, 0);
+                }
+                other.set(i, m.runner_up);
+                m.score >= MIN_SCORE
+                    && (self.glyphs_apart(i, m, &doubted) || has_no_solution(&other))
+            })
+        };
+        self.cell_doubts()
+            .filter(move |d| d.cell.is_none_or(|i| !settled(i)))
+    }
+
+    /// Whether cell `i`'s glyph, read as `m`, is like the other cells read as the same digit
+    /// and [`GLYPHS_APART`] less like any cell of its kind read surely (not `doubted`) as the
+    /// runner-up.
+    fn glyphs_apart(&self, i: usize, m: templates::Match, doubted: &[usize]) -> bool {
+        let Some(glyph) = &self.cells[i].glyph else {
+            return false;
+        };
+        let likest = |digit: u8, sure: bool| {
+            (0..81)
+                .filter(|&p| p != i && self.board.get(p) == digit && self.kinds[p] == self.kinds[i])
+                .filter(|p| !sure || !doubted.contains(p))
+                .filter_map(|p| self.cells[p].glyph.as_ref())
+                .map(|g| glyph.ncc(g))
+                .reduce(f32::max)
+        };
+        match (likest(m.digit, false), likest(m.runner_up, true)) {
+            (Some(same), Some(runner_up)) => same >= runner_up + GLYPHS_APART,
+            _ => false,
+        }
     }
 
     /// The givens only.

@@ -1,7 +1,7 @@
 //! The probe's state, its taps and looks, and writing and taking back its digit.
 
 use super::{LATE_WATCH, ProbeTarget, SETTLE, SETTLE_LOOKS, STEP};
-use crate::board::{Board, CELLS, box_of, cell_name, col_of, row_of};
+use crate::board::{Board, CELLS, are_peers, cell_name};
 use crate::calibration::{Calibration, InputMode, InputSection, RuleKey, SameDigit, TakeBack};
 use crate::play::Point;
 use crate::vision::Kind;
@@ -40,10 +40,6 @@ pub(super) struct Prober<'a> {
     pub(super) last: Option<Shot>,
 }
 
-fn peers(a: usize, b: usize) -> bool {
-    row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b)
-}
-
 impl<'a> Prober<'a> {
     pub(super) fn new(
         target: &'a mut dyn ProbeTarget,
@@ -53,13 +49,17 @@ impl<'a> Prober<'a> {
         let reading = cal.read(&frame)?;
         let start = reading.board;
         let check = crate::solver::fast::solutions(&start, 2);
+        let no_doubt = || {
+            let mut left = reading.unsettled_doubts(crate::solver::fast::has_no_solution);
+            left.next().is_none()
+        };
         let solution = match (check.count, check.first) {
             (0, _) | (_, None) => anyhow::bail!(
                 "the board on screen has no solution (a wrong digit entered, or a digit misread): \
                  probe on a level with no entries, or give the rules by hand in the calibration's [input]"
             ),
             (1, Some(s)) => s,
-            (_, Some(s)) if reading.cell_doubts().next().is_none() => s,
+            (_, Some(s)) if no_doubt() => s,
             _ => anyhow::bail!(
                 "the board on screen has more than one solution, and the reading doubts a cell \
                  (did the OCR miss a digit?): the probe could write a wrong digit, so it does not start"
@@ -84,11 +84,15 @@ impl<'a> Prober<'a> {
         // are not its peers (their selection does not tint it).
         let a = (0..CELLS)
             .filter(|&c| start.get(c) == 0 && counts[solution.get(c) as usize] <= 6 && sure(c))
-            .max_by_key(|&c| givens.iter().filter(|&&g| !peers(g, c)).count())
+            .max_by_key(|&c| givens.iter().filter(|&&g| !are_peers(g, c)).count())
             .ok_or_else(|| {
                 anyhow::anyhow!("no empty cell to probe on: open a level with empty cells")
             })?;
-        let far: Vec<usize> = givens.iter().copied().filter(|&g| !peers(g, a)).collect();
+        let far: Vec<usize> = givens
+            .iter()
+            .copied()
+            .filter(|&g| !are_peers(g, a))
+            .collect();
         let (g0, g1) = match far.as_slice() {
             [x, y, ..] => (*x, *y),
             _ => anyhow::bail!(

@@ -57,6 +57,11 @@ pub fn solutions(board: &Board, limit: u32) -> Solutions {
     search::run(st, limit, true)
 }
 
+/// Whether `board` has no solution (a repeated digit included).
+pub fn has_no_solution(board: &Board) -> bool {
+    solutions(board, 1).count == 0
+}
+
 /// [`solutions`] of `board` where no cell of `excluded` holds its digit (`(cell, digit)`: "not
 /// this digit here", as an app that marks a digit wrong says).
 pub fn solutions_excluding(board: &Board, excluded: &[(usize, u8)], limit: u32) -> Solutions {
