@@ -10,7 +10,7 @@ use super::navigate::navigate;
 use crate::board::Board;
 use crate::calibration::probe::{ProbeTarget, ScreenWords};
 use crate::calibration::{Calibration, Navigation};
-use crate::device::android::{Key, UiNode, UiScreen};
+use crate::device::android::{Key, PhoneState, UiNode, UiScreen};
 use crate::play::stop::Stop;
 use crate::play::target::Point;
 use crate::play::target::{Incident, IncidentKind, Seen, Target};
@@ -176,18 +176,8 @@ impl<'a> PhoneTarget<'a> {
             self.settle("the lock screen showed: swiped it away".into())?;
             return Ok(Err(()));
         }
-        if let (Some(front), Some(app)) = (state.focused_package(), self.package.clone())
-            && front != app
-        {
-            let launched = self
-                .link
-                .call("bringing the app back", |d| d.launch(&app))?;
+        if self.bring_app_back(&state)? {
             self.may_reopen = true;
-            let how = match launched {
-                Ok(()) => format!("brought {app} back"),
-                Err(said) => format!("monkey could not bring {app} back ({said})"),
-            };
-            self.settle(format!("{front} was in front: {how}"))?;
             return Ok(Err(()));
         }
         // The app (or a window we cannot place) is in front without the board: its words.
@@ -227,6 +217,27 @@ impl<'a> PhoneTarget<'a> {
 }
 
 impl PhoneTarget<'_> {
+    /// Where another app than the game's is in front (by `state`), brings the game's back
+    /// (`monkey`) and says so; true if it did.
+    fn bring_app_back(&mut self, state: &PhoneState) -> anyhow::Result<bool> {
+        let (Some(front), Some(app)) = (state.focused_package(), self.package.clone()) else {
+            return Ok(false);
+        };
+        if front == app {
+            return Ok(false);
+        }
+        let front = front.to_string();
+        let launched = self
+            .link
+            .call("bringing the app back", |d| d.launch(&app))?;
+        let how = match launched {
+            Ok(()) => format!("brought {app} back"),
+            Err(said) => format!("monkey could not bring {app} back ({said})"),
+        };
+        self.settle(format!("{front} was in front: {how}"))?;
+        Ok(true)
+    }
+
     /// The words on the screen (`uiautomator dump`), and what uiautomator said instead where it
     /// could not read them: a screen that keeps animating (a completion's confetti) is asked again
     /// after a pause, a few times, so it is not taken for a screen without words.
@@ -319,6 +330,9 @@ impl Target for PhoneTarget<'_> {
             return Ok(false);
         };
         self.may_reopen = false;
+        // The level list is the app's: another app (the launcher) in front hides it.
+        let state = self.link.call("checking the screen", |d| d.phone_state())?;
+        self.bring_app_back(&state)?;
         navigate(&mut self.link, &nav, level)?;
         self.link
             .interruption(format!("the app was not on level {level}: opened it again"));
