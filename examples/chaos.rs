@@ -149,8 +149,6 @@ fn draw(rng: &mut Rng) -> Draw {
     // look for it.)
     let has = |knob: &str| faults_list.iter().any(|f| f.starts_with(knob));
     let back_refused = has("--inject-denied") && !has("--adb-root") && has("--popup-after");
-    let recoverable =
-        faults.recoverable && !back_refused && app.allows(strategy, faults.drops, limit);
     const LOSSY: [&str; 6] = [
         "--drop-taps",
         "--popup-after",
@@ -162,6 +160,11 @@ fn draw(rng: &mut Rng) -> Draw {
     let lossless = !faults_list
         .iter()
         .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
+    // A tap lost any way (dropped, swallowed by a popup or a coach mark, sent to the launcher
+    // or a dark screen, in flight when the link dropped) leaves a re-tap or brush trap set.
+    let recoverable = faults.recoverable
+        && !back_refused
+        && app.allows(strategy, faults.drops, !lossless, limit);
     Draw {
         look,
         faults: faults_list,
@@ -484,9 +487,9 @@ impl AppRules {
         }
     }
 
-    /// Whether a player can solve a level with `strategy` on this app (`drops`: taps get lost;
-    /// `limit`: a mistake limit is set).
-    fn allows(&self, strategy: &str, drops: bool, limit: Option<u32>) -> bool {
+    /// Whether a player can solve a level with `strategy` on this app (`drops`: taps get lost
+    /// at random; `loses`: any tap may get lost (`LOSSY`); `limit`: a mistake limit is set).
+    fn allows(&self, strategy: &str, drops: bool, loses: bool, limit: Option<u32>) -> bool {
         let fast = strategy == "fast";
         // Guarded, a write goes astray only when three taps in a row are lost (0.8% at 20%):
         // a limit of 3 or more leaves room for that chance, a smaller one does not.
@@ -506,7 +509,7 @@ impl AppRules {
                 || (drops && (self.hidden_counter || self.digit_first || !guarded_enough))))
             && !(self.locked && ((!fast && !self.undo) || drops))
             && (fast || takes_back)
-            && !(self.retap_hazard && drops)
+            && !(self.retap_hazard && loses)
             && !(self.refuses && drops && limit)
             // A search's valid digits that differ from the stored solution count as mistakes.
             && !(self.several && self.solution_check && limit && self.counts)
