@@ -162,9 +162,8 @@ fn draw(rng: &mut Rng) -> Draw {
         .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
     // A tap lost any way (dropped, swallowed by a popup or a coach mark, sent to the launcher
     // or a dark screen, in flight when the link dropped) leaves a re-tap or brush trap set.
-    let recoverable = faults.recoverable
-        && !back_refused
-        && app.allows(strategy, faults.drops, !lossless, limit);
+    let recoverable =
+        faults.recoverable && !back_refused && app.allows(strategy, faults.drops, !lossless, limit);
     Draw {
         look,
         faults: faults_list,

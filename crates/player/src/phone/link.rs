@@ -371,34 +371,8 @@ impl Link {
                         State::Listed(s) => s.as_str(),
                         _ => "",
                     };
-                    note = if listed.is_empty() {
-                        "the adb server no longer lists it".to_string()
-                    } else {
-                        format!("the adb server lists it as {listed}")
-                    };
-                    // `adb connect` again: the server may have forgotten it, or wait seconds
-                    // before it retries a dropped connection on its own. An offline device
-                    // gets a second to come back by itself first.
-                    let early = listed == "offline" && started.elapsed() < Duration::from_secs(1);
-                    if !early
-                        && last_connect.is_none_or(|t| t.elapsed() >= Duration::from_secs(2))
-                        && let Route::Server(server) = &self.device.route
-                    {
-                        last_connect = Some(Instant::now());
-                        if listed == "offline" {
-                            let _ = server.disconnect(&self.device.serial);
-                        }
-                        let connected = server.connect(&self.device.serial);
-                        tracing::debug!(serial = %self.device.serial, ok = connected.is_ok(), "adb connect");
-                        connect_error = match connected {
-                            Ok(_) => String::new(),
-                            Err(e) => format!(
-                                ", and `adb connect {}` failed ({e}): is the phone on and on the network?",
-                                self.device.serial
-                            ),
-                        };
-                    }
-                    note.push_str(&connect_error);
+                    note =
+                        self.connect_again(listed, started, &mut last_connect, &mut connect_error);
                 }
                 State::Listed(s) => {
                     lost = true;
@@ -436,6 +410,45 @@ impl Link {
             delay = (delay * 2).min(Duration::from_millis(1000));
         }
         Ok(lost)
+    }
+
+    /// A network phone the adb server lists as `listed` (empty: not at all): `adb connect` again
+    /// (the server may have forgotten it, or wait seconds before it retries a dropped connection
+    /// on its own; an offline phone gets a second to come back by itself first, and connects are
+    /// 2 s apart). Returns what the server says, with the last connect's failure.
+    fn connect_again(
+        &self,
+        listed: &str,
+        started: Instant,
+        last_connect: &mut Option<Instant>,
+        connect_error: &mut String,
+    ) -> String {
+        let mut note = if listed.is_empty() {
+            "the adb server no longer lists it".to_string()
+        } else {
+            format!("the adb server lists it as {listed}")
+        };
+        let early = listed == "offline" && started.elapsed() < Duration::from_secs(1);
+        if !early
+            && last_connect.is_none_or(|t| t.elapsed() >= Duration::from_secs(2))
+            && let Route::Server(server) = &self.device.route
+        {
+            *last_connect = Some(Instant::now());
+            if listed == "offline" {
+                let _ = server.disconnect(&self.device.serial);
+            }
+            let connected = server.connect(&self.device.serial);
+            tracing::debug!(serial = %self.device.serial, ok = connected.is_ok(), "adb connect");
+            *connect_error = match connected {
+                Ok(_) => String::new(),
+                Err(e) => format!(
+                    ", and `adb connect {}` failed ({e}): is the phone on and on the network?",
+                    self.device.serial
+                ),
+            };
+        }
+        note.push_str(connect_error);
+        note
     }
 
     fn state(&self) -> State {
