@@ -83,34 +83,7 @@ impl Run<'_> {
             ),
         };
         session.journal.end(result_word, &message)?;
-        let totals = Totals::of(&read_journal(&session.dir.join("journal.jsonl"))?.lines);
-        let s = &self.stats;
-        append_run(
-            &cfg.data_dir,
-            &RunRecord {
-                time: time::rfc3339(SystemTime::now()),
-                device: format!("{} {}", self.device.serial, session.meta.device.model),
-                level: cfg.level,
-                strategy: cfg.strategy.name().into(),
-                givens: self.givens.filled() as u32,
-                placements: s.placements,
-                undos: s.undos,
-                calls: s.calls(),
-                taps: totals.taps,
-                repairs: totals.repairs,
-                search_ms: s.elapsed.as_secs_f64() * 1e3,
-                replay_ms: totals.replay_ms.max(perform_ms),
-                result: result_word.into(),
-                reconnects: totals.reconnects,
-                interruptions: totals.interruptions,
-                version: runs::VERSION,
-                session: session
-                    .dir
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-            },
-        )?;
+        self.record_run(session, result_word, perform_ms)?;
         if let Some(error) = error {
             return Err(RunFailed {
                 session_dir: session.dir.clone(),
@@ -134,5 +107,37 @@ impl Run<'_> {
             plan: None,
             warmup_taps: 0,
         })
+    }
+
+    /// The run's line in `runs.csv`: the search's counts, the journal's totals, how it ended.
+    fn record_run(&self, session: &Session, result: &str, perform_ms: f64) -> anyhow::Result<()> {
+        let totals = Totals::of(&read_journal(&session.dir.join("journal.jsonl"))?.lines);
+        let s = &self.stats;
+        append_run(
+            &self.cfg.data_dir,
+            &RunRecord {
+                time: time::rfc3339(SystemTime::now()),
+                device: format!("{} {}", self.device.serial, session.meta.device.model),
+                level: self.cfg.level,
+                strategy: self.cfg.strategy.name().into(),
+                givens: self.givens.filled() as u32,
+                placements: s.placements,
+                undos: s.undos,
+                calls: s.calls(),
+                taps: totals.taps,
+                repairs: totals.repairs,
+                search_ms: s.elapsed.as_secs_f64() * 1e3,
+                replay_ms: totals.replay_ms.max(perform_ms),
+                result: result.into(),
+                reconnects: totals.reconnects,
+                interruptions: totals.interruptions,
+                version: runs::VERSION,
+                session: session
+                    .dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            },
+        )
     }
 }
