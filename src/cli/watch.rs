@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::{Opening, Phone};
-use sudoku_autoplay::device::{Device, DeviceEntry};
+use sudoku_autoplay::device::{Device, DeviceEntry, Server};
 use sudoku_autoplay::level::{Note, Update};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
 use sudoku_autoplay::play::stop::StopFlag;
@@ -85,6 +85,48 @@ pub fn parse_levels(s: &str) -> Result<Levels, String> {
     Ok(Levels(set.into_iter().collect()))
 }
 
+/// A ready device that appeared: the levels to play on it (said on stderr), or `None`, said
+/// why (its screen size unread, a calibration that does not fit, every level played).
+fn levels_to_play(
+    d: &DeviceEntry,
+    server: Server,
+    cfg: &PlayConfig,
+    args: &WatchArgs,
+) -> Option<(Device, Vec<u32>)> {
+    let device = Device::new(d.serial.clone(), server);
+    let size = device.screen_size().ok()?;
+    let app = device.front_package().ok().flatten();
+    let phone = Phone {
+        model: &d.model,
+        size,
+        app: app.as_deref(),
+    };
+    let usable = check_navigation(cfg, phone, Opening::Levels, &mut |update| {
+        if let Update::Note(note) = update {
+            print_note(note, args.run.quiet)
+        }
+    });
+    if let Err(e) = usable {
+        eprintln!("{}: not playing: {}", d.serial, error_text(&e));
+        return None;
+    }
+    let levels = next_levels(&cfg.data_dir, &d.serial, &args.levels.0);
+    if levels.is_empty() {
+        eprintln!(
+            "{}: every level of {} is played (see `autoplay stats`); nothing to do",
+            d.serial, args.levels
+        );
+        return None;
+    }
+    eprintln!(
+        "{}: ready ({}), playing levels {}",
+        d.serial,
+        d.model,
+        Levels(levels.clone())
+    );
+    Some((device, levels))
+}
+
 pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
     let server = args.adb.running_server()?;
     // The levels under way are not interrupted: each runs with its own stop flag (the
@@ -136,40 +178,10 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
             if workers.contains_key(&d.serial) || settled.contains(&d.serial) {
                 continue;
             }
-            let device = Device::new(d.serial.clone(), server);
-            let Ok(size) = device.screen_size() else {
-                continue;
-            };
             settled.insert(d.serial.clone());
-            let app = device.front_package().ok().flatten();
-            let phone = Phone {
-                model: &d.model,
-                size,
-                app: app.as_deref(),
+            let Some((device, levels)) = levels_to_play(&d, server, &cfg, args) else {
+                continue;
             };
-            let usable = check_navigation(&cfg, phone, Opening::Levels, &mut |update| {
-                if let Update::Note(note) = update {
-                    print_note(note, args.run.quiet)
-                }
-            });
-            if let Err(e) = usable {
-                eprintln!("{}: not playing: {}", d.serial, error_text(&e));
-                continue;
-            }
-            let levels = next_levels(&cfg.data_dir, &d.serial, &args.levels.0);
-            if levels.is_empty() {
-                eprintln!(
-                    "{}: every level of {} is played (see `autoplay stats`); nothing to do",
-                    d.serial, args.levels
-                );
-                continue;
-            }
-            eprintln!(
-                "{}: ready ({}), playing levels {}",
-                d.serial,
-                d.model,
-                Levels(levels.clone())
-            );
             settled.remove(&d.serial);
             let (cfg, stop, multi, all) = (
                 cfg.clone(),
