@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
-use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::play;
+use sudoku_autoplay::level::{PlayConfig, Update};
 use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
@@ -70,6 +70,21 @@ impl Drop for Connected {
     }
 }
 
+/// Outside the repository (no `sim-PROFILE.toml` in the calibration directories, none given):
+/// the calibration built into the binary, written into the data directory.
+fn use_builtin_calibration(cfg: &mut PlayConfig, profile: &str) -> anyhow::Result<()> {
+    let shipped = format!("sim-{profile}.toml");
+    let dirs = cfg.calibration_dirs.dirs();
+    if cfg.calibration.is_some() || dirs.iter().any(|d| d.join(&shipped).exists()) {
+        return Ok(());
+    }
+    let path = cfg.data_dir.join(&shipped);
+    std::fs::create_dir_all(&cfg.data_dir)?;
+    std::fs::write(&path, builtin_calibration(profile))?;
+    cfg.calibration = Some(path);
+    Ok(())
+}
+
 pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let profile = profile::profile(&args.profile).ok_or_else(|| {
         anyhow::anyhow!(
@@ -95,20 +110,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let mut cfg = args
         .calibration
         .config(&args.run, Some(args.level), &args.search)?;
-    let shipped = format!("sim-{}.toml", profile.name);
-    if cfg.calibration.is_none()
-        && !cfg
-            .calibration_dirs
-            .dirs()
-            .iter()
-            .any(|d| d.join(&shipped).exists())
-    {
-        // Run outside the repository: use the calibration built into the binary.
-        let path = cfg.data_dir.join(&shipped);
-        std::fs::create_dir_all(&cfg.data_dir)?;
-        std::fs::write(&path, builtin_calibration(profile.name))?;
-        cfg.calibration = Some(path);
-    }
+    use_builtin_calibration(&mut cfg, profile.name)?;
     let live_png: PathBuf = cfg.data_dir.join("demo-screen.png");
     std::fs::create_dir_all(&cfg.data_dir)?;
     eprintln!(
