@@ -103,10 +103,13 @@ impl Look {
     }
 }
 
-/// Draws placements per level on a log scale, one series per strategy, into a PNG: each with
-/// its own colour, line style and marker; a line joins consecutive levels only.
-pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
-    let mut series: Vec<(&str, Vec<(u32, u64)>)> = Vec::new();
+/// A strategy and its (level, placements) points.
+type Series<'a> = (&'a str, Vec<(u32, u64)>);
+
+/// The placements of each strategy's solved runs by level, strategies in a fixed order (so
+/// each keeps its look from plot to plot), levels ascending.
+fn series(rows: &[Row]) -> anyhow::Result<Vec<Series<'_>>> {
+    let mut series: Vec<Series> = Vec::new();
     for r in rows.iter().filter(|r| r.solved > 0) {
         let Some(level) = r.level else { continue };
         let point = (level, r.placements.max(1));
@@ -120,7 +123,6 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
             "nothing to plot: no solved run of a numbered level in runs.csv (play with --level N)"
         );
     }
-    // Strategies in a fixed order, so each keeps its look from plot to plot.
     let rank = |name: &str| {
         Strategy::ALL
             .iter()
@@ -131,6 +133,13 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
     for (_, pts) in &mut series {
         pts.sort();
     }
+    Ok(series)
+}
+
+/// Draws placements per level on a log scale, one series per strategy, into a PNG: each with
+/// its own colour, line style and marker; a line joins consecutive levels only.
+pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
+    let series = series(rows)?;
     // The bundled font, so no system font is needed; registering twice is harmless.
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| anyhow::anyhow!("the bundled DejaVu font does not load"))?;
