@@ -68,26 +68,7 @@ pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
             });
             continue;
         }
-        // An event line: `/dev/input/event5: 0003 0035 000001e5`, `-l`'s
-        // `/dev/input/event1: EV_ABS ABS_MT_POSITION_X 000001e5`, `-t`'s `[ 12.3] /dev/...`.
-        let event = l.rsplit_once("] ").map_or(l, |(_, r)| r);
-        if let Some((dev, codes)) = event.split_once(": ")
-            && dev.starts_with("/dev/input/")
-        {
-            let words: Vec<&str> = codes.split_whitespace().collect();
-            let mt = match words[..] {
-                ["0003", code, _] => u16::from_str_radix(code, 16)
-                    .ok()
-                    .filter(|c| (ABS_MT_SLOT..=0x3d).contains(c)),
-                ["EV_ABS", label, _] if label.starts_with("ABS_MT_") => {
-                    Some(if label == "ABS_MT_SLOT" {
-                        ABS_MT_SLOT
-                    } else {
-                        0x30
-                    })
-                }
-                _ => None,
-            };
+        if let Some((dev, mt)) = event_line(l) {
             if let Some(code) = mt {
                 let e = events.entry(dev.to_string()).or_default();
                 e.0 += 1;
@@ -142,6 +123,29 @@ pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
             })
         })
         .collect()
+}
+
+/// An event line of `getevent` (`/dev/input/event5: 0003 0035 000001e5`, `-l`'s
+/// `/dev/input/event1: EV_ABS ABS_MT_POSITION_X 000001e5`, `-t`'s `[ 12.3] /dev/...`): its
+/// device, and its code where it is a multitouch one (`-l`'s names: `ABS_MT_SLOT`, else 0x30).
+fn event_line(l: &str) -> Option<(&str, Option<u16>)> {
+    let event = l.rsplit_once("] ").map_or(l, |(_, r)| r);
+    let (dev, codes) = event
+        .split_once(": ")
+        .filter(|(dev, _)| dev.starts_with("/dev/input/"))?;
+    let words: Vec<&str> = codes.split_whitespace().collect();
+    let mt = match words[..] {
+        ["0003", code, _] => u16::from_str_radix(code, 16)
+            .ok()
+            .filter(|c| (ABS_MT_SLOT..=0x3d).contains(c)),
+        ["EV_ABS", label, _] if label.starts_with("ABS_MT_") => Some(if label == "ABS_MT_SLOT" {
+            ABS_MT_SLOT
+        } else {
+            0x30
+        }),
+        _ => None,
+    };
+    Some((dev, mt))
 }
 
 /// What `dumpsys input`'s reader says of one touch node: which display its touch mapper
