@@ -121,25 +121,7 @@ impl Renderer {
             (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, Some(game)) => {
                 self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
                 if let Some(counter) = model.mistake_counter() {
-                    // Right-aligned in the app bar, left of the undo key.
-                    let size = Self::sp(layout, 16.0);
-                    let w = self.text.width(Face::Regular, size, &counter);
-                    let right = if layout.undo.w > 0 && layout.undo.y == layout.app_bar.y {
-                        layout.undo.x
-                    } else {
-                        layout.app_bar.right()
-                    } - layout.px(16.0);
-                    let baseline =
-                        self.text
-                            .baseline(Face::Regular, size, layout.app_bar.center().1);
-                    self.text.draw(
-                        &mut cv,
-                        Face::Regular,
-                        size,
-                        &counter,
-                        (right - w, baseline),
-                        pal.on_app_bar,
-                    );
+                    self.mistake_counter(&mut cv, layout, pal, &counter);
                 }
                 let over = model.screen == AppScreen::GameOver;
                 let form = match model.screen {
@@ -193,6 +175,35 @@ impl Renderer {
         }
         self.status_bar(&mut cv, layout, pal, clock);
         self.nav_bar(&mut cv, layout, pal);
+    }
+
+    /// The mistake counter ("Mistakes: 0/3"), right-aligned in the app bar, left of the undo
+    /// key.
+    fn mistake_counter(
+        &mut self,
+        cv: &mut Canvas,
+        layout: &ScreenLayout,
+        pal: &Palette,
+        counter: &str,
+    ) {
+        let size = Self::sp(layout, 16.0);
+        let w = self.text.width(Face::Regular, size, counter);
+        let right = if layout.undo.w > 0 && layout.undo.y == layout.app_bar.y {
+            layout.undo.x
+        } else {
+            layout.app_bar.right()
+        } - layout.px(16.0);
+        let baseline = self
+            .text
+            .baseline(Face::Regular, size, layout.app_bar.center().1);
+        self.text.draw(
+            cv,
+            Face::Regular,
+            size,
+            counter,
+            (right - w, baseline),
+            pal.on_app_bar,
+        );
     }
 
     fn sp(layout: &ScreenLayout, sp: f32) -> u32 {
