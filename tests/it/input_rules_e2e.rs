@@ -89,19 +89,15 @@ fn sim(case: &Case) -> SimHandle {
     spawn(c).unwrap()
 }
 
-/// Calibrates on the phone (level `calibrate_on` open, no hint but how to open levels), then plays
-/// `level` with the case's strategy; checks the probe's findings and how it ended.
-fn run(case: &Case) {
-    let data = tempfile::tempdir().unwrap();
-    let sim = sim(case);
-    let adb = AdbServer::start();
-    adb.connect(&sim.serial());
-    let port = adb.addr().port().to_string();
+/// Calibrates on the phone (level `calibrate_on` open, no hint but how to open levels) into
+/// `file`, and checks the probe's findings: it cost no mistake, left the board as it found it (but
+/// a locked digit) and found what the case says. Returns the phone's state after it.
+fn calibrate(case: &Case, sim: &SimHandle, adb: &AdbServer, file: &Path) -> serde_json::Value {
     let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
     let shell = open.replace("{level}", &case.calibrate_on.to_string());
     adb.adb(&["-s", &sim.serial(), "shell", &shell]);
     let before = sim.dumpsys();
-    let file = data.path().join("app.toml");
+    let port = adb.addr().port().to_string();
     let mut cmd = autoplay_command();
     cmd.args([
         "calibrate",
@@ -113,19 +109,30 @@ fn run(case: &Case) {
         &open,
     ])
     .arg("--out")
-    .arg(&file);
+    .arg(file);
     let out = run_with_timeout(cmd, b"", Duration::from_secs(90));
     let name = case.name;
     assert_eq!(out.code(), 0, "{name}: {}\n{}", out.text(), out.stderr);
-    // The probe cost no mistake and left the board as it found it (but a locked digit).
     let after = sim.dumpsys();
     assert_eq!(after["mistakes"], 0, "{name}: {after}");
-    let input = Calibration::load(&file).unwrap().input;
+    let input = Calibration::load(file).unwrap().input;
     if !input.locked {
         assert_eq!(after["board"], before["board"], "{name}: {}", out.text());
     }
-    let before = after;
     assert!((case.probed)(&input), "{name}: the probe found {input:#?}");
+    after
+}
+
+/// [`calibrate`], then plays `level` with the case's strategy and checks how it ended.
+fn run(case: &Case) {
+    let data = tempfile::tempdir().unwrap();
+    let sim = sim(case);
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let port = adb.addr().port().to_string();
+    let file = data.path().join("app.toml");
+    let before = calibrate(case, &sim, &adb, &file);
+    let name = case.name;
 
     let mut cmd = autoplay_command();
     cmd.args([
