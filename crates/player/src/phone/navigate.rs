@@ -112,35 +112,54 @@ const PAGE_TAPS: u32 = 3;
 const LIST_STEPS: usize = 6;
 
 /// Brings the level list up from wherever the app is: taps the last of `open`'s buttons that
-/// shows, or presses BACK where none does, until level numbers show.
+/// shows; where none does, the app's own up button ("Navigate up", AppCompat's toolbar; "Back")
+/// while it changes the screen, else BACK (a key that a phone refusing injected input refuses,
+/// where taps still land), until level numbers show.
 fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
+    let mut before: Option<Vec<String>> = None;
+    let mut up_tapped = false;
     for step in 0..=LIST_STEPS {
         let nodes = list_nodes(link)?;
         if shows_level_list(link, &nodes)? {
             return Ok(());
         }
+        let words: Vec<String> = nodes.iter().map(|n| n.words.clone()).collect();
         if step == LIST_STEPS {
-            let words: Vec<String> = nodes.iter().map(|n| n.words.clone()).collect();
             bail!(
                 "the level list did not come up (the screen shows {}): check [navigation] open, \
                  the words of the buttons that lead to it",
                 words::quote(&words, 6)
             );
         }
-        let button = open.iter().rev().find_map(|w| {
+        let named = |w: &str| {
             nodes
                 .iter()
                 .find(|n| n.words.trim().eq_ignore_ascii_case(w.trim()))
-        });
-        match button {
+        };
+        let button = open.iter().rev().find_map(|w| named(w));
+        // The up button again only where it changed the screen last time.
+        let up = (!up_tapped || before.as_ref() != Some(&words))
+            .then(|| {
+                UP_BUTTONS
+                    .iter()
+                    .find_map(|w| named(w).filter(|n| n.clickable))
+            })
+            .flatten();
+        up_tapped = button.is_none() && up.is_some();
+        match button.or(up) {
             Some(n) => link.tap(n.center.0, n.center.1)?,
             None => link.key(Key::Back)?,
         }
+        before = Some(words);
         link.flush()?;
         std::thread::sleep(Duration::from_millis(500));
     }
     Ok(())
 }
+
+/// The words of an app's own up (back) button: AppCompat's toolbar says "Navigate up"
+/// (`abc_action_bar_up_description`), Compose apps mostly "Back".
+const UP_BUTTONS: [&str; 2] = ["Navigate up", "Back"];
 
 /// Whether the screen, whose nodes are `nodes`, is a level list: level numbers on it, and no
 /// Sudoku board (a game screen's keys are numbers too).
