@@ -755,15 +755,25 @@ mod tests {
     use super::*;
     use crate::profile::Profile;
 
-    /// Every profile, held upright and in landscape.
+    /// Every profile, held upright and in landscape, at its density and at the smallest and
+    /// largest that Settings' Display size offers (AOSP's `DisplayDensityUtils`: 0.85, and up to
+    /// 1.5 or a 320 dp short side).
     fn held() -> Vec<Profile> {
         crate::profile::PROFILES
             .iter()
             .flat_map(|p| {
-                (0..2).map(|rotation| Profile {
-                    rotation,
-                    ..p.clone()
-                })
+                let d = p.density as f32;
+                let short = p.width.min(p.height) as f32;
+                let largest = (160.0 * short / 320.0 / d).clamp(1.0, 1.5);
+                [None, Some((d * 0.85) as u32), Some((d * largest) as u32)]
+                    .into_iter()
+                    .flat_map(move |density| {
+                        (0..2).map(move |rotation| Profile {
+                            rotation,
+                            override_density: density,
+                            ..p.clone()
+                        })
+                    })
             })
             .collect()
     }
