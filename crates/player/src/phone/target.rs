@@ -351,15 +351,13 @@ impl Target for PhoneTarget<'_> {
             .iter()
             .filter(|n| n.clickable && matches!(n.words.trim().as_bytes(), [b'1'..=b'9']))
             .count();
+        let (digits, cell) = (
+            self.calibration.keypad.digits,
+            self.calibration.cell_width(),
+        );
         let keys: Vec<String> = nodes
             .iter()
-            .filter(|n| {
-                let (keys, cell) = (
-                    self.calibration.keypad.digits,
-                    self.calibration.cell_width(),
-                );
-                n.clickable && (digit_keys >= 5 || in_keypad_area(keys, cell, n.center))
-            })
+            .filter(|n| n.clickable && (digit_keys >= 5 || in_keypad_area(digits, cell, n.center)))
             .map(|n| without_digits(&n.words))
             .collect();
         let new: Vec<String> = texts

@@ -92,9 +92,9 @@ impl Plan {
             cut_by_budget,
             several: None,
             guarded: layout
-                .guards_writes()
-                .then_some(layout.rules.mistake_limit)
-                .flatten(),
+                .rules
+                .mistake_limit
+                .filter(|_| layout.guards_writes()),
         }
     }
 

@@ -217,13 +217,15 @@ impl Reading {
         let doubted: Vec<usize> = self.cell_doubts().filter_map(|d| d.cell).collect();
         let settled = move |i: usize| {
             self.cells[i].matched.is_some_and(|m| {
-                let mut other = self.board;
-                for &c in &doubted {
-                    other.set(c, 0);
-                }
-                other.set(i, m.runner_up);
                 m.score >= MIN_SCORE
-                    && (self.glyphs_apart(i, m, &doubted) || has_no_solution(&other))
+                    && (self.glyphs_apart(i, m, &doubted) || {
+                        let mut other = self.board;
+                        for &c in &doubted {
+                            other.set(c, 0);
+                        }
+                        other.set(i, m.runner_up);
+                        has_no_solution(&other)
+                    })
             })
         };
         self.cell_doubts()

@@ -184,7 +184,7 @@ impl Tapper {
     /// Queues a tap at display pixel (x, y); writes a batch when it is full (or at once when pacing).
     pub fn tap(&mut self, x: u32, y: u32) -> Result<(), DeviceError> {
         if self.pace.on_phone {
-            self.send_pending()?;
+            // Pacing writes each tap at once: nothing is pending, only unproven.
             self.wait_until(|t| t.ledger.unacked.is_empty())?;
             self.pace.proven(Instant::now());
         }

@@ -8,7 +8,6 @@
 use super::engine::Performance;
 use super::stall::{StallHint, Stalled};
 use crate::board::{Board, CELLS};
-use crate::calibration::{InputMode, Retap};
 
 /// Digits written before the first look that must show one of them.
 pub(super) const PROOF_WRITES: u32 = 3;
@@ -79,10 +78,7 @@ impl Performance<'_, '_> {
         }
         // An app whose state after a lost tap hides digits as they are written (pencil mode
         // turned on by a re-tap, a brush armed) explains the same screen: the stall names it.
-        let rules = &self.enc.layout().rules;
-        let hidden_state =
-            rules.retap == Retap::Pencil || self.enc.layout().mode == InputMode::Both;
-        if hidden_state {
+        if !self.rules_checkable() {
             self.proof = Proof::Proven;
             return None;
         }
