@@ -23,7 +23,7 @@ mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
 use state::State;
-use tables::{BAND, ROW};
+use tables::ROW;
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,48 +123,53 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
     let line: &[u8; CELLS] = line
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
-    // Each given empties the rest of its row in its digit-band; empty cells do the same to a
-    // spare lane, so there is no branch per cell (which cells hold givens is unpredictable).
-    let mut cand = [BAND; 32];
-    let mut bad = false;
-    for (cell, &ch) in line.iter().enumerate() {
-        let digit = ch.wrapping_sub(b'1') as usize;
-        let given = digit < 9;
-        // `if given { 9 * band + digit } else { 27 }`, as a mask (the compiler would branch).
-        let mask = (given as usize).wrapping_neg();
-        let (keep, band_lane) = GIVEN_KEEPS[cell];
-        let lane = (band_lane as usize + digit) & mask | 27 & !mask;
-        cand[lane & 31] &= keep;
-        bad |= !given & (ch != b'.') & (ch != b'0');
-    }
-    let first_bad = || {
-        let mut cells = line.iter().enumerate();
-        cells.find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
-    };
-    if let Some((cell, &ch)) = bad.then(first_bad).flatten() {
+    // Every byte in `.` to `9` but `/` (a loop the compiler turns into vector code).
+    let bad = line
+        .iter()
+        .fold(false, |bad, &ch| bad | (ch.wrapping_sub(b'.') > 11) | (ch == b'/'));
+    if bad {
+        let (cell, &ch) = line
+            .iter()
+            .enumerate()
+            .find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
+            .expect("a bad byte");
         return Err(ParseError::BadChar {
             line: 1,
             column: cell + 1,
             ch: ch as char,
         });
     }
+    // Per band, the cells of each digit: slot `ch & 15` is the digit for `1`-`9`; `.` (14)
+    // and `0` (0) fill slots no digit reads. No branch per cell: which cells hold givens is
+    // unpredictable.
     let mut st = State::new();
-    st.cand.copy_from_slice(&cand[..27]);
+    for (band, cells) in line.chunks_exact(27).enumerate() {
+        let mut slots = [0u32; 16];
+        for (pos, &ch) in cells.iter().enumerate() {
+            slots[(ch & 15) as usize] |= 1 << pos;
+        }
+        for digit in 0..9 {
+            let given = slots[digit + 1];
+            st.cand[9 * band + digit] = GIVEN_ROW[(given & ROW) as usize] as u32
+                | (GIVEN_ROW[(given >> 9 & ROW) as usize] as u32) << 9
+                | (GIVEN_ROW[(given >> 18) as usize] as u32) << 18;
+        }
+    }
     Ok(st)
 }
 
-/// Per cell, what a given there keeps of its digit-band (the band but the rest of its row),
-/// and the band's first digit-band (`9 * band`).
-static GIVEN_KEEPS: [(u32, u8); CELLS] = {
-    let mut t = [(0u32, 0u8); CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let pos = cell % 27;
-        t[cell] = (
-            BAND & !(ROW << (9 * (pos / 9))) | 1 << pos,
-            9 * (cell / 27) as u8,
-        );
-        cell += 1;
+/// For one row of a digit-band, what its givens of that digit leave of it: the whole row
+/// without any, the given's cell with one, nothing with two or more (no solution).
+static GIVEN_ROW: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        t[row] = match row.count_ones() {
+            0 => ROW as u16,
+            1 => row as u16,
+            _ => 0,
+        };
+        row += 1;
     }
     t
 };

@@ -8,7 +8,7 @@ use crate::board::{Board, CELLS};
 
 /// Counts the solutions of `st` (after propagating it) up to `limit`, keeping the first if
 /// `keep_first`.
-pub(super) fn run(st: State, limit: u32, keep_first: bool) -> Solutions {
+pub(super) fn run(mut st: State, limit: u32, keep_first: bool) -> Solutions {
     let mut search = Search {
         limit,
         keep_first,
@@ -20,7 +20,7 @@ pub(super) fn run(st: State, limit: u32, keep_first: bool) -> Solutions {
         },
     };
     if limit > 0 {
-        descend(st, &mut search);
+        descend(&mut st, &mut search);
     }
     search.out
 }
@@ -51,7 +51,7 @@ const LIGHT_GUESSES: u64 = 32;
 /// [`LIGHT_OPEN`] open cells), typically easy ones and those with several solutions (where
 /// finding two takes a few guesses whatever the choice: serg, 20% less time). A light search
 /// that runs past [`LIGHT_GUESSES`] guesses turns strong.
-fn descend(mut st: State, search: &mut Search) {
+fn descend(st: &mut State, search: &mut Search) {
     let strong = search.strong || search.out.guesses >= LIGHT_GUESSES;
     let mut triads = Triads::default();
     let mut pairs = [0; 3];
@@ -84,12 +84,12 @@ fn descend(mut st: State, search: &mut Search) {
         let band = (0..3).find(|&band| pairs[band] != 0);
         let cell = match band {
             Some(band) => 27 * band + pairs[band].trailing_zeros() as usize,
-            None => first_open(&st),
+            None => first_open(st),
         };
         return guess_a_cell(st, cell, search);
     }
     let Some(Branch { digit, ways, count }) = branch::pick(&triads) else {
-        let cell = first_open(&st);
+        let cell = first_open(st);
         return guess_a_cell(st, cell, search);
     };
     // Each way but the last in a copy; the last one in `st` itself.
@@ -98,9 +98,9 @@ fn descend(mut st: State, search: &mut Search) {
     };
     for way in rest {
         search.out.guesses += 1;
-        let mut child = st;
+        let mut child = *st;
         child.restrict(digit, way);
-        descend(child, search);
+        descend(&mut child, search);
         if search.out.count >= search.limit {
             return;
         }
@@ -120,11 +120,11 @@ fn first_open(st: &State) -> usize {
 
 /// Guesses each candidate of `cell` in turn: each but the last in a copy, the last in `st`
 /// itself, which also learns that the earlier ones failed (or were counted) there.
-fn guess_a_cell(mut st: State, cell: usize, search: &mut Search) {
+fn guess_a_cell(st: &mut State, cell: usize, search: &mut Search) {
     if cell >= CELLS {
         return;
     }
-    let mut digits = digits_of(&st, cell);
+    let mut digits = digits_of(st, cell);
     while digits != 0 {
         let digit = digits.trailing_zeros() as usize;
         digits &= digits - 1;
@@ -133,9 +133,9 @@ fn guess_a_cell(mut st: State, cell: usize, search: &mut Search) {
             st.place(cell, digit);
             return descend(st, search);
         }
-        let mut child = st;
+        let mut child = *st;
         child.place(cell, digit);
-        descend(child, search);
+        descend(&mut child, search);
         if search.out.count >= search.limit {
             return;
         }

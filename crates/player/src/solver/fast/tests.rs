@@ -185,9 +185,20 @@ fn line_entry_rejects_bad_input() {
         count_line(&line, 2),
         solutions_line(&line, 2).map(|s| s.count)
     );
+    // The bytes next to the accepted ones.
+    for ch in [b'/', b':', b'-', b'A', b'\xAE'] {
+        line[5] = ch;
+        assert!(matches!(count_line(&line, 2), Err(ParseError::BadChar { column: 6, .. })));
+    }
     line[5] = b'0';
     assert_eq!(solutions_line(&line, 2).unwrap().count, 2);
     assert_eq!(count_line(&line, 2), Ok(2));
+    // The same digit twice in a row, a column or a box: no solution.
+    for other in [8, 45, 19] {
+        let mut twice = [b'.'; 81];
+        (twice[0], twice[other]) = (b'4', b'4');
+        assert_eq!(count_line(&twice, 2), Ok(0), "cells 0 and {other}");
+    }
 }
 
 mod props {
