@@ -23,7 +23,7 @@ mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
 use state::State;
-use tables::ROW;
+use tables::{ROW, ROW_STACKS, SPREAD, columns};
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,13 +48,12 @@ pub fn count_solutions(board: &Board, limit: u32) -> u32 {
 ///
 /// A board that breaks the rules has no solution (count 0).
 pub fn solutions(board: &Board, limit: u32) -> Solutions {
-    let mut st = State::new();
-    for (cell, &d) in board.cells().iter().enumerate() {
-        if d != 0 {
-            st.place(cell, d as usize - 1);
-        }
-    }
-    search::run(st, limit, true)
+    search::run(state_of(board), limit, true)
+}
+
+/// The position of `board`'s givens, not yet propagated.
+fn state_of(board: &Board) -> State {
+    parse_line(&board.cells().map(|d| b'0' + d))
 }
 
 /// Whether `board` has no solution (a repeated digit included).
@@ -65,12 +64,7 @@ pub fn has_no_solution(board: &Board) -> bool {
 /// [`solutions`] of `board` where no cell of `excluded` holds its digit (`(cell, digit)`: "not
 /// this digit here", as an app that marks a digit wrong says).
 pub fn solutions_excluding(board: &Board, excluded: &[(usize, u8)], limit: u32) -> Solutions {
-    let mut st = State::new();
-    for (cell, &d) in board.cells().iter().enumerate() {
-        if d != 0 {
-            st.place(cell, d as usize - 1);
-        }
-    }
+    let mut st = state_of(board);
     for &(cell, d) in excluded {
         if cell < CELLS && (1..=9).contains(&d) {
             st.eliminate(cell, d as usize - 1);
@@ -109,17 +103,17 @@ pub(crate) fn thinned(puzzle: &Board, at_least: u32, reverse: bool) -> Board {
 /// [`solutions`] straight from an 81-byte puzzle line (`1`-`9`; `.` or `0` for empty), parse
 /// included.
 pub fn solutions_line(line: &[u8], limit: u32) -> Result<Solutions, ParseError> {
-    Ok(search::run(parse_line(line)?, limit, true))
+    Ok(search::run(parse_line(checked_line(line)?), limit, true))
 }
 
 /// The number of solutions of an 81-byte puzzle line, counting at most `limit`, without
 /// keeping any: the throughput entry for puzzle files.
 pub fn count_line(line: &[u8], limit: u32) -> Result<u32, ParseError> {
-    Ok(search::run(parse_line(line)?, limit, false).count)
+    Ok(search::run(parse_line(checked_line(line)?), limit, false).count)
 }
 
-/// The position of the givens of an 81-byte puzzle line, not yet propagated.
-fn parse_line(line: &[u8]) -> Result<State, ParseError> {
+/// An 81-byte puzzle line of `1`-`9`, `.` and `0`, or why it is not one.
+fn checked_line(line: &[u8]) -> Result<&[u8; CELLS], ParseError> {
     let line: &[u8; CELLS] = line
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
@@ -139,24 +133,60 @@ fn parse_line(line: &[u8]) -> Result<State, ParseError> {
             ch: ch as char,
         });
     }
+    Ok(line)
+}
+
+/// The position of the givens of a checked puzzle line, not yet propagated, but with what
+/// each given settles at once: its digit leaves the rest of its row, column and box (a unit
+/// with two givens of a digit keeps neither: no solution), and no other digit stays in its
+/// cell. Done here for all givens in a few word operations, it spares the first sweeps most of
+/// their work (17_clue: 12% less time).
+fn parse_line(line: &[u8; CELLS]) -> State {
     // Per band, the cells of each digit: slot `ch & 15` is the digit for `1`-`9`; `.` (14)
     // and `0` (0) fill slots no digit reads. No branch per cell: which cells hold givens is
     // unpredictable.
-    let mut st = State::new();
+    let mut slots = [[0u32; 16]; 3];
     for (band, cells) in line.chunks_exact(27).enumerate() {
-        let mut slots = [0u32; 16];
         for (pos, &ch) in cells.iter().enumerate() {
-            slots[(ch & 15) as usize] |= 1 << pos;
-        }
-        for digit in 0..9 {
-            let given = slots[digit + 1];
-            st.cand[9 * band + digit] = GIVEN_ROW[(given & ROW) as usize] as u32
-                | (GIVEN_ROW[(given >> 9 & ROW) as usize] as u32) << 9
-                | (GIVEN_ROW[(given >> 18) as usize] as u32) << 18;
+            slots[band][(ch & 15) as usize] |= 1 << pos;
         }
     }
-    Ok(st)
+    let mut st = State::new();
+    for digit in 0..9 {
+        let given = slots.map(|slots| slots[digit + 1]);
+        let cols = given.map(|g| columns(g) as u32);
+        for band in 0..3 {
+            let g = given[band];
+            let others = !(slots[band][0] | slots[band][14]) & !g;
+            let taken = cols[(band + 1) % 3] | cols[(band + 2) % 3];
+            let boxes = BOX_CELLS[ROW_STACKS[cols[band] as usize] as usize];
+            st.cand[9 * band + digit] = (GIVEN_ROW[(g & ROW) as usize] as u32
+                | (GIVEN_ROW[(g >> 9 & ROW) as usize] as u32) << 9
+                | (GIVEN_ROW[(g >> 18) as usize] as u32) << 18)
+                & !others
+                & !(taken * SPREAD)
+                & (!boxes | g);
+        }
+    }
+    st
 }
+
+/// The band cells of the boxes in a set of stacks (bit `stack`).
+static BOX_CELLS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut stacks = 0;
+    while stacks < 8 {
+        let mut s = 0;
+        while s < 3 {
+            if stacks & 1 << s != 0 {
+                t[stacks] |= (7 << (3 * s)) * SPREAD;
+            }
+            s += 1;
+        }
+        stacks += 1;
+    }
+    t
+};
 
 /// For one row of a digit-band, what its givens of that digit leave of it: the whole row
 /// without any, the given's cell with one, nothing with two or more (no solution).
