@@ -118,9 +118,9 @@ fn checked_line(line: &[u8]) -> Result<&[u8; CELLS], ParseError> {
         .try_into()
         .map_err(|_| ParseError::CellCount { found: line.len() })?;
     // Every byte in `.` to `9` but `/` (a loop the compiler turns into vector code).
-    let bad = line
-        .iter()
-        .fold(false, |bad, &ch| bad | (ch.wrapping_sub(b'.') > 11) | (ch == b'/'));
+    let bad = line.iter().fold(false, |bad, &ch| {
+        bad | (ch.wrapping_sub(b'.') > 11) | (ch == b'/')
+    });
     if bad {
         let (cell, &ch) = line
             .iter()

@@ -188,7 +188,10 @@ fn line_entry_rejects_bad_input() {
     // The bytes next to the accepted ones.
     for ch in [b'/', b':', b'-', b'A', b'\xAE'] {
         line[5] = ch;
-        assert!(matches!(count_line(&line, 2), Err(ParseError::BadChar { column: 6, .. })));
+        assert!(matches!(
+            count_line(&line, 2),
+            Err(ParseError::BadChar { column: 6, .. })
+        ));
     }
     line[5] = b'0';
     assert_eq!(solutions_line(&line, 2).unwrap().count, 2);
