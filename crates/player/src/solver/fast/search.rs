@@ -3,16 +3,21 @@
 use super::Solutions;
 use super::branch::{self, Branch};
 use super::state::State;
+use super::swap::{self, Guess};
 use super::triads::Triads;
 use crate::board::{Board, CELLS};
 
 /// Counts the solutions of `st` (after propagating it) up to `limit`, keeping the first if
-/// `keep_first`.
-pub(super) fn run(mut st: State, limit: u32, keep_first: bool) -> Solutions {
+/// `keep_first`. `free` (per band) are the cells a solution may fill differently: not givens,
+/// not cells with an excluded digit.
+pub(super) fn run(mut st: State, free: [u32; 3], limit: u32, keep_first: bool) -> Solutions {
     let mut search = Search {
         limit,
         keep_first,
         strong: false,
+        free,
+        path: [Guess::default(); CELLS],
+        depth: 0,
         out: Solutions {
             count: 0,
             first: None,
@@ -31,6 +36,11 @@ struct Search {
     keep_first: bool,
     /// Whether the search has turned strong (see [`descend`]).
     strong: bool,
+    /// Per band, the cells a solution may fill differently.
+    free: [u32; 3],
+    /// The cells guessed on the way to the current position (the first `depth`).
+    path: [Guess; CELLS],
+    depth: usize,
     out: Solutions,
 }
 
@@ -78,6 +88,11 @@ fn descend(st: &mut State, search: &mut Search) {
         if search.keep_first && out.first.is_none() {
             out.first = Board::from_cells(st.grid());
         }
+        // Counting to two: a second solution read off the first ends the search.
+        let path = &search.path[..search.depth];
+        if out.count == 1 && search.limit == 2 && swap::second_solution(st, &search.free, path) {
+            out.count = 2;
+        }
         return;
     }
     if !strong {
@@ -124,23 +139,33 @@ fn guess_a_cell(st: &mut State, cell: usize, search: &mut Search) {
     if cell >= CELLS {
         return;
     }
-    let mut digits = digits_of(st, cell);
+    let all = digits_of(st, cell);
+    let mut digits = all;
+    let depth = search.depth;
+    search.depth = (depth + 1).min(CELLS);
     while digits != 0 {
         let digit = digits.trailing_zeros() as usize;
         digits &= digits - 1;
         search.out.guesses += 1;
+        search.path[depth.min(CELLS - 1)] = Guess {
+            cell: cell as u8,
+            digit: digit as u8,
+            others: (all & !(1 << digit)) as u16,
+        };
         if digits == 0 {
             st.place(cell, digit);
-            return descend(st, search);
+            descend(st, search);
+            break;
         }
         let mut child = *st;
         child.place(cell, digit);
         descend(&mut child, search);
         if search.out.count >= search.limit {
-            return;
+            break;
         }
         st.eliminate(cell, digit);
     }
+    search.depth = depth;
 }
 
 /// The candidate digits of `cell` (bit `d` for 0-based digit `d`).
