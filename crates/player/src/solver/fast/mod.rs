@@ -10,7 +10,8 @@
 //! instructions). When that stalls, a strong search also reasons on triads, the three cells of
 //! a minirow or minicolumn (`triads`), then guesses on a digit's place in a band or a stack
 //! (`branch`); a light one guesses on a cell with two candidates (`search` says which search
-//! runs when). Each guess copies the small state.
+//! runs when). Each guess copies the small state. Counting to two, a rectangle of open cells
+//! whose digits swap in the first solution is the second (`swap`).
 //!
 //! Figures against tdoku, JSolve and the `sudoku` crate 0.8 (a JCZSolve port) are in
 //! `docs/performance.md` (`benches/peers/run.sh`, `cargo bench --bench solvers`).
