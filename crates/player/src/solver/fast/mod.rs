@@ -128,12 +128,11 @@ fn checked_line(line: &[u8]) -> Result<&[u8; CELLS], ParseError> {
     let bad = line.iter().fold(false, |bad, &ch| {
         bad | (ch.wrapping_sub(b'.') > 11) | (ch == b'/')
     });
-    if bad {
-        let (cell, &ch) = line
-            .iter()
-            .enumerate()
-            .find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
-            .expect("a bad byte");
+    let first_bad = || {
+        let mut cells = line.iter().enumerate();
+        cells.find(|&(_, &ch)| !matches!(ch, b'1'..=b'9' | b'.' | b'0'))
+    };
+    if let Some((cell, &ch)) = bad.then(first_bad).flatten() {
         return Err(ParseError::BadChar {
             line: 1,
             column: cell + 1,

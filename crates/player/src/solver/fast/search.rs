@@ -141,13 +141,15 @@ fn guess_a_cell(st: &mut State, cell: usize, search: &mut Search) {
     }
     let all = digits_of(st, cell);
     let mut digits = all;
+    // Nested guesses are on different open cells, so the path never outgrows the board.
     let depth = search.depth;
-    search.depth = (depth + 1).min(CELLS);
+    let slot = depth.min(CELLS - 1);
+    search.depth = slot + 1;
     while digits != 0 {
         let digit = digits.trailing_zeros() as usize;
         digits &= digits - 1;
         search.out.guesses += 1;
-        search.path[depth.min(CELLS - 1)] = Guess {
+        search.path[slot] = Guess {
             cell: cell as u8,
             digit: digit as u8,
             others: (all & !(1 << digit)) as u16,
