@@ -40,6 +40,14 @@ for s in "${sets[@]}"; do
     [ -f "$puzzles/$s.txt" ] || { echo "no puzzle set $puzzles/$s.txt (see --puzzles)" >&2; exit 2; }
 done
 
+# The checkouts before any build.
+if [ -n "$tdoku" ] && [ ! -f "$tdoku/src/solver_dpll_triad_simd.cc" ]; then
+    echo "$tdoku is not a tdoku checkout (no src/solver_dpll_triad_simd.cc)" >&2; exit 2
+fi
+if [ -n "$jsolve" ] && [ ! -f "$jsolve/JSolve.c" ]; then
+    echo "$jsolve has no JSolve.c" >&2; exit 2
+fi
+
 out="$root/target/peers"
 mkdir -p "$out"
 CC=${CC:-clang} CXX=${CXX:-clang++}
@@ -55,7 +63,6 @@ argv_of() {
 }
 peers=""
 if [ -n "$tdoku" ]; then
-    [ -f "$tdoku/src/solver_dpll_triad_simd.cc" ] || { echo "$tdoku is not a tdoku checkout (no src/solver_dpll_triad_simd.cc)" >&2; exit 2; }
     commit=$(git -C "$tdoku" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')
     echo "building tdoku from $tdoku ($commit)..." >&2
     peers+="tdoku $commit ($tdoku); "
@@ -67,7 +74,6 @@ if [ -n "$tdoku" ]; then
     names+=(tdoku) bins+=("$out/tdoku_solve")
 fi
 if [ -n "$jsolve" ]; then
-    [ -f "$jsolve/JSolve.c" ] || { echo "$jsolve has no JSolve.c" >&2; exit 2; }
     echo "building JSolve from $jsolve..." >&2
     $CC -O3 -march=native -DPEER_JSOLVE -I"$jsolve" "$root/benches/peers/peer_solve.c" "$jsolve/JSolve.c" -o "$out/jsolve_solve"
     names+=(JSolve) bins+=("$out/jsolve_solve")
