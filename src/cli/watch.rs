@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::{Opening, Phone};
-use sudoku_autoplay::device::{Device, DeviceEntry, Server};
+use sudoku_autoplay::device::{Device, DeviceEntry};
 use sudoku_autoplay::level::{Note, Update};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
 use sudoku_autoplay::play::stop::StopFlag;
@@ -85,16 +85,15 @@ pub fn parse_levels(s: &str) -> Result<Levels, String> {
     Ok(Levels(set.into_iter().collect()))
 }
 
-/// A ready device that appeared: the levels to play on it (said on stderr), or `None`, said
-/// why (its screen size unread, a calibration that does not fit, every level played).
+/// A ready device that appeared, its screen `size` read: the levels to play on it (said on
+/// stderr), or `None`, said why (a calibration that does not fit, every level played).
 fn levels_to_play(
     d: &DeviceEntry,
-    server: Server,
+    device: &Device,
+    size: (u32, u32),
     cfg: &PlayConfig,
     args: &WatchArgs,
-) -> Option<(Device, Vec<u32>)> {
-    let device = Device::new(d.serial.clone(), server);
-    let size = device.screen_size().ok()?;
+) -> Option<Vec<u32>> {
     let app = device.front_package().ok().flatten();
     let phone = Phone {
         model: &d.model,
@@ -124,7 +123,7 @@ fn levels_to_play(
         d.model,
         Levels(levels.clone())
     );
-    Some((device, levels))
+    Some(levels)
 }
 
 pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
@@ -178,11 +177,15 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
             if workers.contains_key(&d.serial) || settled.contains(&d.serial) {
                 continue;
             }
-            settled.insert(d.serial.clone());
-            let Some((device, levels)) = levels_to_play(&d, server, &cfg, args) else {
+            let device = Device::new(d.serial.clone(), server);
+            // A screen not read yet (a phone still starting) is asked again at the next listing.
+            let Ok(size) = device.screen_size() else {
                 continue;
             };
-            settled.remove(&d.serial);
+            let Some(levels) = levels_to_play(&d, &device, size, &cfg, args) else {
+                settled.insert(d.serial.clone());
+                continue;
+            };
             let (cfg, stop, multi, all) = (
                 cfg.clone(),
                 stop.clone(),
