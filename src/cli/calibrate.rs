@@ -179,6 +179,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
         hints: Hints {
             board: args.board,
             keys: args.keys,
+            app_area: None,
         },
         mode: args.mode,
         model: args.model.clone(),

@@ -68,3 +68,41 @@ fn a_device_that_wants_auth_is_sent_to_the_adb_server() {
         "{e}"
     );
 }
+
+/// The phone names its system bars where it draws them, in its release's form (`mFrame=` up to
+/// Android 11, a `Frames:` line's `frame=` from Android 12), beside the screen in landscape:
+/// what calibration leaves out when it looks for the app's keys.
+#[test]
+fn the_system_bars_where_the_phone_draws_them() {
+    use autoplay_sim::app::{AppOptions, Phone};
+    use sudoku_autoplay::device::android::app_area;
+    // Android 6, 14 and 12; the last two also held in landscape.
+    for (name, rotation) in [("small", 0), ("pixel", 0), ("pixel", 1), ("midrange", 3)] {
+        let mut p = profile::profile(name).unwrap().clone();
+        p.rotation = rotation;
+        let layout = Phone::new(p.clone(), AppOptions::default())
+            .layout()
+            .clone();
+        let sim = autoplay_sim::spawn(SimConfig::new(p)).expect("sim starts");
+        let d = Device::direct(Direct::connect(sim.serial().parse().unwrap()).expect("handshake"));
+        let frame = |r: autoplay_sim::app::geometry::Rect| {
+            [r.x, r.y, r.right(), r.bottom()].map(|v| v as u32)
+        };
+        let bars = d.system_bars().unwrap();
+        let what = format!("{name} turned {rotation}");
+        assert_eq!(
+            bars,
+            vec![frame(layout.nav_bar), frame(layout.status_bar)],
+            "{what}"
+        );
+        let (w, h) = d.screen_size().unwrap();
+        let nav = layout.nav_bar;
+        let (right, bottom) = if nav.y == 0 {
+            (nav.x, h as i32)
+        } else {
+            (w as i32, nav.y)
+        };
+        let want = [0, layout.status_bar.bottom(), right, bottom].map(|v| v as u32);
+        assert_eq!(app_area(&bars, (w, h)), Some(want), "{what}");
+    }
+}

@@ -623,3 +623,80 @@ fn the_probes_findings_are_written_with_what_was_seen() {
     );
     assert!(Path::new(&file.with_extension("overlay.png")).exists());
 }
+
+/// A small phone whose display size the user made smaller (204 dpi instead of 240), an app with
+/// its digits on discs and no erase key: the navigation bar's home circle, just under the keys,
+/// reads as a "C" key beside the digits. The phone says where its system bars are (`dumpsys
+/// window windows`), so calibration looks for keys only above the bar: it neither takes the
+/// circle for the erase key nor taps it (the fault campaign's seed 5, run 19: the probe's erase
+/// sent the app to the launcher). On this level's board, rows of discs beside the grid lines
+/// leave the lines where the app draws them.
+#[test]
+fn the_navigation_bars_buttons_are_not_the_apps_keys() {
+    use autoplay_sim::app::Phone;
+    let mut profile = profile::profile("small").unwrap().clone();
+    profile.override_density = Some(204);
+    let app = AppOptions {
+        rules: rules(|r| {
+            r.lock_correct = true;
+            r.erase = EraseRule::Inert;
+        }),
+        style: autoplay_sim::app::style::Style::by_name("disc").unwrap(),
+        seed: 312_205,
+        ..AppOptions::default()
+    };
+    let layout = {
+        let mut phone = Phone::new(profile.clone(), app.clone());
+        phone.start_level(1).unwrap();
+        phone.layout().clone()
+    };
+    let mut c = SimConfig::new(profile);
+    c.app = app;
+    c.adb_root = true;
+    let sim = spawn(c).unwrap();
+    let adb = AdbServer::start();
+    adb.connect(&sim.serial());
+    let open = format!("am start -n {PACKAGE}/{ACTIVITY} --ei level {{level}}");
+    adb.adb(&["-s", &sim.serial(), "shell", &open.replace("{level}", "1")]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small.toml");
+    let mut cmd = autoplay_command();
+    cmd.args(["calibrate", "-P", &adb.addr().port().to_string()])
+        .args(["-s", &sim.serial(), "--am-start", &open, "--out"])
+        .arg(&file);
+    let out = run_with_timeout(cmd, b"", Duration::from_secs(90));
+    let said = format!("{}\n{}", out.text(), out.stderr);
+    assert_eq!(out.code(), 0, "{said}");
+    let state = sim.dumpsys();
+    assert_eq!(
+        state["screen"], "game",
+        "the app is still in front: {said}\n{state}"
+    );
+    assert!(!out.text().contains("key beside the digits"), "{said}");
+    let cal = Calibration::load(&file).unwrap();
+    assert_eq!(
+        cal.keypad.erase,
+        sudoku_autoplay::calibration::Erase::Toggle,
+        "{said}"
+    );
+    // The grid lines where the app draws them, two pixels off at most (a box line merged
+    // with the edge of a disc beside it), and not widened by the discs into a band the cells'
+    // crops would clip the discs with (it was 14 pixels, for 3-pixel box lines).
+    let board = layout.board;
+    for (n, (&col, &row)) in cal.board.cols.0.iter().zip(&cal.board.rows.0).enumerate() {
+        // The line's middle pixel, as the app draws it (kept inside the board).
+        let w = layout.line_width(n);
+        let mid = (layout.lines[n] - w / 2).clamp(0, board.w - w) as f32 + (w - 1) as f32 / 2.0;
+        let (x, y) = (board.x as f32 + mid, board.y as f32 + mid);
+        assert!(
+            (col as f32 - x).abs() <= 2.0 && (row as f32 - y).abs() <= 2.0,
+            "line {n}: found at x {col}, y {row}; drawn at x {x}, y {y}\n{said}"
+        );
+    }
+    let widest = layout.thick as u32;
+    assert!(
+        cal.board.line_width <= 2 * widest + 1,
+        "{}: {said}",
+        cal.board.line_width
+    );
+}

@@ -10,6 +10,7 @@ use crate::board::CELLS;
 use crate::calibration::probe::{self, Probed};
 use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check, Erase, RuleKey};
 use crate::device::Device;
+use crate::device::android::app_area;
 use crate::device::screen::Screen;
 use crate::device::tap::InputBackend;
 use crate::phone::level_list::{LevelList, find_level_list};
@@ -135,6 +136,10 @@ pub fn calibrate(
             options.model = options.model.or_else(|| phone_model(device));
             options.density = options.density.or(device.density().ok().flatten());
             options.package = options.package.or(device.front_package().ok().flatten());
+            options.hints.app_area = options
+                .hints
+                .app_area
+                .or_else(|| app_area_of(device, &frame));
             (frame, Some((device, probe)))
         }
     };
@@ -199,6 +204,15 @@ pub fn calibrate(
         probed,
         levels,
     })
+}
+
+/// The part of `frame` the app in front has: the screen without the system bars the phone
+/// names (`None`: it names none, or could not be asked).
+fn app_area_of(device: &Device, frame: &RgbaImage) -> Option<[u32; 4]> {
+    let bars = device.system_bars().ok()?;
+    let area = app_area(&bars, frame.dimensions());
+    tracing::debug!(?bars, ?area, "system bars");
+    area
 }
 
 /// The phone's model (`ro.product.model`), if it says one.

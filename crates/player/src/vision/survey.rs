@@ -44,6 +44,10 @@ pub struct Hints {
     pub board: Option<[u32; 4]>,
     /// The centres of the keys 1..9.
     pub keys: Option<[(u32, u32); 9]>,
+    /// The part of the screen the app draws `[x0, y0, x1, y1)`, where the phone says where its
+    /// system bars are: keys beside the digits are looked for only there (a navigation bar's
+    /// home circle is no erase key).
+    pub app_area: Option<[u32; 4]>,
 }
 
 impl Survey {
@@ -69,7 +73,7 @@ impl Survey {
             Err(nf) => (Err(nf.message), nf.candidates),
         };
         let tools = match &keypad {
-            Ok(k) => tools::find_tools(&Gray::from_rgba(img), geometry, k),
+            Ok(k) => tools::find_tools(&Gray::from_rgba(img), geometry, k, hints.app_area),
             Err(_) => Vec::new(),
         };
         Survey {

@@ -149,8 +149,14 @@ const WORDS: &[(Tool, &[&str])] = &[
     ),
 ];
 
-/// Finds and classifies the labels near the keypad that are not its digits.
-pub(crate) fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) -> Vec<ToolKey> {
+/// Finds and classifies the labels near the keypad that are not its digits, inside `app_area`
+/// when it is known (the screen without its system bars).
+pub(crate) fn find_tools(
+    gray: &Gray,
+    board: &BoardGeometry,
+    keypad: &Keypad,
+    app_area: Option<[u32; 4]>,
+) -> Vec<ToolKey> {
     let hk = keypad.glyph_height().max(4.0);
     let reach = keypad.pitch.max(keypad.row_pitch) * 3.0;
     let [kx0, ky0, kx1, ky1] = keypad.area();
@@ -171,6 +177,15 @@ pub(crate) fn find_tools(gray: &Gray, board: &BoardGeometry, keypad: &Keypad) ->
         ]
     }
     .map(|v| v as u32);
+    let area = match app_area {
+        Some(a) => [
+            area[0].max(a[0]),
+            area[1].max(a[1]),
+            area[2].min(a[2]),
+            area[3].min(a[3]),
+        ],
+        None => area,
+    };
     let limits = Limits {
         min_h: ((hk * 0.15) as u32).max(4),
         max_h: (hk * 2.0) as u32,

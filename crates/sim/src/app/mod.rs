@@ -121,8 +121,8 @@ impl Phone {
         &self.options
     }
 
-    /// The geometry of the screens. For tests only: the player must find the board and keypad
-    /// from screenshots.
+    /// The geometry of the screens: for tests, and for `dumpsys window`'s system bars (the
+    /// player must find the board and keypad from screenshots).
     pub fn layout(&self) -> &ScreenLayout {
         &self.layout
     }

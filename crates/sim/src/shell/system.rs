@@ -3,6 +3,7 @@
 use super::device::Handset;
 use super::output::Output;
 use super::touch::{self, TouchNode};
+use crate::app::geometry::Rect;
 use crate::app::hazards::{LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE};
 use crate::app::{ACTIVITY, Key};
 use crate::dispatch::Action;
@@ -170,7 +171,13 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
 /// focus lines after a blank line and `mLayoutSeq=`); other releases the compact form.
 fn window_dump(device: &Handset) -> String {
     let p = device.profile();
-    let focus = device.phone().focus();
+    let (focus, bars) = {
+        let mut phone = device.phone();
+        let l = phone.layout();
+        let bars = [l.nav_bar, l.status_bar];
+        (phone.focus(), bars)
+    };
+    let [nav, _] = bars;
     let app = match focus.split_once('/') {
         Some((pkg, activity)) => format!(
             "mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}\n",
@@ -186,7 +193,15 @@ fn window_dump(device: &Handset) -> String {
         _ => String::new(),
     };
     let (w, h, d) = (p.width, p.height, p.density);
-    let init = format!("init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={cw}x{ch} rng={w}x{w}-{h}x{h}");
+    // `app` is what the app gets: the display without the navigation bar (beside it in
+    // landscape), as real phones say (`android12-qualcomm-camera-displays-excerpt.txt`:
+    // cur=720x1650 app=720x1554).
+    let (aw, ah) = if nav.y == 0 {
+        (cw - nav.w as u32, ch)
+    } else {
+        (cw, ch - nav.h as u32)
+    };
+    let init = format!("init={w}x{h} {d}dpi{base} cur={cw}x{ch} app={aw}x{ah} rng={w}x{w}-{h}x{h}");
     let rotation = format!("mCurrentRotation=ROTATION_{}", u32::from(p.rotation) * 90);
     let focus = format!("mCurrentFocus=Window{{5a1c0de u0 {focus}}}\n");
     let mut text = if (31..=32).contains(&p.sdk) {
@@ -223,7 +238,53 @@ fn window_dump(device: &Handset) -> String {
              mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
         ));
     }
-    text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n  mTopFocusedDisplayId=0\n");
+    text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n");
+    text.push_str(&bar_windows(p.sdk, bars, (cw, ch)));
+    text.push_str("  mTopFocusedDisplayId=0\n");
+    text
+}
+
+/// The navigation and status bars' windows, as `dumpsys window windows` lists them (the fields
+/// a reader of the bars needs, in the release's form): the navigation bar is `NavigationBar`
+/// up to Android 9 and `NavigationBar0` from Android 10 (one per display); the frame is an
+/// `mFrame=` line up to Android 11, the `frame=` of a `Frames:` line from Android 12
+/// (tests/data/android/dumpsys-window: `miui-android9-dialog-window-focus.txt`,
+/// `android11-emulator-navigationbar0-excerpt.txt`, `vivo-phone-windows-no-mCurrentFocus.txt`).
+fn bar_windows(sdk: u32, [nav, status]: [Rect; 2], (w, h): (u32, u32)) -> String {
+    let nav_name = if sdk >= 29 {
+        "NavigationBar0"
+    } else {
+        "NavigationBar"
+    };
+    let mut text = String::new();
+    for (i, (hash, name, ty, r)) in [
+        ("e56b35e", nav_name, "NAVIGATION_BAR", nav),
+        ("46e6a2c", "StatusBar", "STATUS_BAR", status),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let f = format!("[{},{}][{},{}]", r.x, r.y, r.right(), r.bottom());
+        let frame = if sdk >= 31 {
+            format!(
+                "Frames: parent=[0,0][{w},{h}] display=[0,0][{w},{h}] frame={f} last={f} insetsChanged=false"
+            )
+        } else {
+            format!("mFrame={f} last={f}")
+        };
+        text.push_str(&format!(
+            "  Window #{i} Window{{{hash} u0 {name}}}:\n    \
+             mDisplayId=0 rootTaskId=1 mSession=Session{{6fdbba 684:u0a10144}}\n    \
+             mOwnerUid=10144 showForAllUsers=true package=com.android.systemui appop=NONE\n    \
+             mAttrs={{(0,0)(fillxfill) ty={ty} fmt=TRANSLUCENT}}\n    \
+             Requested w={} h={} mLayoutSeq=67\n    \
+             mViewVisibility=0x0 mHaveFrame=true mObscured=false\n    \
+             {frame}\n    \
+             isOnScreen=true\n    \
+             isVisible=true\n",
+            r.w, r.h
+        ));
+    }
     text
 }
 

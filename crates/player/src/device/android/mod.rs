@@ -8,6 +8,7 @@
 //! | [`Device::getprop`] | `getprop KEY` | `props.rs` |
 //! | [`Device::wm_size`], [`Device::density`], [`Device::display_state`], [`Device::screen_size`] | `wm size`, `wm density`, `dumpsys window displays` | `display.rs` |
 //! | [`Device::phone_state`], [`Device::front_package`] | `dumpsys power; dumpsys window policy; dumpsys window`, `dumpsys window` | `state.rs` |
+//! | [`Device::system_bars`] | `dumpsys window windows` | `bars.rs` |
 //! | [`Device::ui_dump`] | `uiautomator dump /dev/tty` | `ui.rs` |
 //! | [`Device::launch`], [`Device::start_activity`] | `monkey -p PACKAGE ...`, an `am start` command | `launch.rs` |
 //! | [`Device::touch_nodes`], [`Device::touch_mappings`], [`Device::input_queued`] | `getevent -p`, `dumpsys input` | `input.rs` |
@@ -17,6 +18,7 @@
 //! Keys and swipes during a run go through the tap channel after the taps queued before them
 //! ([`Key::line`], [`swipe_line`]), so they land in order.
 
+mod bars;
 mod display;
 mod input;
 mod launch;
@@ -24,6 +26,7 @@ mod props;
 mod state;
 mod ui;
 
+pub use bars::{Frame, app_area};
 pub use display::{DisplayState, WmSize};
 pub(crate) use display::{parse_display_state, parse_wm_density, parse_wm_size, turned_size};
 pub(crate) use input::{ABS_MT_SLOT, live_queued, live_queued_line};
@@ -134,6 +137,14 @@ impl Device {
         Ok(PhoneState::parse(&out)
             .focused_package()
             .map(str::to_string))
+    }
+
+    /// The frames of the status and navigation bars showing on the screen (`dumpsys window
+    /// windows`; none where it names none).
+    pub fn system_bars(&self) -> Result<Vec<Frame>, DeviceError> {
+        Ok(bars::parse_system_bars(
+            &self.shell("dumpsys window windows", CALL_TIMEOUT)?.stdout,
+        ))
     }
 
     /// `uiautomator dump`: the words and nodes of the window in front ([`UiDump`]).

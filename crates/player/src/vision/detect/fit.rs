@@ -40,8 +40,18 @@ pub(super) fn fit_axis(
                     if step == 3 && (18 - m) % 3 != 0 {
                         continue;
                     }
-                    let window: [[Option<usize>; 2]; 10] = std::array::from_fn(|n| at[m + n]);
-                    let mids: [f32; 10] = std::array::from_fn(|n| mid[m + n]);
+                    // Boxes drawn apart make bands between boxes only: beside a cell line,
+                    // the line beyond is something else (the edge of a row of digit discs).
+                    let cell_line = |n: usize| !n.is_multiple_of(3);
+                    let window: [[Option<usize>; 2]; 10] =
+                        std::array::from_fn(|n| match at[m + n] {
+                            [q, Some(_)] if cell_line(n) => [q, None],
+                            found => found,
+                        });
+                    let mids: [f32; 10] = std::array::from_fn(|n| match at[m + n] {
+                        [Some(q), Some(_)] if cell_line(n) => axis.pos[q],
+                        _ => mid[m + n],
+                    });
                     let Some(fit) = window_fit(&window, &mids, &axis.lines, cell, size) else {
                         continue;
                     };
@@ -72,6 +82,9 @@ struct AxisLines {
     pos: Vec<f32>,
 }
 
+/// A line this much weaker than another near the same place is not taken for a grid line.
+const FAINT: f32 = 0.3;
+
 /// Slots of a walk from an anchor line (at slot 18): the lines at each, and their centre.
 type Walk = ([[Option<usize>; 2]; 37], [f32; 37]);
 
@@ -83,24 +96,31 @@ impl AxisLines {
         AxisLines { idx, lines, pos }
     }
 
-    /// The line nearest to `e`, within `tol`.
+    /// The line nearest to `e`, within `tol`, of those not faint beside another there: the
+    /// edge of a row of light digit discs may lie nearer to where a grid line is expected than
+    /// the line itself.
     fn nearest(&self, e: f32, tol: f32) -> Option<usize> {
-        let pos = &self.pos;
-        let j = pos.partition_point(|&q| q < e);
-        [j.wrapping_sub(1), j]
-            .into_iter()
-            .filter(|&j| j < pos.len() && (pos[j] - e).abs() <= tol)
-            .min_by(|&a, &b| (pos[a] - e).abs().total_cmp(&(pos[b] - e).abs()))
+        let (lo, hi) = (
+            self.pos.partition_point(|&q| q < e - tol),
+            self.pos.partition_point(|&q| q <= e + tol),
+        );
+        let near = || lo..hi;
+        let strength = |q: usize| self.lines[q].contrast * self.lines[q].thick.min(4.0);
+        let strongest = near().map(strength).fold(0.0, f32::max);
+        near()
+            .filter(|&q| strength(q) >= strongest * FAINT)
+            .min_by(|&a, &b| (self.pos[a] - e).abs().total_cmp(&(self.pos[b] - e).abs()))
     }
 
     /// The line just beyond `q` (walking `up` or down) when it is close and as long: the two
-    /// lines of a band between boxes drawn apart.
+    /// lines of a band between boxes drawn apart. Each runs along most of the other: the edge
+    /// of a row of digit discs beside a grid line runs along only part of it.
     fn partner(&self, q: usize, up: bool, cell: f32) -> Option<usize> {
         let r = if up { q + 1 } else { q.checked_sub(1)? };
         let (a, b) = (self.lines.get(r)?, &self.lines[q]);
         let overlap = a.end.min(b.end) - a.start.max(b.start);
-        let shorter = (a.end - a.start).min(b.end - b.start);
-        ((a.pos - b.pos).abs() <= cell * 0.3 && overlap >= shorter * 0.5).then_some(r)
+        let longer = (a.end - a.start).max(b.end - b.start);
+        ((a.pos - b.pos).abs() <= cell * 0.3 && overlap >= longer * 0.5).then_some(r)
     }
 
     /// Walks outwards from line `i` (slot 18 of 37) one cell at a time, following the lines
