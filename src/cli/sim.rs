@@ -124,6 +124,11 @@ pub struct SimArgs {
     /// Realism: drop the TCP connection after N shell commands (once).
     #[arg(long, value_name = "N")]
     disconnect_after: Option<u64>,
+    /// Realism: a phone still starting (just plugged in, or rebooting). For MS milliseconds
+    /// after it listens, adb answers but the system server is not up: `wm` and `dumpsys window`
+    /// fail as they do then, `getprop sys.boot_completed` is empty.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    starting_ms: u64,
     /// App hazard: "Game over" after N wrong digits (digits that differ from the solution),
     /// like popular apps' default of 3.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -543,6 +548,7 @@ impl SimArgs {
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;
         config.disconnect_after = self.disconnect_after;
+        config.starting = Duration::from_millis(self.starting_ms);
         config.stream_stall = self.stream_stall;
         config.adb_root = self.adb_root;
         config.inject_denied = self.inject_denied;
@@ -665,6 +671,8 @@ mod tests {
             "40",
             "--disconnect-after",
             "7",
+            "--starting-ms",
+            "2500",
             "--stream-stall",
             "8:60",
             "--timing",
@@ -688,6 +696,7 @@ mod tests {
         );
         assert_eq!(c.input_latency, Duration::from_millis(15));
         assert_eq!(c.disconnect_after, Some(7));
+        assert_eq!(c.starting, Duration::from_millis(2500));
         assert_eq!(
             c.stream_stall,
             Some(Stall {

@@ -10,7 +10,7 @@ use super::progress::{print_note, progress_bar, updates};
 use indicatif::MultiProgress;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use sudoku_autoplay::calibration::lookup::{Opening, Phone};
 use sudoku_autoplay::device::{Device, DeviceEntry};
 use sudoku_autoplay::level::{Note, Update};
@@ -153,10 +153,19 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
     // Devices already dealt with (nothing to play, not usable, or played): not announced again
     // until they disappear from the list.
     let mut settled: HashSet<String> = HashSet::new();
+    // Devices listed whose screen could not be read yet (a phone still starting): asked again
+    // every ASK_AGAIN, as the adb server sends no new list while a phone starts.
+    let mut waiting: HashSet<String> = HashSet::new();
+    let mut list: Vec<DeviceEntry> = Vec::new();
+    let mut next_ask = Instant::now();
     while !stopped(&stop) {
-        let list = match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(list) => list,
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(new) => list = new,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if waiting.is_empty() || Instant::now() < next_ask {
+                    continue;
+                }
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 anyhow::bail!(
                     "the adb server at {} went away (start it again with `{}`)",
@@ -164,25 +173,38 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                     server.adb_command("start-server")
                 )
             }
-        };
+        }
+        next_ask = Instant::now() + ASK_AGAIN;
         workers.retain(|serial, h| {
             if h.is_finished() {
                 settled.insert(serial.clone());
             }
             !h.is_finished()
         });
-        let ready: Vec<DeviceEntry> = list.into_iter().filter(|d| d.is_ready()).collect();
+        let ready: Vec<&DeviceEntry> = list.iter().filter(|d| d.is_ready()).collect();
         settled.retain(|serial| ready.iter().any(|d| &d.serial == serial));
+        waiting.retain(|serial| ready.iter().any(|d| &d.serial == serial));
         for d in ready {
             if workers.contains_key(&d.serial) || settled.contains(&d.serial) {
                 continue;
             }
             let device = Device::new(d.serial.clone(), server);
-            // A screen not read yet (a phone still starting) is asked again at the next listing.
-            let Ok(size) = device.screen_size() else {
-                continue;
+            let size = match device.screen_size() {
+                Ok(size) => size,
+                Err(e) => {
+                    if waiting.insert(d.serial.clone()) {
+                        eprintln!(
+                            "{}: not ready yet ({}); asking again every {} s",
+                            d.serial,
+                            error_text(&e.into()),
+                            ASK_AGAIN.as_secs()
+                        );
+                    }
+                    continue;
+                }
             };
-            let Some(levels) = levels_to_play(&d, &device, size, &cfg, args) else {
+            waiting.remove(&d.serial);
+            let Some(levels) = levels_to_play(d, &device, size, &cfg, args) else {
                 settled.insert(d.serial.clone());
                 continue;
             };
@@ -207,6 +229,9 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
     }
     Ok(0)
 }
+
+/// How often a device whose screen could not be read is asked again.
+const ASK_AGAIN: Duration = Duration::from_secs(1);
 
 /// Whether a signal asked watch to stop.
 fn stopped(stop: &StopFlag) -> bool {

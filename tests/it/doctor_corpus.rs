@@ -108,11 +108,16 @@ fn check(file: &str, report: &Value, key: &str, truth: &toml::Value) {
             assert!(!channel("input") && !channel("inject"), "{file}: {report}");
         }
         "sendevent_denied" => assert!(!channel("events"), "{file}: {report}"),
+        "starting" => {
+            let problem = got("/screen/problem");
+            let said = problem.as_str().unwrap_or_default();
+            assert!(said.contains("still starting"), "{file}: {problem}");
+        }
         _ => unreachable!(),
     }
 }
 
-const TRUTHS: [&str; 13] = [
+const TRUTHS: [&str; 14] = [
     "panel",
     "protocol",
     "max_x",
@@ -125,6 +130,7 @@ const TRUTHS: [&str; 13] = [
     "live_queued",
     "input_denied",
     "sendevent_denied",
+    "starting",
     // Checked by `real_getevent_outputs_give_their_panel`'s absence: not decidable.
     "panel_by_reporter",
 ];

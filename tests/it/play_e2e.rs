@@ -630,6 +630,45 @@ fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// A phone still starting when watch finds it (just plugged in, or rebooting): adb answers, but
+/// its window manager does not yet, so its screen cannot be read, and the adb server sends no new
+/// list while the phone starts. Watch says so and asks the phone again until it answers, then
+/// plays.
+#[test]
+fn watch_waits_for_a_phone_still_starting() {
+    use std::io::Read;
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.app.seed = 7;
+    c.starting = Duration::from_secs(3);
+    let sim = spawn(c).unwrap();
+    let (adb, _) = connect(&sim);
+    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let runs = wait_for_runs(data.path(), 1, "watch did not play once the phone was up");
+    assert_eq!(runs[0].result, "solved", "{runs:?}");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = crate::common::wait_or_kill(&mut child, Duration::from_secs(20), "autoplay watch");
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("not ready yet") && said.contains("is the phone still starting?"),
+        "{said}"
+    );
+}
+
 /// `autoplay watch --levels 1-70` on the simulated phone, until `runs.csv` has a row; then
 /// `signals` SIGTERMs (200 ms apart) and the exit status.
 fn watch_until_a_level_is_played_then_sigterm(

@@ -142,10 +142,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         rotation: turned.rotation.map(|r| u32::from(r) * 90),
         density,
         from: "wm size; wm density; dumpsys window displays",
-        problem: size
-            .size
-            .is_none()
-            .then(|| format!("`wm size` said {:?}", size.said.trim())),
+        problem: size.problem(),
     };
     let abi = prop("ro.product.cpu.abi")?;
     let abi = Abi {

@@ -70,6 +70,9 @@ pub struct SimConfig {
     pub shell_outputs: Vec<(String, Vec<u8>)>,
     /// A busy phone: some reads of a host's stream come late (see [`Stall`]).
     pub stream_stall: Option<Stall>,
+    /// A phone still starting: for this long after it listens, its system server is not up
+    /// (`shell::starting`).
+    pub starting: Duration,
 }
 
 impl SimConfig {
@@ -86,6 +89,7 @@ impl SimConfig {
             inject_denied: false,
             shell_outputs: Vec::new(),
             stream_stall: None,
+            starting: Duration::ZERO,
         }
     }
 }
@@ -107,6 +111,7 @@ fn build(config: SimConfig) -> anyhow::Result<Arc<Shared>> {
         inject_denied: config.inject_denied,
         shell_outputs: config.shell_outputs,
         stream_stall: config.stream_stall,
+        starting: config.starting,
     };
     let device = Arc::new(Handset::new(Phone::new(config.profile, config.app), knobs));
     Ok(Arc::new(Shared {

@@ -33,6 +33,9 @@ pub struct Knobs {
     pub shell_outputs: Vec<(String, Vec<u8>)>,
     /// A busy phone (`--stream-stall`): some reads of a host's stream come late.
     pub stream_stall: Option<Stall>,
+    /// A phone still starting (`--starting-ms`): how long after it listens its system server
+    /// comes up ([`super::starting`]).
+    pub starting: Duration,
 }
 
 /// A busy phone's late reads: every `every`-th read of a host's stream (a `dd`'s or the tap
@@ -80,6 +83,8 @@ pub struct Handset {
     animating_until: Mutex<Instant>,
     /// The system's log (`logcat`).
     log: Log,
+    /// When the system server is up (the knobs' `starting` after the phone was made).
+    up_at: Instant,
 }
 
 /// How long the app's screen animates after a touch it handled (a cell highlight, a digit
@@ -112,7 +117,6 @@ impl Handset {
             dispatcher: Mutex::new(Dispatcher::default()),
             touch: Mutex::new(TouchDecoder::default()),
             rng: AtomicU64::new(0x9E37_79B9_7F4A_7C15),
-            knobs,
             commands: AtomicU64::new(0),
             dropped: AtomicBool::new(false),
             next_pid: AtomicU32::new(4000),
@@ -120,7 +124,14 @@ impl Handset {
             files: Mutex::new(HashMap::new()),
             animating_until: Mutex::new(Instant::now()),
             log: Log::default(),
+            up_at: Instant::now() + knobs.starting,
+            knobs,
         }
+    }
+
+    /// Whether the system server is up (not while the phone is still starting).
+    pub fn system_up(&self) -> bool {
+        Instant::now() >= self.up_at
     }
 
     /// The system's log.

@@ -12,6 +12,7 @@ pub mod output;
 pub mod parse;
 pub mod refusal;
 pub(crate) mod screencap;
+mod starting;
 mod system;
 pub(crate) mod touch;
 
@@ -165,6 +166,10 @@ impl Shell {
             "true" => return 0,
             "false" => return 1,
             _ => {}
+        }
+        if let Some(status) = starting::refused(device, name, rest, out) {
+            spend(costs.process()).await;
+            return status;
         }
         match name.as_str() {
             "input" => {

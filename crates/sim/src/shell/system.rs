@@ -29,7 +29,11 @@ pub fn properties(device: &Handset) -> Vec<(&'static str, String)> {
         ("ro.product.model", p.model.into()),
         ("ro.product.name", p.product.into()),
         ("ro.sf.lcd_density", p.density.to_string()),
-        ("sys.boot_completed", "1".into()),
+        // Set once the system server has started (empty while the phone is starting).
+        (
+            "sys.boot_completed",
+            if device.system_up() { "1" } else { "" }.into(),
+        ),
     ]
 }
 

@@ -932,3 +932,34 @@ async fn another_package_is_another_app_everywhere() {
     );
     assert!(run(&mut sh, "dumpsys input").await.0.contains(app));
 }
+
+#[tokio::test]
+async fn a_phone_still_starting_has_no_window_manager_yet() {
+    let starting = Knobs {
+        starting: Duration::from_millis(300),
+        ..Knobs::default()
+    };
+    // Android 14: `wm` is `cmd window`; Android 6: `wm`'s own program.
+    let (pixel, small) = (device("pixel", starting.clone()), device("small", starting));
+    let mut sh = Shell::new(pixel);
+    let (out, err, _) = run(&mut sh, "wm size; echo rc=$?").await;
+    assert_eq!(
+        (out.as_str(), err.as_str()),
+        ("rc=20\n", "cmd: Can't find service: window\n")
+    );
+    let (_, err, _) = run(&mut sh, "dumpsys window").await;
+    assert_eq!(err, "Can't find service: window\n");
+    assert_eq!(run(&mut sh, "getprop sys.boot_completed").await.0, "\n");
+    let (_, err, _) = run(&mut Shell::new(small), "wm size").await;
+    assert!(
+        err.contains("Can't connect to window manager; is the system running?"),
+        "{err}"
+    );
+    // Up: as usual.
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    assert_eq!(
+        run(&mut sh, "wm size").await.0,
+        "Physical size: 1080x2400\n"
+    );
+    assert_eq!(run(&mut sh, "getprop sys.boot_completed").await.0, "1\n");
+}

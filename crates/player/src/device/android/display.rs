@@ -90,6 +90,32 @@ pub struct WmSize {
     pub said: String,
 }
 
+impl WmSize {
+    /// Why it gave no size, in words (`None` when it gave one): what `wm size` said, and where
+    /// the window manager is not up yet, that the phone may still be starting.
+    pub fn problem(&self) -> Option<String> {
+        if self.size.is_some() {
+            return None;
+        }
+        let said = format!("`wm size` said {:?}", self.said.trim());
+        Some(if system_not_up(&self.said) {
+            format!(
+                "{said}: the phone's window manager is not up (is the phone still starting? wait \
+                 until it shows its lock or home screen)"
+            )
+        } else {
+            said
+        })
+    }
+}
+
+/// Whether a command's output says that the system server is not up: from Android 10 `cmd`'s
+/// `cmd: Can't find service: window` (AOSP `frameworks/native/cmds/cmd/cmd.cpp`), before it
+/// `wm`'s own "Can't connect to window manager; is the system running?".
+fn system_not_up(said: &str) -> bool {
+    said.contains("Can't find service: window") || said.contains("is the system running?")
+}
+
 /// `Physical size: 1080x2400` / `Override size: 720x1600`.
 pub(crate) fn parse_wm_size(text: &str) -> Option<(u32, u32)> {
     let parse = |l: &str| {
@@ -142,6 +168,36 @@ mod tests {
             assert_eq!(got, Some(want), "{file}");
         }
         assert!(outputs.len() >= 2);
+        // A size read says no problem.
+        for (file, text, _) in &outputs {
+            let wm = WmSize {
+                size: parse_wm_size(text),
+                said: text.clone(),
+            };
+            assert_eq!(wm.problem(), None, "{file}");
+        }
+    }
+
+    #[test]
+    fn wm_size_of_phones_whose_system_is_not_up() {
+        let outputs = crate::real_outputs::with_truth("starting");
+        for (file, text, _) in &outputs {
+            let wm = WmSize {
+                size: parse_wm_size(text),
+                said: text.clone(),
+            };
+            let problem = wm.problem().unwrap_or_default();
+            assert!(
+                problem.contains("is the phone still starting?"),
+                "{file}: {problem}"
+            );
+        }
+        assert_eq!(outputs.len(), 2);
+        let other = WmSize {
+            size: None,
+            said: "/system/bin/sh: wm: not found\n".into(),
+        };
+        assert!(!other.problem().unwrap().contains("starting"));
     }
 
     #[test]

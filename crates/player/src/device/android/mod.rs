@@ -115,12 +115,12 @@ impl Device {
     /// (`dumpsys window displays`).
     pub fn screen_size(&self) -> Result<(u32, u32), DeviceError> {
         let wm = self.wm_size()?;
-        let natural = wm.size.ok_or_else(|| {
-            DeviceError::Adb(format!(
-                "cannot read the screen size from `wm size`: {:?}",
-                wm.said
-            ))
-        })?;
+        let Some(natural) = wm.size else {
+            let problem = wm.problem().unwrap_or_default();
+            return Err(DeviceError::Adb(format!(
+                "cannot read the screen size: {problem}"
+            )));
+        };
         Ok(turned_size(natural, self.display_state()?))
     }
 
