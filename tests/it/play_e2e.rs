@@ -605,16 +605,26 @@ fn wait_for_runs(data: &Path, n: usize, what: &str) -> Vec<sudoku_autoplay::sess
     }
 }
 
+/// `autoplay watch --levels LEVELS` through `adb`, its data in `dir`, its stderr to `stderr`.
+fn watch(
+    adb: &AdbServer,
+    dir: &Path,
+    levels: &str,
+    stderr: std::process::Stdio,
+) -> std::process::Child {
+    autoplay_through(adb, dir, &["watch", "--levels", levels])
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn watch_plays_unplayed_levels_and_stops_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, _) = connect(&sim);
-    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1-2"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = watch(&adb, data.path(), "1-2", std::process::Stdio::piped());
     let runs = wait_for_runs(data.path(), 2, "watch did not play both levels");
     assert_eq!(
         runs.iter().map(|r| r.level).collect::<Vec<_>>(),
@@ -643,11 +653,7 @@ fn watch_waits_for_a_phone_still_starting() {
     c.starting = Duration::from_secs(3);
     let sim = spawn(c).unwrap();
     let (adb, _) = connect(&sim);
-    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = watch(&adb, data.path(), "1", std::process::Stdio::piped());
     let runs = wait_for_runs(data.path(), 1, "watch did not play once the phone was up");
     assert_eq!(runs[0].result, "solved", "{runs:?}");
     Command::new("kill")
@@ -685,11 +691,7 @@ fn watch_until_a_level_is_played_then_sigterm(
     c.adb_root = true;
     let sim = spawn(c).unwrap();
     let (adb, _) = connect(&sim);
-    let mut child = autoplay_through(&adb, data.path(), &["watch", "--levels", "1-70"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = watch(&adb, data.path(), "1-70", std::process::Stdio::null());
     wait_for_runs(data.path(), 1, "watch did not play a level");
     // The next level under way (its session recorded), so that the signals find a level to
     // finish rather than the pause between two.
