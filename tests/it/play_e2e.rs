@@ -730,6 +730,28 @@ fn watch_stops_after_the_current_level_on_sigterm_and_at_once_on_the_second() {
     assert_eq!(status.code(), Some(143));
 }
 
+/// A play started on a phone still starting (just plugged in, or rebooting): adb answers, its
+/// window manager does not yet. The play waits for it, as for a lost link, then plays.
+#[test]
+fn a_play_waits_for_a_phone_still_starting() {
+    let data = tempfile::tempdir().unwrap();
+    let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
+    c.starting = Duration::from_secs(2);
+    let sim = spawn(c).unwrap();
+    let (_adb, device) = connect(&sim);
+    let report = play(
+        &device,
+        &config(data.path(), 3, Strategy::Fast),
+        &mut |_| {},
+    )
+    .unwrap();
+    let state = sim.dumpsys();
+    assert_eq!(state["solved"], true, "{state}");
+    let runs = read_runs(&data.path().join("runs.csv")).unwrap();
+    assert_eq!(runs[0].interruptions, 1, "the wait, counted once: {runs:?}");
+    assert_eq!(report.performed.reconnects, 0);
+}
+
 #[test]
 fn a_popup_over_the_board_is_dismissed_with_back() {
     let data = tempfile::tempdir().unwrap();

@@ -66,6 +66,10 @@ pub enum DeviceError {
     Timeout { what: String, secs: f64 },
     #[error("adb: {0}")]
     Adb(String),
+    /// The phone answers, but its system server is not up yet (a phone still starting): what
+    /// it said, in words.
+    #[error("{0}")]
+    Starting(String),
     /// The phone refuses input injected from the adb shell: no tap channel can work.
     #[error(transparent)]
     Refused(#[from] tap::Refusal),

@@ -25,6 +25,9 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Failed attempts of one call while the device stays online, before its error is final.
 const ATTEMPTS: u32 = 3;
 
+/// How often a phone still starting is asked again.
+const STARTING_POLL: Duration = Duration::from_millis(500);
+
 /// How the tap channel was opened (to reopen it the same way).
 #[derive(Debug, Clone)]
 struct Opened {
@@ -90,12 +93,35 @@ impl Link {
         mut f: impl FnMut(&Device) -> Result<T, DeviceError>,
     ) -> anyhow::Result<T> {
         let mut failures = 0;
+        let mut starting: Option<Instant> = None;
         loop {
             self.stop.check()?;
             match f(&self.device) {
-                Ok(v) => return Ok(v),
+                Ok(v) => {
+                    if let Some(since) = starting {
+                        self.interruption(format!(
+                            "the phone was still starting: waited {:.0} s for it",
+                            since.elapsed().as_secs_f64()
+                        ));
+                    }
+                    return Ok(v);
+                }
                 // The phone answered: it refuses injected input, and will again.
                 Err(e @ DeviceError::Refused(_)) => return Err(e.into()),
+                // A phone still starting: asked again until it is up, as long as a lost link
+                // is waited for.
+                Err(e @ DeviceError::Starting(_)) => {
+                    let since = *starting.get_or_insert_with(Instant::now);
+                    if since.elapsed() >= self.timeout {
+                        return Err(anyhow::Error::new(e).context(format!(
+                            "{what} on {}: the phone was still starting after {} s",
+                            self.device.serial,
+                            self.timeout.as_secs()
+                        )));
+                    }
+                    tracing::debug!(serial = %self.device.serial, %e, "waiting for the phone to start");
+                    std::thread::sleep(STARTING_POLL);
+                }
                 Err(e) => {
                     let started = Instant::now();
                     if self.recover(what, &e)? {

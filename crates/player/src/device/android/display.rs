@@ -91,6 +91,16 @@ pub struct WmSize {
 }
 
 impl WmSize {
+    /// Whether it says that the window manager is not up (a phone still starting): from
+    /// Android 10 `cmd`'s `cmd: Can't find service: window` (AOSP
+    /// `frameworks/native/cmds/cmd/cmd.cpp`), before it `wm`'s own "Can't connect to window
+    /// manager; is the system running?".
+    pub fn system_not_up(&self) -> bool {
+        self.size.is_none()
+            && (self.said.contains("Can't find service: window")
+                || self.said.contains("is the system running?"))
+    }
+
     /// Why it gave no size, in words (`None` when it gave one): what `wm size` said, and where
     /// the window manager is not up yet, that the phone may still be starting.
     pub fn problem(&self) -> Option<String> {
@@ -98,7 +108,7 @@ impl WmSize {
             return None;
         }
         let said = format!("`wm size` said {:?}", self.said.trim());
-        Some(if system_not_up(&self.said) {
+        Some(if self.system_not_up() {
             format!(
                 "{said}: the phone's window manager is not up (is the phone still starting? wait \
                  until it shows its lock or home screen)"
@@ -107,13 +117,6 @@ impl WmSize {
             said
         })
     }
-}
-
-/// Whether a command's output says that the system server is not up: from Android 10 `cmd`'s
-/// `cmd: Can't find service: window` (AOSP `frameworks/native/cmds/cmd/cmd.cpp`), before it
-/// `wm`'s own "Can't connect to window manager; is the system running?".
-fn system_not_up(said: &str) -> bool {
-    said.contains("Can't find service: window") || said.contains("is the system running?")
 }
 
 /// `Physical size: 1080x2400` / `Override size: 720x1600`.

@@ -116,10 +116,15 @@ impl Device {
     pub fn screen_size(&self) -> Result<(u32, u32), DeviceError> {
         let wm = self.wm_size()?;
         let Some(natural) = wm.size else {
-            let problem = wm.problem().unwrap_or_default();
-            return Err(DeviceError::Adb(format!(
-                "cannot read the screen size: {problem}"
-            )));
+            let problem = format!(
+                "cannot read the screen size: {}",
+                wm.problem().unwrap_or_default()
+            );
+            return Err(if wm.system_not_up() {
+                DeviceError::Starting(problem)
+            } else {
+                DeviceError::Adb(problem)
+            });
         };
         Ok(turned_size(natural, self.display_state()?))
     }
