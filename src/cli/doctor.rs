@@ -65,6 +65,21 @@ fn print_device(r: &Report) -> std::io::Result<()> {
             .map_or(String::new(), |p| format!(" ({p})")),
         s.from
     )?;
+    let b = &r.bars;
+    let frame = |f: &[u32; 4]| format!("[{},{}][{},{}]", f[0], f[1], f[2], f[3]);
+    let frames: Vec<String> = b.frames.iter().map(frame).collect();
+    outln!(
+        "bars        {}; the app has {}    [{}]",
+        if frames.is_empty() {
+            "none named".to_string()
+        } else {
+            frames.join(", ")
+        },
+        b.app_area
+            .as_ref()
+            .map_or("the whole screen".to_string(), frame),
+        b.from
+    )?;
     let a = &r.abi;
     outln!(
         "abi         {} ({}): {}-byte input_event records    [{}]",

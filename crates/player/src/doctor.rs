@@ -18,6 +18,7 @@ pub struct Report {
     pub serial: String,
     pub identity: Identity,
     pub screen: ScreenSize,
+    pub bars: SystemBars,
     pub abi: Abi,
     pub touch: Touch,
     pub state: State,
@@ -47,6 +48,17 @@ pub struct ScreenSize {
     pub from: &'static str,
     /// The lines that could not be placed, quoted when no size was found.
     pub problem: Option<String>,
+}
+
+/// The status and navigation bars showing, and the part of the screen they leave the app: where
+/// calibrate looks for the app's keys.
+#[derive(Debug, Clone, Serialize)]
+pub struct SystemBars {
+    /// Each bar's frame `[x0, y0, x1, y1)`.
+    pub frames: Vec<[u32; 4]>,
+    /// `None`: the bars take none of the screen (or it has none).
+    pub app_area: Option<[u32; 4]>,
+    pub from: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -144,6 +156,12 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         from: "wm size; wm density; dumpsys window displays",
         problem: size.problem(),
     };
+    let frames = device.system_bars()?;
+    let bars = SystemBars {
+        app_area: held.and_then(|size| crate::device::android::app_area(&frames, size)),
+        frames,
+        from: "dumpsys window windows",
+    };
     let abi = prop("ro.product.cpu.abi")?;
     let abi = Abi {
         record_bytes: panel::guess_record(&abi),
@@ -191,6 +209,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         serial: device.serial.clone(),
         identity,
         screen,
+        bars,
         abi,
         touch,
         state,
