@@ -189,21 +189,9 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
                 continue;
             }
             let device = Device::new(d.serial.clone(), server);
-            let size = match device.screen_size() {
-                Ok(size) => size,
-                Err(e) => {
-                    if waiting.insert(d.serial.clone()) {
-                        eprintln!(
-                            "{}: not ready yet ({}); asking again every {} s",
-                            d.serial,
-                            error_text(&e.into()),
-                            ASK_AGAIN.as_secs()
-                        );
-                    }
-                    continue;
-                }
+            let Some(size) = screen_or_wait(&device, &mut waiting) else {
+                continue;
             };
-            waiting.remove(&d.serial);
             let Some(levels) = levels_to_play(d, &device, size, &cfg, args) else {
                 settled.insert(d.serial.clone());
                 continue;
@@ -228,6 +216,28 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
         let _ = h.join();
     }
     Ok(0)
+}
+
+/// The screen size of `device`, or `None` while it cannot be read (a phone still starting): the
+/// device is then `waiting`, said once.
+fn screen_or_wait(device: &Device, waiting: &mut HashSet<String>) -> Option<(u32, u32)> {
+    match device.screen_size() {
+        Ok(size) => {
+            waiting.remove(&device.serial);
+            Some(size)
+        }
+        Err(e) => {
+            if waiting.insert(device.serial.clone()) {
+                eprintln!(
+                    "{}: not ready yet ({}); asking again every {} s",
+                    device.serial,
+                    error_text(&e.into()),
+                    ASK_AGAIN.as_secs()
+                );
+            }
+            None
+        }
+    }
 }
 
 /// How often a device whose screen could not be read is asked again.
