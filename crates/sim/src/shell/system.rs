@@ -175,13 +175,10 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
 /// focus lines after a blank line and `mLayoutSeq=`); other releases the compact form.
 fn window_dump(device: &Handset) -> String {
     let p = device.profile();
-    let (focus, bars) = {
-        let mut phone = device.phone();
-        let l = phone.layout();
-        let bars = [l.nav_bar, l.status_bar];
-        (phone.focus(), bars)
-    };
-    let [nav, _] = bars;
+    let mut phone = device.phone();
+    let (nav, status) = (phone.layout().nav_bar, phone.layout().status_bar);
+    let focus = phone.focus();
+    drop(phone);
     let app = match focus.split_once('/') {
         Some((pkg, activity)) => format!(
             "mFocusedApp=ActivityRecord{{3c1f2a9 u0 {pkg}/{} t7}}\n",
@@ -243,7 +240,7 @@ fn window_dump(device: &Handset) -> String {
         ));
     }
     text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n");
-    text.push_str(&bar_windows(p.sdk, bars, (cw, ch)));
+    text.push_str(&bar_windows(p.sdk, [nav, status], (cw, ch)));
     text.push_str("  mTopFocusedDisplayId=0\n");
     text
 }
