@@ -176,7 +176,7 @@ fn digits_of(st: &State, cell: usize) -> u32 {
     let pos = cell % 27;
     let mut digits = 0;
     for digit in 0..9 {
-        digits |= (st.cand[9 * band + digit] >> pos & 1) << digit;
+        digits |= (st.cand[super::state::at(band, digit)] >> pos & 1) << digit;
     }
     digits
 }

@@ -1,6 +1,6 @@
 //! The solver's state: 27 digit-band bitboards, and the propagation that narrows them.
 //!
-//! `cand[9 * b + d]` holds the cells of band `b` where digit `d + 1` may still go, in the
+//! `cand[at(b, d)]` holds the cells of band `b` where digit `d + 1` may still go, in the
 //! 27-bit layout described in [`super::tables`]. A digit is *placed* in a row of a band when
 //! that row has a single candidate cell left.
 //!
@@ -38,8 +38,7 @@ pub(super) struct Contradiction;
 /// A search position. Small and `Copy`: guessing copies it.
 #[derive(Clone, Copy)]
 pub(super) struct State {
-    /// Candidate cells per digit-band (index `9 * band + digit`, digit 0-based): a band's nine
-    /// digits are contiguous.
+    /// Candidate cells per digit-band (index [`at`]`(band, digit)`, digit 0-based).
     pub(super) cand: [u32; 27],
     /// Per digit-band, `cand` as its last update left it: a digit-band needs an update when
     /// the two differ.
@@ -52,12 +51,22 @@ pub(super) struct State {
     pub(super) open: [u32; 3],
 }
 
+/// The index of digit-band (`band`, `digit`) in `cand` and the arrays beside it: a digit's
+/// three bands are contiguous (a sweep's order), a band's nine digits three apart. Contiguous,
+/// a band's digits were cleared of its placed cells in vector stores, and the updates that
+/// followed read them back just after writing single lanes, which a store cannot forward to a
+/// wider load: serg 3-4% slower (2026-11-27).
+#[inline(always)]
+pub(super) const fn at(band: usize, digit: usize) -> usize {
+    3 * digit + band
+}
+
 /// For each digit-band, the same digit's two other bands.
 const OTHER_BANDS: [[usize; 2]; 27] = {
     let mut t = [[0; 2]; 27];
     let mut i = 0;
     while i < 27 {
-        t[i] = [(i + 9) % 27, (i + 18) % 27];
+        t[i] = [i - i % 3 + (i + 1) % 3, i - i % 3 + (i + 2) % 3];
         i += 1;
     }
     t
@@ -95,13 +104,13 @@ impl State {
         let band = cell / 27;
         let bit = 1u32 << (cell % 27);
         let row = ROW << (9 * ((cell % 27) / 9));
-        self.cand[9 * band + digit] &= !row | bit;
+        self.cand[at(band, digit)] &= !row | bit;
     }
 
     /// Removes digit `digit` (0-based) from `cell`.
     #[inline(always)]
     pub(super) fn eliminate(&mut self, cell: usize, digit: usize) {
-        self.cand[9 * (cell / 27) + digit] &= !(1u32 << (cell % 27));
+        self.cand[at(cell / 27, digit)] &= !(1u32 << (cell % 27));
     }
 
     /// True when every cell has its digit (only meaningful after a successful propagation).
@@ -114,7 +123,7 @@ impl State {
     #[inline(always)]
     pub(super) fn restrict(&mut self, digit: usize, masks: &[u32; 3]) {
         for (band, &mask) in masks.iter().enumerate() {
-            self.cand[9 * band + digit] &= mask;
+            self.cand[at(band, digit)] &= mask;
         }
     }
 
@@ -136,7 +145,7 @@ impl State {
                 // Digit-major: a digit's three bands in a row, so what pointing and claiming
                 // take from the next bands is picked up in the same sweep.
                 sweep!(self, changed;
-                    0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
             }
             if self.is_solved() {
                 return Ok(());
@@ -150,7 +159,7 @@ impl State {
     /// Steps 1-4 of the module docs for digit-band `i`.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
-        let band = i / 9;
+        let band = i % 3;
         let old = self.cand[i];
         let locked = LOCKED[minirows(old)];
         let cells = old & locked as u32;
@@ -170,8 +179,8 @@ impl State {
         self.open[band] &= !placed;
         // Take the placed cells from all nine digits of the band (again each time: cheaper
         // than tracking which are new), then give this digit its cells back.
-        for lane in &mut self.cand[9 * band..9 * band + 9] {
-            *lane &= !placed;
+        for digit in 0..9 {
+            self.cand[at(band, digit)] &= !placed;
         }
         self.settled[i] = cells;
         self.rows[i] = (locked >> 32) as u16;
@@ -193,7 +202,7 @@ impl State {
     fn counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
-            let c = self.cand[9 * band + digit];
+            let c = self.cand[at(band, digit)];
             three |= two & c;
             two |= one & c;
             one |= c;
@@ -222,7 +231,7 @@ impl State {
                 // The cell's only digit, found without a branch per digit (digit 0 adds 0).
                 let mut digit = 0;
                 for d in 1..9 {
-                    digit += (self.cand[9 * band + d] >> pos & 1) as usize * d;
+                    digit += (self.cand[at(band, d)] >> pos & 1) as usize * d;
                 }
                 self.place(27 * band + pos as usize, digit);
             }
@@ -235,7 +244,7 @@ impl State {
         let mut grid = [0u8; 81];
         for digit in 0..9 {
             for band in 0..3 {
-                let mut c = self.cand[9 * band + digit] & !self.open[band];
+                let mut c = self.cand[at(band, digit)] & !self.open[band];
                 while c != 0 {
                     grid[27 * band + c.trailing_zeros() as usize] = digit as u8 + 1;
                     c &= c - 1;

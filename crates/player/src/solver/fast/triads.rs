@@ -102,9 +102,9 @@ impl State {
         let (mut minirows, mut minicols) = (Counter::default(), Counter::default());
         for digit in 0..9 {
             let packed = |words: &[u16; 27]| {
-                words[digit] as u32
-                    | (words[9 + digit] as u32) << 9
-                    | (words[18 + digit] as u32) << 18
+                words[3 * digit] as u32
+                    | (words[3 * digit + 1] as u32) << 9
+                    | (words[3 * digit + 2] as u32) << 18
             };
             let (rows, cols) = (packed(&self.rows), packed(&self.cols));
             triads.rows[digit] = rows;
@@ -148,7 +148,7 @@ impl State {
             for band in 0..3 {
                 let rows = LOCKED[(keep_rows >> (9 * band) & ROW) as usize] as u32;
                 let cols = (keep_cols >> (9 * band) & ROW) * SPREAD;
-                self.cand[9 * band + digit] &= rows & cols;
+                self.cand[super::state::at(band, digit)] &= rows & cols;
             }
         }
         Ok(true)
