@@ -159,11 +159,15 @@ impl<W: Write> Solving<'_, W> {
         let mut puzzles = Puzzles::default();
         let mut buf = Vec::new();
         loop {
+            if puzzles.grid.is_none() {
+                puzzles.count += self.quiet_fast_lines(reader.as_mut())?;
+            }
             buf.clear();
             let n = reader
                 .read_until(b'\n', &mut buf)
                 .context("cannot read puzzle input")?;
             let bytes = line_bytes(&buf);
+            // A line the buffer cut, or the last one without its newline.
             if n > 0 && puzzles.grid.is_none() && self.quiet_fast(bytes) {
                 puzzles.count += 1;
                 continue;
@@ -183,6 +187,27 @@ impl<W: Write> Solving<'_, W> {
                 None if line.is_none() => return Ok(()),
                 None => {}
             }
+        }
+    }
+
+    /// [`Self::quiet_fast`] on the lines that lie whole in `reader`'s buffer, read there
+    /// without a copy; stops, leaving it unread, at a line it does not take or one the buffer
+    /// cuts. Returns how many lines it took.
+    fn quiet_fast_lines(&mut self, reader: &mut dyn BufRead) -> anyhow::Result<usize> {
+        let mut taken = 0;
+        if !self.args.quiet || self.args.strategy != Strategy::Fast {
+            return Ok(taken);
+        }
+        loop {
+            let chunk = reader.fill_buf().context("cannot read puzzle input")?;
+            let Some(end) = memchr::memchr(b'\n', chunk) else {
+                return Ok(taken);
+            };
+            if !self.quiet_fast(line_bytes(&chunk[..=end])) {
+                return Ok(taken);
+            }
+            reader.consume(end + 1);
+            taken += 1;
         }
     }
 

@@ -388,16 +388,7 @@ fn quiet_reports_every_bad_line_like_the_full_output() {
         LEET.to_string(),
     ]
     .join("\n");
-    let full = autoplay(&["solve", "--unique"], &input);
-    let quiet = autoplay(&["solve", "--unique", "--quiet"], &input);
-    assert_eq!(quiet.status.code(), Some(1));
-    // The same messages, but a puzzle with several solutions is only counted.
-    let named: String = text(&full.stderr)
-        .lines()
-        .filter(|l| !l.contains("NOT unique"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_eq!(text(&quiet.stderr), named);
+    let (full, quiet) = full_and_quiet(&input);
     assert!(text(&full.stderr).contains("line 5: NOT unique"));
     let summary = "# 9 puzzles: 5 solved, 3 invalid, 1 unsolvable, 1 not unique";
     assert!(
@@ -423,4 +414,44 @@ fn quiet_reports_every_bad_line_like_the_full_output() {
             text(&quiet.stderr)
         );
     }
+}
+
+/// `autoplay solve --unique` on `input` without and with `--quiet`, having checked that both
+/// name the same bad lines, but `--quiet` only counts those with several solutions.
+fn full_and_quiet(input: &str) -> (std::process::Output, std::process::Output) {
+    let full = autoplay(&["solve", "--unique"], input);
+    let quiet = autoplay(&["solve", "--unique", "--quiet"], input);
+    assert_eq!(quiet.status.code(), Some(1));
+    let named: String = text(&full.stderr)
+        .lines()
+        .filter(|l| !l.contains("NOT unique"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(text(&quiet.stderr), named);
+    (full, quiet)
+}
+
+#[test]
+fn quiet_reads_lines_that_straddle_the_read_buffer() {
+    // `--quiet` takes the lines whole in the read buffer where they lie; one the buffer cuts
+    // (stdin's holds 8 KiB) goes the general way. Both count, and number lines, alike.
+    let lines: Vec<String> = (0..400)
+        .map(|i| match i % 4 {
+            0 => LEET.to_string(),
+            1 => LEET
+                .replacen('5', ".", 1)
+                .replacen('3', ".", 1)
+                .replacen('7', ".", 1),
+            2 => format!("11{}", &LEET[2..]),
+            _ => "# a comment".into(),
+        })
+        .collect();
+    let (full, quiet) = full_and_quiet(&lines.join("\n"));
+    assert!(text(&full.stderr).contains("line 399: the board breaks the Sudoku rules"));
+    let summary = "# 300 puzzles: 200 solved, 100 invalid, 0 unsolvable, 100 not unique";
+    assert!(
+        text(&quiet.stdout).starts_with(summary),
+        "{}",
+        text(&quiet.stdout)
+    );
 }
