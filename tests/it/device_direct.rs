@@ -97,12 +97,16 @@ fn the_system_bars_where_the_phone_draws_them() {
         );
         let (w, h) = d.screen_size().unwrap();
         let nav = layout.nav_bar;
-        let (right, bottom) = if nav.y == 0 {
-            (nav.x, h as i32)
-        } else {
-            (w as i32, nav.y)
+        let (wi, hi) = (w as i32, h as i32);
+        // At a side in landscape: on the right at 90 degrees, on the left at 270 (AOSP
+        // DisplayPolicy.navigationBarPosition).
+        let [left, right, bottom] = match rotation {
+            1 => [0, nav.x, hi],
+            3 => [nav.right(), wi, hi],
+            _ => [0, wi, nav.y],
         };
-        let want = [0, layout.status_bar.bottom(), right, bottom].map(|v| v as u32);
+        assert_eq!(nav.x == 0 && nav.y == 0, rotation == 3, "{what}: {nav:?}");
+        let want = [left, layout.status_bar.bottom(), right, bottom].map(|v| v as u32);
         assert_eq!(app_area(&bars, (w, h)), Some(want), "{what}");
     }
 }

@@ -106,7 +106,7 @@ impl Renderer {
         }
         let mut cv = Canvas::new(img, w, h);
         let c = layout.content();
-        let content = Rect::new(0, layout.app_bar.y, c.w, c.bottom() - layout.app_bar.y);
+        let content = Rect::new(c.x, layout.app_bar.y, c.w, c.bottom() - layout.app_bar.y);
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
         match (model.screen, &model.game) {
             (AppScreen::Home, _)
@@ -217,8 +217,14 @@ impl Renderer {
         let size = Self::sp(l, 14.0);
         let time = format!("{:02}:{:02}", clock.hour, clock.minute);
         let baseline = self.text.baseline(Face::Bold, size, bar.center().1);
-        self.text
-            .draw(cv, Face::Bold, size, &time, (l.px(16.0), baseline), fg);
+        self.text.draw(
+            cv,
+            Face::Bold,
+            size,
+            &time,
+            (bar.x + l.px(16.0), baseline),
+            fg,
+        );
         // Battery: outline, charge, nub.
         let (bw, bh) = (l.px(22.0), l.px(11.0));
         let bx = bar.right() - l.px(16.0) - bw;
@@ -274,9 +280,9 @@ impl Renderer {
                 l.back,
                 pal.on_app_bar,
             );
-            l.px(72.0)
+            l.app_bar.x + l.px(72.0)
         } else {
-            l.px(16.0)
+            l.app_bar.x + l.px(16.0)
         };
         self.text
             .draw(cv, Face::Bold, size, title, (x, baseline), pal.on_app_bar);

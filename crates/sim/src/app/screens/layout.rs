@@ -95,7 +95,7 @@ impl ScreenLayout {
         let list = c.level_list();
         let g = GameRects::new(&c, keypad, style);
         let (dialog, dialog_home, dialog_next) = c.dialog();
-        ScreenLayout {
+        let layout = ScreenLayout {
             width: c.width,
             height: c.height,
             rotation: profile.rotation,
@@ -129,7 +129,55 @@ impl ScreenLayout {
             undo: Rect::default(),
             completion: EndForm::Dialog,
             game_over: EndForm::Dialog,
+        };
+        // Held the other way round (270 degrees), a phone puts its side navigation bar on the
+        // left (AOSP DisplayPolicy.navigationBarPosition, from Android 8).
+        if layout.nav_bar.y == 0 && profile.rotation == 3 {
+            layout.nav_bar_on_the_left()
+        } else {
+            layout
         }
+    }
+
+    /// This layout with its side navigation bar moved from the right edge to the left, and all
+    /// else moved right by its width.
+    fn nav_bar_on_the_left(mut self) -> Self {
+        let dx = self.nav_bar.w;
+        let to_left = self.nav_bar.x;
+        for r in [
+            &mut self.nav_bar,
+            &mut self.nav_back,
+            &mut self.nav_home,
+            &mut self.nav_recents,
+        ] {
+            r.x -= to_left;
+        }
+        let app = [
+            &mut self.status_bar,
+            &mut self.app_bar,
+            &mut self.back,
+            &mut self.home_title,
+            &mut self.play,
+            &mut self.level_list,
+            &mut self.prev_page,
+            &mut self.next_page,
+            &mut self.page_label,
+            &mut self.board,
+            &mut self.erase,
+            &mut self.panel,
+            &mut self.dialog,
+            &mut self.dialog_next,
+            &mut self.dialog_home,
+        ];
+        let lists = self
+            .slots
+            .iter_mut()
+            .chain(&mut self.keys)
+            .chain(&mut self.actions);
+        for r in app.into_iter().chain(lists) {
+            r.x += dx;
+        }
+        self
     }
 
     /// The rules' parts of the layout: the undo key and the end screens' forms.
@@ -178,7 +226,7 @@ impl ScreenLayout {
                     Rect::new(x, self.board.y, content.right() - x, self.board.h)
                 } else {
                     let y = self.board.bottom();
-                    Rect::new(0, y, content.w, content.bottom() - y)
+                    Rect::new(content.x, y, content.w, content.bottom() - y)
                 };
                 let k = (area.h as f32 / self.dp / 116.0).min(1.0);
                 let px = |v: f32| (v * k * self.dp).round() as i32;
@@ -244,10 +292,17 @@ impl ScreenLayout {
     }
 
     /// Where the app draws its screens: under the app bar, above the navigation bar (beside it,
-    /// where it stands on the right of a phone held in landscape).
+    /// where it stands at a side of a phone held in landscape).
     pub fn content(&self) -> Rect {
         let top = self.app_bar.bottom();
-        if self.nav_bar.y == 0 {
+        if self.nav_bar.y == 0 && self.nav_bar.x == 0 {
+            Rect::new(
+                self.nav_bar.w,
+                top,
+                self.width - self.nav_bar.w,
+                self.height - top,
+            )
+        } else if self.nav_bar.y == 0 {
             Rect::new(0, top, self.nav_bar.x, self.height - top)
         } else {
             Rect::new(0, top, self.width, self.nav_bar.y - top)
@@ -404,8 +459,9 @@ impl Chrome {
         let dp = profile.applied_density() as f32 / 160.0;
         let px = |v: f32| (v * dp).round() as i32;
         let notch = profile.cutout && !landscape;
-        // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar on
-        // the right and a 48 dp app bar, as Android lays them out; a tablet keeps both.
+        // A phone held in landscape (under 600 dp at its narrowest) has its navigation bar at
+        // a side (on the right here; moved left at 270 degrees by `ScreenLayout::new`) and a
+        // 48 dp app bar, as Android lays them out; a tablet keeps both.
         let side_nav = landscape && (height as f32 / dp) < 600.0;
         let nav_h = px(48.0);
         let cw = if side_nav { width - nav_h } else { width };
