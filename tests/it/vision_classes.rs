@@ -2,7 +2,8 @@
 //! (`vision_support::restyle`): entries told from givens by opacity; a same-number highlight
 //! that recolours givens on tinted cells; grid lines hidden by a highlighted row and column on
 //! small screens; Killer cages; a board under a dimming overlay with a gesture stroke across
-//! it, refused by everything that would act on it; and one style for all digits, a doubt.
+//! it, refused by everything that would act on it; one style for all digits, a doubt; and the
+//! edges of a column of digit discs where no cell line was found.
 
 use crate::vision_support::restyle::*;
 use crate::vision_support::*;
@@ -273,4 +274,30 @@ fn where_nothing_tells_givens_from_entries_every_digit_is_a_given_and_a_doubt() 
         "{:?}",
         reading.doubts
     );
+}
+
+#[test]
+fn the_edges_of_a_column_of_digit_discs_are_not_a_cell_line() {
+    // Givens on light discs, no cell lines drawn (kalildev's app draws them as faint dashes
+    // that are not found): the scene's columns 1 and 9 have discs in rows 4-6, whose edges
+    // run down three cells a few pixels from where the cell line would be.
+    let sc = scene();
+    for (w, h) in [(1080, 2160), (720, 1520)] {
+        let mut st = style("disc", Theme::Light, w, h);
+        st.app().cell_lines = false;
+        st.app().edge_to_edge = false;
+        let r = render_full(&st, &sc);
+        let name = format!("disc_edges_{w}x{h}");
+        reads_exactly(&name, &r.image, &sc);
+        let g = vision::read_board(&r.image).unwrap().geometry;
+        let [x0, _, x9, _] = r.rect;
+        for (n, &x) in g.cols.iter().enumerate() {
+            let want = x0 as f32 + (x9 - x0) as f32 * n as f32 / 9.0;
+            assert!(
+                (x as f32 - want).abs() <= 2.0,
+                "{name}: column line {n} at {x}, drawn at {want:.0}: {:?}",
+                g.cols
+            );
+        }
+    }
 }

@@ -75,6 +75,27 @@ pub(super) fn fit_axis(
     fits
 }
 
+/// `fit` without its cell lines that `keep` refuses, their places interpolated again, or `fit`
+/// itself when they are all kept (or too few would be left). `lines` are those `fit.found`
+/// points into; `size` the axis length.
+pub(super) fn without_cell_lines(
+    fit: &AxisFit,
+    lines: &[Line],
+    size: usize,
+    keep: impl Fn(&Line) -> bool,
+) -> AxisFit {
+    let mut window = fit.found;
+    for (n, found) in window.iter_mut().enumerate() {
+        if !n.is_multiple_of(3) && found[0].is_some_and(|q| !keep(&lines[q])) {
+            *found = [None, None];
+        }
+    }
+    if window == fit.found {
+        return fit.clone();
+    }
+    window_fit(&window, &fit.pos, lines, fit.cell, size).unwrap_or_else(|| fit.clone())
+}
+
 /// The lines of one axis that [`fit_axis`] looks at, in order, with their indices among all.
 struct AxisLines {
     idx: Vec<usize>,

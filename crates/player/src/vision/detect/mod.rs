@@ -36,7 +36,7 @@ use image::RgbaImage;
 mod fit;
 mod ridges;
 
-use fit::fit_axis;
+use fit::{fit_axis, without_cell_lines};
 use ridges::{horizontal_segments, merge, ridge_at, vertical_segments};
 
 /// A line found in the frame (scan coordinates inside this module, frame pixels outside).
@@ -210,17 +210,17 @@ impl Why {
 /// The column and row windows that could make a board (cells roughly square, the column lines
 /// running down the rows), with their combined score, best first. `best_rows` keeps the best
 /// row window seen.
-fn pair_fits<'f>(
+fn pair_fits(
     g: &Gray,
     p: &Params,
-    v_fits: &'f [AxisFit],
+    v_fits: &[AxisFit],
     lines: Lines,
     best_rows: &mut Option<AxisFit>,
     why: &mut Why,
-) -> Vec<(f32, &'f AxisFit, AxisFit)> {
+) -> Vec<(f32, AxisFit, AxisFit)> {
     let (h_lines, v_lines) = (lines.horizontal, lines.vertical);
     let mut h_cache: Vec<(Vec<usize>, Vec<AxisFit>)> = Vec::new();
-    let mut pairs: Vec<(f32, &AxisFit, AxisFit)> = Vec::new();
+    let mut pairs: Vec<(f32, AxisFit, AxisFit)> = Vec::new();
     for vf in v_fits.iter().take(16) {
         let (x0, x9) = (vf.pos[0], vf.pos[9]);
         let kept: Vec<usize> = (0..h_lines.len())
@@ -251,6 +251,10 @@ fn pair_fits<'f>(
                 why.reject(score, reason);
                 continue;
             }
+            // Column lines as row lines are taken (those running down most of the rows): the
+            // edge of a few light digit discs in a column is not a cell line nobody drew.
+            let (y0, y9) = (hf.pos[0], hf.pos[9]);
+            let vf = without_cell_lines(vf, v_lines, g.width, |l| covers(l, y0, y9));
             pairs.push((vf.score + hf.score, vf, hf));
         }
     }
@@ -302,7 +306,7 @@ fn pairs_up(vf: &AxisFit, hf: &AxisFit, v_lines: &[Line]) -> Result<(), (f32, St
 fn confirm(
     g: &Gray,
     p: &Params,
-    pairs: Vec<(f32, &AxisFit, AxisFit)>,
+    pairs: Vec<(f32, AxisFit, AxisFit)>,
     lines: Lines,
     (scale, frame): (f32, (u32, u32)),
     why: &mut Why,
@@ -313,8 +317,8 @@ fn confirm(
         if candidates.len() >= 4 {
             break;
         }
-        let sv = support(g, p, vf, v_lines, &hf, true);
-        let sh = support(g, p, &hf, h_lines, vf, false);
+        let sv = support(g, p, &vf, v_lines, &hf, true);
+        let sh = support(g, p, &hf, h_lines, &vf, false);
         let (Ok(sv), Ok(sh)) = (sv, sh) else {
             let span = sv.err().or(sh.err()).unwrap_or(0);
             why.reject(
@@ -327,7 +331,7 @@ fn confirm(
             );
             continue;
         };
-        let geometry = geometry(vf, v_lines, &hf, h_lines, scale, frame);
+        let geometry = geometry(&vf, v_lines, &hf, h_lines, scale, frame);
         if geometry.check(frame.0, frame.1).is_err()
             || candidates.iter().any(|c| c.geometry == geometry)
         {
