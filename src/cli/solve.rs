@@ -167,7 +167,8 @@ impl<W: Write> Solving<'_, W> {
                 .read_until(b'\n', &mut buf)
                 .context("cannot read puzzle input")?;
             let bytes = line_bytes(&buf);
-            // A line the buffer cut, or the last one without its newline.
+            // A line the buffer cut, or the last one without its newline (one the loop above
+            // left goes on to the general path: it counted nothing).
             if n > 0 && puzzles.grid.is_none() && self.quiet_fast(bytes) {
                 puzzles.count += 1;
                 continue;

@@ -24,7 +24,7 @@ mod tables;
 mod triads;
 
 use crate::board::{Board, CELLS, ParseError};
-use state::State;
+use state::{State, at};
 use tables::{BAND, ROW, ROW_STACKS, SPREAD, columns};
 
 /// Result of a solution count: how many (capped at the limit) and the first one found.
@@ -176,7 +176,7 @@ fn parse_line(line: &[u8; CELLS]) -> (State, [u32; 3]) {
             let others = !open[band] & !g;
             let taken = cols[(band + 1) % 3] | cols[(band + 2) % 3];
             let boxes = BOX_CELLS[ROW_STACKS[cols[band] as usize] as usize];
-            st.cand[state::at(band, digit)] = (GIVEN_ROW[(g & ROW) as usize] as u32
+            st.cand[at(band, digit)] = (GIVEN_ROW[(g & ROW) as usize] as u32
                 | (GIVEN_ROW[(g >> 9 & ROW) as usize] as u32) << 9
                 | (GIVEN_ROW[(g >> 18) as usize] as u32) << 18)
                 & !others

@@ -2,7 +2,7 @@
 
 use super::Solutions;
 use super::branch::{self, Branch};
-use super::state::State;
+use super::state::{State, at};
 use super::swap::{self, Guess};
 use super::triads::Triads;
 use crate::board::{Board, CELLS};
@@ -176,7 +176,7 @@ fn digits_of(st: &State, cell: usize) -> u32 {
     let pos = cell % 27;
     let mut digits = 0;
     for digit in 0..9 {
-        digits |= (st.cand[super::state::at(band, digit)] >> pos & 1) << digit;
+        digits |= (st.cand[at(band, digit)] >> pos & 1) << digit;
     }
     digits
 }

@@ -11,7 +11,7 @@
 //! with the digits those cells could also have taken: the open cells most likely to have
 //! another value in some solution.
 
-use super::state::State;
+use super::state::{State, at};
 use super::tables::{ROW, SPREAD};
 
 /// A guess on the way to a solution: a cell, the digit tried, the other digits it could take.
@@ -42,16 +42,13 @@ pub(super) fn second_solution(st: &State, free: &[u32; 3], path: &[Guess]) -> bo
 /// digits) through it, all in `free`.
 fn rectangle(st: &State, free: &[u32; 3], cell: usize, x: usize, y: usize) -> bool {
     let (r1, c1) = (cell / 9, cell % 9);
-    let lane = |digit: usize, row: usize| {
-        st.cand[super::state::at(row / 3, digit)] >> (9 * (row % 3)) & ROW
-    };
+    let lane = |digit: usize, row: usize| st.cand[at(row / 3, digit)] >> (9 * (row % 3)) & ROW;
     // Where `y` sits in row r1, and in column c1 (the band whose column has it).
     let c2 = lane(y, r1).trailing_zeros() as usize;
-    let Some(band) = (0..3).find(|&b| st.cand[super::state::at(b, y)] & SPREAD << c1 != 0) else {
+    let Some(band) = (0..3).find(|&b| st.cand[at(b, y)] & SPREAD << c1 != 0) else {
         return false;
     };
-    let r2 = 3 * band
-        + (st.cand[super::state::at(band, y)] & SPREAD << c1).trailing_zeros() as usize / 9;
+    let r2 = 3 * band + (st.cand[at(band, y)] & SPREAD << c1).trailing_zeros() as usize / 9;
     let is_free = |row: usize, col: usize| free[row / 3] >> (9 * (row % 3) + col) & 1 != 0;
     let two_boxes = (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3);
     c2 < 9

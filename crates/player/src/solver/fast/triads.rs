@@ -19,7 +19,7 @@
 //! (like naked singles), and its occupancy words feed the choice of a branch
 //! ([`super::branch`]).
 
-use super::state::{Contradiction, State};
+use super::state::{Contradiction, State, at};
 use super::tables::{BAND, LOCKED, ROW, SPREAD};
 
 /// Bit 0 of every 3-bit group of a 27-bit triad word (the first triad of each row of minirows,
@@ -148,7 +148,7 @@ impl State {
             for band in 0..3 {
                 let rows = LOCKED[(keep_rows >> (9 * band) & ROW) as usize] as u32;
                 let cols = (keep_cols >> (9 * band) & ROW) * SPREAD;
-                self.cand[super::state::at(band, digit)] &= rows & cols;
+                self.cand[at(band, digit)] &= rows & cols;
             }
         }
         Ok(true)
