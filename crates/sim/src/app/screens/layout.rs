@@ -140,7 +140,7 @@ impl ScreenLayout {
     }
 
     /// This layout with its side navigation bar moved from the right edge to the left, and all
-    /// else moved right by its width.
+    /// else that is drawn moved right by its width.
     fn nav_bar_on_the_left(mut self) -> Self {
         let dx = self.nav_bar.w;
         let to_left = self.nav_bar.x;
@@ -174,7 +174,8 @@ impl ScreenLayout {
             .iter_mut()
             .chain(&mut self.keys)
             .chain(&mut self.actions);
-        for r in app.into_iter().chain(lists) {
+        // Empty rects (a key the style does not have) stay empty.
+        for r in app.into_iter().chain(lists).filter(|r| r.w > 0) {
             r.x += dx;
         }
         self
@@ -294,16 +295,10 @@ impl ScreenLayout {
     /// Where the app draws its screens: under the app bar, above the navigation bar (beside it,
     /// where it stands at a side of a phone held in landscape).
     pub fn content(&self) -> Rect {
-        let top = self.app_bar.bottom();
-        if self.nav_bar.y == 0 && self.nav_bar.x == 0 {
-            Rect::new(
-                self.nav_bar.w,
-                top,
-                self.width - self.nav_bar.w,
-                self.height - top,
-            )
-        } else if self.nav_bar.y == 0 {
-            Rect::new(0, top, self.nav_bar.x, self.height - top)
+        let (top, nav) = (self.app_bar.bottom(), self.nav_bar);
+        if nav.y == 0 {
+            let left = if nav.x == 0 { nav.w } else { 0 };
+            Rect::new(left, top, self.width - nav.w, self.height - top)
         } else {
             Rect::new(0, top, self.width, self.nav_bar.y - top)
         }
@@ -811,7 +806,7 @@ mod tests {
     use super::*;
     use crate::profile::Profile;
 
-    /// Every profile, held upright and in landscape, at its density and at the smallest and
+    /// Every profile, held upright and in both landscapes, at its density and at the smallest and
     /// largest that Settings' Display size offers (AOSP's `DisplayDensityUtils`: 0.85, and up to
     /// 1.5 or a 320 dp short side).
     fn held() -> Vec<Profile> {
@@ -824,7 +819,7 @@ mod tests {
                 [None, Some((d * 0.85) as u32), Some((d * largest) as u32)]
                     .into_iter()
                     .flat_map(move |density| {
-                        (0..2).map(move |rotation| Profile {
+                        [0, 1, 3].map(move |rotation| Profile {
                             rotation,
                             override_density: density,
                             ..p.clone()
@@ -832,6 +827,15 @@ mod tests {
                     })
             })
             .collect()
+    }
+
+    /// Whether `r` lies in the app's content area of `l`.
+    fn inside(l: &ScreenLayout, r: &Rect) -> bool {
+        let c = l.content();
+        r.x >= c.x
+            && r.y >= l.app_bar.bottom()
+            && r.right() <= c.right()
+            && r.bottom() <= c.bottom()
     }
 
     #[test]
@@ -845,15 +849,9 @@ mod tests {
                 (KeypadStyle::TwoRows, Style::by_name("tinted").unwrap()),
             ] {
                 let l = ScreenLayout::new(p, keypad, &style);
-                let inside = |r: &Rect| {
-                    r.x >= 0
-                        && r.y >= l.app_bar.bottom()
-                        && r.right() <= l.content().right()
-                        && r.bottom() <= l.content().bottom()
-                };
                 let erase = (style.erase != EraseKey::None).then_some(&l.erase);
                 for r in l.keys.iter().chain(erase).chain([&l.board, &l.next_page]) {
-                    assert!(inside(r), "{} {keypad:?}: {r:?}", p.name);
+                    assert!(inside(&l, r), "{} {keypad:?}: {r:?}", p.name);
                 }
                 assert!(
                     l.board.w >= l.width.min(l.height) / 2,
@@ -886,14 +884,8 @@ mod tests {
         for p in &held() {
             for style in crate::app::style::MORE_STYLES {
                 let l = ScreenLayout::new(p, style.keypad.unwrap(), style);
-                let inside = |r: &Rect| {
-                    r.x >= 0
-                        && r.y >= l.app_bar.bottom()
-                        && r.right() <= l.content().right()
-                        && r.bottom() <= l.content().bottom()
-                };
                 for r in l.keys.iter().chain([&l.board, &l.erase]) {
-                    assert!(inside(r), "{} {}: {r:?}", p.name, style.name);
+                    assert!(inside(&l, r), "{} {}: {r:?}", p.name, style.name);
                 }
                 for d in 1..=9 {
                     let (x, y) = l.key_center(d);
