@@ -159,17 +159,20 @@ impl<W: Write> Solving<'_, W> {
         let mut puzzles = Puzzles::default();
         let mut buf = Vec::new();
         loop {
+            let mut refused = false;
             if puzzles.grid.is_none() {
-                puzzles.count += self.quiet_fast_lines(reader.as_mut())?;
+                let (taken, stopped_at_refused) = self.quiet_fast_lines(reader.as_mut())?;
+                puzzles.count += taken;
+                refused = stopped_at_refused;
             }
             buf.clear();
             let n = reader
                 .read_until(b'\n', &mut buf)
                 .context("cannot read puzzle input")?;
             let bytes = line_bytes(&buf);
-            // A line the buffer cut, or the last one without its newline (one the loop above
-            // left goes on to the general path: it counted nothing).
-            if n > 0 && puzzles.grid.is_none() && self.quiet_fast(bytes) {
+            // A line the buffer cut, or the last one without its newline; not one the loop
+            // above refused (it goes on to the general path, not solved on this one again).
+            if n > 0 && !refused && puzzles.grid.is_none() && self.quiet_fast(bytes) {
                 puzzles.count += 1;
                 continue;
             }
@@ -193,23 +196,28 @@ impl<W: Write> Solving<'_, W> {
 
     /// [`Self::quiet_fast`] on the lines that lie whole in `reader`'s buffer, read there
     /// without a copy; stops, leaving it unread, at a line it does not take or one the buffer
-    /// cuts. Returns how many lines it took.
-    fn quiet_fast_lines(&mut self, reader: &mut dyn BufRead) -> anyhow::Result<usize> {
+    /// cuts. Returns how many lines it took, and whether it stopped at one it did not take.
+    fn quiet_fast_lines(&mut self, reader: &mut dyn BufRead) -> anyhow::Result<(usize, bool)> {
         let mut taken = 0;
-        if !self.args.quiet || self.args.strategy != Strategy::Fast {
-            return Ok(taken);
+        if !self.fast_path() {
+            return Ok((taken, false));
         }
         loop {
             let chunk = reader.fill_buf().context("cannot read puzzle input")?;
             let Some(end) = memchr::memchr(b'\n', chunk) else {
-                return Ok(taken);
+                return Ok((taken, false));
             };
             if !self.quiet_fast(line_bytes(&chunk[..=end])) {
-                return Ok(taken);
+                return Ok((taken, true));
             }
             reader.consume(end + 1);
             taken += 1;
         }
+    }
+
+    /// Whether plain lines take [`Self::quiet_fast`]: `--quiet` with `fast`.
+    fn fast_path(&self) -> bool {
+        self.args.quiet && self.args.strategy == Strategy::Fast
     }
 
     /// The throughput path of `--quiet` with `fast`: a plain 81-character line counted straight
@@ -218,12 +226,11 @@ impl<W: Write> Solving<'_, W> {
     /// line that is not clean or has no solution, so every message and rule check is
     /// [`Self::handle`]'s.
     fn quiet_fast(&mut self, line: &[u8]) -> bool {
-        let args = self.args;
-        if !args.quiet || args.strategy != Strategy::Fast {
+        if !self.fast_path() {
             return false;
         }
         // Counting to 1 without `--unique`, to 2 with it.
-        let limit = if args.unique { 2 } else { 1 };
+        let limit = if self.args.unique { 2 } else { 1 };
         let count = solver::fast::count_line(line.trim_ascii(), limit).unwrap_or(0);
         self.summary.solved += (count > 0) as u64;
         self.summary.not_unique += (count > 1) as u64;
