@@ -13,10 +13,8 @@
 //! meant). Every run not solved prints the commands that reproduce it, and a summary table ends
 //! the campaign.
 //!
-//! Options: `--runs N` (30), `--seed S` (1), `--timeout SECS` (120 per play), `--bin PATH`
-//! (default: the `autoplay` next to this example, built by `cargo build --release`), `--only RUN`
-//! (play only that run of the seed's draws, to reproduce it), `--list` (print the draws, play
-//! nothing).
+//! Options: `--runs N`, `--seed S`, `--only RUN` (one run of the seed's draws, to reproduce it),
+//! `--list` and others: `--help`.
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -891,7 +889,17 @@ struct Options {
     list: bool,
 }
 
-fn options() -> Options {
+/// How to run the campaign (`--help`).
+const USAGE: &str = "usage: chaos [--runs N] [--seed S] [--timeout SECS] [--bin PATH] [--only RUN] [--list]
+  --runs N        runs drawn from the seed (30)
+  --seed S        the draws' seed (1)
+  --timeout SECS  hard limit per play (120)
+  --bin PATH      the autoplay binary (default: the one next to this example, from `cargo build --release`)
+  --only RUN      play only that run of the seed's draws, to reproduce it
+  --list          print the draws, play nothing";
+
+/// The options from the command line, or why they are not usable (a message for stderr).
+fn options() -> Result<Options, String> {
     let mut o = Options {
         runs: 30,
         seed: 1,
@@ -905,25 +913,34 @@ fn options() -> Options {
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut v = || args.next().expect("a value");
+        let mut number = |what: &str| -> Result<u64, String> {
+            let v = args
+                .next()
+                .ok_or(format!("{a} needs a value: {a} {what}"))?;
+            v.parse()
+                .map_err(|_| format!("{a} {what}: `{v}` is not a whole number"))
+        };
         match a.as_str() {
-            "--runs" => o.runs = v().parse().expect("--runs N"),
-            "--seed" => o.seed = v().parse().expect("--seed S"),
-            "--timeout" => o.timeout = v().parse().expect("--timeout SECS"),
-            "--bin" => o.bin = PathBuf::from(v()),
-            "--only" => o.only = Some(v().parse().expect("--only RUN")),
+            "--runs" => o.runs = number("N")?,
+            "--seed" => o.seed = number("S")?,
+            "--timeout" => o.timeout = number("SECS")?,
+            "--only" => o.only = Some(number("RUN")?),
+            "--bin" => o.bin = PathBuf::from(args.next().ok_or("--bin needs a value: --bin PATH")?),
             "--list" => o.list = true,
-            other => panic!(
-                "unknown option {other} (--runs N --seed S --timeout SECS --bin PATH --only RUN --list)"
-            ),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
     }
-    assert!(
-        o.bin.exists(),
-        "{} missing: run `cargo build --release` first",
-        o.bin.display()
-    );
-    o
+    if !o.bin.exists() {
+        return Err(format!(
+            "{} missing: run `cargo build --release` first (or give --bin PATH)",
+            o.bin.display()
+        ));
+    }
+    Ok(o)
 }
 
 /// What the campaign counts.
@@ -936,7 +953,10 @@ struct Tally {
 }
 
 fn main() {
-    let o = options();
+    let o = options().unwrap_or_else(|e| {
+        eprintln!("chaos: {e}");
+        std::process::exit(2);
+    });
     let env = Env {
         bin: o.bin,
         adb_port: free_port(),
