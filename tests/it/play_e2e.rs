@@ -527,24 +527,33 @@ fn the_binary_plays_and_logs() {
     );
 }
 
-#[test]
-fn a_device_disconnected_mid_run_is_connected_again() {
+/// Level 11 (rowmajor) played on a light pixel phone through a private adb server, with `act`
+/// done to the link once the run has done `at` steps. Also the phone and the data directory.
+fn played_with_a_cut(
+    at: u64,
+    act: impl Fn(&AdbServer, &SimHandle),
+) -> (SimHandle, PlayReport, tempfile::TempDir) {
     let data = tempfile::tempdir().unwrap();
     let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
     let (adb, device) = connect(&sim);
-    // Unplug (adb disconnect: the server forgets it) after 150 steps.
-    let report = play(
-        &device,
-        &config(data.path(), 11, Strategy::RowMajor),
-        &mut |u| {
-            if let Update::Progress(p) = u
-                && p.done == 150
-            {
-                adb.adb(&["disconnect", &sim.serial()]);
-            }
-        },
-    )
+    let config = config(data.path(), 11, Strategy::RowMajor);
+    let report = play(&device, &config, &mut |u| {
+        if let Update::Progress(p) = u
+            && p.done == at
+        {
+            act(&adb, &sim);
+        }
+    })
     .unwrap();
+    (sim, report, data)
+}
+
+#[test]
+fn a_device_disconnected_mid_run_is_connected_again() {
+    // Unplug (adb disconnect: the server forgets it) after 150 steps.
+    let (sim, report, data) = played_with_a_cut(150, |adb, sim| {
+        adb.adb(&["disconnect", &sim.serial()]);
+    });
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
     assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
@@ -777,21 +786,9 @@ fn a_popup_over_the_board_is_dismissed_with_back() {
 
 #[test]
 fn the_adb_server_killed_mid_run_is_started_again() {
-    let data = tempfile::tempdir().unwrap();
-    let sim = sim("pixel", Theme::Light, KeypadStyle::Row, 0.0);
-    let (adb, device) = connect(&sim);
-    let report = play(
-        &device,
-        &config(data.path(), 11, Strategy::RowMajor),
-        &mut |u| {
-            if let Update::Progress(p) = u
-                && p.done == 100
-            {
-                adb.adb(&["kill-server"]);
-            }
-        },
-    )
-    .unwrap();
+    let (sim, report, _data) = played_with_a_cut(100, |adb, _| {
+        adb.adb(&["kill-server"]);
+    });
     assert_eq!(sim.dumpsys()["solved"], true);
     assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
 }
