@@ -18,7 +18,12 @@ fn device(userspace_64: bool) -> &'static Arc<Handset> {
     let (cell, name) = if userspace_64 { (&D64, "pixel") } else { (&D32, "budget") };
     cell.get_or_init(|| {
         let p = profile::profile(name).unwrap().clone();
-        Arc::new(Handset::new(Phone::new(p, AppOptions::default()), Knobs::default()))
+        // As root (`adb root`): from Android 10 the shell may not write the panel otherwise.
+        let knobs = Knobs {
+            adb_root: true,
+            ..Knobs::default()
+        };
+        Arc::new(Handset::new(Phone::new(p, AppOptions::default()), knobs))
     })
 }
 
@@ -47,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
         args.push("iflag=fullblock".into());
     }
     let dev = device(wide);
-    let mut dd = Dd::start(dev, &args).expect("the panel is writable on these profiles");
+    let mut dd = Dd::start(dev, &args).expect("the panel is writable as root");
     let mut at = 0;
     let mut cut = usize::from(control).max(1);
     let mut ok = true;
