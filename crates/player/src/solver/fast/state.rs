@@ -216,8 +216,13 @@ impl State {
     fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
         let mut found = false;
         for (band, pairs) in pairs.iter_mut().enumerate() {
-            let (one, two, three) = self.counts(band);
             let open = self.open[band];
+            // A band with every digit placed has no cell to count (serg: 2% less time).
+            if open == 0 {
+                *pairs = 0;
+                continue;
+            }
+            let (one, two, three) = self.counts(band);
             *pairs = open & two & !three;
             if open & !one != 0 {
                 return Err(Contradiction);
