@@ -159,12 +159,11 @@ impl<W: Write> Solving<'_, W> {
         let mut puzzles = Puzzles::default();
         let mut buf = Vec::new();
         loop {
-            let mut refused = false;
-            if puzzles.grid.is_none() {
-                let (taken, stopped_at_refused) = self.quiet_fast_lines(reader.as_mut())?;
+            let refused = puzzles.grid.is_none() && {
+                let (taken, refused) = self.quiet_fast_lines(reader.as_mut())?;
                 puzzles.count += taken;
-                refused = stopped_at_refused;
-            }
+                refused
+            };
             buf.clear();
             let n = reader
                 .read_until(b'\n', &mut buf)
