@@ -152,7 +152,7 @@ fn parse_line(line: &[u8; CELLS]) -> (State, [u32; 3]) {
     // then the cells of each digit, a given at a time (slot `ch & 15`). A write per cell
     // instead, to slots read back at once, made every cell wait for the one before (17_clue's
     // parse 27% slower).
-    let mut slots = [[0u32; 10]; 3];
+    let mut slots = [[0u32; 3]; 16];
     let mut open = [0u32; 3];
     for (band, cells) in line.chunks_exact(27).enumerate() {
         let givens = cells
@@ -164,12 +164,12 @@ fn parse_line(line: &[u8; CELLS]) -> (State, [u32; 3]) {
         while rest != 0 {
             let pos = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            slots[band][(cells[pos] & 15) as usize] |= 1 << pos;
+            slots[(cells[pos] & 15) as usize][band] |= 1 << pos;
         }
     }
     let mut st = State::new();
     for digit in 0..9 {
-        let given = slots.map(|slots| slots[digit + 1]);
+        let given = slots[digit + 1];
         let cols = given.map(|g| columns(g) as u32);
         for band in 0..3 {
             let g = given[band];
