@@ -204,7 +204,7 @@ impl<W: Write> Solving<'_, W> {
         loop {
             let chunk = reader.fill_buf().context("cannot read puzzle input")?;
             // memchr's portable search: its default one asks the CPU for AVX2 first, a dozen
-            // `cpuid`s that cost 50-80 us of start-up on a VM (each traps to the hypervisor).
+            // `cpuid`s that cost 35-40 us of start-up on a VM (each traps to the hypervisor).
             let Some(end) = memchr::arch::all::memchr::One::new(b'\n').find(chunk) else {
                 return Ok((taken, false));
             };
