@@ -254,6 +254,7 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// The taps that write `digit` (0: take back `previous`) into `cell`, `cancel` taking back.
     fn put(
         &mut self,
         cell: usize,
@@ -263,18 +264,8 @@ impl<'a> Encoder<'a> {
         cancel: Cancel,
         out: &mut Vec<Point>,
     ) {
-        let l = self.layout;
         self.wait = None;
-        if let Some((c, at)) = self.late {
-            let late = l.clears_late().unwrap_or_default();
-            if c == cell && at.elapsed() < late + Duration::from_secs(2) {
-                // A late clear of this cell may still be due: let it fall first.
-                self.wait = Some(late);
-                self.late = None;
-            } else if at.elapsed() >= late + Duration::from_secs(2) {
-                self.late = None;
-            }
-        }
+        self.await_late_clear(cell);
         let (key, key_point) = match (digit, cancel) {
             (0, Cancel::Undo(p)) => {
                 // The app's last entry back: no selection needed, none changed.
@@ -283,73 +274,98 @@ impl<'a> Encoder<'a> {
             }
             (0, Cancel::Erase(p)) => (Selection::Erase, p),
             (0, Cancel::Toggle) => {
-                let d = previous.clamp(1, 9);
-                if l.clears_late().is_some() {
+                if self.layout.clears_late().is_some() {
                     self.late = Some((cell, Instant::now()));
                 }
-                (Selection::Digit(d), l.key(d, board, self.reflow))
+                let d = previous.clamp(1, 9);
+                (Selection::Digit(d), self.layout.key(d, board, self.reflow))
             }
-            (d, _) => (Selection::Digit(d), l.key(d, board, self.reflow)),
+            (d, _) => (Selection::Digit(d), self.layout.key(d, board, self.reflow)),
         };
-        match l.mode {
+        match self.layout.mode {
             InputMode::CellFirst | InputMode::Both => {
-                self.flip_taps(cell, out);
-                if l.guards_writes() {
-                    // Both givens, then the cell: only if all three taps are lost does the digit
-                    // go where it should not (p^3, 0.8% at one tap in five lost). The first given
-                    // is not the one selected (the cell, or the second given, is, unless taps were
-                    // lost), so none of these taps re-taps a selected cell.
-                    out.extend(
-                        self.neutral
-                            .iter()
-                            .flatten()
-                            .filter(|&&n| n != cell)
-                            .map(|&n| l.cells[n]),
-                    );
-                    out.push(l.cells[cell]);
-                } else if self.selection != Selection::Cell(cell as u8) {
-                    let unsure = l.rules.retap != Retap::Nothing
-                        || l.rules.after_entry == AfterEntry::Unknown
-                        || self.guard;
-                    if self.selection == Selection::Unknown
-                        && unsure
-                        && let Some(n) = self.neutral[0].filter(|&n| n != cell)
-                    {
-                        out.push(l.cells[n]);
-                        self.neutral.swap(0, 1);
-                    }
-                    out.push(l.cells[cell]);
-                }
-                self.guard = false;
+                self.select_cell(cell, out);
                 out.push(key_point);
-                self.selection = match (l.rules.after_entry, key) {
-                    (AfterEntry::Keep, _) => Selection::Cell(cell as u8),
-                    // The erase key is no entry: an app that drops the selection after an entry
-                    // may keep it after an erase (then a tap on the cell would be a re-tap).
-                    (AfterEntry::Clear, Selection::Erase) | (AfterEntry::Unknown, _) => {
-                        Selection::Unknown
-                    }
-                    (AfterEntry::Clear, _) => Selection::Nothing,
-                };
+                self.selection = self.after_entry(cell, key);
             }
             InputMode::DigitFirst => {
-                if self.selection != key {
-                    // From an unknown brush, the wanted key may be the brush: another key first.
-                    if self.selection == Selection::Unknown
-                        && l.rules.brush_retap == BrushRetap::Clear
-                    {
-                        let other = match key {
-                            Selection::Digit(d) => l.keypad[(d % 9) as usize],
-                            _ => l.keypad[0],
-                        };
-                        out.push(other);
-                    }
-                    out.push(key_point);
-                    self.selection = key;
-                }
-                out.push(l.cells[cell]);
+                self.select_key(key, key_point, out);
+                out.push(self.layout.cells[cell]);
             }
         }
+    }
+
+    /// Where a late clear of `cell` may still be due, makes the next taps wait for it to fall
+    /// first; forgets a late clear that has fallen.
+    fn await_late_clear(&mut self, cell: usize) {
+        let Some((c, at)) = self.late else {
+            return;
+        };
+        let late = self.layout.clears_late().unwrap_or_default();
+        let pending = at.elapsed() < late + Duration::from_secs(2);
+        if c == cell && pending {
+            self.wait = Some(late);
+        }
+        if c == cell || !pending {
+            self.late = None;
+        }
+    }
+
+    /// The taps that select `cell` before a key, in a cell-first app.
+    fn select_cell(&mut self, cell: usize, out: &mut Vec<Point>) {
+        let l = self.layout;
+        self.flip_taps(cell, out);
+        if l.guards_writes() {
+            // Both givens, then the cell: only if all three taps are lost does the digit go
+            // where it should not (p^3, 0.8% at one tap in five lost). The first given is not
+            // the one selected (the cell, or the second given, is, unless taps were lost), so
+            // none of these taps re-taps a selected cell.
+            let givens = self.neutral.iter().flatten().filter(|&&n| n != cell);
+            out.extend(givens.map(|&n| l.cells[n]));
+            out.push(l.cells[cell]);
+        } else if self.selection != Selection::Cell(cell as u8) {
+            let unsure = l.rules.retap != Retap::Nothing
+                || l.rules.after_entry == AfterEntry::Unknown
+                || self.guard;
+            if self.selection == Selection::Unknown
+                && unsure
+                && let Some(n) = self.neutral[0].filter(|&n| n != cell)
+            {
+                out.push(l.cells[n]);
+                self.neutral.swap(0, 1);
+            }
+            out.push(l.cells[cell]);
+        }
+        self.guard = false;
+    }
+
+    /// What a cell-first app has selected after `key` went into `cell`.
+    fn after_entry(&self, cell: usize, key: Selection) -> Selection {
+        match (self.layout.rules.after_entry, key) {
+            (AfterEntry::Keep, _) => Selection::Cell(cell as u8),
+            // The erase key is no entry: an app that drops the selection after an entry may
+            // keep it after an erase (then a tap on the cell would be a re-tap).
+            (AfterEntry::Clear, Selection::Erase) | (AfterEntry::Unknown, _) => Selection::Unknown,
+            (AfterEntry::Clear, _) => Selection::Nothing,
+        }
+    }
+
+    /// The taps that make `key` the brush of a digit-first app, unless it is already.
+    fn select_key(&mut self, key: Selection, key_point: Point, out: &mut Vec<Point>) {
+        if self.selection == key {
+            return;
+        }
+        let l = self.layout;
+        // From an unknown brush, the wanted key may be the brush: another key first.
+        if self.selection == Selection::Unknown && l.rules.brush_retap == BrushRetap::Clear {
+            let other = match key {
+                Selection::Digit(d) => l.keypad[(d % 9) as usize],
+                _ => l.keypad[0],
+            };
+            out.push(other);
+        }
+        out.push(key_point);
+        self.selection = key;
     }
 }
 
