@@ -28,13 +28,11 @@ pub fn play(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<PlayReport> {
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
-    let model = link
-        .call("reading the model", |d| d.getprop("ro.product.model"))
-        .unwrap_or_default();
-    let size = link.call("reading the screen size", |d| d.screen_size())?;
+    let device_meta = device_meta(&mut link, device)?;
+    let size = (device_meta.width, device_meta.height);
     let app = front_app(&mut link)?;
     let phone = lookup::Phone {
-        model: &model,
+        model: &device_meta.model,
         size,
         app: app.as_deref(),
     };
@@ -64,43 +62,13 @@ pub fn play(
 
     let written = several.then_some(solution);
     let (plan, warmup_taps) = plan_run(&mut link, cfg, &cal, (&givens, &events, written), on)?;
+    // The plan may show fewer steps than asked (a budget).
     let visible = (plan.visible_steps < plan.steps).then_some(plan.visible_steps);
-    let planned = PlayConfig {
+    let cfg = &PlayConfig {
         max_visible_steps: visible,
         ..cfg.clone()
     };
-    let cfg = &planned;
 
-    let meta = SessionMeta {
-        version: SESSION_VERSION,
-        created: time::rfc3339(SystemTime::now()),
-        device: DeviceMeta {
-            serial: device.serial.clone(),
-            model,
-            width: size.0,
-            height: size.1,
-        },
-        // Absolute, so that `resume` finds it from any directory.
-        calibration: std::fs::canonicalize(&cal_path)
-            .unwrap_or_else(|_| cal_path.clone())
-            .display()
-            .to_string(),
-        level: cfg.level,
-        strategy: cfg.strategy,
-        givens: givens.to_line(),
-        solution: solution.to_line(),
-        placements: stats.placements,
-        undos: stats.undos,
-        max_visible_steps: cfg.max_visible_steps,
-        app_package: package.clone(),
-    };
-    let mut session = Session::create(&cfg.data_dir, meta)?;
-    session.save_frame("first", &first)?;
-    let mut target = PhoneTarget::new(link, &cal);
-    target.package = package;
-    target.reopen = navigation.zip(cfg.level);
-    target.givens = Some(givens);
-    target.first_words = first_words;
     let run = Run {
         device,
         cfg,
@@ -111,10 +79,56 @@ pub fn play(
         solution,
         stats,
     };
+    let mut session = Session::create(&cfg.data_dir, run.session_meta(device_meta, &package))?;
+    session.save_frame("first", &first)?;
+    let mut target = PhoneTarget::new(link, &cal);
+    target.package = package;
+    target.reopen = navigation.zip(cfg.level);
+    target.givens = Some(givens);
+    target.first_words = first_words;
     let mut report = run.execute(&mut session, target, 0, on)?;
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
+}
+
+impl Run<'_> {
+    /// What the new session records of this run, played on `device` in the app `package`.
+    fn session_meta(&self, device: DeviceMeta, package: &Option<String>) -> SessionMeta {
+        let cal_path = self.cal_path;
+        SessionMeta {
+            version: SESSION_VERSION,
+            created: time::rfc3339(SystemTime::now()),
+            device,
+            // Absolute, so that `resume` finds it from any directory.
+            calibration: std::fs::canonicalize(cal_path)
+                .unwrap_or_else(|_| cal_path.to_path_buf())
+                .display()
+                .to_string(),
+            level: self.cfg.level,
+            strategy: self.cfg.strategy,
+            givens: self.givens.to_line(),
+            solution: self.solution.to_line(),
+            placements: self.stats.placements,
+            undos: self.stats.undos,
+            max_visible_steps: self.cfg.max_visible_steps,
+            app_package: package.clone(),
+        }
+    }
+}
+
+/// The phone as a session records it: serial, model (empty where unreadable), screen size.
+fn device_meta(link: &mut Link, device: &Device) -> anyhow::Result<DeviceMeta> {
+    let model = link
+        .call("reading the model", |d| d.getprop("ro.product.model"))
+        .unwrap_or_default();
+    let (width, height) = link.call("reading the screen size", |d| d.screen_size())?;
+    Ok(DeviceMeta {
+        serial: device.serial.clone(),
+        model,
+        width,
+        height,
+    })
 }
 
 /// The package of the app in front, where an app's window is (not the lock screen's).
