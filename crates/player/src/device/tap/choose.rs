@@ -88,87 +88,100 @@ fn pick(device: &Device, requested: Option<InputBackend>) -> Result<Channel, Dev
         tracing::debug!(%why, "touch panel");
     }
     let panel = survey.panel();
-    let mut not_raw = None;
+    let mut because = String::new();
     if let Some(panel) = &panel
         && !matches!(requested, Some(InputBackend::Events | InputBackend::Inject))
     {
-        match raw::record_size(device, panel)? {
-            Ok(record) => {
-                let why = format!(
-                    "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked)",
-                    panel.protocol, panel.device
-                );
-                return Ok(Channel {
-                    backend: InputBackend::Raw,
-                    panel: Some(panel.clone()),
-                    record: Some(record),
-                    why,
-                });
-            }
-            Err(raw::NotWritable(reason)) => {
-                tracing::debug!(panel = %panel.device, %reason, "raw touch records are not possible");
-                not_raw = Some(reason);
-            }
+        match raw_channel(device, panel)? {
+            Ok(channel) => return Ok(channel),
+            Err(reason) => because = format!(" (raw is not possible{}: {reason})", release(device)),
         }
     }
-    let release = || {
-        device
-            .getprop("ro.build.version.release")
-            .ok()
-            .filter(|r| !r.is_empty())
-            .map_or(String::new(), |r| format!(" on Android {r}"))
-    };
-    let because = not_raw.map_or(String::new(), |r| {
-        format!(" (raw is not possible{}: {r})", release())
-    });
     let mut not_inject = String::new();
     if requested != Some(InputBackend::Events) {
-        let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-        match Injector::handshake(device, deadline) {
-            Ok(sdk) => {
-                return Ok(Channel {
-                    backend: InputBackend::Inject,
-                    panel: None,
-                    record: None,
-                    why: format!(
-                        "inject: one app_process injector ({INJECTOR_CLASS}, {INJECTOR_PATH}, API {sdk}) fed binary tap records on one exec: stream{because}"
-                    ),
-                });
-            }
-            Err(Unusable::Refused(refusal)) => return Err(DeviceError::Refused(refusal)),
-            Err(Unusable::Failed(why)) => {
-                tracing::debug!(%why, "the injector is not possible");
-                not_inject = format!(" (inject is not possible: {why})");
-            }
+        match inject_channel(device, &because)? {
+            Ok(channel) => return Ok(channel),
+            Err(why) => not_inject = format!(" (inject is not possible: {why})"),
         }
     }
     let Some(panel) = panel else {
-        return input_channel(
-            device,
-            format!(
-                "input: {}, so touch events cannot be written{not_inject}",
-                no_panel(&survey)
-            ),
-        );
+        let no_panel = no_panel(&survey);
+        let why = format!("input: {no_panel}, so touch events cannot be written{not_inject}");
+        return input_channel(device, why);
     };
-    let test = sendevent_test(device, &panel)?;
-    if let Ok(()) = test {
-        let why = format!(
-            "events: `sendevent` lines (protocol {:?}) into the touch panel {}{because}{not_inject}",
-            panel.protocol, panel.device
-        );
-        return Ok(Channel {
-            backend: InputBackend::Events,
-            panel: Some(panel),
-            record: None,
-            why,
-        });
+    match sendevent_test(device, &panel)? {
+        Ok(()) => {
+            let why = format!(
+                "events: `sendevent` lines (protocol {:?}) into the touch panel {}{because}{not_inject}",
+                panel.protocol, panel.device
+            );
+            Ok(Channel {
+                backend: InputBackend::Events,
+                panel: Some(panel),
+                record: None,
+                why,
+            })
+        }
+        Err(failed) => input_channel(
+            device,
+            format!("input: `input tap` lines, because {failed}{because}{not_inject}"),
+        ),
     }
-    let failed = test.err().unwrap_or_default();
-    input_channel(
-        device,
-        format!("input: `input tap` lines, because {failed}{because}{not_inject}"),
-    )
+}
+
+/// The raw channel into `panel`, or why raw records cannot be written there.
+fn raw_channel(
+    device: &Device,
+    panel: &TouchPanel,
+) -> Result<Result<Channel, String>, DeviceError> {
+    Ok(match raw::record_size(device, panel)? {
+        Ok(record) => {
+            let why = format!(
+                "raw: one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked)",
+                panel.protocol, panel.device
+            );
+            Ok(Channel {
+                backend: InputBackend::Raw,
+                panel: Some(panel.clone()),
+                record: Some(record),
+                why,
+            })
+        }
+        Err(raw::NotWritable(reason)) => {
+            tracing::debug!(panel = %panel.device, %reason, "raw touch records are not possible");
+            Err(reason)
+        }
+    })
+}
+
+/// The injector's channel, or why it cannot run (`because`: why not raw, for the channel's
+/// description). A phone that refuses injection is an error.
+fn inject_channel(device: &Device, because: &str) -> Result<Result<Channel, String>, DeviceError> {
+    let deadline = std::time::Instant::now() + CALL_TIMEOUT;
+    match Injector::handshake(device, deadline) {
+        Ok(sdk) => Ok(Ok(Channel {
+            backend: InputBackend::Inject,
+            panel: None,
+            record: None,
+            why: format!(
+                "inject: one app_process injector ({INJECTOR_CLASS}, {INJECTOR_PATH}, API {sdk}) fed binary tap records on one exec: stream{because}"
+            ),
+        })),
+        Err(Unusable::Refused(refusal)) => Err(DeviceError::Refused(refusal)),
+        Err(Unusable::Failed(why)) => {
+            tracing::debug!(%why, "the injector is not possible");
+            Ok(Err(why))
+        }
+    }
+}
+
+/// " on Android N" where the phone says its release, else nothing.
+fn release(device: &Device) -> String {
+    device
+        .getprop("ro.build.version.release")
+        .ok()
+        .filter(|r| !r.is_empty())
+        .map_or(String::new(), |r| format!(" on Android {r}"))
 }
 
 /// The `input tap` channel, once `input keyevent 0` (a `KEYCODE_UNKNOWN` key, which no app
