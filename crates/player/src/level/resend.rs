@@ -76,6 +76,48 @@ pub fn resend(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<ResendReport> {
     let m = &check.meta;
+    let size = fitting_screen(device, check)?;
+    let mut link = Link::new(
+        device.clone(),
+        options.reconnect_timeout,
+        options.stop.clone(),
+    );
+    let channel = link.open_channel(options.input, size, options.pace)?;
+    let (backend, why) = (channel.backend, channel.why);
+    tell(on, Note::TapChannel { backend, why });
+    let cal = Calibration::load(Path::new(&m.calibration)).ok();
+    if let Some(cal) = &cal {
+        link.keep_taps_apart_on_phone(crate::play::setnum::Layout::of(cal).least_pace());
+    }
+    match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
+        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
+        _ => {
+            let calibration = m.calibration.clone();
+            tell(on, Note::LevelNotOpened { calibration })
+        }
+    }
+    send_taps(&mut link, &check.taps, on)?;
+    let (taps_per_sec, input) = (
+        link.taps_per_sec(),
+        link.backend().unwrap_or(InputBackend::Input),
+    );
+    let shown = match &cal {
+        Some(cal) => Some(shown(&mut link, cal, &check.final_board)?),
+        None => None,
+    };
+    Ok(ResendReport {
+        serial: device.serial.clone(),
+        taps: check.taps.len() as u64,
+        taps_per_sec,
+        input,
+        shown,
+    })
+}
+
+/// `device`'s screen size, when it is the size `check`'s session was recorded on and every
+/// journaled tap is on it.
+fn fitting_screen(device: &Device, check: &SessionCheck) -> anyhow::Result<(u32, u32)> {
+    let m = &check.meta;
     let size = device.screen_size()?;
     if size != (m.device.width, m.device.height) {
         anyhow::bail!(
@@ -99,59 +141,36 @@ pub fn resend(
             size.1
         );
     }
-    let mut link = Link::new(
-        device.clone(),
-        options.reconnect_timeout,
-        options.stop.clone(),
-    );
-    let channel = link.open_channel(options.input, size, options.pace)?;
-    let (backend, why) = (channel.backend, channel.why);
-    tell(on, Note::TapChannel { backend, why });
-    let cal = Calibration::load(Path::new(&m.calibration)).ok();
-    if let Some(cal) = &cal {
-        link.keep_taps_apart_on_phone(crate::play::setnum::Layout::of(cal).least_pace());
-    }
-    match (m.level, cal.as_ref().and_then(|c| c.navigation.as_ref())) {
-        (Some(level), Some(nav)) => navigate(&mut link, nav, level)?,
-        _ => {
-            let calibration = m.calibration.clone();
-            tell(on, Note::LevelNotOpened { calibration })
-        }
-    }
-    for (i, &(x, y)) in check.taps.iter().enumerate() {
+    Ok(size)
+}
+
+/// Sends `taps` over `link`, going on after a lost link comes back (`on` is told).
+fn send_taps(
+    link: &mut Link,
+    taps: &[(u32, u32)],
+    on: &mut dyn FnMut(&Update),
+) -> anyhow::Result<()> {
+    for (i, &(x, y)) in taps.iter().enumerate() {
         if let Err(e) = link.tap(x, y) {
             if !is_restored(&e) {
                 return Err(e);
             }
-            let serial = device.serial.clone();
+            let serial = link.device().serial.clone();
             tell(on, Note::LinkRestored { serial, at_tap: i });
         }
     }
-    if let Err(e) = link.flush()
-        && !is_restored(&e)
-    {
-        return Err(e);
+    match link.flush() {
+        Err(e) if !is_restored(&e) => Err(e),
+        _ => Ok(()),
     }
-    let (taps_per_sec, input) = (
-        link.taps_per_sec(),
-        link.backend().unwrap_or(InputBackend::Input),
-    );
-    let shown = match &cal {
-        Some(cal) => {
-            let frame = link.settle(|link| link.grab())?;
-            Some(match cal.read_if_visible(&frame)? {
-                None => Shown::NoBoard,
-                Some(b) if b == check.final_board => Shown::JournalsBoard,
-                Some(b) => Shown::Other(b),
-            })
-        }
-        None => None,
-    };
-    Ok(ResendReport {
-        serial: device.serial.clone(),
-        taps: check.taps.len() as u64,
-        taps_per_sec,
-        input,
-        shown,
+}
+
+/// What the phone shows once the taps are done, against the journal's final board.
+fn shown(link: &mut Link, cal: &Calibration, journals: &Board) -> anyhow::Result<Shown> {
+    let frame = link.settle(|link| link.grab())?;
+    Ok(match cal.read_if_visible(&frame)? {
+        None => Shown::NoBoard,
+        Some(b) if b == *journals => Shown::JournalsBoard,
+        Some(b) => Shown::Other(b),
     })
 }
