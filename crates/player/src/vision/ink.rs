@@ -215,23 +215,56 @@ impl Ink {
     /// crop's biggest component is such a disc, the pixels it encloses are re-analysed against
     /// the disc's colour, which becomes [`Ink::background`]. Returns the disc's colour.
     pub(crate) fn open_disc(&mut self, img: &RgbaImage) -> Option<[u8; 3]> {
+        let (label, disc) = self.largest_disc()?;
+        let outside = self.outside_of(label, &disc);
+        if !self.encloses_centred(label, &disc, &outside) {
+            return None;
+        }
+        let colour = self.median_colour(img, label, &disc);
+        // Re-analyse the enclosed pixels against the disc's colour; the rest is background.
+        let [x0, y0, ..] = disc.bbox;
+        let bw = disc.width();
+        self.strength.iter_mut().for_each(|s| *s = 0);
+        let mut max = 0u8;
+        for (j, _) in outside.iter().enumerate().filter(|(_, out)| !**out) {
+            let (x, y) = (x0 + j % bw, y0 + j / bw);
+            let p = self.pixel(img, x, y);
+            let s = (0..3).map(|c| p[c].abs_diff(colour[c])).max().unwrap_or(0);
+            self.strength[y * self.w + x] = s;
+            max = max.max(s);
+        }
+        self.background = colour;
+        self.max = max;
+        self.labels.iter_mut().for_each(|l| *l = 0);
+        self.components.clear();
+        if max >= MIN_CONTRAST {
+            self.label();
+        }
+        Some(colour)
+    }
+
+    /// The crop's biggest component and its label, when it is a filled disc or box: round, at
+    /// least 60% of the crop's side across, filling at least 55% of its box.
+    fn largest_disc(&self) -> Option<(u32, Component)> {
         let side = self.w.min(self.h);
         let (i, disc) = self
             .components
             .iter()
             .enumerate()
-            .max_by_key(|(_, c)| c.area)
-            .map(|(i, c)| (i, *c))?;
+            .max_by_key(|(_, c)| c.area)?;
         let (dw, dh) = (disc.width(), disc.height());
         let round = dw * 5 >= dh * 4 && dh * 5 >= dw * 4;
         if dw * 10 < side * 6 || dh * 10 < side * 6 || !round || disc.area * 20 < dw * dh * 11 {
             return None;
         }
-        let label = i as u32 + 1;
-        let [x0, y0, x1, y1] = disc.bbox;
-        // Pixels of the disc's box reachable from the box's edge without crossing the disc are
-        // outside it; the rest are the disc and what it encloses.
-        let (bw, bh) = (dw, dh);
+        Some((i as u32 + 1, *disc))
+    }
+
+    /// Per pixel of `disc`'s box (row by row), whether it is outside the disc: reachable from
+    /// the box's edge without crossing it. The rest are the disc and what it encloses.
+    fn outside_of(&self, label: u32, disc: &Component) -> Vec<bool> {
+        let [x0, y0, ..] = disc.bbox;
+        let (bw, bh) = (disc.width(), disc.height());
         let mut outside = vec![false; bw * bh];
         let mut stack: Vec<usize> = Vec::new();
         let is_disc = |x: usize, y: usize| self.labels[(y0 + y) * self.w + x0 + x] == label;
@@ -257,62 +290,47 @@ impl Ink {
                 }
             }
         }
-        // A disc holds its digit in the middle: what it encloses is centred across it. A solid
-        // bold glyph (a 4, whose small closed triangle sits left of its middle) is no disc.
-        let (mut hx0, mut hx1) = (usize::MAX, 0);
-        for y in 0..bh {
-            for x in 0..bw {
-                if !outside[y * bw + x] && !is_disc(x, y) {
-                    hx0 = hx0.min(x);
-                    hx1 = hx1.max(x);
-                }
-            }
-        }
-        if hx0 == usize::MAX || (hx0 + hx1 + 1).abs_diff(bw) * 100 > bw * 24 {
-            return None;
-        }
-        // The disc's colour: the median of its pixels.
-        let stride = img.width() as usize * 4;
-        let raw = img.as_raw();
-        let [ox, oy] = self.origin.map(|v| v as usize);
-        let pixel = |x: usize, y: usize| {
-            let o = (oy + y) * stride + (ox + x) * 4;
-            &raw[o..o + 3]
-        };
+        outside
+    }
+
+    /// Whether `disc` encloses something centred across it, as a disc holds its digit in the
+    /// middle. A solid bold glyph (a 4, whose small closed triangle sits left of its middle) is
+    /// no disc.
+    fn encloses_centred(&self, label: u32, disc: &Component, outside: &[bool]) -> bool {
+        let [x0, y0, ..] = disc.bbox;
+        let bw = disc.width();
+        let enclosed = outside.iter().enumerate().filter(|&(j, &out)| {
+            !out && self.labels[(y0 + j / bw) * self.w + x0 + j % bw] != label
+        });
+        let (hx0, hx1) = enclosed.fold((usize::MAX, 0), |(lo, hi), (j, _)| {
+            (lo.min(j % bw), hi.max(j % bw))
+        });
+        hx0 != usize::MAX && (hx0 + hx1 + 1).abs_diff(bw) * 100 <= bw * 24
+    }
+
+    /// The median colour of component `label`'s pixels.
+    fn median_colour(&self, img: &RgbaImage, label: u32, disc: &Component) -> [u8; 3] {
+        let [x0, y0, x1, y1] = disc.bbox;
         let mut hist = [[0u32; 256]; 3];
         let mut n = 0u32;
         for y in y0..=y1 {
             for x in x0..=x1 {
                 if self.labels[y * self.w + x] == label {
-                    let p = pixel(x, y);
+                    let p = self.pixel(img, x, y);
                     (0..3).for_each(|c| hist[c][p[c] as usize] += 1);
                     n += 1;
                 }
             }
         }
-        let colour = hist.map(|h| median(&h, n));
-        // Re-analyse the enclosed pixels against the disc's colour; the rest is background.
-        self.strength.iter_mut().for_each(|s| *s = 0);
-        let mut max = 0u8;
-        for y in 0..bh {
-            for x in 0..bw {
-                if outside[y * bw + x] {
-                    continue;
-                }
-                let p = pixel(x0 + x, y0 + y);
-                let s = (0..3).map(|c| p[c].abs_diff(colour[c])).max().unwrap_or(0);
-                self.strength[(y0 + y) * self.w + x0 + x] = s;
-                max = max.max(s);
-            }
-        }
-        self.background = colour;
-        self.max = max;
-        self.labels.iter_mut().for_each(|l| *l = 0);
-        self.components.clear();
-        if max >= MIN_CONTRAST {
-            self.label();
-        }
-        Some(colour)
+        hist.map(|h| median(&h, n))
+    }
+
+    /// The colour of the crop's pixel (`x`, `y`) in `img`.
+    fn pixel<'i>(&self, img: &'i RgbaImage, x: usize, y: usize) -> &'i [u8] {
+        let stride = img.width() as usize * 4;
+        let [ox, oy] = self.origin.map(|v| v as usize);
+        let o = (oy + y) * stride + (ox + x) * 4;
+        &img.as_raw()[o..o + 3]
     }
 
     /// The background just around a glyph (a disc or tint behind the digit, or the cell's own
