@@ -158,65 +158,16 @@ pub(crate) fn find_tools(
     app_area: Option<[u32; 4]>,
 ) -> Vec<ToolKey> {
     let hk = keypad.glyph_height().max(4.0);
-    let reach = keypad.pitch.max(keypad.row_pitch) * 3.0;
-    let [kx0, ky0, kx1, ky1] = keypad.area();
-    let (w, h) = (gray.width as f32, gray.height as f32);
-    let area = if keypad.transposed {
-        [
-            (kx0 as f32 - reach).max(0.0),
-            0.0,
-            (kx1 as f32 + reach).min(w),
-            h,
-        ]
-    } else {
-        [
-            0.0,
-            (ky0 as f32 - reach).max(0.0),
-            w,
-            (ky1 as f32 + reach).min(h),
-        ]
-    }
-    .map(|v| v as u32);
-    let area = match app_area {
-        Some(a) => [
-            area[0].max(a[0]),
-            area[1].max(a[1]),
-            area[2].min(a[2]),
-            area[3].min(a[3]),
-        ],
-        None => area,
-    };
+    let area = search_area(gray, keypad, app_area);
     let limits = Limits {
         min_h: ((hk * 0.15) as u32).max(4),
         max_h: (hk * 2.0) as u32,
         max_w: (hk * 3.0) as u32,
         min_area: 6,
     };
-    let [bx0, by0, bx1, by1] = board.rect();
-    let in_board = |r: &Region| {
-        let (x, y) = r.center();
-        x >= bx0 && x <= bx1 && y >= by0 && y <= by1
-    };
-    let in_key = |r: &Region| {
-        let (x, y) = r.center();
-        keypad.keys.iter().any(|k| {
-            let a = keypad.key_area(k);
-            x >= a[0] && x < a[2] && y >= a[1] && y < a[3]
-        })
-    };
     let marks: Vec<Region> = regions::extract(gray, area, limits)
         .into_iter()
-        // Marks with little contrast are texture, not labels; slivers at the edge are frames.
-        .filter(|r| !in_board(r) && !in_key(r) && r.levels >= 3)
-        .filter(|r| {
-            r.width() >= 3
-                && r.bbox[0] > 0
-                && r.bbox[1] > 0
-                && r.bbox[2] < gray.width as u32
-                && r.bbox[3] < gray.height as u32
-        })
-        // A filled box bigger than a digit is a key or button, not a label.
-        .filter(|r| !(r.fill() > 0.9 && r.width().min(r.height()) as f32 > hk * 1.3))
+        .filter(|r| may_be_label(gray, board, keypad, r, hk))
         .collect();
     let bank = super::templates::TemplateBank::default_bank();
     let is_number = |group: &Vec<&Region>| {
@@ -242,6 +193,48 @@ pub(crate) fn find_tools(
             key
         })
         .collect()
+}
+
+/// Where tool labels may be: the keypad's rows (its columns, for a keypad beside the board)
+/// and three key pitches around, inside `app_area` when it is known.
+fn search_area(gray: &Gray, keypad: &Keypad, app_area: Option<[u32; 4]>) -> [u32; 4] {
+    let reach = keypad.pitch.max(keypad.row_pitch) * 3.0;
+    let [kx0, ky0, kx1, ky1] = keypad.area().map(|v| v as f32);
+    let (w, h) = (gray.width as f32, gray.height as f32);
+    let area = if keypad.transposed {
+        [(kx0 - reach).max(0.0), 0.0, (kx1 + reach).min(w), h]
+    } else {
+        [0.0, (ky0 - reach).max(0.0), w, (ky1 + reach).min(h)]
+    }
+    .map(|v| v as u32);
+    match app_area {
+        Some(a) => [
+            area[0].max(a[0]),
+            area[1].max(a[1]),
+            area[2].min(a[2]),
+            area[3].min(a[3]),
+        ],
+        None => area,
+    }
+}
+
+/// Whether mark `r` may belong to a tool label (`hk`: the keypad's glyph height): outside the
+/// board and the keys, with contrast (little is texture), not a sliver at the screen's edge (a
+/// frame), not a filled box bigger than a digit (a key or button).
+fn may_be_label(gray: &Gray, board: &BoardGeometry, keypad: &Keypad, r: &Region, hk: f32) -> bool {
+    let (x, y) = r.center();
+    let [bx0, by0, bx1, by1] = board.rect();
+    let in_board = x >= bx0 && x <= bx1 && y >= by0 && y <= by1;
+    let in_key = keypad.keys.iter().any(|k| {
+        let a = keypad.key_area(k);
+        x >= a[0] && x < a[2] && y >= a[1] && y < a[3]
+    });
+    let inside = r.bbox[0] > 0
+        && r.bbox[1] > 0
+        && r.bbox[2] < gray.width as u32
+        && r.bbox[3] < gray.height as u32;
+    let filled_box = r.fill() > 0.9 && r.width().min(r.height()) as f32 > hk * 1.3;
+    !in_board && !in_key && r.levels >= 3 && r.width() >= 3 && inside && !filled_box
 }
 
 /// Groups marks into labels: marks level with each other and close together.
