@@ -525,41 +525,40 @@ fn read_label(gray: &Gray, marks: &[&Region]) -> Option<((Tool, &'static str, f3
     Some((best, other))
 }
 
-/// Classifies one label.
-fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
-    let marks = dominant(gray, group);
-    let bbox = union(group);
-    let center = ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-    let unknown = |evidence: String| ToolKey {
-        tool: None,
-        center,
-        bbox,
-        confidence: 0.0,
-        evidence,
-    };
-    // A word: most marks are letters side by side on a line, three or more.
-    let line = letters_of(&marks);
+/// Whether `marks` are text (`hk`: the keypad's glyph height): most of them letters side by
+/// side on a line, three or more, none taller than a digit and a third.
+fn is_word(marks: &[&Region], hk: f32) -> bool {
+    let line = letters_of(marks);
     let on_line: usize = line.iter().map(|l| l.len()).sum();
     let side_by_side = line.windows(2).all(|w| {
         let (a, b) = (union(&w[0]), union(&w[1]));
         let overlap = a[2].min(b[2]) as i64 - a[0].max(b[0]) as i64;
         overlap * 5 <= (a[2] - a[0]).min(b[2] - b[0]) as i64
     });
-    let wordy = line.len() >= 3
+    line.len() >= 3
         && side_by_side
         && on_line * 10 >= marks.len() * 7
-        && marks.iter().all(|r| (r.height() as f32) < hk * 1.3);
+        && marks.iter().all(|r| (r.height() as f32) < hk * 1.3)
+}
+
+/// Classifies one label.
+fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
+    let marks = dominant(gray, group);
+    let bbox = union(group);
+    let center = ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
+    let key = |tool: Option<Tool>, confidence: f32, evidence: String| ToolKey {
+        tool,
+        center,
+        bbox,
+        confidence,
+        evidence,
+    };
+    let unknown = |evidence: String| key(None, 0.0, evidence);
     if let Some(((tool, word, score), other)) = read_label(gray, &marks) {
         if score >= WORD_SCORE && score - other >= WORD_MARGIN {
-            return ToolKey {
-                tool: Some(tool),
-                center,
-                bbox,
-                confidence: score,
-                evidence: format!("word \"{word}\" {score:.2}"),
-            };
+            return key(Some(tool), score, format!("word \"{word}\" {score:.2}"));
         }
-        if wordy {
+        if is_word(&marks, hk) {
             return unknown(format!("text, most like \"{word}\" {score:.2}"));
         }
     }
@@ -590,13 +589,7 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
         ));
     }
     if score >= ICON_SCORE && score - runner >= ICON_MARGIN {
-        ToolKey {
-            tool: Some(tool),
-            center,
-            bbox,
-            confidence: score,
-            evidence: format!("icon {name} {score:.2}"),
-        }
+        key(Some(tool), score, format!("icon {name} {score:.2}"))
     } else {
         unknown(format!(
             "unclear: most like {} ({name} {score:.2}, next {runner:.2})",
