@@ -126,37 +126,7 @@ impl Calibration {
             }
         };
         let keys = &keypad.keys;
-        let reading = reading.clone();
-        let mut templates: Vec<DeviceTemplate> = keys
-            .iter()
-            .filter_map(|k| {
-                Some(DeviceTemplate {
-                    digit: k.digit,
-                    source: "keypad".into(),
-                    data: encode_glyph(k.glyph.as_ref()?),
-                })
-            })
-            .collect();
-        // One board glyph per digit: the most confident, unambiguous given.
-        let doubtful = |i: usize| reading.doubts.iter().any(|d| d.cell == Some(i));
-        for d in 1..=9u8 {
-            let best = (0..81)
-                .filter(|&i| reading.board.get(i) == d && reading.kinds[i] == vision::Kind::Given)
-                .filter(|&i| !doubtful(i))
-                .filter_map(|i| {
-                    let c = &reading.cells[i];
-                    let m = c.matched?;
-                    (m.score >= 0.9 && m.margin >= 0.1).then_some((m.score, c.glyph.as_ref()?))
-                })
-                .max_by(|a, b| a.0.total_cmp(&b.0));
-            if let Some((_, glyph)) = best {
-                templates.push(DeviceTemplate {
-                    digit: d,
-                    source: "board".into(),
-                    data: encode_glyph(glyph),
-                });
-            }
-        }
+        let templates = device_templates(keys, reading);
         let calibration = Calibration {
             version: Version(VERSION),
             device: DeviceSection {
@@ -192,4 +162,42 @@ impl Calibration {
             })?;
         Ok((calibration, notes))
     }
+}
+
+/// The device's own glyphs: each keypad key's, and per digit the board's most confident,
+/// unambiguous given.
+fn device_templates(
+    keys: &[vision::keypad::Key],
+    reading: &vision::Reading,
+) -> Vec<DeviceTemplate> {
+    let mut templates: Vec<DeviceTemplate> = keys
+        .iter()
+        .filter_map(|k| {
+            Some(DeviceTemplate {
+                digit: k.digit,
+                source: "keypad".into(),
+                data: encode_glyph(k.glyph.as_ref()?),
+            })
+        })
+        .collect();
+    let doubtful = |i: usize| reading.doubts.iter().any(|d| d.cell == Some(i));
+    for d in 1..=9u8 {
+        let best = (0..81)
+            .filter(|&i| reading.board.get(i) == d && reading.kinds[i] == vision::Kind::Given)
+            .filter(|&i| !doubtful(i))
+            .filter_map(|i| {
+                let c = &reading.cells[i];
+                let m = c.matched?;
+                (m.score >= 0.9 && m.margin >= 0.1).then_some((m.score, c.glyph.as_ref()?))
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, glyph)) = best {
+            templates.push(DeviceTemplate {
+                digit: d,
+                source: "board".into(),
+                data: encode_glyph(glyph),
+            });
+        }
+    }
+    templates
 }
