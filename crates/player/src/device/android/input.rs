@@ -172,20 +172,8 @@ fn device_id(s: &str) -> bool {
 /// The touch mappers of a `dumpsys input` (Android 8 to 16 formats): the event hub's devices
 /// give each id's path, the reader's devices their mapper and viewport.
 pub fn touch_mappings(text: &str) -> Vec<Mapping> {
-    #[derive(PartialEq)]
-    enum Section {
-        Other,
-        Hub,
-        Reader,
-    }
-    // (event hub id, path, name) of the hub's devices.
-    let mut hub: Vec<(String, String, String)> = Vec::new();
+    let mut reading = MappingReader::default();
     let mut section = Section::Other;
-    let mut hub_device: Option<(String, String)> = None;
-    let mut reader: Option<(Vec<String>, String)> = None;
-    let mut out: Vec<Mapping> = Vec::new();
-    // The mapper of the reader's device being read (its viewport lines follow it).
-    let mut current: Option<usize> = None;
     for line in text.lines() {
         let l = line.trim();
         if !line.starts_with(' ') && !l.is_empty() {
@@ -199,70 +187,106 @@ pub fn touch_mappings(text: &str) -> Vec<Mapping> {
             continue;
         }
         match section {
-            Section::Hub => {
-                if let Some((id, name)) = l.split_once(": ")
-                    && device_id(id)
-                {
-                    hub_device = Some((id.to_string(), name.trim().to_string()));
-                } else if let Some(path) = l.strip_prefix("Path:")
-                    && let Some((id, name)) = hub_device.take()
-                {
-                    hub.push((id, path.trim().to_string(), name));
-                }
-            }
-            Section::Reader => {
-                if let Some((id, name)) = l.strip_prefix("Device ").and_then(|r| r.split_once(": "))
-                    && device_id(id)
-                {
-                    reader = Some((vec![id.to_string()], name.trim().to_string()));
-                    current = None;
-                } else if let Some(ids) = l.strip_prefix("EventHub Devices:")
-                    && let Some((hub_ids, _)) = reader.as_mut()
-                {
-                    *hub_ids = ids
-                        .trim()
-                        .trim_matches(|c| c == '[' || c == ']')
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect();
-                } else if let Some(mode) = l
-                    .strip_prefix("Touch Input Mapper (mode - ")
-                    .and_then(|r| r.strip_suffix("):"))
-                    && let Some((ids, name)) = &reader
-                {
-                    // The node: by event hub id, else (old releases) by name.
-                    let by_id = hub.iter().find(|(i, ..)| ids.contains(i));
-                    let by_name = || hub.iter().find(|(.., n)| n == name);
-                    if let Some((_, path, _)) = by_id.or_else(by_name) {
-                        current = Some(out.len());
-                        out.push(Mapping {
-                            device: path.clone(),
-                            mode: mode.to_string(),
-                            display0: false,
-                            orientation: None,
-                        });
-                    }
-                } else if l.starts_with("Viewport")
-                    && let Some(m) = current.and_then(|i| out.get_mut(i))
-                {
-                    m.display0 |= l.contains("displayId=0,") || l.ends_with("displayId=0");
-                    let turned = l.split(", ").find_map(|w| w.strip_prefix("orientation="));
-                    m.orientation = m
-                        .orientation
-                        .or(turned.and_then(super::display::quarter_turns));
-                } else if let Some(v) = l
-                    .strip_prefix("SurfaceOrientation:")
-                    .or_else(|| l.strip_prefix("InputDeviceOrientation:"))
-                    && let Some(m) = current.and_then(|i| out.get_mut(i))
-                {
-                    // The mapper's own word wins over its viewport's.
-                    m.orientation = super::display::quarter_turns(v.trim()).or(m.orientation);
-                }
-            }
+            Section::Hub => reading.hub_line(l),
+            Section::Reader => reading.reader_line(l),
             Section::Other => {}
         }
     }
-    out
+    reading.out
+}
+
+/// The sections of a `dumpsys input` that [`touch_mappings`] reads.
+enum Section {
+    Other,
+    Hub,
+    Reader,
+}
+
+/// [`touch_mappings`] under way.
+#[derive(Default)]
+struct MappingReader {
+    /// (event hub id, path, name) of the hub's devices.
+    hub: Vec<(String, String, String)>,
+    /// The hub's device being read: (id, name), until its path.
+    hub_device: Option<(String, String)>,
+    /// The reader's device being read: its event hub ids and name.
+    reader: Option<(Vec<String>, String)>,
+    /// The mapper of the reader's device being read (its viewport lines follow it).
+    current: Option<usize>,
+    out: Vec<Mapping>,
+}
+
+impl MappingReader {
+    /// A line of the event hub's section.
+    fn hub_line(&mut self, l: &str) {
+        if let Some((id, name)) = l.split_once(": ")
+            && device_id(id)
+        {
+            self.hub_device = Some((id.to_string(), name.trim().to_string()));
+        } else if let Some(path) = l.strip_prefix("Path:")
+            && let Some((id, name)) = self.hub_device.take()
+        {
+            self.hub.push((id, path.trim().to_string(), name));
+        }
+    }
+
+    /// A line of the input reader's section.
+    fn reader_line(&mut self, l: &str) {
+        if let Some((id, name)) = l.strip_prefix("Device ").and_then(|r| r.split_once(": "))
+            && device_id(id)
+        {
+            self.reader = Some((vec![id.to_string()], name.trim().to_string()));
+            self.current = None;
+        } else if let Some(ids) = l.strip_prefix("EventHub Devices:")
+            && let Some((hub_ids, _)) = self.reader.as_mut()
+        {
+            *hub_ids = ids
+                .trim()
+                .trim_matches(|c| c == '[' || c == ']')
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+        } else if let Some(mode) = l
+            .strip_prefix("Touch Input Mapper (mode - ")
+            .and_then(|r| r.strip_suffix("):"))
+        {
+            self.mapper(mode);
+        } else if l.starts_with("Viewport")
+            && let Some(m) = self.current.and_then(|i| self.out.get_mut(i))
+        {
+            m.display0 |= l.contains("displayId=0,") || l.ends_with("displayId=0");
+            let turned = l.split(", ").find_map(|w| w.strip_prefix("orientation="));
+            m.orientation = m
+                .orientation
+                .or(turned.and_then(super::display::quarter_turns));
+        } else if let Some(v) = l
+            .strip_prefix("SurfaceOrientation:")
+            .or_else(|| l.strip_prefix("InputDeviceOrientation:"))
+            && let Some(m) = self.current.and_then(|i| self.out.get_mut(i))
+        {
+            // The mapper's own word wins over its viewport's.
+            m.orientation = super::display::quarter_turns(v.trim()).or(m.orientation);
+        }
+    }
+
+    /// A touch mapper of the reader's device being read, in `mode`.
+    fn mapper(&mut self, mode: &str) {
+        let Some((ids, name)) = &self.reader else {
+            return;
+        };
+        // The node: by event hub id, else (old releases) by name.
+        let by_id = self.hub.iter().find(|(i, ..)| ids.contains(i));
+        let by_name = || self.hub.iter().find(|(.., n)| n == name);
+        if let Some((_, path, _)) = by_id.or_else(by_name) {
+            self.current = Some(self.out.len());
+            self.out.push(Mapping {
+                device: path.clone(),
+                mode: mode.to_string(),
+                display0: false,
+                orientation: None,
+            });
+        }
+    }
 }
 
 /// The input events one line of `dumpsys input` reports queued, unless it is inside the
