@@ -107,21 +107,7 @@ impl Prober<'_> {
 
         // After an entry: is the cell still selected?
         let after = is_selected(self.last_frame());
-        self.input.after_entry = match after {
-            Some(true) => AfterEntry::Keep,
-            Some(false) => AfterEntry::Clear,
-            None => AfterEntry::Unknown,
-        };
-        self.see(RuleKey::AfterEntry,
-            match after {
-                Some(true) => format!("after {d} went into {}, it still showed selected", self.name()),
-                Some(false) => format!(
-                    "after {d} went into {}, it no longer showed selected (the selection is dropped)",
-                    self.name()
-                ),
-                None => "the screen does not show which cell is selected".into(),
-            },
-        );
+        self.after_entry(after);
 
         // The digit again.
         self.select_a(after)?;
@@ -159,26 +145,57 @@ impl Prober<'_> {
             self.input.retap = Retap::Deselect;
         }
 
-        // Taps within one frame.
-        if self.at_a() == 0 && self.take_back.is_some() {
-            self.cell(self.g[0])?;
-            self.target.tap(self.cells[a])?;
-            let k = self.keys[(d - 1) as usize];
-            self.target.tap(k)?;
-            self.taps += 2;
-            self.look()?;
-            let stale = self.at_a() == 0;
-            self.frame_reads(
-                stale,
-                Some(format!("tapped {} and {d} at once", self.name())),
-            );
-            if !stale {
-                self.take_back_a()?;
-            }
-        } else {
-            self.frame_reads(true, None);
-        }
+        self.taps_within_a_frame()?;
         self.finished_keys(on)?;
+        Ok(())
+    }
+
+    /// Cell-first: whether the probe's cell still shows selected after an entry (`after`;
+    /// `None`: the screen does not show it).
+    fn after_entry(&mut self, after: Option<bool>) {
+        let (d, name) = (self.digit, self.name());
+        let (rule, seen) = match after {
+            Some(true) => (
+                AfterEntry::Keep,
+                format!("after {d} went into {name}, it still showed selected"),
+            ),
+            Some(false) => (
+                AfterEntry::Clear,
+                format!(
+                    "after {d} went into {name}, it no longer showed selected (the selection is dropped)"
+                ),
+            ),
+            None => (
+                AfterEntry::Unknown,
+                "the screen does not show which cell is selected".into(),
+            ),
+        };
+        self.input.after_entry = rule;
+        self.see(RuleKey::AfterEntry, seen);
+    }
+
+    /// Cell-first: whether the app reads taps against its last drawn frame: the cell and the
+    /// digit tapped at once, on an empty probe cell whose digit can be taken back.
+    fn taps_within_a_frame(&mut self) -> anyhow::Result<()> {
+        if self.at_a() != 0 || self.take_back.is_none() {
+            self.frame_reads(true, None);
+            return Ok(());
+        }
+        let (a, d) = (self.a, self.digit);
+        self.cell(self.g[0])?;
+        self.target.tap(self.cells[a])?;
+        let k = self.keys[(d - 1) as usize];
+        self.target.tap(k)?;
+        self.taps += 2;
+        self.look()?;
+        let stale = self.at_a() == 0;
+        self.frame_reads(
+            stale,
+            Some(format!("tapped {} and {d} at once", self.name())),
+        );
+        if !stale {
+            self.take_back_a()?;
+        }
         Ok(())
     }
 
