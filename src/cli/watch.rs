@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::calibration::lookup::{Opening, Phone};
-use sudoku_autoplay::device::{Device, DeviceEntry};
+use sudoku_autoplay::device::{Device, DeviceEntry, Server};
 use sudoku_autoplay::level::{Note, Update};
 use sudoku_autoplay::level::{PlayConfig, check_navigation, next_levels, play_or_resume};
 use sudoku_autoplay::play::stop::StopFlag;
@@ -140,29 +140,29 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
             eprintln!("watch: lost the adb server's device list: {e}");
         }
     });
-    let cfg = args.calibration.config(&args.run, None, &args.search)?;
     let multi = MultiProgress::new();
     if args.run.quiet {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
+    let mut fleet = Fleet {
+        args,
+        cfg: args.calibration.config(&args.run, None, &args.search)?,
+        multi,
+        workers: HashMap::new(),
+        settled: HashSet::new(),
+        waiting: HashSet::new(),
+    };
     eprintln!(
         "watching for devices (levels {}); Ctrl-C or SIGTERM stops after the current level",
         args.levels
     );
-    let mut workers: HashMap<String, std::thread::JoinHandle<()>> = HashMap::new();
-    // Devices already dealt with (nothing to play, not usable, or played): not announced again
-    // until they disappear from the list.
-    let mut settled: HashSet<String> = HashSet::new();
-    // Devices listed whose screen could not be read yet (a phone still starting): asked again
-    // every ASK_AGAIN, as the adb server sends no new list while a phone starts.
-    let mut waiting: HashSet<String> = HashSet::new();
     let mut list: Vec<DeviceEntry> = Vec::new();
     let mut next_ask = Instant::now();
     while !stopped(&stop) {
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(new) => list = new,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if waiting.is_empty() || Instant::now() < next_ask {
+                if fleet.waiting.is_empty() || Instant::now() < next_ask {
                     continue;
                 }
             }
@@ -175,47 +175,71 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
             }
         }
         next_ask = Instant::now() + ASK_AGAIN;
-        workers.retain(|serial, h| {
+        fleet.follow(&list, &server, &stop);
+    }
+    eprintln!("stopping: waiting for the levels being played to end");
+    for (_, h) in fleet.workers {
+        let _ = h.join();
+    }
+    Ok(0)
+}
+
+/// The devices `watch` plays on, has dealt with, or waits for.
+struct Fleet<'a> {
+    args: &'a WatchArgs,
+    cfg: PlayConfig,
+    multi: MultiProgress,
+    /// The devices being played on, a thread each.
+    workers: HashMap<String, std::thread::JoinHandle<()>>,
+    /// Devices already dealt with (nothing to play, not usable, or played): not announced
+    /// again until they disappear from the list.
+    settled: HashSet<String>,
+    /// Devices listed whose screen could not be read yet (a phone still starting): asked again
+    /// every ASK_AGAIN, as the adb server sends no new list while a phone starts.
+    waiting: HashSet<String>,
+}
+
+impl Fleet<'_> {
+    /// Follows the adb server's device `list`: forgets the devices gone, and starts playing on
+    /// each ready one that is neither played on nor dealt with.
+    fn follow(&mut self, list: &[DeviceEntry], server: &Server, stop: &StopFlag) {
+        let settled = &mut self.settled;
+        self.workers.retain(|serial, h| {
             if h.is_finished() {
                 settled.insert(serial.clone());
             }
             !h.is_finished()
         });
         let ready: Vec<&DeviceEntry> = list.iter().filter(|d| d.is_ready()).collect();
-        settled.retain(|serial| ready.iter().any(|d| &d.serial == serial));
-        waiting.retain(|serial| ready.iter().any(|d| &d.serial == serial));
+        self.settled
+            .retain(|serial| ready.iter().any(|d| &d.serial == serial));
+        self.waiting
+            .retain(|serial| ready.iter().any(|d| &d.serial == serial));
         for d in ready {
-            if workers.contains_key(&d.serial) || settled.contains(&d.serial) {
+            if self.workers.contains_key(&d.serial) || self.settled.contains(&d.serial) {
                 continue;
             }
-            let device = Device::new(d.serial.clone(), server);
-            let Some(size) = screen_or_wait(&device, &mut waiting) else {
+            let device = Device::new(d.serial.clone(), *server);
+            let Some(size) = screen_or_wait(&device, &mut self.waiting) else {
                 continue;
             };
-            let Some(levels) = levels_to_play(d, &device, size, &cfg, args) else {
-                settled.insert(d.serial.clone());
+            let Some(levels) = levels_to_play(d, &device, size, &self.cfg, self.args) else {
+                self.settled.insert(d.serial.clone());
                 continue;
             };
             let (cfg, stop, multi, all) = (
-                cfg.clone(),
+                self.cfg.clone(),
                 stop.clone(),
-                multi.clone(),
-                args.levels.clone(),
+                self.multi.clone(),
+                self.args.levels.clone(),
             );
-            let quiet = args.run.quiet;
-            workers.insert(
-                d.serial.clone(),
-                std::thread::spawn(move || {
-                    work(&device, &cfg, &levels, &all, &stop, &multi, quiet)
-                }),
-            );
+            let quiet = self.args.run.quiet;
+            let worker = std::thread::spawn(move || {
+                work(&device, &cfg, &levels, &all, &stop, &multi, quiet)
+            });
+            self.workers.insert(d.serial.clone(), worker);
         }
     }
-    eprintln!("stopping: waiting for the levels being played to end");
-    for (_, h) in workers {
-        let _ = h.join();
-    }
-    Ok(0)
 }
 
 /// The screen size of `device`, or `None` while it cannot be read (a phone still starting): the
