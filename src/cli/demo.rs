@@ -16,7 +16,7 @@ use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::{Device, DeviceError, Server};
 use sudoku_autoplay::level::play;
-use sudoku_autoplay::level::{PlayConfig, Update};
+use sudoku_autoplay::level::{PlayConfig, PlayReport, Update};
 use sudoku_autoplay::text::count;
 
 #[derive(Debug, clap::Args)]
@@ -141,13 +141,23 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     stop.store(true, Ordering::Relaxed);
     let _ = viewer.join();
     let report = result?;
+    print_summary(&report, &cfg, started.elapsed(), &sim.dumpsys())?;
+    Ok(0)
+}
+
+/// What the demo did, and what the simulated phone says of it (`state`: its `dumpsys`).
+fn print_summary(
+    report: &PlayReport,
+    cfg: &PlayConfig,
+    took: Duration,
+    state: &serde_json::Value,
+) -> anyhow::Result<()> {
     let s = &report.stats;
-    let state = sim.dumpsys();
     outln!("{}", report.solution)?;
     outln!(
         "level {} solved and verified in {:.1} s: {}, {}, {}; {} ({} taps/s via {}), {}",
         cfg.level.unwrap_or(0),
-        started.elapsed().as_secs_f64(),
+        took.as_secs_f64(),
         count(s.placements, "placement"),
         count(s.undos, "undo"),
         count(s.calls(), "call"),
@@ -156,22 +166,22 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         super::choice::name(report.input),
         count(report.performed.repairs, "repair")
     )?;
+    let warmup = if report.warmup_taps > 0 {
+        format!(
+            " ({} of them on a given cell, to measure the tap rate for the plan)",
+            report.warmup_taps
+        )
+    } else {
+        String::new()
+    };
     outln!(
-        "the phone says: screen {}, solved {}, {} taps received{}; session recorded in {}",
+        "the phone says: screen {}, solved {}, {} taps received{warmup}; session recorded in {}",
         state["screen"],
         state["solved"],
         sudoku_autoplay::text::thousands(state["taps"].as_u64().unwrap_or(0)),
-        if report.warmup_taps > 0 {
-            format!(
-                " ({} of them on a given cell, to measure the tap rate for the plan)",
-                report.warmup_taps
-            )
-        } else {
-            String::new()
-        },
         report.session_dir.display()
     )?;
-    Ok(0)
+    Ok(())
 }
 
 /// The shipped calibration of a simulated profile (one-row keypad).
