@@ -69,100 +69,121 @@ pub enum ParseError {
 
 /// Parses a script into commands.
 pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
-    let mut commands = Vec::new();
-    let mut words: Vec<Word> = Vec::new();
-    let mut word: Option<Word> = None;
-    let mut join = Join::Always;
+    let mut p = Parser {
+        commands: Vec::new(),
+        words: Vec::new(),
+        word: None,
+        join: Join::Always,
+    };
     let mut chars = script.chars().peekable();
-
-    // Ends the current command at an operator; `op` is the operator's text for errors.
-    fn end_command(
-        commands: &mut Vec<Command>,
-        words: &mut Vec<Word>,
-        join: &mut Join,
-        next: Join,
-        op: &'static str,
-    ) -> Result<(), ParseError> {
-        if words.is_empty() {
-            // An empty command is fine after `;`/newline, but not around `&&`/`||`.
-            if next != Join::Always || *join != Join::Always {
-                return Err(ParseError::Unexpected(op));
-            }
-        } else {
-            commands.push(Command {
-                join: *join,
-                words: std::mem::take(words),
-            });
-        }
-        *join = next;
-        Ok(())
-    }
-
     while let Some(c) = chars.next() {
         match c {
-            ' ' | '\t' | '\r' => {
-                if let Some(w) = word.take() {
-                    words.push(w);
-                }
-            }
+            ' ' | '\t' | '\r' => p.end_word(),
             '\n' | ';' | '&' | '|' => {
-                if let Some(w) = word.take() {
-                    words.push(w);
-                }
-                let (next, op) = match c {
-                    '&' if chars.peek() == Some(&'&') => {
-                        chars.next();
-                        (Join::And, "&&")
-                    }
-                    '|' if chars.peek() == Some(&'|') => {
-                        chars.next();
-                        (Join::Or, "||")
-                    }
-                    '&' | '|' => return Err(ParseError::Unsupported(c)),
-                    '\n' => (Join::Always, "newline"),
-                    _ => (Join::Always, ";"),
-                };
-                end_command(&mut commands, &mut words, &mut join, next, op)?;
+                p.end_word();
+                let (next, op) = operator(c, &mut chars)?;
+                p.end_command(next, op)?;
             }
-            '#' if word.is_none() => {
+            '#' if p.word.is_none() => {
                 for c in chars.by_ref() {
                     if c == '\n' {
                         break;
                     }
                 }
-                end_command(
-                    &mut commands,
-                    &mut words,
-                    &mut join,
-                    Join::Always,
-                    "newline",
-                )?;
+                p.end_command(Join::Always, "newline")?;
             }
             '<' | '>' | '(' | ')' | '`' => return Err(ParseError::Unsupported(c)),
-            '\'' => single_quoted(&mut chars, word.get_or_insert_with(Word::default))?,
-            '"' => double_quoted(&mut chars, word.get_or_insert_with(Word::default))?,
+            '\'' => single_quoted(&mut chars, p.word())?,
+            '"' => double_quoted(&mut chars, p.word())?,
             '\\' => match chars.next() {
                 None => return Err(ParseError::Unterminated),
                 Some('\n') => {}
-                Some(e) => word.get_or_insert_with(Word::default).push_char(e),
+                Some(e) => p.word().push_char(e),
             },
             '$' if matches!(chars.peek(), Some('?' | '$')) => {
                 let part = special(chars.next());
-                word.get_or_insert_with(Word::default).0.push(part);
+                p.word().0.push(part);
             }
-            c => word.get_or_insert_with(Word::default).push_char(c),
+            c => p.word().push_char(c),
         }
     }
-    if let Some(w) = word.take() {
-        words.push(w);
+    p.finish()
+}
+
+/// A [`parse`] under way.
+struct Parser {
+    commands: Vec<Command>,
+    /// The words of the command being read.
+    words: Vec<Word>,
+    /// The word being read.
+    word: Option<Word>,
+    /// How the command being read joins the one before.
+    join: Join,
+}
+
+impl Parser {
+    /// The word being read, begun if none is.
+    fn word(&mut self) -> &mut Word {
+        self.word.get_or_insert_with(Word::default)
     }
-    if words.is_empty() && join != Join::Always {
-        return Err(ParseError::Unexpected("end of input"));
+
+    /// Ends the word being read, if any.
+    fn end_word(&mut self) {
+        if let Some(w) = self.word.take() {
+            self.words.push(w);
+        }
     }
-    if !words.is_empty() {
-        commands.push(Command { join, words });
+
+    /// Ends the command being read at an operator joining the next one `next`; `op` is the
+    /// operator's text for errors.
+    fn end_command(&mut self, next: Join, op: &'static str) -> Result<(), ParseError> {
+        if self.words.is_empty() {
+            // An empty command is fine after `;`/newline, but not around `&&`/`||`.
+            if next != Join::Always || self.join != Join::Always {
+                return Err(ParseError::Unexpected(op));
+            }
+        } else {
+            self.commands.push(Command {
+                join: self.join,
+                words: std::mem::take(&mut self.words),
+            });
+        }
+        self.join = next;
+        Ok(())
     }
-    Ok(commands)
+
+    /// The commands, at the end of the script.
+    fn finish(mut self) -> Result<Vec<Command>, ParseError> {
+        self.end_word();
+        if self.words.is_empty() && self.join != Join::Always {
+            return Err(ParseError::Unexpected("end of input"));
+        }
+        if !self.words.is_empty() {
+            self.commands.push(Command {
+                join: self.join,
+                words: self.words,
+            });
+        }
+        Ok(self.commands)
+    }
+}
+
+/// The operator that starts with `c` (a newline, `;`, `&&` or `||`): how the next command
+/// joins, and its text for errors.
+fn operator(c: char, chars: &mut Chars) -> Result<(Join, &'static str), ParseError> {
+    Ok(match c {
+        '&' if chars.peek() == Some(&'&') => {
+            chars.next();
+            (Join::And, "&&")
+        }
+        '|' if chars.peek() == Some(&'|') => {
+            chars.next();
+            (Join::Or, "||")
+        }
+        '&' | '|' => return Err(ParseError::Unsupported(c)),
+        '\n' => (Join::Always, "newline"),
+        _ => (Join::Always, ";"),
+    })
 }
 
 type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
