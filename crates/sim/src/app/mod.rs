@@ -339,6 +339,17 @@ impl Phone {
 
     /// `dumpsys sudoku`: the app's state as JSON.
     pub fn dumpsys(&self) -> serde_json::Value {
+        let mut state = serde_json::Map::new();
+        for part in [self.game_json(), self.rules_json(), self.phone_json()] {
+            if let serde_json::Value::Object(fields) = part {
+                state.extend(fields);
+            }
+        }
+        serde_json::Value::Object(state)
+    }
+
+    /// [`Phone::dumpsys`]'s game: the screen, the board and what was done to it.
+    fn game_json(&self) -> serde_json::Value {
         let m = &self.model;
         let game = m.game.as_ref();
         let line = |b: Option<&sudoku_autoplay::board::Board>| b.map(|b| b.to_line());
@@ -359,8 +370,7 @@ impl Phone {
                 (0..bad.len()).filter(|&c| bad[c]).collect()
             })
             .unwrap_or_default();
-        let clock = self.clock();
-        let mut state = serde_json::json!({
+        serde_json::json!({
             "package": self.options.package(),
             "screen": screen,
             "under_popup": (m.popup || m.alert).then(|| m.screen.name()),
@@ -381,29 +391,22 @@ impl Phone {
             "digits_entered": m.digits_entered,
             "erasures": m.erasures,
             "screenshots": self.screenshots,
+            "mistakes": game.map(|g| g.mistakes),
+        })
+    }
+
+    /// [`Phone::dumpsys`]'s app options and input rules, and where the game stands by them.
+    fn rules_json(&self) -> serde_json::Value {
+        let m = &self.model;
+        let game = m.game.as_ref();
+        serde_json::json!({
             "theme": self.options.theme.name(),
             "keypad": self.options.keypad().name(),
             "style": self.options.style.name,
             "show_conflicts": self.options.show_conflicts,
             "drop_taps": self.options.drop_taps,
             "popup_after": self.options.popup_after,
-            "mistakes": game.map(|g| g.mistakes),
             "mistake_limit": self.options.mistake_limit,
-            "foreground": self.system.foreground(),
-            "display": if self.system.awake() { "on" } else { "off" },
-            "keyguard": self.system.keyguard_showing(),
-            "lock_screen": self.system.options().lock_screen.name(),
-            "ignored_taps": self.system.ignored_taps,
-            "screen_offs": self.system.screen_offs,
-            "backgrounds": self.system.backgrounds,
-            "profile": self.profile.name,
-            "density": self.profile.applied_density(),
-            "width": self.profile.display_size().0,
-            "height": self.profile.display_size().1,
-            "rotation": u32::from(self.profile.rotation) * 90,
-            "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
-        });
-        let rules = serde_json::json!({
             "rules": self.options.rules.json(&self.options.style),
             "wrong": game.map(|g| (0..CELLS).filter(|&c| g.wrong(c)).collect::<Vec<_>>()),
             "covered": m.covered,
@@ -422,10 +425,26 @@ impl Phone {
                 };
                 Some(rules::fill(title, g.level, g.mistakes))
             }),
-        });
-        if let (Some(state), serde_json::Value::Object(rules)) = (state.as_object_mut(), rules) {
-            state.extend(rules);
-        }
-        state
+        })
+    }
+
+    /// [`Phone::dumpsys`]'s phone: its display, lock screen, profile and clock.
+    fn phone_json(&self) -> serde_json::Value {
+        let clock = self.clock();
+        serde_json::json!({
+            "foreground": self.system.foreground(),
+            "display": if self.system.awake() { "on" } else { "off" },
+            "keyguard": self.system.keyguard_showing(),
+            "lock_screen": self.system.options().lock_screen.name(),
+            "ignored_taps": self.system.ignored_taps,
+            "screen_offs": self.system.screen_offs,
+            "backgrounds": self.system.backgrounds,
+            "profile": self.profile.name,
+            "density": self.profile.applied_density(),
+            "width": self.profile.display_size().0,
+            "height": self.profile.display_size().1,
+            "rotation": u32::from(self.profile.rotation) * 90,
+            "clock": format!("{:02}:{:02}", clock.hour, clock.minute),
+        })
     }
 }
