@@ -130,53 +130,8 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
             button(g.words.retry, l.dialog_next),
         ],
         (AppScreen::Complete | AppScreen::GameOver, Some(g)) => end_nodes(model, l, g),
-        (AppScreen::Game, Some(g)) => {
-            let mut n = vec![text(format!("Level {level}"), l.app_bar)];
-            if let Some(counter) = model.mistake_counter() {
-                n.push(text(counter, l.app_bar));
-            }
-            n.extend([
-                Node {
-                    desc: "Back".into(),
-                    clickable: true,
-                    ..node("android.widget.ImageButton", "", l.back)
-                },
-                Node {
-                    id: "board",
-                    desc: "Sudoku board".into(),
-                    ..node("android.view.View", "", l.board)
-                },
-            ]);
-            if model.keypad_shown(g) {
-                for (r, slot) in l.keys.iter().zip(model.keys(g)) {
-                    if let Some((d, greyed)) = slot {
-                        let mut b = button(d.to_string(), *r);
-                        b.enabled = !greyed;
-                        n.push(b);
-                    }
-                }
-                n.push(button("Erase", l.erase));
-            }
-            if l.undo.w > 0 {
-                n.push(Node {
-                    desc: "Undo".into(),
-                    clickable: true,
-                    ..node("android.widget.ImageButton", "", l.undo)
-                });
-            }
-            n
-        }
-        (AppScreen::Levels, _) => {
-            let mut n = vec![text("Levels", l.app_bar)];
-            for (k, r) in l.level_buttons(model.page, model.scroll) {
-                n.push(button((k + 1).to_string(), r));
-            }
-            if model.scroll.is_none() {
-                n.push(button("Prev", l.prev_page));
-                n.push(button("Next", l.next_page));
-            }
-            n
-        }
+        (AppScreen::Game, Some(g)) => game_nodes(model, l, g),
+        (AppScreen::Levels, _) => level_list_nodes(model, l),
         _ => vec![
             text("Sudoku", l.home_title),
             text(format!("{LEVEL_COUNT} classic puzzles"), l.home_title),
@@ -190,6 +145,58 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
             button("Levels", l.level_list),
         ],
     }
+}
+
+/// The game screen's nodes: its bar, the board, the keypad where it shows, undo.
+fn game_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
+    let mut n = vec![text(format!("Level {}", g.level), l.app_bar)];
+    if let Some(counter) = model.mistake_counter() {
+        n.push(text(counter, l.app_bar));
+    }
+    n.extend([
+        Node {
+            desc: "Back".into(),
+            clickable: true,
+            ..node("android.widget.ImageButton", "", l.back)
+        },
+        Node {
+            id: "board",
+            desc: "Sudoku board".into(),
+            ..node("android.view.View", "", l.board)
+        },
+    ]);
+    if model.keypad_shown(g) {
+        for (r, slot) in l.keys.iter().zip(model.keys(g)) {
+            if let Some((d, greyed)) = slot {
+                let mut b = button(d.to_string(), *r);
+                b.enabled = !greyed;
+                n.push(b);
+            }
+        }
+        n.push(button("Erase", l.erase));
+    }
+    if l.undo.w > 0 {
+        n.push(Node {
+            desc: "Undo".into(),
+            clickable: true,
+            ..node("android.widget.ImageButton", "", l.undo)
+        });
+    }
+    n
+}
+
+/// The level list's nodes: its title, the levels of the page (or scrolled into view), the
+/// page buttons.
+fn level_list_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
+    let mut n = vec![text("Levels", l.app_bar)];
+    for (k, r) in l.level_buttons(model.page, model.scroll) {
+        n.push(button((k + 1).to_string(), r));
+    }
+    if model.scroll.is_none() {
+        n.push(button("Prev", l.prev_page));
+        n.push(button("Next", l.next_page));
+    }
+    n
 }
 
 /// A completion or game over as a screen of its own, or as a line under the board (which
