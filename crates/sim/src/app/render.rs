@@ -6,7 +6,7 @@ use super::geometry::Rect;
 use super::levels::LEVEL_COUNT;
 use super::model::{Brush, Game, Highlight, Model};
 use super::options::AppOptions;
-use super::palette::Palette;
+use super::palette::{Palette, Rgb};
 use super::rules::{EndForm, Words, fill};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;
@@ -629,6 +629,19 @@ impl Renderer {
                     .glyph_centered(cv, key_face, key_px, ch, *r, on_key);
             }
         }
+        self.erase_key(cv, l, pal, style, (key, on_key, radius));
+    }
+
+    /// The erase key in `style`'s form; `look`: the digit keys' fill, ink and corner radius.
+    fn erase_key(
+        &mut self,
+        cv: &mut Canvas,
+        l: &ScreenLayout,
+        pal: &Palette,
+        style: &Style,
+        look: (Rgb, Rgb, i32),
+    ) {
+        let (key, on_key, radius) = look;
         let e = l.erase;
         let label_px = Self::sp(l, 18.0);
         match style.erase {
