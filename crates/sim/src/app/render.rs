@@ -119,46 +119,13 @@ impl Renderer {
                 self.levels(&mut cv, layout, pal, model);
             }
             (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, Some(game)) => {
-                self.app_bar(&mut cv, layout, pal, &format!("Level {}", game.level), true);
-                if let Some(counter) = model.mistake_counter() {
-                    self.mistake_counter(&mut cv, layout, pal, &counter);
-                }
-                let over = model.screen == AppScreen::GameOver;
-                let form = match model.screen {
-                    AppScreen::Complete => Some(layout.completion),
-                    AppScreen::GameOver => Some(layout.game_over),
-                    _ => None,
-                };
-                let keypad = model.keypad_shown(game);
                 let f = Frame {
                     l: layout,
                     pal,
                     model,
                     options,
                 };
-                let covered = model.covered && model.screen == AppScreen::Game;
-                match form {
-                    None => self.game(&mut cv, f, game, keypad),
-                    Some(EndForm::Dialog) if !over => {
-                        self.game(&mut cv, f, game, keypad);
-                        cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                        self.complete(&mut cv, layout, pal, game);
-                    }
-                    Some(EndForm::Dialog) => {
-                        // The board is gone: the app bar, an empty page and the dialog.
-                        cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                        self.game_over(&mut cv, layout, pal, game);
-                    }
-                    Some(EndForm::Screen) => self.end_words(&mut cv, f, game, over, form),
-                    Some(EndForm::Line) => {
-                        self.game(&mut cv, f, game, false);
-                        self.end_words(&mut cv, f, game, over, form);
-                    }
-                }
-                if covered {
-                    cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                    coach_mark(&mut cv, layout.board, layout.px(2.0));
-                }
+                self.game_screen(&mut cv, f, game, content);
             }
         }
         if model.alert && !model.popup {
@@ -175,6 +142,45 @@ impl Renderer {
         }
         self.status_bar(&mut cv, layout, pal, clock);
         self.nav_bar(&mut cv, layout, pal);
+    }
+
+    /// A game's screen: the board and keypad, or how the game ended (`content`: the screen
+    /// below the status bar, which a dialog's scrim covers).
+    fn game_screen(&mut self, cv: &mut Canvas, f: Frame, game: &Game, content: Rect) {
+        let (layout, pal, model) = (f.l, f.pal, f.model);
+        self.app_bar(cv, layout, pal, &format!("Level {}", game.level), true);
+        if let Some(counter) = model.mistake_counter() {
+            self.mistake_counter(cv, layout, pal, &counter);
+        }
+        let over = model.screen == AppScreen::GameOver;
+        let form = match model.screen {
+            AppScreen::Complete => Some(layout.completion),
+            AppScreen::GameOver => Some(layout.game_over),
+            _ => None,
+        };
+        let keypad = model.keypad_shown(game);
+        match form {
+            None => self.game(cv, f, game, keypad),
+            Some(EndForm::Dialog) if !over => {
+                self.game(cv, f, game, keypad);
+                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                self.complete(cv, layout, pal, game);
+            }
+            Some(EndForm::Dialog) => {
+                // The board is gone: the app bar, an empty page and the dialog.
+                cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+                self.game_over(cv, layout, pal, game);
+            }
+            Some(EndForm::Screen) => self.end_words(cv, f, game, over, form),
+            Some(EndForm::Line) => {
+                self.game(cv, f, game, false);
+                self.end_words(cv, f, game, over, form);
+            }
+        }
+        if model.covered && model.screen == AppScreen::Game {
+            cv.blend(content, [0, 0, 0], pal.scrim_alpha);
+            coach_mark(cv, layout.board, layout.px(2.0));
+        }
     }
 
     /// The mistake counter ("Mistakes: 0/3"), right-aligned in the app bar, left of the undo
