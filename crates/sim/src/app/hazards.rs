@@ -261,84 +261,68 @@ impl System {
         let (w, h) = img.dimensions();
         let mut cv = Canvas::new(img, w, h);
         let all = Rect::new(0, 0, layout.width, layout.height);
-        let sp = |v: f32| layout.px(v).max(4) as u32;
         match shown {
             Shown::App => {}
             Shown::Off => cv.fill(all, [0, 0, 0]),
             Shown::Keyguard { bouncer } => {
                 cv.fill(all, [0x1A, 0x23, 0x33]);
-                let big = Rect::new(0, layout.height / 5, layout.width, layout.px(96.0));
-                let white = [0xF1, 0xF3, 0xF4];
-                self.text
-                    .centered(&mut cv, Face::Regular, sp(72.0), clock, big, white);
-                let hint = Rect::new(
-                    0,
-                    layout.height - layout.px(120.0),
-                    layout.width,
-                    layout.px(32.0),
-                );
-                if bouncer {
-                    let title = Rect::new(
-                        0,
-                        layout.height / 2 - layout.px(120.0),
-                        layout.width,
-                        layout.px(40.0),
-                    );
-                    self.text
-                        .centered(&mut cv, Face::Bold, sp(22.0), "Enter PIN", title, white);
-                    for (r, label) in pin_keys(layout) {
-                        cv.round_rect(r, r.h / 2, [0x2E, 0x3A, 0x50]);
-                        self.text
-                            .centered(&mut cv, Face::Regular, sp(26.0), label, r, white);
-                    }
-                } else {
-                    self.text.centered(
-                        &mut cv,
-                        Face::Regular,
-                        sp(16.0),
-                        "Swipe up to unlock",
-                        hint,
-                        white,
-                    );
-                }
+                keyguard(&mut self.text, &mut cv, layout, clock, bouncer);
             }
             Shown::Launcher => {
                 cv.fill(all, [0x3B, 0x6E, 0x5A]);
-                let status = Rect::new(0, 0, layout.width, layout.status_bar.h);
-                self.text.centered(
-                    &mut cv,
-                    Face::Bold,
-                    sp(14.0),
-                    clock,
-                    Rect::new(layout.px(8.0), 0, layout.px(64.0), status.h),
-                    [0xFF, 0xFF, 0xFF],
-                );
-                for (r, label) in launcher_icons(layout) {
-                    let icon =
-                        Rect::new(r.x + (r.w - r.w * 2 / 3) / 2, r.y, r.w * 2 / 3, r.w * 2 / 3);
-                    cv.round_rect(icon, icon.w / 4, [0xE8, 0xEA, 0xED]);
-                    let first: String = label.chars().take(1).collect();
-                    self.text.centered(
-                        &mut cv,
-                        Face::Bold,
-                        sp(28.0),
-                        &first,
-                        icon,
-                        [0x34, 0x5B, 0xB8],
-                    );
-                    let caption =
-                        Rect::new(r.x, icon.bottom() + layout.px(4.0), r.w, layout.px(20.0));
-                    self.text.centered(
-                        &mut cv,
-                        Face::Regular,
-                        sp(13.0),
-                        label,
-                        caption,
-                        [0xFF, 0xFF, 0xFF],
-                    );
-                }
+                launcher(&mut self.text, &mut cv, layout, clock);
             }
         }
+    }
+}
+
+/// Text sizes on the system's screens: `v` sp, at least 4 px.
+fn sp(layout: &ScreenLayout, v: f32) -> u32 {
+    layout.px(v).max(4) as u32
+}
+
+/// The lock screen's clock and hint, or with `bouncer` its PIN pad.
+fn keyguard(text: &mut Text, cv: &mut Canvas, layout: &ScreenLayout, clock: &str, bouncer: bool) {
+    let big = Rect::new(0, layout.height / 5, layout.width, layout.px(96.0));
+    let white = [0xF1, 0xF3, 0xF4];
+    text.centered(cv, Face::Regular, sp(layout, 72.0), clock, big, white);
+    if bouncer {
+        let title = Rect::new(
+            0,
+            layout.height / 2 - layout.px(120.0),
+            layout.width,
+            layout.px(40.0),
+        );
+        text.centered(cv, Face::Bold, sp(layout, 22.0), "Enter PIN", title, white);
+        for (r, label) in pin_keys(layout) {
+            cv.round_rect(r, r.h / 2, [0x2E, 0x3A, 0x50]);
+            text.centered(cv, Face::Regular, sp(layout, 26.0), label, r, white);
+        }
+    } else {
+        let hint = Rect::new(
+            0,
+            layout.height - layout.px(120.0),
+            layout.width,
+            layout.px(32.0),
+        );
+        let px = sp(layout, 16.0);
+        text.centered(cv, Face::Regular, px, "Swipe up to unlock", hint, white);
+    }
+}
+
+/// The launcher's clock and app icons.
+fn launcher(text: &mut Text, cv: &mut Canvas, layout: &ScreenLayout, clock: &str) {
+    let white = [0xFF, 0xFF, 0xFF];
+    let clock_at = Rect::new(layout.px(8.0), 0, layout.px(64.0), layout.status_bar.h);
+    text.centered(cv, Face::Bold, sp(layout, 14.0), clock, clock_at, white);
+    for (r, label) in launcher_icons(layout) {
+        let icon = Rect::new(r.x + (r.w - r.w * 2 / 3) / 2, r.y, r.w * 2 / 3, r.w * 2 / 3);
+        cv.round_rect(icon, icon.w / 4, [0xE8, 0xEA, 0xED]);
+        let first: String = label.chars().take(1).collect();
+        let initial = [0x34, 0x5B, 0xB8];
+        text.centered(cv, Face::Bold, sp(layout, 28.0), &first, icon, initial);
+        let caption = Rect::new(r.x, icon.bottom() + layout.px(4.0), r.w, layout.px(20.0));
+        text.centered(cv, Face::Regular, sp(layout, 13.0), label, caption, white);
     }
 }
 
