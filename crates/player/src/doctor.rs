@@ -135,13 +135,46 @@ const FRAME_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Asks the phone. Every command has a deadline; only a lost device is an error.
 pub fn examine(device: &Device) -> Result<Report, DeviceError> {
+    let identity = identity(device)?;
+    let (screen, bars) = screen_and_bars(device)?;
+    let abi = abi(device)?;
+    let survey = PanelSurvey::of(device)?;
+    let touch = touch(&survey);
+    let state = state(device)?;
+    let input = Input {
+        queued: device.input_queued()?,
+        from: "dumpsys input",
+    };
+    let channels = check_channels(device, &survey)?;
+    let screencap = screencap(device)?;
+    let uiautomator = uiautomator(device)?;
+    Ok(Report {
+        serial: device.serial.clone(),
+        identity,
+        screen,
+        bars,
+        abi,
+        touch,
+        state,
+        input,
+        channels,
+        screencap,
+        uiautomator,
+    })
+}
+
+fn identity(device: &Device) -> Result<Identity, DeviceError> {
     let prop = |key: &str| device.getprop(key);
-    let identity = Identity {
+    Ok(Identity {
         model: prop("ro.product.model")?,
         release: prop("ro.build.version.release")?,
         sdk: prop("ro.build.version.sdk")?.trim().parse().ok(),
         from: GETPROP,
-    };
+    })
+}
+
+/// The screen as held (its size turned with the display) and the system bars on it.
+fn screen_and_bars(device: &Device) -> Result<(ScreenSize, SystemBars), DeviceError> {
     let size = device.wm_size()?;
     let density = device.density()?;
     let turned = device.display_state()?;
@@ -162,18 +195,23 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         frames,
         from: "dumpsys window windows",
     };
-    let abi = prop("ro.product.cpu.abi")?;
-    let abi = Abi {
+    Ok((screen, bars))
+}
+
+fn abi(device: &Device) -> Result<Abi, DeviceError> {
+    let abi = device.getprop("ro.product.cpu.abi")?;
+    Ok(Abi {
         record_bytes: panel::guess_record(&abi),
-        abilist: prop("ro.product.cpu.abilist")?,
+        abilist: device.getprop("ro.product.cpu.abilist")?,
         abi,
         from: GETPROP,
-    };
-    let survey = PanelSurvey::of(device)?;
+    })
+}
+
+fn touch(survey: &PanelSurvey) -> Touch {
     let node = survey.node();
-    let turned = survey.panel().map(|p| u32::from(p.rotation) * 90);
-    let touch = Touch {
-        rotation: turned,
+    Touch {
+        rotation: survey.panel().map(|p| u32::from(p.rotation) * 90),
         panel: node.map(|n| n.device.clone()),
         protocol: node.and_then(|n| n.protocol),
         max_x: node.and_then(|n| n.axes).map(|a| a.0),
@@ -187,9 +225,12 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         from: "getevent -p; dumpsys input",
         nodes: survey.nodes.clone(),
         mappings: survey.mappings.clone(),
-    };
+    }
+}
+
+fn state(device: &Device) -> Result<State, DeviceError> {
     let s = device.phone_state()?;
-    let state = State {
+    Ok(State {
         screen: s
             .wakefulness
             .map_or("unknown".into(), |w| format!("{w:?}").to_lowercase()),
@@ -197,26 +238,6 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         secure: s.secure,
         focus: s.focus.clone(),
         from: STATE_COMMAND,
-    };
-    let input = Input {
-        queued: device.input_queued()?,
-        from: "dumpsys input",
-    };
-    let channels = check_channels(device, &survey)?;
-    let screencap = screencap(device)?;
-    let uiautomator = uiautomator(device)?;
-    Ok(Report {
-        serial: device.serial.clone(),
-        identity,
-        screen,
-        bars,
-        abi,
-        touch,
-        state,
-        input,
-        channels,
-        screencap,
-        uiautomator,
     })
 }
 
