@@ -4,7 +4,7 @@ use super::{LATE_WATCH, ProbeTarget, SETTLE, SETTLE_LOOKS, STEP};
 use crate::board::{Board, CELLS, are_peers, cell_name};
 use crate::calibration::{Calibration, InputMode, InputSection, RuleKey, SameDigit, TakeBack};
 use crate::play::Point;
-use crate::vision::Kind;
+use crate::vision::{Kind, Reading};
 use image::RgbaImage;
 
 /// One screenshot, read with the calibration.
@@ -48,58 +48,8 @@ impl<'a> Prober<'a> {
         let frame = target.screenshot()?;
         let reading = cal.read(&frame)?;
         let start = reading.board;
-        let check = crate::solver::fast::solutions(&start, 2);
-        let no_doubt = || {
-            let mut left = reading.unsettled_doubts(crate::solver::fast::has_no_solution);
-            left.next().is_none()
-        };
-        let solution = match (check.count, check.first) {
-            (0, _) | (_, None) => anyhow::bail!(
-                "the board on screen has no solution (a wrong digit entered, or a digit misread): \
-                 probe on a level with no entries, or give the rules by hand in the calibration's [input]"
-            ),
-            (1, Some(s)) => s,
-            (_, Some(s)) if no_doubt() => s,
-            _ => anyhow::bail!(
-                "the board on screen has more than one solution, and the reading doubts a cell \
-                 (did the OCR miss a digit?): the probe could write a wrong digit, so it does not start"
-            ),
-        };
-        // With several solutions, only a digit that every one of them has is right for sure.
-        let several = check.count > 1;
-        let sure = |c: usize| {
-            !several
-                || crate::solver::fast::solutions_excluding(&start, &[(c, solution.get(c))], 1)
-                    .count
-                    == 0
-        };
-        let mut counts = [0u8; 10];
-        for c in 0..CELLS {
-            counts[start.get(c) as usize] += 1;
-        }
-        let givens: Vec<usize> = (0..CELLS)
-            .filter(|&c| start.get(c) != 0 && reading.kinds[c] != Kind::Entered)
-            .collect();
-        // An empty cell whose digit is far from finished (its key stays), with two givens that
-        // are not its peers (their selection does not tint it).
-        let a = (0..CELLS)
-            .filter(|&c| start.get(c) == 0 && counts[solution.get(c) as usize] <= 6 && sure(c))
-            .max_by_key(|&c| givens.iter().filter(|&&g| !are_peers(g, c)).count())
-            .ok_or_else(|| {
-                anyhow::anyhow!("no empty cell to probe on: open a level with empty cells")
-            })?;
-        let far: Vec<usize> = givens
-            .iter()
-            .copied()
-            .filter(|&g| !are_peers(g, a))
-            .collect();
-        let (g0, g1) = match far.as_slice() {
-            [x, y, ..] => (*x, *y),
-            _ => anyhow::bail!(
-                "the board has too few givens away from {} to probe with",
-                cell_name(a)
-            ),
-        };
+        let (solution, several) = sure_solution(&reading)?;
+        let (a, g) = probe_cells(&reading, &solution, several)?;
         let mut input = cal.input.clone();
         input.seen.clear();
         Ok(Prober {
@@ -112,7 +62,7 @@ impl<'a> Prober<'a> {
             solution,
             a,
             digit: solution.get(a),
-            g: [g0, g1],
+            g,
             input,
             take_back: None,
             undo: None,
@@ -125,6 +75,71 @@ impl<'a> Prober<'a> {
                 frame,
             }),
         })
+    }
+}
+
+/// The solution of the board `reading` read, and whether it has others: it must have one, and
+/// where it has several, the reading must doubt no cell (a missed digit would make a probe
+/// write a wrong one).
+fn sure_solution(reading: &Reading) -> anyhow::Result<(Board, bool)> {
+    let check = crate::solver::fast::solutions(&reading.board, 2);
+    let no_doubt = || {
+        let mut left = reading.unsettled_doubts(crate::solver::fast::has_no_solution);
+        left.next().is_none()
+    };
+    let solution = match (check.count, check.first) {
+        (0, _) | (_, None) => anyhow::bail!(
+            "the board on screen has no solution (a wrong digit entered, or a digit misread): \
+             probe on a level with no entries, or give the rules by hand in the calibration's [input]"
+        ),
+        (1, Some(s)) => s,
+        (_, Some(s)) if no_doubt() => s,
+        _ => anyhow::bail!(
+            "the board on screen has more than one solution, and the reading doubts a cell \
+             (did the OCR miss a digit?): the probe could write a wrong digit, so it does not start"
+        ),
+    };
+    Ok((solution, check.count > 1))
+}
+
+/// The probe's cell and two neutral givens: an empty cell whose digit is far from finished
+/// (its key stays) and right for sure (with `several` solutions, every one has it), with two
+/// givens that are not its peers (their selection does not tint it).
+fn probe_cells(
+    reading: &Reading,
+    solution: &Board,
+    several: bool,
+) -> anyhow::Result<(usize, [usize; 2])> {
+    let start = &reading.board;
+    let sure = |c: usize| {
+        !several
+            || crate::solver::fast::solutions_excluding(start, &[(c, solution.get(c))], 1).count
+                == 0
+    };
+    let mut counts = [0u8; 10];
+    for c in 0..CELLS {
+        counts[start.get(c) as usize] += 1;
+    }
+    let givens: Vec<usize> = (0..CELLS)
+        .filter(|&c| start.get(c) != 0 && reading.kinds[c] != Kind::Entered)
+        .collect();
+    let a = (0..CELLS)
+        .filter(|&c| start.get(c) == 0 && counts[solution.get(c) as usize] <= 6 && sure(c))
+        .max_by_key(|&c| givens.iter().filter(|&&g| !are_peers(g, c)).count())
+        .ok_or_else(|| {
+            anyhow::anyhow!("no empty cell to probe on: open a level with empty cells")
+        })?;
+    let far: Vec<usize> = givens
+        .iter()
+        .copied()
+        .filter(|&g| !are_peers(g, a))
+        .collect();
+    match far.as_slice() {
+        [x, y, ..] => Ok((a, [*x, *y])),
+        _ => anyhow::bail!(
+            "the board has too few givens away from {} to probe with",
+            cell_name(a)
+        ),
     }
 }
 
