@@ -17,7 +17,6 @@ impl Prober<'_> {
     ) -> anyhow::Result<bool> {
         let (a, d) = (self.a, self.digit);
         let geometry = self.cal.geometry();
-        let mut stuck = false;
         self.select_a(Some(false))?;
         self.cell(a)?;
         let before = self.look()?.frame.clone();
@@ -27,61 +26,14 @@ impl Prober<'_> {
         self.key(d)?;
         self.look()?;
         let marked = compare::changed(&before, self.last_frame(), &geometry, a) > 0.01;
-        let (retap, what) = if self.at_a() == d {
+        let (retap, what, stuck) = if self.at_a() == d {
             self.take_back_a()?;
-            (
-                Retap::Nothing,
-                format!("tapped {} twice, then {d}: {d} went in", self.name()),
-            )
+            let what = format!("tapped {} twice, then {d}: {d} went in", self.name());
+            (Retap::Nothing, what, false)
         } else if marked && !deselected {
-            // A pencil mark: the digit again takes it off, the cell again leaves pencil mode.
-            self.key(d)?;
-            self.cell(a)?;
-            self.key(d)?;
-            self.look()?;
-            if self.at_a() != d {
-                anyhow::bail!("{} did not take {d} after leaving pencil mode", self.name());
-            }
-            self.take_back_a()?;
-            (
-                Retap::Pencil,
-                format!(
-                    "tapped {} twice, then {d}: a small mark, no digit (pencil mode)",
-                    self.name()
-                ),
-            )
+            self.leave_pencil_mode()?
         } else {
-            // Deselected: the digit went nowhere, or armed a brush.
-            self.cell(a)?;
-            self.look()?;
-            if self.at_a() == d {
-                self.input.mode = InputMode::Both;
-                self.see(RuleKey::Mode,
-                    format!(
-                        "cell-first, and {d} tapped with no cell selected armed a brush: tapping {} \
-                         then wrote {d}",
-                        self.name()
-                    ),
-                );
-                on("both: a digit with no cell selected arms a brush");
-                // Drop the brush: its key again; then the digit out.
-                self.key(d)?;
-                stuck = !self.brush_dropped()?;
-            } else {
-                self.key(d)?;
-                self.look()?;
-                if self.at_a() != d {
-                    anyhow::bail!("{} did not take {d} after a re-tap", self.name());
-                }
-                self.take_back_a()?;
-            }
-            (
-                Retap::Deselect,
-                format!(
-                    "tapped {} twice, then {d}: nothing went in (deselected)",
-                    self.name()
-                ),
-            )
+            self.after_deselect(on)?
         };
         on(match retap {
             Retap::Nothing => "a re-tapped cell stays selected",
@@ -91,6 +43,66 @@ impl Prober<'_> {
         self.input.retap = retap;
         self.see(RuleKey::Retap, what);
         Ok(stuck)
+    }
+
+    /// After a re-tap left a pencil mark (the probe's cell selected, in pencil mode): the
+    /// digit again takes it off, the cell again leaves pencil mode, the digit goes in and is
+    /// taken back. Returns the rule, what was seen, and false (no brush is armed).
+    fn leave_pencil_mode(&mut self) -> anyhow::Result<(Retap, String, bool)> {
+        let (a, d) = (self.a, self.digit);
+        self.key(d)?;
+        self.cell(a)?;
+        self.key(d)?;
+        self.look()?;
+        if self.at_a() != d {
+            anyhow::bail!("{} did not take {d} after leaving pencil mode", self.name());
+        }
+        self.take_back_a()?;
+        let what = format!(
+            "tapped {} twice, then {d}: a small mark, no digit (pencil mode)",
+            self.name()
+        );
+        Ok((Retap::Pencil, what, false))
+    }
+
+    /// After a re-tap deselected the probe's cell and the digit went nowhere, or armed a
+    /// brush: the cell again, the digit in and back out. Returns the rule, what was seen, and
+    /// whether a brush stays armed.
+    fn after_deselect(
+        &mut self,
+        on: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<(Retap, String, bool)> {
+        let (a, d) = (self.a, self.digit);
+        let mut stuck = false;
+        self.cell(a)?;
+        self.look()?;
+        if self.at_a() == d {
+            self.input.mode = InputMode::Both;
+            self.see(
+                RuleKey::Mode,
+                format!(
+                    "cell-first, and {d} tapped with no cell selected armed a brush: tapping {} \
+                     then wrote {d}",
+                    self.name()
+                ),
+            );
+            on("both: a digit with no cell selected arms a brush");
+            // Drop the brush: its key again; then the digit out.
+            self.key(d)?;
+            stuck = !self.brush_dropped()?;
+        } else {
+            self.key(d)?;
+            self.look()?;
+            if self.at_a() != d {
+                anyhow::bail!("{} did not take {d} after a re-tap", self.name());
+            }
+            self.take_back_a()?;
+        }
+        let what = format!(
+            "tapped {} twice, then {d}: nothing went in (deselected)",
+            self.name()
+        );
+        Ok((Retap::Deselect, what, stuck))
     }
 
     /// In a `both` app, after its brush key was tapped again (the probe's cell holding its
