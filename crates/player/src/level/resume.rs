@@ -13,8 +13,8 @@ use crate::play::perform::apply;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
-use crate::session::{JournalLine, Session, Totals, read_journal};
-use crate::solver::Event;
+use crate::session::{JournalLine, Session, SessionMeta, Totals, read_journal};
+use crate::solver::{Event, Strategy};
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
@@ -39,38 +39,10 @@ pub fn resume(
             dir.display()
         );
     }
-    let cal_path = cfg
-        .calibration
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(&meta.calibration));
-    let cal = Calibration::load(&cal_path).map_err(|e| {
-        Advised::new(
-            format!(
-                "the session's calibration is gone (it was {})",
-                meta.calibration
-            ),
-            &[Remedy::CalibrationFile],
-        )
-        .because(e)
-    })?;
+    let (cal_path, cal) = session_calibration(cfg, &meta)?;
     let givens = meta.givens_board()?;
     let (events, solution, stats) = search_events(meta.strategy, &givens, None)?;
-    let mut done = 0usize;
-    for line in &journal.lines {
-        if let JournalLine::Event { i, event, .. } = line {
-            let i = *i as usize;
-            if events.get(i) != Some(event) {
-                bail!(
-                    "{}: the journal's step {i} ({event:?}) is not what the {} search does there ({:?}): \
-                     the session was recorded by another version; start a new run",
-                    dir.display(),
-                    meta.strategy,
-                    events.get(i)
-                );
-            }
-            done = done.max(i + 1);
-        }
-    }
+    let done = journaled_steps(dir, &journal.lines, &events, meta.strategy)?;
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
     let size = link.call("reading the screen size", |d| d.screen_size())?;
     cal.check_frame(size.0, size.1)
@@ -103,6 +75,54 @@ pub fn resume(
         stats,
     };
     run.execute(&mut session, target, done, on)
+}
+
+/// The calibration to resume with (`cfg`'s, else the session's) and its file.
+fn session_calibration(
+    cfg: &PlayConfig,
+    meta: &SessionMeta,
+) -> anyhow::Result<(PathBuf, Calibration)> {
+    let cal_path = cfg
+        .calibration
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&meta.calibration));
+    let cal = Calibration::load(&cal_path).map_err(|e| {
+        Advised::new(
+            format!(
+                "the session's calibration is gone (it was {})",
+                meta.calibration
+            ),
+            &[Remedy::CalibrationFile],
+        )
+        .because(e)
+    })?;
+    Ok((cal_path, cal))
+}
+
+/// How many of the search's `events` the journal's `lines` say were played, each checked
+/// against the search (a session recorded by another version is an error).
+fn journaled_steps(
+    dir: &Path,
+    lines: &[JournalLine],
+    events: &[Event],
+    strategy: Strategy,
+) -> anyhow::Result<usize> {
+    let mut done = 0usize;
+    for line in lines {
+        if let JournalLine::Event { i, event, .. } = line {
+            let i = *i as usize;
+            if events.get(i) != Some(event) {
+                bail!(
+                    "{}: the journal's step {i} ({event:?}) is not what the {strategy} search does there ({:?}): \
+                     the session was recorded by another version; start a new run",
+                    dir.display(),
+                    events.get(i)
+                );
+            }
+            done = done.max(i + 1);
+        }
+    }
+    Ok(done)
 }
 
 /// The steps to show, planned again as a fresh play plans them (`play::plan`): the steps left
