@@ -2,6 +2,8 @@
 //! axes and protocol) and `dumpsys input` (which display each touch mapper drives, how it is
 //! turned, and the input dispatcher's queues).
 
+use std::collections::HashMap;
+
 /// The evdev codes a `getevent` output names (`linux/input-event-codes.h`).
 pub(crate) const ABS_MT_SLOT: u16 = 0x2f;
 
@@ -43,18 +45,9 @@ fn plain_path(d: &str) -> bool {
 /// `-lp`, `-ilp`, a capture of events with its device list, prompts and error lines between),
 /// in listed order, with what the output says about each.
 pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
-    #[derive(Default)]
-    struct Block {
-        device: Option<String>,
-        name: String,
-        max_x: Option<u32>,
-        max_y: Option<u32>,
-        slots: bool,
-        direct: bool,
-    }
-    let mut blocks: Vec<Block> = Vec::new();
+    let mut blocks: Vec<NodeBlock> = Vec::new();
     // Per device: multitouch events, and whether any was a slot.
-    let mut events: std::collections::HashMap<String, (usize, bool)> = Default::default();
+    let mut events: HashMap<String, (usize, bool)> = HashMap::new();
     for line in text.lines() {
         let l = line.trim();
         if let Some(rest) = l.strip_prefix("add device") {
@@ -62,30 +55,47 @@ pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
                 .split_once(':')
                 .map(|(_, d)| d.trim().to_string())
                 .filter(|d| plain_path(d));
-            blocks.push(Block {
+            blocks.push(NodeBlock {
                 device,
-                ..Block::default()
+                ..NodeBlock::default()
             });
-            continue;
-        }
-        if let Some((dev, mt)) = event_line(l) {
+        } else if let Some((dev, mt)) = event_line(l) {
             if let Some(code) = mt {
                 let e = events.entry(dev.to_string()).or_default();
                 e.0 += 1;
                 e.1 |= code == ABS_MT_SLOT;
             }
-            continue;
+        } else if let Some(b) = blocks.last_mut() {
+            b.read(l);
         }
-        let Some(b) = blocks.last_mut() else {
-            continue;
-        };
+    }
+    blocks
+        .into_iter()
+        .filter_map(|b| b.into_node(&events))
+        .collect()
+}
+
+/// What a `getevent` device list says of one node (an `add device` line and those under it).
+#[derive(Default)]
+struct NodeBlock {
+    device: Option<String>,
+    name: String,
+    max_x: Option<u32>,
+    max_y: Option<u32>,
+    slots: bool,
+    direct: bool,
+}
+
+impl NodeBlock {
+    /// One line under the node's `add device` line.
+    fn read(&mut self, l: &str) {
         if let Some(name) = l.strip_prefix("name:") {
-            b.name = name.trim().trim_matches('"').to_string();
-            continue;
+            self.name = name.trim().trim_matches('"').to_string();
+            return;
         }
         if l.ends_with("INPUT_PROP_DIRECT") {
-            b.direct = true;
-            continue;
+            self.direct = true;
+            return;
         }
         // `0035  : value 0, min 0, max 1079, fuzz 0, ...` (also after `ABS (0003):`).
         let l = l.rsplit_once("):").map(|(_, r)| r.trim()).unwrap_or(l);
@@ -95,34 +105,33 @@ pub fn touch_nodes(text: &str) -> Vec<TouchNode> {
                 .and_then(|v| v.trim().parse::<u32>().ok())
         };
         if l.starts_with("0035") || l.starts_with("ABS_MT_POSITION_X") {
-            b.max_x = max();
+            self.max_x = max();
         } else if l.starts_with("0036") || l.starts_with("ABS_MT_POSITION_Y") {
-            b.max_y = max();
+            self.max_y = max();
         } else if l.starts_with("002f") || l.starts_with("ABS_MT_SLOT") {
-            b.slots = true;
+            self.slots = true;
         }
     }
-    blocks
-        .into_iter()
-        .filter_map(|b| {
-            let device = b.device?;
-            let (seen, slot_events) = events.get(&device).copied().unwrap_or_default();
-            let axes = b.max_x.zip(b.max_y);
-            let protocol = if b.slots || slot_events {
-                Some(Protocol::B)
-            } else {
-                axes.map(|_| Protocol::A)
-            };
-            (axes.is_some() || seen > 0).then_some(TouchNode {
-                device,
-                name: b.name,
-                axes,
-                protocol,
-                direct: b.direct,
-                events: seen,
-            })
+
+    /// The node, where it has multitouch axes or multitouch `events` were captured from it.
+    fn into_node(self, events: &HashMap<String, (usize, bool)>) -> Option<TouchNode> {
+        let device = self.device?;
+        let (seen, slot_events) = events.get(&device).copied().unwrap_or_default();
+        let axes = self.max_x.zip(self.max_y);
+        let protocol = if self.slots || slot_events {
+            Some(Protocol::B)
+        } else {
+            axes.map(|_| Protocol::A)
+        };
+        (axes.is_some() || seen > 0).then_some(TouchNode {
+            device,
+            name: self.name,
+            axes,
+            protocol,
+            direct: self.direct,
+            events: seen,
         })
-        .collect()
+    }
 }
 
 /// An event line of `getevent` (`/dev/input/event5: 0003 0035 000001e5`, `-l`'s
