@@ -129,20 +129,7 @@ pub fn calibrate(
     mut options: CalibrateOptions,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<CalibrateReport> {
-    let (frame, phone) = match source {
-        Source::Screenshot(frame) => (frame, None),
-        Source::Phone { device, probe } => {
-            let (_, frame) = Screen::measure(device)?;
-            options.model = options.model.or_else(|| phone_model(device));
-            options.density = options.density.or(device.density().ok().flatten());
-            options.package = options.package.or(device.front_package().ok().flatten());
-            options.hints.app_area = options
-                .hints
-                .app_area
-                .or_else(|| app_area_of(device, &frame));
-            (frame, Some((device, probe)))
-        }
-    };
+    let (frame, phone) = first_frame(source, &mut options)?;
     let (width, height) = frame.dimensions();
     check_hints(&options, width, height)?;
     on(&Update::Frame { width, height });
@@ -169,19 +156,7 @@ pub fn calibrate(
     let levels = match (probing, &probed) {
         (Some(device), Some(Ok(_))) if calibration.navigation.is_none() => {
             on(&Update::LookingForLevels);
-            let found = tapping(
-                device,
-                (calibration.device.width, calibration.device.height),
-            )
-            .and_then(|(mut link, _)| find_level_list(&mut link));
-            if let Ok(LevelList {
-                navigation: Some(n),
-                ..
-            }) = &found
-            {
-                calibration.navigation = Some(n.clone());
-            }
-            Some(found)
+            Some(level_list(device, &mut calibration))
         }
         _ => None,
     };
@@ -204,6 +179,46 @@ pub fn calibrate(
         probed,
         levels,
     })
+}
+
+/// The frame to calibrate on, and the phone it comes from (with whether to probe it); on a
+/// phone, `options` get what they do not say from it: model, density, app, app area.
+fn first_frame<'a>(
+    source: Source<'a>,
+    options: &mut CalibrateOptions,
+) -> anyhow::Result<(RgbaImage, Option<(&'a Device, bool)>)> {
+    Ok(match source {
+        Source::Screenshot(frame) => (frame, None),
+        Source::Phone { device, probe } => {
+            let (_, frame) = Screen::measure(device)?;
+            options.model = options.model.take().or_else(|| phone_model(device));
+            options.density = options.density.or(device.density().ok().flatten());
+            options.package = options
+                .package
+                .take()
+                .or(device.front_package().ok().flatten());
+            options.hints.app_area = options
+                .hints
+                .app_area
+                .or_else(|| app_area_of(device, &frame));
+            (frame, Some((device, probe)))
+        }
+    })
+}
+
+/// The app's level list, looked for from the game screen; where it is found with a way to
+/// open levels, `calibration` gets it.
+fn level_list(device: &Device, calibration: &mut Calibration) -> anyhow::Result<LevelList> {
+    let size = (calibration.device.width, calibration.device.height);
+    let found = tapping(device, size).and_then(|(mut link, _)| find_level_list(&mut link));
+    if let Ok(LevelList {
+        navigation: Some(n),
+        ..
+    }) = &found
+    {
+        calibration.navigation = Some(n.clone());
+    }
+    found
 }
 
 /// The part of `frame` the app in front has: the screen without the system bars the phone
