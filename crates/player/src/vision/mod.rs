@@ -319,44 +319,14 @@ pub(crate) fn read_with(
             what,
         });
     }
-    let mut board = Board::empty();
-    let mut digits = Vec::new();
-    for (i, c) in cells.iter().enumerate() {
-        board.set(i, c.digit);
-        if c.digit != 0 {
-            digits.push(kinds::DigitInk {
-                cell: i,
-                digit: c.digit,
-                colour: c.ink_colour,
-                weight: c.weight,
-                surround: c.surround,
-                background: c.cell_background,
-            });
-        }
-    }
-    let mut doubts: Vec<Doubt> = (0..81).filter_map(|i| cell_doubt(i, &cells[i])).collect();
-    if let Err(conflicts) = board.validate() {
-        doubts.push(Doubt {
-            cell: None,
-            message: conflicts.to_string(),
-        });
-    }
+    let (board, digits) = board_of(&cells);
     let empty: Vec<[u8; 3]> = cells
         .iter()
         .filter(|c| c.digit == 0)
         .map(|c| c.cell_background)
         .collect();
     let (kinds, kind_evidence) = kinds::classify(&digits, &empty);
-    // Where nothing tells givens from entries, "every digit is a given" is a guess.
-    if kind_evidence.feature == kinds::Feature::None && digits.len() >= kinds::MIN_GIVENS {
-        doubts.push(Doubt {
-            cell: None,
-            message: format!(
-                "{}; that is a guess: on a level in progress some of them are entries",
-                kind_evidence.detail
-            ),
-        });
-    }
+    let doubts = doubts(&cells, &board, &kind_evidence, digits.len());
     for d in &doubts {
         tracing::debug!("OCR doubt: {}", d.message);
     }
@@ -375,6 +345,55 @@ pub(crate) fn read_with(
         geometry,
         doubts,
     })
+}
+
+/// The board `cells` read, and the ink of each digit on it.
+fn board_of(cells: &[CellRead]) -> (Board, Vec<kinds::DigitInk>) {
+    let mut board = Board::empty();
+    let mut digits = Vec::new();
+    for (i, c) in cells.iter().enumerate() {
+        board.set(i, c.digit);
+        if c.digit != 0 {
+            digits.push(kinds::DigitInk {
+                cell: i,
+                digit: c.digit,
+                colour: c.ink_colour,
+                weight: c.weight,
+                surround: c.surround,
+                background: c.cell_background,
+            });
+        }
+    }
+    (board, digits)
+}
+
+/// What a reading doubts: cells read uncertainly, a board that breaks the rules, givens told
+/// from entries by nothing (`digits` of them).
+fn doubts(
+    cells: &[CellRead],
+    board: &Board,
+    evidence: &kinds::Evidence,
+    digits: usize,
+) -> Vec<Doubt> {
+    let cells = cells.iter().enumerate();
+    let mut doubts: Vec<Doubt> = cells.filter_map(|(i, c)| cell_doubt(i, c)).collect();
+    if let Err(conflicts) = board.validate() {
+        doubts.push(Doubt {
+            cell: None,
+            message: conflicts.to_string(),
+        });
+    }
+    // Where nothing tells givens from entries, "every digit is a given" is a guess.
+    if evidence.feature == kinds::Feature::None && digits >= kinds::MIN_GIVENS {
+        doubts.push(Doubt {
+            cell: None,
+            message: format!(
+                "{}; that is a guess: on a level in progress some of them are entries",
+                evidence.detail
+            ),
+        });
+    }
+    doubts
 }
 
 /// The doubt about cell `i`'s reading, if any: a digit read with a low score or close to its
