@@ -402,12 +402,7 @@ impl Link {
                 }
                 State::Listed(s) => {
                     lost = true;
-                    note = match s.as_str() {
-                        "unauthorized" => {
-                            "it is unauthorized: accept the \"Allow USB debugging?\" prompt on the phone".into()
-                        }
-                        s => format!("the adb server lists it as {s} (replug the cable?)"),
-                    };
+                    note = listed_as(s);
                 }
                 State::Absent => {
                     lost = true;
@@ -416,26 +411,32 @@ impl Link {
             }
             let now = Instant::now();
             if now >= deadline {
-                tracing::info!(
-                    serial = %self.device.serial,
-                    during,
-                    %error,
-                    waited_secs = self.timeout.as_secs_f64(),
-                    %note,
-                    "link lost: the device did not come back in time"
-                );
-                return Err(Stop::DeviceLost {
-                    serial: self.device.serial.clone(),
-                    during: during.to_string(),
-                    waited: self.timeout,
-                    why: format!("{note} (the first error: {error})"),
-                }
-                .into());
+                return Err(self.lost(during, error, &note));
             }
             std::thread::sleep(delay.min(deadline - now));
             delay = (delay * 2).min(Duration::from_millis(1000));
         }
         Ok(lost)
+    }
+
+    /// The stop when the device did not come back in time after `error` while `during`
+    /// (`note`: what the last look saw).
+    fn lost(&self, during: &str, error: &DeviceError, note: &str) -> anyhow::Error {
+        tracing::info!(
+            serial = %self.device.serial,
+            during,
+            %error,
+            waited_secs = self.timeout.as_secs_f64(),
+            %note,
+            "link lost: the device did not come back in time"
+        );
+        Stop::DeviceLost {
+            serial: self.device.serial.clone(),
+            during: during.to_string(),
+            waited: self.timeout,
+            why: format!("{note} (the first error: {error})"),
+        }
+        .into()
     }
 
     /// A network phone the adb server lists as `listed` (empty: not at all): `adb connect` again
@@ -498,6 +499,16 @@ pub fn is_network_serial(serial: &str) -> bool {
     serial
         .rsplit_once(':')
         .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+}
+
+/// What a USB phone the adb server lists in state `s` (not `device`) needs.
+fn listed_as(s: &str) -> String {
+    match s {
+        "unauthorized" => {
+            "it is unauthorized: accept the \"Allow USB debugging?\" prompt on the phone".into()
+        }
+        s => format!("the adb server lists it as {s} (replug the cable?)"),
+    }
 }
 
 #[cfg(test)]
