@@ -22,7 +22,7 @@ use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
 use super::refusal::Refusal;
-use crate::device::android::Key;
+use crate::device::android::{Key, KeyPress};
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 
 /// How taps reach the device.
@@ -245,78 +245,95 @@ pub fn check_channels(
     device: &Device,
     survey: &PanelSurvey,
 ) -> Result<Vec<ChannelCheck>, DeviceError> {
-    let check = |channel, possible, why: String| ChannelCheck {
-        channel,
-        possible,
-        why,
-        refused: None,
-    };
-    let refused = |channel, refusal: Refusal| ChannelCheck {
-        channel,
-        possible: false,
-        why: refusal.to_string(),
-        refused: Some(refusal),
-    };
     let panel = survey.panel();
-    let no_panel = || no_panel(survey);
-    let mut out = Vec::new();
-    out.push(match &panel {
+    let raw = match &panel {
         Some(p) => match raw::record_size(device, p)? {
-            Ok(record) => check(
+            Ok(record) => ChannelCheck::new(
                 InputBackend::Raw,
                 true,
                 format!("`dd` takes {record}-byte records into {}", p.device),
             ),
-            Err(raw::NotWritable(why)) => check(InputBackend::Raw, false, why),
+            Err(raw::NotWritable(why)) => ChannelCheck::new(InputBackend::Raw, false, why),
         },
-        None => check(InputBackend::Raw, false, no_panel()),
-    });
+        None => ChannelCheck::new(InputBackend::Raw, false, no_panel(survey)),
+    };
     let input = device.press(Key::Unknown)?;
-    let denied = input.refused.clone();
+    let inject = inject_check(device, input.refused.as_ref());
+    let events = match &panel {
+        Some(p) => match sendevent_test(device, p)? {
+            Ok(()) => ChannelCheck::new(
+                InputBackend::Events,
+                true,
+                format!("`sendevent {} 0 0 0` works", p.device),
+            ),
+            Err(why) => ChannelCheck::new(InputBackend::Events, false, why),
+        },
+        None => ChannelCheck::new(InputBackend::Events, false, no_panel(survey)),
+    };
+    Ok(vec![raw, inject, events, input_check(input)])
+}
+
+/// The injector's verdict: its check where it is on the phone, else what `input keyevent 0`
+/// (`denied`: the refusal it showed) says of the shell's right to inject.
+fn inject_check(device: &Device, denied: Option<&Refusal>) -> ChannelCheck {
     let deadline = std::time::Instant::now() + CALL_TIMEOUT;
-    out.push(match (Injector::handshake_pushed(device, deadline), &denied) {
-        (Some(Ok(sdk)), _) => check(
+    match (Injector::handshake_pushed(device, deadline), denied) {
+        (Some(Ok(sdk)), _) => ChannelCheck::new(
             InputBackend::Inject,
             true,
             format!("the injector on the phone ({INJECTOR_PATH}) passed its check (API {sdk})"),
         ),
-        (Some(Err(Unusable::Refused(refusal))), _) => refused(InputBackend::Inject, refusal),
-        (Some(Err(Unusable::Failed(why))), _) => check(InputBackend::Inject, false, why),
-        (None, Some(refusal)) => refused(InputBackend::Inject, refusal.clone()),
-        (None, None) => check(
+        (Some(Err(Unusable::Refused(refusal))), _) => {
+            ChannelCheck::refused(InputBackend::Inject, refusal)
+        }
+        (Some(Err(Unusable::Failed(why))), _) => {
+            ChannelCheck::new(InputBackend::Inject, false, why)
+        }
+        (None, Some(refusal)) => ChannelCheck::refused(InputBackend::Inject, refusal.clone()),
+        (None, None) => ChannelCheck::new(
             InputBackend::Inject,
             true,
             format!(
                 "the shell may inject (`input keyevent 0` worked); the injector is pushed to {INJECTOR_PATH} on the first play"
             ),
         ),
-    });
-    out.push(match &panel {
-        Some(p) => match sendevent_test(device, p)? {
-            Ok(()) => check(
-                InputBackend::Events,
-                true,
-                format!("`sendevent {} 0 0 0` works", p.device),
-            ),
-            Err(why) => check(InputBackend::Events, false, why),
-        },
-        None => check(InputBackend::Events, false, no_panel()),
-    });
-    out.push(match denied {
-        Some(refusal) => refused(InputBackend::Input, refusal),
-        None => check(
-            InputBackend::Input,
-            input.code == 0,
-            if input.code == 0 {
-                "`input keyevent 0` works".to_string()
-            } else {
-                format!(
-                    "`input keyevent 0` failed (exit status {}): {}",
-                    input.code,
-                    input.output.trim()
-                )
-            },
-        ),
-    });
-    Ok(out)
+    }
+}
+
+/// The `input` channel's verdict, from what `input keyevent 0` did.
+fn input_check(input: KeyPress) -> ChannelCheck {
+    if let Some(refusal) = input.refused {
+        return ChannelCheck::refused(InputBackend::Input, refusal);
+    }
+    let why = if input.code == 0 {
+        "`input keyevent 0` works".to_string()
+    } else {
+        format!(
+            "`input keyevent 0` failed (exit status {}): {}",
+            input.code,
+            input.output.trim()
+        )
+    };
+    ChannelCheck::new(InputBackend::Input, input.code == 0, why)
+}
+
+impl ChannelCheck {
+    fn new(channel: InputBackend, possible: bool, why: String) -> Self {
+        ChannelCheck {
+            channel,
+            possible,
+            why,
+            refused: None,
+        }
+    }
+
+    /// A channel the phone refuses.
+    fn refused(channel: InputBackend, refusal: Refusal) -> Self {
+        ChannelCheck {
+            channel,
+            possible: false,
+            why: refusal.to_string(),
+            refused: Some(refusal),
+        }
+    }
 }
