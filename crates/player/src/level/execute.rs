@@ -10,7 +10,7 @@ use crate::device::tap::InputBackend;
 use crate::phone::target::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
-use crate::play::{PerformError, PerformOptions, Search, perform};
+use crate::play::{PerformError, PerformOptions, PerformReport, Search, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
 use std::path::Path;
@@ -42,14 +42,9 @@ impl Run<'_> {
         let cfg = self.cfg;
         session.journal.start(start_at as u64)?;
         let ropts = PerformOptions {
-            verify_taps: cfg.verify_taps,
-            verify_interval: cfg.verify_interval,
-            glance_interval: cfg.glance_interval,
-            max_visible_steps: cfg.max_visible_steps,
             start_at,
             check_first: target.may_reopen,
-            stop: cfg.stop.clone(),
-            ..PerformOptions::default()
+            ..perform_options(cfg)
         };
         let layout = Layout::of(self.cal);
         target.link.keep_taps_apart_on_phone(layout.least_pace());
@@ -92,7 +87,17 @@ impl Run<'_> {
             }
             .into());
         }
-        Ok(PlayReport {
+        Ok(self.play_report(session, &target, report))
+    }
+
+    /// What a performance that solved the level reports.
+    fn play_report(
+        &self,
+        session: &Session,
+        target: &PhoneTarget<'_>,
+        report: PerformReport,
+    ) -> PlayReport {
+        PlayReport {
             session_dir: session.dir.clone(),
             givens: self.givens,
             solution: report
@@ -106,7 +111,7 @@ impl Run<'_> {
             capture: target.link.capture(),
             plan: None,
             warmup_taps: 0,
-        })
+        }
     }
 
     /// The run's line in `runs.csv`: the search's counts, the journal's totals, how it ended.
@@ -139,5 +144,17 @@ impl Run<'_> {
                     .unwrap_or_default(),
             },
         )
+    }
+}
+
+/// The performance's options that come from the play configuration.
+fn perform_options(cfg: &PlayConfig) -> PerformOptions {
+    PerformOptions {
+        verify_taps: cfg.verify_taps,
+        verify_interval: cfg.verify_interval,
+        glance_interval: cfg.glance_interval,
+        max_visible_steps: cfg.max_visible_steps,
+        stop: cfg.stop.clone(),
+        ..PerformOptions::default()
     }
 }
