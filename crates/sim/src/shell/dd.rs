@@ -44,6 +44,88 @@ pub struct Dd {
     bytes: u64,
 }
 
+/// The operands of a `dd` command line.
+struct Operands {
+    of: Option<String>,
+    bs: usize,
+    count: Option<u64>,
+    fullblock: bool,
+    quiet: bool,
+    zero: bool,
+}
+
+impl Operands {
+    /// Parses `args` (`key=value` each); an error is dd's message.
+    fn parse(args: &[String]) -> Result<Operands, String> {
+        let mut ops = Operands {
+            of: None,
+            bs: 512,
+            count: None,
+            fullblock: false,
+            quiet: false,
+            zero: false,
+        };
+        for a in args {
+            let Some((key, value)) = a.split_once('=') else {
+                return Err(format!("dd: unknown argument '{a}'"));
+            };
+            let number = || format!("dd: invalid number '{value}'");
+            match key {
+                "of" => ops.of = Some(value.to_string()),
+                "if" if value == "-" || value == "/dev/stdin" => {}
+                "if" if value == "/dev/zero" => ops.zero = true,
+                "if" => {
+                    return Err(format!(
+                        "dd: {value}: this simulated phone only copies from stdin"
+                    ));
+                }
+                "bs" | "obs" | "ibs" => {
+                    let bs = value.parse().ok().filter(|&n| n > 0 && n <= MAX_BS);
+                    ops.bs = bs.ok_or_else(number)?;
+                }
+                "count" => ops.count = Some(value.parse().map_err(|_| number())?),
+                "iflag" => {
+                    for f in value.split(',') {
+                        match f {
+                            "fullblock" => ops.fullblock = true,
+                            "count_bytes" | "skip_bytes" => {}
+                            other => return Err(format!("dd: unknown iflag {other}")),
+                        }
+                    }
+                }
+                "status" => match value {
+                    "none" => ops.quiet = true,
+                    "noxfer" | "progress" => {}
+                    other => return Err(format!("dd: unknown status {other}")),
+                },
+                "conv" | "oflag" => {}
+                _ => return Err(format!("dd: unknown argument '{a}'")),
+            }
+        }
+        Ok(ops)
+    }
+}
+
+/// Where `of` goes on `device`: nowhere (`/dev/null`, a node that is no touch panel), the
+/// touch panel; an error is dd's message.
+fn sink(device: &Handset, of: Option<&str>) -> Result<Sink, String> {
+    match of {
+        None => Err("dd: writing to stdout is not simulated; give of=FILE".into()),
+        Some("/dev/null") => Ok(Sink::Discard),
+        Some(path) if touch::node_kind(device.profile(), path).is_some() => {
+            if !device.panel_writable() {
+                return Err(format!("dd: {path}: Permission denied"));
+            }
+            if touch::node_kind(device.profile(), path) == Some(true) {
+                Ok(Sink::Panel)
+            } else {
+                Ok(Sink::Discard)
+            }
+        }
+        Some(path) => Err(format!("dd: {path}: No such file or directory")),
+    }
+}
+
 /// Why a `dd` stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DdEnd {
@@ -56,79 +138,14 @@ pub enum DdEnd {
 impl Dd {
     /// Parses the operands and opens the output; an error is dd's message.
     pub fn start(device: &Handset, args: &[String]) -> Result<Dd, String> {
-        let mut of = None;
-        let mut bs = 512usize;
-        let mut count = None;
-        let mut fullblock = false;
-        let mut quiet = false;
-        let mut zero = false;
-        for a in args {
-            let Some((key, value)) = a.split_once('=') else {
-                return Err(format!("dd: unknown argument '{a}'"));
-            };
-            match key {
-                "of" => of = Some(value.to_string()),
-                "if" if value == "-" || value == "/dev/stdin" => {}
-                "if" if value == "/dev/zero" => zero = true,
-                "if" => {
-                    return Err(format!(
-                        "dd: {value}: this simulated phone only copies from stdin"
-                    ));
-                }
-                "bs" | "obs" | "ibs" => {
-                    bs = value
-                        .parse()
-                        .ok()
-                        .filter(|&n| n > 0 && n <= MAX_BS)
-                        .ok_or_else(|| format!("dd: invalid number '{value}'"))?;
-                }
-                "count" => {
-                    count = Some(
-                        value
-                            .parse()
-                            .map_err(|_| format!("dd: invalid number '{value}'"))?,
-                    )
-                }
-                "iflag" => {
-                    for f in value.split(',') {
-                        match f {
-                            "fullblock" => fullblock = true,
-                            "count_bytes" | "skip_bytes" => {}
-                            other => return Err(format!("dd: unknown iflag {other}")),
-                        }
-                    }
-                }
-                "status" => match value {
-                    "none" => quiet = true,
-                    "noxfer" | "progress" => {}
-                    other => return Err(format!("dd: unknown status {other}")),
-                },
-                "conv" | "oflag" => {}
-                _ => return Err(format!("dd: unknown argument '{a}'")),
-            }
-        }
-        let sink = match of.as_deref() {
-            None => return Err("dd: writing to stdout is not simulated; give of=FILE".into()),
-            Some("/dev/null") => Sink::Discard,
-            Some(path) if touch::node_kind(device.profile(), path).is_some() => {
-                if !device.panel_writable() {
-                    return Err(format!("dd: {path}: Permission denied"));
-                }
-                if touch::node_kind(device.profile(), path) == Some(true) {
-                    Sink::Panel
-                } else {
-                    Sink::Discard
-                }
-            }
-            Some(path) => return Err(format!("dd: {path}: No such file or directory")),
-        };
+        let ops = Operands::parse(args)?;
         Ok(Dd {
-            sink,
-            bs,
-            count,
-            fullblock,
-            quiet,
-            zero,
+            sink: sink(device, ops.of.as_deref())?,
+            bs: ops.bs,
+            count: ops.count,
+            fullblock: ops.fullblock,
+            quiet: ops.quiet,
+            zero: ops.zero,
             record: evdev::record_size(device.profile().userspace_64),
             block: Vec::new(),
             full_in: 0,
