@@ -168,13 +168,14 @@ fn parse_keys(s: &str) -> Result<[(u32, u32); 9], String> {
             }))
         }
         n => Err(format!(
-            "expected 9 key centres X,Y;X,Y;... (18 numbers) or keys 1 and 9 of one row              X1,Y1,X9,Y9 (4 numbers), got {n} numbers"
+            "expected 9 key centres X,Y;X,Y;... (18 numbers) or keys 1 and 9 of one row X1,Y1,X9,Y9 (4 numbers), got {n} numbers"
         )),
     }
 }
 
-pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
-    let options = CalibrateOptions {
+/// What the command line says of the calibration to make.
+fn options(args: &CalibrateArgs) -> CalibrateOptions {
+    CalibrateOptions {
         erase: args.erase,
         hints: Hints {
             board: args.board,
@@ -192,7 +193,11 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
             (None, Some(Words(open))) => Some(Navigation::LevelList { open: open.clone() }),
             (None, None) => None,
         },
-    };
+    }
+}
+
+pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
+    let options = options(&args);
     let device;
     let (source, from, stem) = match &args.screenshot {
         Some(path) => {
@@ -237,12 +242,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
     };
     let c = &report.calibration;
     let out = out(c.device.model.as_deref(), c.package())?;
-    if out.exists() {
-        outln!("replacing {}", out.display())?;
-    }
-    let overlay_path = write_outputs(&report, &out)?;
-    print_report(&report)?;
-    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    write_and_print(&report, &out)?;
     if let Some(Err(e)) = report.probed {
         return Err(e.context(format!(
             "{} was written with the board and keys, but without the app's input rules (run \
@@ -255,6 +255,17 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<i32> {
     outln!("{}", how_found(&args.dir, &out, (w, h)))?;
     print_navigation(&report, &out, args.screenshot.is_none())?;
     Ok(0)
+}
+
+/// Writes the calibration to `out` with its overlay, and prints what it found.
+fn write_and_print(report: &CalibrateReport, out: &Path) -> anyhow::Result<()> {
+    if out.exists() {
+        outln!("replacing {}", out.display())?;
+    }
+    let overlay_path = write_outputs(report, out)?;
+    print_report(report)?;
+    outln!("wrote {} and {}", out.display(), overlay_path.display())?;
+    Ok(())
 }
 
 /// The calibration's file name: a screenshot's name; else the phone's model and the app's
