@@ -360,7 +360,9 @@ pub fn am(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     }
 }
 
-fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
+/// The component and `level` extra of `am start`'s arguments; an error is written to `out`,
+/// its exit status returned.
+fn intent<'a>(args: &'a [String], out: &mut Output) -> Result<(Option<&'a str>, Option<u32>), i32> {
     let mut component: Option<&str> = None;
     let mut level: Option<u32> = None;
     let mut it = args.iter();
@@ -369,40 +371,48 @@ fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             "-W" | "-S" | "-R" | "--activity-clear-task" => {}
             "-n" => match it.next() {
                 Some(c) => component = Some(c),
-                None => return am_error(out, "Argument expected after \"-n\""),
+                None => return Err(am_error(out, "Argument expected after \"-n\"")),
             },
             "-a" | "-c" | "--user" => {
                 if it.next().is_none() {
-                    return am_error(out, &format!("Argument expected after \"{a}\""));
+                    return Err(am_error(out, &format!("Argument expected after \"{a}\"")));
                 }
             }
             "--ei" => {
                 let (Some(key), Some(value)) = (it.next(), it.next()) else {
-                    return am_error(out, "Argument expected after \"--ei\"");
+                    return Err(am_error(out, "Argument expected after \"--ei\""));
                 };
                 let Ok(v) = value.parse::<i32>() else {
                     out.err(format!(
                         "Exception occurred while executing 'start':\n\
                          java.lang.NumberFormatException: For input string: \"{value}\"\n"
                     ));
-                    return 255;
+                    return Err(255);
                 };
                 if key == "level" {
                     match u32::try_from(v) {
                         Ok(l) if l > 0 => level = Some(l),
                         _ => {
                             out.err(format!("Error: level {v} does not exist\n"));
-                            return 255;
+                            return Err(255);
                         }
                     }
                 }
             }
             other if other.starts_with('-') => {
-                return am_error(out, &format!("Unknown option: {other}"));
+                return Err(am_error(out, &format!("Unknown option: {other}")));
             }
             other => component = Some(other),
         }
     }
+    Ok((component, level))
+}
+
+fn am_start(device: &Handset, args: &[String], out: &mut Output) -> i32 {
+    let (component, level) = match intent(args, out) {
+        Ok(intent) => intent,
+        Err(status) => return status,
+    };
     let Some(component) = component else {
         return am_error(
             out,
