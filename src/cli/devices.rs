@@ -2,9 +2,10 @@
 
 use super::args::ServerArgs;
 use super::dirs::CalibrationDir;
-use sudoku_autoplay::calibration::lookup;
-use sudoku_autoplay::device::Device;
+use std::collections::BTreeSet;
+use sudoku_autoplay::calibration::lookup::{self, Choice, SearchPath};
 use sudoku_autoplay::device::screen::Screen;
+use sudoku_autoplay::device::{Device, DeviceEntry};
 
 #[derive(Debug, clap::Args)]
 pub struct DevicesArgs {
@@ -28,7 +29,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let search = args.calibration.search_path();
-    let mut broken = std::collections::BTreeSet::new();
+    let mut broken = BTreeSet::new();
     for d in devices {
         let dev = Device::new(d.serial.clone(), server);
         let size = if d.is_ready() {
@@ -36,25 +37,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         } else {
             None
         };
-        // The calibration play would pick: with several for the screen, the device's screen decides.
-        let app = d
-            .is_ready()
-            .then(|| dev.front_package().ok().flatten())
-            .flatten();
-        let choice = size.and_then(|size| {
-            let phone = lookup::Phone {
-                model: &d.model,
-                size,
-                app: app.as_deref(),
-            };
-            let found = lookup::find(&search, phone);
-            broken.extend(found.broken.iter().map(super::words::calibration));
-            let found = found.require().ok()?;
-            let frame = (found.candidates.len() > 1)
-                .then(|| Screen::measure(&dev).ok().map(|(_, f)| f))
-                .flatten();
-            Some(found.pick(frame.as_ref()))
-        });
+        let choice = size.and_then(|size| calibration_for(&d, &dev, size, &search, &mut broken));
         let navigation = choice.as_ref().map(|c| c.calibration.navigation.is_some());
         if args.json {
             let obj = serde_json::json!({
@@ -67,27 +50,7 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
             outln!("{obj}")?;
             continue;
         }
-        let screen = size.map_or("-".to_string(), |(w, h)| format!("{w}x{h}"));
-        let density = match d.is_ready().then(|| dev.density()) {
-            Some(Ok(Some(dpi))) => format!(" @{dpi}dpi"),
-            _ => String::new(),
-        };
-        let cal = match (&choice, d.is_ready()) {
-            (Some(c), _) if c.calibration.navigation.is_some() => c.path.display().to_string(),
-            (Some(c), _) => format!(
-                "{} (no [navigation]: plays the open level; --level needs one)",
-                c.path.display()
-            ),
-            (None, true) => format!("none (run `autoplay calibrate -s {}`)", d.serial),
-            (None, false) => "-".into(),
-        };
-        outln!(
-            "{:<22} {:<12} {:<16} {:>10}{density}  calibration: {cal}",
-            d.serial,
-            d.state,
-            if d.model.is_empty() { "-" } else { &d.model },
-            screen
-        )?;
+        print_line(&d, &dev, size, choice.as_ref())?;
         if let Some(why) = choice.and_then(|c| c.why) {
             outln!("    {why}")?;
         }
@@ -96,4 +59,62 @@ pub fn run(args: &DevicesArgs) -> anyhow::Result<i32> {
         eprintln!("warning: skipped {e}");
     }
     Ok(0)
+}
+
+/// The calibration play would pick for device `d` with its screen of `size`: with several for
+/// the screen, the device's screen decides. Calibration files that cannot be read go to
+/// `broken`.
+fn calibration_for(
+    d: &DeviceEntry,
+    dev: &Device,
+    size: (u32, u32),
+    search: &SearchPath,
+    broken: &mut BTreeSet<String>,
+) -> Option<Choice> {
+    let app = d
+        .is_ready()
+        .then(|| dev.front_package().ok().flatten())
+        .flatten();
+    let phone = lookup::Phone {
+        model: &d.model,
+        size,
+        app: app.as_deref(),
+    };
+    let found = lookup::find(search, phone);
+    broken.extend(found.broken.iter().map(super::words::calibration));
+    let found = found.require().ok()?;
+    let frame = (found.candidates.len() > 1)
+        .then(|| Screen::measure(dev).ok().map(|(_, f)| f))
+        .flatten();
+    Some(found.pick(frame.as_ref()))
+}
+
+/// Device `d`'s line: serial, state, model, screen and density, the calibration it would use.
+fn print_line(
+    d: &DeviceEntry,
+    dev: &Device,
+    size: Option<(u32, u32)>,
+    choice: Option<&Choice>,
+) -> std::io::Result<()> {
+    let screen = size.map_or("-".to_string(), |(w, h)| format!("{w}x{h}"));
+    let density = match d.is_ready().then(|| dev.density()) {
+        Some(Ok(Some(dpi))) => format!(" @{dpi}dpi"),
+        _ => String::new(),
+    };
+    let cal = match (choice, d.is_ready()) {
+        (Some(c), _) if c.calibration.navigation.is_some() => c.path.display().to_string(),
+        (Some(c), _) => format!(
+            "{} (no [navigation]: plays the open level; --level needs one)",
+            c.path.display()
+        ),
+        (None, true) => format!("none (run `autoplay calibrate -s {}`)", d.serial),
+        (None, false) => "-".into(),
+    };
+    outln!(
+        "{:<22} {:<12} {:<16} {:>10}{density}  calibration: {cal}",
+        d.serial,
+        d.state,
+        if d.model.is_empty() { "-" } else { &d.model },
+        screen
+    )
 }
