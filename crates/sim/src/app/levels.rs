@@ -189,12 +189,30 @@ pub fn generate(pool: &[Board], seed: u64) -> Result<Vec<Generated>, String> {
     if pool.is_empty() {
         return Err("empty puzzle pool".into());
     }
-    let rowmajor = |b: &Board, cap: u64| placements(Strategy::RowMajor, b, cap);
-    let score = |count: u64, n: usize| (count as f64).ln() - target(n).ln();
-
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let last = last_level(pool, &mut rng)?;
+    let mut out = Vec::with_capacity(LEVEL_COUNT);
+    for n in 1..LEVEL_COUNT {
+        out.push(generate_level(pool, n, &mut rng)?);
+    }
+    out.sort_by_cached_key(|g| difficulty(&g.board));
+    out.push(last);
+    Ok(out)
+}
 
-    // The last level: isomorphs of random 17-clue puzzles, with a small budget.
+/// The row-major search's placements on `b`, if it solves it within `cap`.
+fn rowmajor(b: &Board, cap: u64) -> Option<u64> {
+    placements(Strategy::RowMajor, b, cap)
+}
+
+/// How far `count` placements are from level `n`'s target, on a log scale.
+fn score(count: u64, n: usize) -> f64 {
+    ((count as f64).ln() - target(n).ln()).abs()
+}
+
+/// The last level: of `LAST_TRIALS` isomorphs of random 17-clue puzzles, the one whose
+/// row-major count is closest to its target (within a small budget).
+fn last_level(pool: &[Board], rng: &mut ChaCha8Rng) -> Result<Generated, String> {
     let mut last: Option<(f64, Generated)> = None;
     for _ in 0..LAST_TRIALS {
         let index = rng.random_range(0..pool.len());
@@ -202,70 +220,65 @@ pub fn generate(pool: &[Board], seed: u64) -> Result<Vec<Generated>, String> {
         if source.filled() != 17 || fast::count_solutions(&source, 2) != 1 {
             continue;
         }
-        let Some(board) = isomorph(&source, &mut rng) else {
+        let Some(board) = isomorph(&source, rng) else {
             continue;
         };
         if let Some(c) = rowmajor(&board, 1000) {
-            let s = score(c, LEVEL_COUNT).abs();
+            let s = score(c, LEVEL_COUNT);
             if last.as_ref().is_none_or(|(best, _)| s < *best) {
-                last = Some((
-                    s,
-                    Generated {
-                        board,
-                        source_line: index + 1,
-                        added: 0,
-                        isomorph: true,
-                    },
-                ));
+                let level = Generated {
+                    board,
+                    source_line: index + 1,
+                    added: 0,
+                    isomorph: true,
+                };
+                last = Some((s, level));
             }
         }
     }
     let (_, last) = last.ok_or("no 17-clue isomorph solves within 1000 row-major steps")?;
+    Ok(last)
+}
 
-    let mut out = Vec::with_capacity(LEVEL_COUNT);
-    for n in 1..LEVEL_COUNT {
-        let givens = scheduled_givens(n);
-        let mut best: Option<(f64, Generated)> = None;
-        let mut tries = 0;
-        while tries < CANDIDATES * 8 && (tries < CANDIDATES || best.is_none()) {
-            tries += 1;
-            let index = rng.random_range(0..pool.len());
-            let source = pool[index];
-            let Some(solution) = fast::solve(&source) else {
-                continue;
-            };
-            if source.filled() > givens || fast::count_solutions(&source, 2) != 1 {
-                continue;
-            }
-            let mut empty: Vec<usize> = (0..CELLS).filter(|&c| source.get(c) == 0).collect();
-            empty.shuffle(&mut rng);
-            let added = givens - source.filled();
-            let mut board = source;
-            for &c in &empty[..added] {
-                board.set(c, solution.get(c));
-            }
-            let Some(count) = rowmajor(&board, ROWMAJOR_CAP) else {
-                continue;
-            };
-            let s = score(count, n).abs();
-            if best.as_ref().is_none_or(|(b, _)| s < *b) {
-                best = Some((
-                    s,
-                    Generated {
-                        board,
-                        source_line: index + 1,
-                        added,
-                        isomorph: false,
-                    },
-                ));
-            }
+/// Level `n` (not the last): of `CANDIDATES` random pool puzzles given its scheduled number of
+/// givens, the one whose row-major count is closest to its target.
+fn generate_level(pool: &[Board], n: usize, rng: &mut ChaCha8Rng) -> Result<Generated, String> {
+    let givens = scheduled_givens(n);
+    let mut best: Option<(f64, Generated)> = None;
+    let mut tries = 0;
+    while tries < CANDIDATES * 8 && (tries < CANDIDATES || best.is_none()) {
+        tries += 1;
+        let index = rng.random_range(0..pool.len());
+        let source = pool[index];
+        let Some(solution) = fast::solve(&source) else {
+            continue;
+        };
+        if source.filled() > givens || fast::count_solutions(&source, 2) != 1 {
+            continue;
         }
-        let (_, level) = best.ok_or_else(|| format!("no candidate for level {n}"))?;
-        out.push(level);
+        let mut empty: Vec<usize> = (0..CELLS).filter(|&c| source.get(c) == 0).collect();
+        empty.shuffle(rng);
+        let added = givens - source.filled();
+        let mut board = source;
+        for &c in &empty[..added] {
+            board.set(c, solution.get(c));
+        }
+        let Some(count) = rowmajor(&board, ROWMAJOR_CAP) else {
+            continue;
+        };
+        let s = score(count, n);
+        if best.as_ref().is_none_or(|(b, _)| s < *b) {
+            let level = Generated {
+                board,
+                source_line: index + 1,
+                added,
+                isomorph: false,
+            };
+            best = Some((s, level));
+        }
     }
-    out.sort_by_cached_key(|g| difficulty(&g.board));
-    out.push(last);
-    Ok(out)
+    let (_, level) = best.ok_or_else(|| format!("no candidate for level {n}"))?;
+    Ok(level)
 }
 
 /// The text of `levels.txt` for generated levels.
