@@ -83,32 +83,13 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
             return Err(anyhow::Error::new(e).context(args.file.display().to_string()));
         }
     };
-
     if let Some(dir) = &args.debug_dir {
         write_debug(dir, &frame.image, &reading)?;
         let detection = vision::detect::detect_all(&frame.image);
         write_detection(dir, &frame.image, &detection, Some(&reading.geometry))?;
     }
     if args.json {
-        let r = reading.geometry.rect();
-        let doubts: Vec<&str> = reading.doubts.iter().map(|d| d.message.as_str()).collect();
-        let conf: Vec<f64> = reading
-            .confidence
-            .iter()
-            .map(|&c| (c as f64 * 1000.0).round() / 1000.0)
-            .collect();
-        let v = serde_json::json!({
-            "board": reading.board.to_line(),
-            "kinds": reading.kinds_line(),
-            "kind_evidence": reading.kind_evidence,
-            "confidence": conf,
-            "board_rect": r,
-            "ms": (ms * 100.0).round() / 100.0,
-            "decode_ms": (decode_ms * 100.0).round() / 100.0,
-            "tables_ms": (tables_ms * 100.0).round() / 100.0,
-            "doubts": doubts,
-        });
-        outln!("{v}")?;
+        print_json(&reading, [ms, decode_ms, tables_ms])?;
     } else {
         print_human(&args.file, &frame, &reading, [ms, decode_ms, tables_ms])?;
     }
@@ -128,6 +109,29 @@ pub fn run(args: ReadArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// The reading as one JSON object; `times`: reading, decoding and table building, in ms.
+fn print_json(reading: &vision::Reading, times: [f64; 3]) -> std::io::Result<()> {
+    let [ms, decode_ms, tables_ms] = times.map(|t| (t * 100.0).round() / 100.0);
+    let doubts: Vec<&str> = reading.doubts.iter().map(|d| d.message.as_str()).collect();
+    let conf: Vec<f64> = reading
+        .confidence
+        .iter()
+        .map(|&c| (c as f64 * 1000.0).round() / 1000.0)
+        .collect();
+    let v = serde_json::json!({
+        "board": reading.board.to_line(),
+        "kinds": reading.kinds_line(),
+        "kind_evidence": reading.kind_evidence,
+        "confidence": conf,
+        "board_rect": reading.geometry.rect(),
+        "ms": ms,
+        "decode_ms": decode_ms,
+        "tables_ms": tables_ms,
+        "doubts": doubts,
+    });
+    outln!("{v}")
 }
 
 fn print_human(
