@@ -172,26 +172,8 @@ impl Shell {
             return status;
         }
         match name.as_str() {
-            "input" => {
-                spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
-                let pid = device.spawn();
-                let (status, done) = input::input(device, rest, pid, out);
-                device.exit(pid);
-                // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
-                if let Some(done) = done {
-                    tokio::time::sleep_until(done.into()).await;
-                }
-                status
-            }
-            "screencap" => {
-                // The frame is taken once the process runs; encoding and output take the rest.
-                let png = rest.iter().any(|a| a == "-p");
-                let total = costs.screencap(png, device.unit_random());
-                spend(costs.process().min(total)).await;
-                let status = screencap::screencap(device, rest, out);
-                spend(total.saturating_sub(costs.process())).await;
-                status
-            }
+            "input" => run_input(device, rest, out).await,
+            "screencap" => run_screencap(device, rest, out).await,
             "app_process" => {
                 // From a script its stdin is empty: the injector says hello and ends.
                 spend(costs.java()).await;
@@ -203,19 +185,7 @@ impl Shell {
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"
             | "dumpsys" | "dd" | "cat" | "logcat" => {
                 spend(costs.process()).await;
-                match name.as_str() {
-                    "sendevent" => input::sendevent(device, rest, out),
-                    "getevent" => input::getevent(device, rest, out),
-                    "wm" => system::wm(device, rest, out),
-                    "getprop" => system::getprop(device, rest, out),
-                    "am" => system::am(device, rest, out),
-                    "monkey" => system::monkey(device, rest, out),
-                    "uiautomator" => system::uiautomator(device, rest, out),
-                    "dumpsys" => system::dumpsys(device, rest, out),
-                    "cat" => system::cat(device, rest, out),
-                    "logcat" => logcat::logcat(device, rest, out),
-                    _ => dd::dd(device, rest, out),
-                }
+                run_tool(device, name, rest, out)
             }
             _ => {
                 out.err(format!(
@@ -224,6 +194,48 @@ impl Shell {
                 127
             }
         }
+    }
+}
+
+/// `input`: the process's start, the injection, and (`WAIT_FOR_FINISH`) the app's handling.
+async fn run_input(device: &Handset, rest: &[String], out: &mut Output) -> i32 {
+    let costs = *device.costs();
+    spend(costs.input(device.profile().sdk) + device.knobs().input_latency).await;
+    let pid = device.spawn();
+    let (status, done) = input::input(device, rest, pid, out);
+    device.exit(pid);
+    // `input` injects with WAIT_FOR_FINISH: it returns once the app handled it.
+    if let Some(done) = done {
+        tokio::time::sleep_until(done.into()).await;
+    }
+    status
+}
+
+/// `screencap`: the frame is taken once the process runs; encoding and output take the rest.
+async fn run_screencap(device: &Handset, rest: &[String], out: &mut Output) -> i32 {
+    let costs = *device.costs();
+    let png = rest.iter().any(|a| a == "-p");
+    let total = costs.screencap(png, device.unit_random());
+    spend(costs.process().min(total)).await;
+    let status = screencap::screencap(device, rest, out);
+    spend(total.saturating_sub(costs.process())).await;
+    status
+}
+
+/// The tools that cost a process's start and answer at once.
+fn run_tool(device: &Handset, name: &str, rest: &[String], out: &mut Output) -> i32 {
+    match name {
+        "sendevent" => input::sendevent(device, rest, out),
+        "getevent" => input::getevent(device, rest, out),
+        "wm" => system::wm(device, rest, out),
+        "getprop" => system::getprop(device, rest, out),
+        "am" => system::am(device, rest, out),
+        "monkey" => system::monkey(device, rest, out),
+        "uiautomator" => system::uiautomator(device, rest, out),
+        "dumpsys" => system::dumpsys(device, rest, out),
+        "cat" => system::cat(device, rest, out),
+        "logcat" => logcat::logcat(device, rest, out),
+        _ => dd::dd(device, rest, out),
     }
 }
 
