@@ -136,6 +136,32 @@ fn series(rows: &[Row]) -> anyhow::Result<Vec<Series<'_>>> {
     Ok(series)
 }
 
+/// The plot's legend, inside the plot's top left `corner`: a sample of each series' line with
+/// its marker, and its strategy.
+fn legend(root: &Area<'_>, corner: (i32, i32), series: &[Series<'_>]) -> anyhow::Result<()> {
+    let (x0, y0) = (corner.0 + 12, corner.1 + 12);
+    let width = 70 + 9 * series.iter().map(|(s, _)| s.len()).max().unwrap_or(0) as i32;
+    let height = 10 + 22 * series.len() as i32;
+    let frame = [(x0, y0), (x0 + width, y0 + height)];
+    root.draw(&Rectangle::new(frame, WHITE.filled()))
+        .map_err(draw_err)?;
+    root.draw(&Rectangle::new(frame, BLACK.stroke_width(1)))
+        .map_err(draw_err)?;
+    for (k, (strategy, _)) in series.iter().enumerate() {
+        let look = &LOOKS[k % LOOKS.len()];
+        let y = y0 + 16 + 22 * k as i32;
+        look.line(root, vec![(x0 + 8, y), (x0 + 48, y)])?;
+        look.mark(root, (x0 + 28, y))?;
+        root.draw(&Text::new(
+            strategy.to_string(),
+            (x0 + 58, y - 8),
+            ("sans-serif", 14),
+        ))
+        .map_err(draw_err)?;
+    }
+    Ok(())
+}
+
 /// Draws placements per level on a log scale, one series per strategy, into a PNG: each with
 /// its own colour, line style and marker; a line joins consecutive levels only.
 pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
@@ -182,33 +208,9 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
                 look.mark(&root, chart.backend_coord(p))?;
             }
         }
-        // The legend, top left inside the plot: a sample of each line with its marker.
-        let (x0, y0) = chart.backend_coord(&(lo.saturating_sub(1), top.saturating_mul(2).max(10)));
-        let (x0, y0) = (x0 + 12, y0 + 12);
-        let width = 70 + 9 * series.iter().map(|(s, _)| s.len()).max().unwrap_or(0) as i32;
-        let height = 10 + 22 * series.len() as i32;
-        root.draw(&Rectangle::new(
-            [(x0, y0), (x0 + width, y0 + height)],
-            WHITE.filled(),
-        ))
-        .map_err(draw_err)?;
-        root.draw(&Rectangle::new(
-            [(x0, y0), (x0 + width, y0 + height)],
-            BLACK.stroke_width(1),
-        ))
-        .map_err(draw_err)?;
-        for (k, (strategy, _)) in series.iter().enumerate() {
-            let look = &LOOKS[k % LOOKS.len()];
-            let y = y0 + 16 + 22 * k as i32;
-            look.line(&root, vec![(x0 + 8, y), (x0 + 48, y)])?;
-            look.mark(&root, (x0 + 28, y))?;
-            root.draw(&Text::new(
-                strategy.to_string(),
-                (x0 + 58, y - 8),
-                ("sans-serif", 14),
-            ))
-            .map_err(draw_err)?;
-        }
+        // The legend, top left inside the plot.
+        let corner = chart.backend_coord(&(lo.saturating_sub(1), top.saturating_mul(2).max(10)));
+        legend(&root, corner, &series)?;
         root.present().map_err(draw_err)?;
     }
     let img = image::RgbImage::from_raw(w, h, buf)
