@@ -106,23 +106,7 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
         m.device.serial,
         m.created
     )?;
-    match &c.ocr {
-        OcrCheck::Match { with } => outln!(
-            "ocr:     ok: first.png reads as the {} recorded givens (with {with})",
-            c.givens().filled()
-        )?,
-        OcrCheck::Mismatch { with, cells } => outln!(
-            "ocr:     MISMATCH in {} cells (with {with}): {}",
-            cells.len(),
-            cells
-                .iter()
-                .take(8)
-                .map(|&(cell, was, now)| format!("{} recorded {was}, read {now}", cell_name(cell)))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )?,
-        OcrCheck::Unreadable(why) => outln!("ocr:     MISMATCH: {why}")?,
-    }
+    print_ocr(c)?;
     match c.counts_differ {
         None => outln!(
             "search:  ok: {} placements, {} undos, as recorded",
@@ -137,6 +121,43 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
             t(u)
         )?,
     }
+    print_journal(c)?;
+    outln!("end:     {}", c.ending_text())?;
+    outln!(
+        "result:  {}",
+        if c.ok() {
+            "replays as recorded"
+        } else {
+            "MISMATCH"
+        }
+    )?;
+    Ok(())
+}
+
+/// The check's line on the first frame's reading.
+fn print_ocr(c: &SessionCheck) -> std::io::Result<()> {
+    match &c.ocr {
+        OcrCheck::Match { with } => outln!(
+            "ocr:     ok: first.png reads as the {} recorded givens (with {with})",
+            c.givens().filled()
+        ),
+        OcrCheck::Mismatch { with, cells } => outln!(
+            "ocr:     MISMATCH in {} cells (with {with}): {}",
+            cells.len(),
+            cells
+                .iter()
+                .take(8)
+                .map(|&(cell, was, now)| format!("{} recorded {was}, read {now}", cell_name(cell)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        OcrCheck::Unreadable(why) => outln!("ocr:     MISMATCH: {why}"),
+    }
+}
+
+/// The check's lines on the journal: its steps against the search's.
+fn print_journal(c: &SessionCheck) -> std::io::Result<()> {
+    let m = &c.meta;
     let total = c.events.len() as u64;
     match &c.divergence {
         None => outln!(
@@ -157,15 +178,6 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
             t(n)
         )?;
     }
-    outln!("end:     {}", c.ending_text())?;
-    outln!(
-        "result:  {}",
-        if c.ok() {
-            "replays as recorded"
-        } else {
-            "MISMATCH"
-        }
-    )?;
     Ok(())
 }
 
