@@ -92,40 +92,8 @@ fn run(
                 _ => bad_args(out, "tap", rest),
             }
         }
-        "swipe" => {
-            let v: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
-            match v.as_deref() {
-                Some([x1, y1, x2, y2]) => {
-                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, 300)));
-                    0
-                }
-                Some([x1, y1, x2, y2, ms]) if *ms >= 0 => {
-                    *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, *ms as u32)));
-                    0
-                }
-                _ => bad_args(out, "swipe", rest),
-            }
-        }
-        "keyevent" => {
-            let codes: Vec<&String> = rest.iter().filter(|a| !a.starts_with("--")).collect();
-            if codes.is_empty() {
-                return bad_args(out, "keyevent", rest);
-            }
-            let mut keys = Vec::new();
-            for c in codes {
-                match keycode(c) {
-                    Some(k) => keys.push(k),
-                    None => {
-                        out.err(format!("Error: Unknown keycode: {c}\n"));
-                        return 1;
-                    }
-                }
-            }
-            for key in keys.into_iter().flatten() {
-                *done = Some(device.inject(Action::Key(key)));
-            }
-            0
-        }
+        "swipe" => input_swipe(device, rest, out, done),
+        "keyevent" => input_keyevent(device, rest, out, done),
         "text" => {
             if rest.is_empty() {
                 return bad_args(out, "text", rest);
@@ -138,6 +106,54 @@ fn run(
             1
         }
     }
+}
+
+/// `input swipe X1 Y1 X2 Y2 [MS]` (300 ms without one).
+fn input_swipe(
+    device: &Handset,
+    rest: &[String],
+    out: &mut Output,
+    done: &mut Option<Instant>,
+) -> i32 {
+    let v: Option<Vec<i32>> = rest.iter().map(|s| coord(s)).collect();
+    match v.as_deref() {
+        Some([x1, y1, x2, y2]) => {
+            *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, 300)));
+            0
+        }
+        Some([x1, y1, x2, y2, ms]) if *ms >= 0 => {
+            *done = Some(device.inject(swipe(*x1, *y1, *x2, *y2, *ms as u32)));
+            0
+        }
+        _ => bad_args(out, "swipe", rest),
+    }
+}
+
+/// `input keyevent CODE...`: every code checked before any key goes in.
+fn input_keyevent(
+    device: &Handset,
+    rest: &[String],
+    out: &mut Output,
+    done: &mut Option<Instant>,
+) -> i32 {
+    let codes: Vec<&String> = rest.iter().filter(|a| !a.starts_with("--")).collect();
+    if codes.is_empty() {
+        return bad_args(out, "keyevent", rest);
+    }
+    let mut keys = Vec::new();
+    for c in codes {
+        match keycode(c) {
+            Some(k) => keys.push(k),
+            None => {
+                out.err(format!("Error: Unknown keycode: {c}\n"));
+                return 1;
+            }
+        }
+    }
+    for key in keys.into_iter().flatten() {
+        *done = Some(device.inject(Action::Key(key)));
+    }
+    0
 }
 
 /// Whether a phone that refuses injected input (`--inject-denied`) refuses `input CMD REST`:
