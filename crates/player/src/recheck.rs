@@ -164,39 +164,24 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
     let solution = meta.solution_board()?;
     let ocr = check_ocr(dir, &meta, &givens)?;
 
-    if meta.placements > MAX_RECHECK_PLACEMENTS {
-        anyhow::bail!(
-            "{}: {} placements recorded; the check re-runs searches of at most {}",
-            dir.join("session.toml").display(),
-            thousands(meta.placements),
-            thousands(MAX_RECHECK_PLACEMENTS)
-        );
-    }
+    within_reach(dir, &meta)?;
     let (result, events) = search_again(&meta, &givens);
     let (placements, undos) = (result.stats.placements, result.stats.undos);
     let counts_differ = ((placements, undos) != (meta.placements, meta.undos))
         .then_some(((meta.placements, meta.undos), (placements, undos)));
-    let mut divergence = None;
-    if let Outcome::Solved(s) = result.outcome
-        && s != solution
-    {
-        divergence = Some(Divergence {
+    let mut divergence = match result.outcome {
+        Outcome::Solved(s) if s != solution => Some(Divergence {
             step: events.len() as u64,
             line: None,
             expected: format!("the recorded solution {}", solution.to_line()),
             found: format!("today's search ends in {}", s.to_line()),
-        });
-    }
+        }),
+        _ => None,
+    };
 
     let journal_path = dir.join("journal.jsonl");
     let journal = read_journal(&journal_path)?;
-    let mut walk = Walk::new(givens, &events);
-    for (k, line) in journal.lines.iter().enumerate() {
-        walk.line(k + 1, line, &journal_path)?;
-        if walk.divergence.is_some() {
-            break;
-        }
-    }
+    let walk = Walk::through(&journal, &journal_path, givens, &events)?;
     let Walk {
         board: final_board,
         next,
@@ -232,6 +217,20 @@ pub fn check_session(dir: &Path) -> anyhow::Result<SessionCheck> {
         final_board,
         meta,
     })
+}
+
+/// Whether the session's search is one the check may run again (at most
+/// [`MAX_RECHECK_PLACEMENTS`] placements).
+fn within_reach(dir: &Path, meta: &SessionMeta) -> anyhow::Result<()> {
+    if meta.placements > MAX_RECHECK_PLACEMENTS {
+        anyhow::bail!(
+            "{}: {} placements recorded; the check re-runs searches of at most {}",
+            dir.join("session.toml").display(),
+            thousands(meta.placements),
+            thousands(MAX_RECHECK_PLACEMENTS)
+        );
+    }
+    Ok(())
 }
 
 /// Every tap the journal recorded, in order.
@@ -335,6 +334,24 @@ impl<'a> Walk<'a> {
             fills: 0,
             divergence: None,
         }
+    }
+
+    /// The walk of `journal` (read from `path`) through the search's `events` from `givens`,
+    /// up to its end or its first divergence.
+    fn through(
+        journal: &JournalRead,
+        path: &Path,
+        givens: Board,
+        events: &'a [Event],
+    ) -> anyhow::Result<Self> {
+        let mut walk = Walk::new(givens, events);
+        for (k, line) in journal.lines.iter().enumerate() {
+            walk.line(k + 1, line, path)?;
+            if walk.divergence.is_some() {
+                break;
+            }
+        }
+        Ok(walk)
     }
 
     fn diverge(&mut self, step: u64, line: usize, expected: String, found: String) {
