@@ -307,7 +307,6 @@ fn pipelined(device: &Device, n: u32) -> Duration {
 #[test]
 #[ignore = "benchmark (about 12 minutes)"]
 fn bench_channels() {
-    use autoplay_sim::timing::TimingMode;
     let calibration = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("calibration");
     let runs: &[(&str, bool, u32, &str, &[&str])] = &[
         ("pixel", false, 70, "none", &["auto", "inject", "input"]),
@@ -328,49 +327,11 @@ fn bench_channels() {
     let mut rows = Vec::new();
     for &(name, root, level, budget, channels) in runs {
         for &channel in channels {
-            let (sim, adb, _server) = phone(name, |c| {
-                c.timing = TimingMode::Phone;
-                c.adb_root = root;
-            });
-            let data = tempfile::tempdir().unwrap();
-            let mut cmd = crate::common::autoplay_command();
-            cmd.args(["--level", &level.to_string()]);
-            if channel != "auto" {
-                cmd.args(["--input", channel]);
-            }
-            cmd.args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
-                .arg(adb.port.to_string())
-                .args(["-s", &sim.serial(), "--calibration-dir"])
-                .arg(&calibration)
-                .arg("--data-dir")
-                .arg(data.path());
-            let start = std::time::Instant::now();
-            let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(900));
-            let wall = start.elapsed();
-            let text = out.text();
-            assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
-            // "... 256 taps at 243 taps/s via raw, ..."
-            let via = text
-                .split(" taps/s via ")
-                .nth(1)
-                .and_then(|s| s.split([',', ' ', ')']).next())
-                .unwrap_or("?")
-                .to_string();
+            let (text, wall) = bench_run((name, root, level, budget), channel, &calibration);
+            let (via, rate, taps) = summary_figures(&text);
             if channel != "auto" {
                 assert_eq!(via, channel, "{text}");
             }
-            let rate: f64 = text
-                .split(" taps/s via ")
-                .next()
-                .and_then(|s| s.rsplit(" at ").next())
-                .and_then(|r| r.parse().ok())
-                .unwrap_or_else(|| panic!("no rate in {text}"));
-            let taps = text
-                .split(" taps at ")
-                .next()
-                .and_then(|s| s.rsplit("; ").next())
-                .unwrap_or("?")
-                .to_string();
             let n: f64 = taps.replace(',', "").parse().unwrap_or(0.0);
             let phone = format!("{name}{}", if root { " (adb root)" } else { "" });
             let level_text = if budget == "none" {
@@ -403,6 +364,62 @@ fn bench_channels() {
             of("inject") / of("input")
         );
     }
+}
+
+/// One `autoplay --level` run of `bench_channels`: (profile, adb root, level, budget) on a
+/// phone-timed simulated phone through `channel`. Its output and wall time.
+fn bench_run(
+    (name, root, level, budget): (&str, bool, u32, &str),
+    channel: &str,
+    calibration: &std::path::Path,
+) -> (String, Duration) {
+    use autoplay_sim::timing::TimingMode;
+    let (sim, adb, _server) = phone(name, |c| {
+        c.timing = TimingMode::Phone;
+        c.adb_root = root;
+    });
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["--level", &level.to_string()]);
+    if channel != "auto" {
+        cmd.args(["--input", channel]);
+    }
+    cmd.args(["--pace", "0", "--budget", budget, "--quiet", "-P"])
+        .arg(adb.port.to_string())
+        .args(["-s", &sim.serial(), "--calibration-dir"])
+        .arg(calibration)
+        .arg("--data-dir")
+        .arg(data.path());
+    let start = std::time::Instant::now();
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(900));
+    let wall = start.elapsed();
+    let text = out.text();
+    assert_eq!(out.code(), 0, "{text}\n{}", out.stderr);
+    (text, wall)
+}
+
+/// The channel, the rate and the taps of a run's summary ("... 256 taps at 243 taps/s via
+/// raw, ...").
+fn summary_figures(text: &str) -> (String, f64, String) {
+    let via = text
+        .split(" taps/s via ")
+        .nth(1)
+        .and_then(|s| s.split([',', ' ', ')']).next())
+        .unwrap_or("?")
+        .to_string();
+    let rate: f64 = text
+        .split(" taps/s via ")
+        .next()
+        .and_then(|s| s.rsplit(" at ").next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("no rate in {text}"));
+    let taps = text
+        .split(" taps at ")
+        .next()
+        .and_then(|s| s.rsplit("; ").next())
+        .unwrap_or("?")
+        .to_string();
+    (via, rate, taps)
 }
 
 /// `raw` with and without holding each tap down 5 ms (two writes per tap), on the phone-timed
