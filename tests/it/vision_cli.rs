@@ -273,29 +273,6 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
     let written = std::fs::read_to_string(&toml).unwrap();
     assert!(written.contains("mode = \"digit-first\"") && written.contains("erase = [400, 1700]"));
     assert!(dir.path().join("cal/phone.overlay.png").exists());
-    // No board: the failure says how to help, and the overlay is written all the same.
-    let blank = dir.path().join("blank.png");
-    image::RgbaImage::from_pixel(400, 800, image::Rgba([250, 250, 250, 255]))
-        .save(&blank)
-        .unwrap();
-    let failed = dir.path().join("cal/blank.toml");
-    let out = autoplay(
-        &[
-            "calibrate",
-            "--screenshot",
-            blank.to_str().unwrap(),
-            "--out",
-            failed.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("--board X0,Y0,X1,Y1") && err.contains("blank.overlay.png"),
-        "{err}"
-    );
-    assert!(dir.path().join("cal/blank.overlay.png").exists() && !failed.exists());
     let out = autoplay(
         &[
             "read",
@@ -329,4 +306,32 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// No board: the failure says how to help, and the overlay is written all the same.
+#[test]
+fn calibrate_without_a_board_says_what_to_give_and_writes_the_overlay() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank = dir.path().join("blank.png");
+    image::RgbaImage::from_pixel(400, 800, image::Rgba([250, 250, 250, 255]))
+        .save(&blank)
+        .unwrap();
+    let failed = dir.path().join("cal/blank.toml");
+    let out = autoplay(
+        &[
+            "calibrate",
+            "--screenshot",
+            blank.to_str().unwrap(),
+            "--out",
+            failed.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--board X0,Y0,X1,Y1") && err.contains("blank.overlay.png"),
+        "{err}"
+    );
+    assert!(dir.path().join("cal/blank.overlay.png").exists() && !failed.exists());
 }
