@@ -165,93 +165,128 @@ fn matching_brace(code: &str, open: usize) -> usize {
 /// and the string literals: (line, decoded text).
 fn lex(text: &str) -> (String, Vec<(usize, String)>) {
     let chars: Vec<char> = text.chars().collect();
-    let mut code = String::with_capacity(text.len());
-    let mut strings = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
+    let mut lx = Lexer {
+        chars: &chars,
+        code: String::with_capacity(text.len()),
+        strings: Vec::new(),
+        line: 1,
+        i: 0,
+    };
     let ident = |c: char| c.is_alphanumeric() || c == '_';
-    while i < chars.len() {
+    while lx.i < chars.len() {
+        let i = lx.i;
         let c = chars[i];
         let next = chars.get(i + 1).copied();
         let word_start = i == 0 || !ident(chars[i - 1]);
         if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
+            while lx.i < chars.len() && chars[lx.i] != '\n' {
+                lx.i += 1;
             }
         } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    if chars[i] == '\n' {
-                        line += 1;
-                        code.push('\n');
-                    }
-                    i += 1;
-                }
-            }
-        } else if word_start && raw_string_at(&chars, i).is_some() {
-            let (start, hashes) = raw_string_at(&chars, i).unwrap_or_default();
-            let close: String = std::iter::once('"')
-                .chain(std::iter::repeat_n('#', hashes))
-                .collect();
-            let body_start = start;
-            let mut j = body_start;
-            while j < chars.len() && !chars[j..].starts_with(&close.chars().collect::<Vec<_>>()) {
-                j += 1;
-            }
-            let s: String = chars[body_start..j.min(chars.len())].iter().collect();
-            strings.push((line, s.clone()));
-            push_placeholder(&mut code, &mut line, &s);
-            i = j + close.chars().count();
+            lx.block_comment();
+        } else if let Some(raw) = raw_string_at(&chars, i).filter(|_| word_start) {
+            lx.raw_string(raw);
         } else if c == '"' || (word_start && c == 'b' && next == Some('"')) {
-            let start_line = line;
-            i += if c == 'b' { 2 } else { 1 };
-            let (s, end, newlines) = string_body(&chars, i);
-            strings.push((start_line, s));
-            code.push_str("\"\"");
-            for _ in 0..newlines {
-                code.push('\n');
-            }
-            line += newlines;
-            i = end;
+            lx.i += if c == 'b' { 2 } else { 1 };
+            lx.string();
         } else if c == '\'' {
-            // A char literal ('x', '\n', '\u{1F600}'), else a lifetime.
-            let len = if next == Some('\\') {
-                chars[i + 2..]
-                    .iter()
-                    .position(|&c| c == '\'')
-                    .map(|p| p + 3)
-            } else {
-                (chars.get(i + 2) == Some(&'\'')).then_some(3)
-            };
-            match len {
-                Some(n) => {
-                    code.push_str("' '");
-                    i += n;
-                }
-                None => {
-                    code.push(c);
-                    i += 1;
-                }
-            }
+            lx.char_or_lifetime();
         } else {
             if c == '\n' {
-                line += 1;
+                lx.line += 1;
             }
-            code.push(c);
-            i += 1;
+            lx.code.push(c);
+            lx.i += 1;
         }
     }
-    (code, strings)
+    (lx.code, lx.strings)
+}
+
+/// A [`lex`] under way: at `chars[i]`, on `line`.
+struct Lexer<'a> {
+    chars: &'a [char],
+    code: String,
+    strings: Vec<(usize, String)>,
+    line: usize,
+    i: usize,
+}
+
+impl Lexer<'_> {
+    /// A block comment (nested ones included), blanked but for its newlines.
+    fn block_comment(&mut self) {
+        let chars = self.chars;
+        let mut depth = 0;
+        while self.i < chars.len() {
+            let i = self.i;
+            if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                depth += 1;
+                self.i += 2;
+            } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                depth -= 1;
+                self.i += 2;
+                if depth == 0 {
+                    break;
+                }
+            } else {
+                if chars[i] == '\n' {
+                    self.line += 1;
+                    self.code.push('\n');
+                }
+                self.i += 1;
+            }
+        }
+    }
+
+    /// A raw string literal whose body starts at `start`, closed by `"` and `hashes` `#`.
+    fn raw_string(&mut self, (start, hashes): (usize, usize)) {
+        let chars = self.chars;
+        let close: Vec<char> = std::iter::once('"')
+            .chain(std::iter::repeat_n('#', hashes))
+            .collect();
+        let mut j = start;
+        while j < chars.len() && !chars[j..].starts_with(&close) {
+            j += 1;
+        }
+        let s: String = chars[start..j.min(chars.len())].iter().collect();
+        self.strings.push((self.line, s.clone()));
+        push_placeholder(&mut self.code, &mut self.line, &s);
+        self.i = j + close.len();
+    }
+
+    /// A string literal from its body, at `i`.
+    fn string(&mut self) {
+        let (s, end, newlines) = string_body(self.chars, self.i);
+        self.strings.push((self.line, s));
+        self.code.push_str("\"\"");
+        for _ in 0..newlines {
+            self.code.push('\n');
+        }
+        self.line += newlines;
+        self.i = end;
+    }
+
+    /// A char literal ('x', '\n', '\u{1F600}'), else a lifetime.
+    fn char_or_lifetime(&mut self) {
+        let (chars, i) = (self.chars, self.i);
+        let len = if chars.get(i + 1) == Some(&'\\') {
+            chars[i + 2..]
+                .iter()
+                .position(|&c| c == '\'')
+                .map(|p| p + 3)
+        } else {
+            (chars.get(i + 2) == Some(&'\'')).then_some(3)
+        };
+        match len {
+            Some(n) => {
+                self.code.push_str("' '");
+                self.i += n;
+            }
+            None => {
+                self.code.push('\'');
+                self.i += 1;
+            }
+        }
+    }
 }
 
 /// Where a raw string literal that starts at `i` (`r"`, `r#"`, `br#"`) has its body, and its
