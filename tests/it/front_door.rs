@@ -126,26 +126,7 @@ fn calibrate_then_play_from_anywhere_with_one_file_per_app() {
     );
     user.adb.connect(&other_serial);
 
-    // The first app: calibrate, then --level 12 opens the level from the list calibrate found.
-    let said = user.calibrate(&first_serial, PACKAGE);
-    let first_file = user.calibrations().join(format!("Pixel_7-{PACKAGE}.toml"));
-    assert!(
-        said.contains(&format!("wrote {}", first_file.display())),
-        "{said}"
-    );
-    assert!(
-        said.contains("--level N opens levels from the app's level list"),
-        "{said}"
-    );
-    let out = user.autoplay(&["-s", &first_serial, "--level", "12", "--pace", "0", "-q"]);
-    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
-    let state = first.dumpsys();
-    assert_eq!(
-        (&state["level"], &state["solved"]),
-        (&12.into(), &true.into()),
-        "{state}"
-    );
-    assert_eq!(user.last_calibration(), first_file.display().to_string());
+    let first_file = first_app(&user, &first);
 
     // The second app, on a phone of the same model: its own file, the first one kept.
     let said = user.calibrate(&other_serial, OTHER);
@@ -186,16 +167,55 @@ fn calibrate_then_play_from_anywhere_with_one_file_per_app() {
     // The second app's rules change (an update: cell first now): a play on its calibration
     // stops early, naming the file to calibrate again.
     drop(other);
-    let _other = SimProcess::start(other_port, &["--package", OTHER]);
-    user.adb.connect(&other_serial);
+    an_updated_app_stops_early(&user, other_port, &other_file);
+    assert_eq!(
+        std::fs::read_dir(user.cwd.path()).unwrap().count(),
+        0,
+        "nothing written into the working directory"
+    );
+}
+
+/// The first app: calibrate, then --level 12 opens the level from the list calibrate found.
+/// Its calibration file.
+fn first_app(user: &User, first: &autoplay_sim::SimHandle) -> PathBuf {
+    let first_serial = first.serial();
+    let said = user.calibrate(&first_serial, PACKAGE);
+    let first_file = user.calibrations().join(format!("Pixel_7-{PACKAGE}.toml"));
+    assert!(
+        said.contains(&format!("wrote {}", first_file.display())),
+        "{said}"
+    );
+    assert!(
+        said.contains("--level N opens levels from the app's level list"),
+        "{said}"
+    );
+    let out = user.autoplay(&["-s", &first_serial, "--level", "12", "--pace", "0", "-q"]);
+    assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
+    let state = first.dumpsys();
+    assert_eq!(
+        (&state["level"], &state["solved"]),
+        (&12.into(), &true.into()),
+        "{state}"
+    );
+    assert_eq!(user.last_calibration(), first_file.display().to_string());
+
+    first_file
+}
+
+/// After an update changed the app's rules (the simulated phone on `port` started again, cell
+/// first now), a play on its calibration `file` stops early, naming the file.
+fn an_updated_app_stops_early(user: &User, port: u16, file: &std::path::Path) {
+    let serial = format!("127.0.0.1:{port}");
+    let _other = SimProcess::start(port, &["--package", OTHER]);
+    user.adb.connect(&serial);
     let started = Instant::now();
-    let out = user.autoplay(&["-s", &other_serial, "--level", "5", "--pace", "0", "-q"]);
+    let out = user.autoplay(&["-s", &serial, "--level", "5", "--pace", "0", "-q"]);
     let took = started.elapsed();
     assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
     assert!(
         out.stderr.contains(&format!(
             "the taps do not do on the screen what the calibration {} says they do",
-            other_file.display()
+            file.display()
         )) && out.stderr.contains("calibrate it again"),
         "{}",
         out.stderr
@@ -207,11 +227,6 @@ fn calibrate_then_play_from_anywhere_with_one_file_per_app() {
     );
     // Generous for a loaded machine: the stop itself is after about 100 taps and one round.
     assert!(took < Duration::from_secs(60), "{took:?}");
-    assert_eq!(
-        std::fs::read_dir(user.cwd.path()).unwrap().count(),
-        0,
-        "nothing written into the working directory"
-    );
 }
 
 #[test]
