@@ -128,6 +128,18 @@ fn stats_reads_the_data_directory_and_its_overrides() {
     assert!(stats(Some(&env), Some(&arg)).contains(&missing(&arg)));
 }
 
+/// `data` holds one run and one session, played with the calibration file `calibration`.
+fn recorded_once_with(data: &Path, calibration: &str) {
+    assert_eq!(read_runs(&data.join("runs.csv")).unwrap().len(), 1);
+    let sessions: Vec<PathBuf> = std::fs::read_dir(data.join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(sessions.len(), 1);
+    let meta = SessionMeta::load(&sessions[0]).unwrap();
+    assert!(meta.calibration.ends_with(calibration), "{meta:?}");
+}
+
 /// A calibration made into the config directory is found from any current directory, and the
 /// run is recorded in the data directory; in the repository, `./calibration` is read as well.
 #[test]
@@ -164,19 +176,7 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
     );
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert_eq!(sim.dumpsys()["solved"], true);
-    assert_eq!(
-        read_runs(&data_dir(home.path()).join("runs.csv"))
-            .unwrap()
-            .len(),
-        1
-    );
-    let sessions: Vec<PathBuf> = std::fs::read_dir(data_dir(home.path()).join("sessions"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(sessions.len(), 1);
-    let meta = SessionMeta::load(&sessions[0]).unwrap();
-    assert!(meta.calibration.ends_with("my-pixel.toml"), "{meta:?}");
+    recorded_once_with(&data_dir(home.path()), "my-pixel.toml");
     assert_eq!(
         std::fs::read_dir(cwd.path()).unwrap().count(),
         0,
