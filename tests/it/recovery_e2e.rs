@@ -326,6 +326,28 @@ fn a_restarted_phone_gets_no_blind_taps_and_the_level_is_reopened() {
     );
 }
 
+/// How many digits the first start of `dir`'s journal left on the board.
+fn digits_before_the_stop(dir: &Path) -> usize {
+    let journal = read_journal(&dir.join("journal.jsonl")).unwrap();
+    let meta = sudoku_autoplay::session::SessionMeta::load(dir).unwrap();
+    let givens = meta.givens_board().unwrap();
+    let mut board = givens;
+    for line in journal.lines.iter().skip(1) {
+        match line {
+            JournalLine::Start { .. } => break,
+            JournalLine::Event { event, .. } => match *event {
+                sudoku_autoplay::solver::Event::Place { cell, digit } => {
+                    board.set(cell as usize, digit)
+                }
+                sudoku_autoplay::solver::Event::Undo { cell, .. } => board.set(cell as usize, 0),
+            },
+            JournalLine::Write { cell, digit, .. } => board.set(*cell as usize, *digit),
+            _ => {}
+        }
+    }
+    board.filled() - givens.filled()
+}
+
 #[test]
 fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_digits() {
     let data = tempfile::tempdir().unwrap();
@@ -369,24 +391,7 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
     let report = resume(&device, &dir, &config(data.path(), 11), &mut |_| {}).unwrap();
     assert_solved(&sim, data.path(), "resumed");
     // Every digit the journal had on the board was entered again.
-    let journal = read_journal(&dir.join("journal.jsonl")).unwrap();
-    let meta = sudoku_autoplay::session::SessionMeta::load(&dir).unwrap();
-    let givens = meta.givens_board().unwrap();
-    let mut board = givens;
-    for line in journal.lines.iter().skip(1) {
-        match line {
-            JournalLine::Start { .. } => break,
-            JournalLine::Event { event, .. } => match *event {
-                sudoku_autoplay::solver::Event::Place { cell, digit } => {
-                    board.set(cell as usize, digit)
-                }
-                sudoku_autoplay::solver::Event::Undo { cell, .. } => board.set(cell as usize, 0),
-            },
-            JournalLine::Write { cell, digit, .. } => board.set(*cell as usize, *digit),
-            _ => {}
-        }
-    }
-    let entered = board.filled() - givens.filled();
+    let entered = digits_before_the_stop(&dir);
     assert!(entered > 0);
     assert!(
         report.performed.repairs >= entered as u64,
@@ -753,13 +758,18 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
     assert_eq!(last_run(data.path()).result, "interrupted");
     let rows = read_runs(&data.path().join("runs.csv")).unwrap().len();
 
-    // A second Ctrl-C quits at once, while the taps under way are still landing (a slow phone:
-    // 0.2 s an `input tap`, so finishing them would take seconds).
+    a_second_ctrl_c_quits_at_once(&adb, data.path(), rows);
+}
+
+/// A second Ctrl-C quits at once, while the taps under way are still landing (a slow phone:
+/// 0.2 s an `input tap`, so finishing them would take seconds); `rows` runs are recorded in
+/// `data` before, and no row is added.
+fn a_second_ctrl_c_quits_at_once(adb: &AdbServer, data: &Path, rows: usize) {
     let mut c = pixel();
     c.input_latency = Duration::from_millis(200);
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
-    let mut child = start_run(&adb, &sim, data.path(), 5, &["--input", "input"]);
+    let mut child = start_run(adb, &sim, data, 5, &["--input", "input"]);
     let lines = stderr_lines(&mut child);
     signal(&child, "-INT");
     let mut seen = Vec::new();
@@ -787,7 +797,7 @@ fn ctrl_c_and_sigterm_record_the_run_and_say_how_to_resume() {
         "it quit before the taps under way landed: {seen:?}"
     );
     assert_eq!(
-        read_runs(&data.path().join("runs.csv")).unwrap().len(),
+        read_runs(&data.join("runs.csv")).unwrap().len(),
         rows,
         "no row: the journal so far is the record"
     );
