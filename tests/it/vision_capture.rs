@@ -139,12 +139,23 @@ fn no_board(img: &RgbaImage, what: &str) {
 #[test]
 fn non_sudoku_images_say_no_board() {
     let (w, h) = (1080u32, 2400u32);
-    // A blank screen.
-    no_board(
-        &RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255])),
-        "blank",
-    );
-    // A settings list: text rows and full-width dividers.
+    let blank = RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255]));
+    no_board(&blank, "blank");
+    no_board(&settings_list(w, h), "settings list");
+    no_board(&grid_8x8(w, h), "8x8 grid");
+    no_board(&calendar(w, h), "calendar");
+    // Noise.
+    let mut state = 12345u32;
+    let noise = RgbaImage::from_fn(720, 1280, |_, _| {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let v = (state >> 16) as u8;
+        image::Rgba([v, v, v, 255])
+    });
+    no_board(&noise, "noise");
+}
+
+/// A settings list: text rows and full-width dividers.
+fn settings_list(w: u32, h: u32) -> RgbaImage {
     let mut img = RgbaImage::from_pixel(w, h, image::Rgba([250, 250, 250, 255]));
     for i in 0..14 {
         let y = 200.0 + i as f32 * 150.0;
@@ -165,8 +176,11 @@ fn non_sudoku_images_say_no_board() {
             [200, 200, 200],
         );
     }
-    no_board(&img, "settings list");
-    // An 8x8 grid with a border (a chess or puzzle board), digits in it.
+    img
+}
+
+/// An 8x8 grid with a border (a chess or puzzle board), digits in it.
+fn grid_8x8(w: u32, h: u32) -> RgbaImage {
     let mut img = RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255]));
     let cell = 120i64;
     for i in 0..9 {
@@ -179,14 +193,8 @@ fn non_sudoku_images_say_no_board() {
             600 + 8 * cell + 2,
             [40, 40, 40],
         );
-        fill(
-            &mut img,
-            60,
-            600 + i * cell - 1,
-            60 + 8 * cell + 2,
-            600 + i * cell + 2,
-            [40, 40, 40],
-        );
+        let y = 600 + i * cell;
+        fill(&mut img, 60, y - 1, 60 + 8 * cell + 2, y + 2, [40, 40, 40]);
     }
     for i in 0..8 {
         text_centered(
@@ -198,30 +206,19 @@ fn non_sudoku_images_say_no_board() {
             &format!("{}", i + 1),
         );
     }
-    no_board(&img, "8x8 grid");
-    // A calendar: 7 columns, 6 rows.
+    img
+}
+
+/// A calendar: 7 columns, 6 rows.
+fn calendar(w: u32, h: u32) -> RgbaImage {
     let mut img = RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255]));
     for i in 0..8 {
         let p = 40 + i * 143;
         fill(&mut img, p, 700, p + 2, 700 + 6 * 143, [180, 180, 180]);
     }
     for i in 0..7 {
-        fill(
-            &mut img,
-            40,
-            700 + i * 143,
-            40 + 7 * 143,
-            702 + i * 143,
-            [180, 180, 180],
-        );
+        let y = 700 + i * 143;
+        fill(&mut img, 40, y, 40 + 7 * 143, y + 2, [180, 180, 180]);
     }
-    no_board(&img, "calendar");
-    // Noise.
-    let mut state = 12345u32;
-    let noise = RgbaImage::from_fn(720, 1280, |_, _| {
-        state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        let v = (state >> 16) as u8;
-        image::Rgba([v, v, v, 255])
-    });
-    no_board(&noise, "noise");
+    img
 }
