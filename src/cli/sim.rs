@@ -751,6 +751,10 @@ mod tests {
         .config()
         .unwrap();
         assert_eq!(c.app.mistake_limit, Some(5), "--mistake-limit wins");
+    }
+
+    #[test]
+    fn every_input_rule_has_its_flag() {
         let c = parse(&[
             "--input-order",
             "both",
