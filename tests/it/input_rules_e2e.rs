@@ -123,6 +123,24 @@ fn calibrate(case: &Case, sim: &SimHandle, adb: &AdbServer, file: &Path) -> serd
     after
 }
 
+/// The number just before `word` in `text` (`N things`, or `1 thing`); `said` is for the panic.
+fn number_before(text: &str, word: &str, said: &str) -> u64 {
+    let singular = word.replacen("s ", " ", 1);
+    let singular = singular.strip_suffix('s').unwrap_or(&singular);
+    let at = text
+        .find(word)
+        .or_else(|| text.find(&format!("1{singular}")).map(|at| at + 1))
+        .unwrap_or_else(|| panic!("{word}: {said}"));
+    let digits: String = text[..at]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().unwrap()
+}
+
 /// [`calibrate`], then plays `level` with the case's strategy and checks how it ended.
 fn run(case: &Case) {
     let data = tempfile::tempdir().unwrap();
@@ -162,23 +180,7 @@ fn run(case: &Case) {
             assert_eq!(state["solved"], true, "{said}");
             // Every step of the search was shown: placements + undos = steps shown.
             let text = out.text();
-            // `N things` or `1 thing`.
-            let number_before = |word: &str| -> u64 {
-                let singular = word.replacen("s ", " ", 1);
-                let singular = singular.strip_suffix('s').unwrap_or(&singular);
-                let at = text
-                    .find(word)
-                    .or_else(|| text.find(&format!("1{singular}")).map(|at| at + 1))
-                    .unwrap_or_else(|| panic!("{word}: {said}"));
-                let digits: String = text[..at]
-                    .trim_end()
-                    .chars()
-                    .rev()
-                    .take_while(|c| c.is_ascii_digit() || *c == ',')
-                    .filter(char::is_ascii_digit)
-                    .collect();
-                digits.chars().rev().collect::<String>().parse().unwrap()
-            };
+            let number_before = |word: &str| number_before(&text, word, &said);
             assert_eq!(
                 number_before(" placements") + number_before(" undos"),
                 number_before(" steps shown"),
