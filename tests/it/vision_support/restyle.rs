@@ -285,20 +285,8 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
         if !right {
             sides.push((rr, t, rr, b));
         }
-        for (ax, ay, bx, by) in sides {
-            let len = (bx - ax).max(by - ay);
-            let mut s = 0;
-            while s < len {
-                let e = (s + dash).min(len);
-                let (sx, sy) = if bx > ax { (ax + s, ay) } else { (ax, ay + s) };
-                let (w, h) = if bx > ax {
-                    (e - s, wide)
-                } else {
-                    (wide, e - s)
-                };
-                fill(img, sx, sy, sx + w, sy + h, colour);
-                s += dash + gap;
-            }
+        for side in sides {
+            dashed(img, side, (dash, gap, wide), colour);
         }
         if !left {
             let sum: u32 = (c..c + 3)
@@ -320,6 +308,29 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
             );
             text_at(img, size, x, y, colour, &sum.to_string());
         }
+    }
+}
+
+/// A dashed line from (`ax`, `ay`) to (`bx`, `by`), across or down: `dash` long dashes
+/// `gap` apart, `wide` thick.
+fn dashed(
+    img: &mut RgbaImage,
+    (ax, ay, bx, by): (i64, i64, i64, i64),
+    (dash, gap, wide): (i64, i64, i64),
+    colour: Rgb,
+) {
+    let len = (bx - ax).max(by - ay);
+    let mut s = 0;
+    while s < len {
+        let e = (s + dash).min(len);
+        let (sx, sy) = if bx > ax { (ax + s, ay) } else { (ax, ay + s) };
+        let (w, h) = if bx > ax {
+            (e - s, wide)
+        } else {
+            (wide, e - s)
+        };
+        fill(img, sx, sy, sx + w, sy + h, colour);
+        s += dash + gap;
     }
 }
 
