@@ -701,7 +701,6 @@ impl Env {
 
     /// One play on a phone with `args`: its class.
     fn play(&self, dir: &Path, sim_args: &[String], d: &Draw) -> Outcome {
-        let (level, strategy) = (d.level, d.strategy);
         let port = free_port();
         let serial = format!("127.0.0.1:{port}");
         let mut sim = self.sim(port, sim_args);
@@ -714,91 +713,111 @@ impl Env {
                 repairs: None,
             }
         } else {
-            let open = am_start(d.package).replace("{level}", "1");
-            self.adb(&["-s", &serial, "shell", &open]);
-            let runs = dir.join("runs").join("runs.csv");
-            let rows_before = csv_rows(&runs).len();
-            let level_s = level.to_string();
-            let mut child = self
-                .autoplay(
-                    dir,
-                    &[
-                        "-s",
-                        &serial,
-                        "--level",
-                        &level_s,
-                        "--strategy",
-                        strategy,
-                        "--pace",
-                        "0",
-                        // A plan that fits the campaign's timeout: a run the player itself
-                        // plans longer is no hang (a level with a slow search on a slow channel
-                        // shows what fits, then fills the rest).
-                        "--budget",
-                        &self.budget,
-                    ],
-                )
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("autoplay");
-            let stderr = child.stderr.take().unwrap();
-            let reader = std::thread::spawn(move || {
-                let mut s = String::new();
-                let _ = std::io::Read::read_to_string(&mut { stderr }, &mut s);
-                s
-            });
-            let start = Instant::now();
-            let status = loop {
-                if let Some(st) = child.try_wait().unwrap() {
-                    break Some(st);
-                }
-                if start.elapsed() > self.timeout {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    break None;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            };
-            let err = reader.join().unwrap_or_default();
-            let truth = self.adb(&["-s", &serial, "shell", "dumpsys", "sudoku"]);
-            let truth: serde_json::Value =
-                serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
-            let solved = truth["solved"] == true && truth["level"] == level;
-            let rows = csv_rows(&runs);
-            let row = (rows.len() > rows_before).then(|| rows.last().cloned().unwrap());
-            let code = status.and_then(|s| s.code());
-            let panicked = err.contains("panicked at");
-            let class = match (status, code) {
-                _ if panicked => Class::Panic,
-                (None, _) => Class::Hang,
-                (_, Some(0)) if !solved => Class::FalseSuccess,
-                (_, Some(0)) => match &row {
-                    Some(r) if r.contains(",solved,") || r.contains("solved") => Class::Solved,
-                    _ => Class::CsvDisagrees,
-                },
-                (_, _) if solved => Class::UnderClaim,
-                _ => match &row {
-                    Some(r) if r.contains(",solved,") => Class::CsvDisagrees,
-                    _ => Class::HonestFailure,
-                },
-            };
-            Outcome {
-                class,
-                code,
-                last_line: err
-                    .lines()
-                    .find(|l| l.starts_with("error"))
-                    .unwrap_or_else(|| err.lines().last().unwrap_or(""))
-                    .to_string(),
-                solved,
-                repairs: row.as_deref().and_then(|r| repairs_of(&runs, r)),
-            }
+            self.play_on(dir, &serial, d)
         };
         let _ = sim.kill();
         let _ = sim.wait();
         self.adb(&["disconnect", &serial]);
         outcome
+    }
+
+    /// [`Self::play`] on the phone connected as `serial`.
+    fn play_on(&self, dir: &Path, serial: &str, d: &Draw) -> Outcome {
+        let (level, strategy) = (d.level, d.strategy);
+        let open = am_start(d.package).replace("{level}", "1");
+        self.adb(&["-s", serial, "shell", &open]);
+        let runs = dir.join("runs").join("runs.csv");
+        let rows_before = csv_rows(&runs).len();
+        let level_s = level.to_string();
+        let mut child = self
+            .autoplay(
+                dir,
+                &[
+                    "-s",
+                    serial,
+                    "--level",
+                    &level_s,
+                    "--strategy",
+                    strategy,
+                    "--pace",
+                    "0",
+                    // A plan that fits the campaign's timeout: a run the player itself
+                    // plans longer is no hang (a level with a slow search on a slow channel
+                    // shows what fits, then fills the rest).
+                    "--budget",
+                    &self.budget,
+                ],
+            )
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("autoplay");
+        let stderr = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = std::io::Read::read_to_string(&mut { stderr }, &mut s);
+            s
+        });
+        let status = wait_at_most(&mut child, self.timeout);
+        let err = reader.join().unwrap_or_default();
+        let truth = self.adb(&["-s", serial, "shell", "dumpsys", "sudoku"]);
+        let truth: serde_json::Value =
+            serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
+        let solved = truth["solved"] == true && truth["level"] == level;
+        let rows = csv_rows(&runs);
+        let row = (rows.len() > rows_before).then(|| rows.last().cloned().unwrap());
+        let code = status.and_then(|s| s.code());
+        let class = class_of(status.is_some(), code, solved, row.as_deref(), &err);
+        Outcome {
+            class,
+            code,
+            last_line: err
+                .lines()
+                .find(|l| l.starts_with("error"))
+                .unwrap_or_else(|| err.lines().last().unwrap_or(""))
+                .to_string(),
+            solved,
+            repairs: row.as_deref().and_then(|r| repairs_of(&runs, r)),
+        }
+    }
+}
+
+/// Waits for `child` at most `timeout` (then kills it: `None`).
+fn wait_at_most(
+    child: &mut std::process::Child,
+    timeout: Duration,
+) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return Some(st);
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The class of a play: whether it `ended` in time, its exit `code`, whether the phone shows
+/// the level `solved`, its `row` of runs.csv (if it wrote one), its stderr.
+fn class_of(ended: bool, code: Option<i32>, solved: bool, row: Option<&str>, err: &str) -> Class {
+    let panicked = err.contains("panicked at");
+    match (ended, code) {
+        _ if panicked => Class::Panic,
+        (false, _) => Class::Hang,
+        (_, Some(0)) if !solved => Class::FalseSuccess,
+        (_, Some(0)) => match row {
+            Some(r) if r.contains(",solved,") || r.contains("solved") => Class::Solved,
+            _ => Class::CsvDisagrees,
+        },
+        (_, _) if solved => Class::UnderClaim,
+        _ => match row {
+            Some(r) if r.contains(",solved,") => Class::CsvDisagrees,
+            _ => Class::HonestFailure,
+        },
     }
 }
 
