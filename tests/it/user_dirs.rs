@@ -153,8 +153,9 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
     )
     .unwrap();
     let sim = spawn(SimConfig::new(profile::profile("pixel").unwrap().clone())).unwrap();
+    let serial = sim.serial();
     let adb = AdbServer::start();
-    adb.connect(&sim.serial());
+    adb.connect(&serial);
     let port = adb.addr().port().to_string();
     let autoplay = |dir: &Path, args: &[&str]| {
         let mut cmd = autoplay_in_home(home.path());
@@ -164,15 +165,7 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
 
     let out = autoplay(
         cwd.path(),
-        &[
-            "--level",
-            "3",
-            "--pace",
-            "0",
-            "--quiet",
-            "-s",
-            &sim.serial(),
-        ],
+        &["--level", "3", "--pace", "0", "--quiet", "-s", &serial],
     );
     assert_eq!(out.code(), 0, "{}\n{}", out.text(), out.stderr);
     assert_eq!(sim.dumpsys()["solved"], true);
@@ -208,7 +201,7 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
         &[
             "--quiet",
             "-s",
-            &sim.serial(),
+            &serial,
             "--calibration-dir",
             empty.to_str().unwrap(),
         ],

@@ -240,16 +240,8 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         .save(&shot)
         .unwrap();
     let toml = dir.path().join("cal/phone.toml");
-    let out = autoplay(
-        &[
-            "calibrate",
-            "--screenshot",
-            shot.to_str().unwrap(),
-            "--out",
-            toml.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let (shot_s, toml_s) = (shot.to_str().unwrap(), toml.to_str().unwrap());
+    let out = autoplay(&["calibrate", "--screenshot", shot_s, "--out", toml_s], b"");
     // The erase key is the word "Erase" in the action row over the keypad.
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -259,9 +251,9 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         &[
             "calibrate",
             "--screenshot",
-            shot.to_str().unwrap(),
+            shot_s,
             "--out",
-            toml.to_str().unwrap(),
+            toml_s,
             "--erase",
             "400,1700",
             "--mode",
@@ -276,9 +268,9 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
     let out = autoplay(
         &[
             "read",
-            shot.to_str().unwrap(),
+            shot_s,
             "--calibration",
-            toml.to_str().unwrap(),
+            toml_s,
             "--json",
             "--strict",
         ],
@@ -292,12 +284,7 @@ fn calibrate_writes_toml_and_overlay_that_read_uses() {
         .save(&small)
         .unwrap();
     let out = autoplay(
-        &[
-            "read",
-            small.to_str().unwrap(),
-            "--calibration",
-            toml.to_str().unwrap(),
-        ],
+        &["read", small.to_str().unwrap(), "--calibration", toml_s],
         b"",
     );
     assert_eq!(out.status.code(), Some(1));
