@@ -255,20 +255,7 @@ fn window_fit(
         .filter(|&n| has(n))
         .map(|n| (n as f32, mids[n]))
         .collect();
-    let nn = pts.len() as f32;
-    let (mx, my) = (
-        pts.iter().map(|p| p.0).sum::<f32>() / nn,
-        pts.iter().map(|p| p.1).sum::<f32>() / nn,
-    );
-    let sxx: f32 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let sxy: f32 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let slope = if sxx > 0.0 { sxy / sxx } else { cell };
-    let o = my - slope * mx;
-    let err = pts
-        .iter()
-        .map(|&(n, q)| (q - (o + slope * n)).abs())
-        .sum::<f32>()
-        / nn;
+    let (slope, o, err) = least_squares(&pts, cell);
     let pos: [f32; 10] = std::array::from_fn(|n| {
         if has(n) {
             mids[n]
@@ -298,4 +285,24 @@ fn window_fit(
         err,
         score,
     })
+}
+
+/// The straight line through `pts` (position index, line position) by least squares: its
+/// slope (`flat` where the indices do not vary), offset, and mean distance from the points.
+fn least_squares(pts: &[(f32, f32)], flat: f32) -> (f32, f32, f32) {
+    let nn = pts.len() as f32;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f32>() / nn,
+        pts.iter().map(|p| p.1).sum::<f32>() / nn,
+    );
+    let sxx: f32 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f32 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { flat };
+    let o = my - slope * mx;
+    let err = pts
+        .iter()
+        .map(|&(n, q)| (q - (o + slope * n)).abs())
+        .sum::<f32>()
+        / nn;
+    (slope, o, err)
 }
