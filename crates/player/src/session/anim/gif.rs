@@ -249,24 +249,8 @@ pub fn write_gif(timeline: &Timeline<'_>, out: impl Write) -> anyhow::Result<Gif
             // Every drawn colour is in the palette; anything else would read as white.
             .map(|c| index.get(c).copied().unwrap_or(0))
             .collect();
-        let (left, top, w, h) = match &previous {
-            Some(prev) => changed_rect(prev, &pixels),
-            None => (0, 0, WIDTH, HEIGHT),
-        };
-        let mut buffer = Vec::with_capacity(w as usize * h as usize);
-        for y in top..top + h {
-            let row = y as usize * WIDTH as usize;
-            let span = row + left as usize..row + (left + w) as usize;
-            match &previous {
-                Some(prev) => buffer.extend(
-                    pixels[span.clone()]
-                        .iter()
-                        .zip(&prev[span])
-                        .map(|(&p, &q)| if p == q { transparent } else { p }),
-                ),
-                None => buffer.extend_from_slice(&pixels[span]),
-            }
-        }
+        let (rect, buffer) = delta(previous.as_deref(), &pixels, transparent);
+        let (left, top, w, h) = rect;
         let frame = gif::Frame {
             left,
             top,
@@ -290,6 +274,34 @@ pub fn write_gif(timeline: &Timeline<'_>, out: impl Write) -> anyhow::Result<Gif
         frames: n,
         every_step: timeline.every_step(),
     })
+}
+
+/// What a frame of `pixels` draws over the `previous` one: the rectangle of the changes
+/// (the whole picture for the first frame) and its pixels, `transparent` where unchanged.
+fn delta(
+    previous: Option<&[u8]>,
+    pixels: &[u8],
+    transparent: u8,
+) -> ((u16, u16, u16, u16), Vec<u8>) {
+    let (left, top, w, h) = match previous {
+        Some(prev) => changed_rect(prev, pixels),
+        None => (0, 0, WIDTH, HEIGHT),
+    };
+    let mut buffer = Vec::with_capacity(w as usize * h as usize);
+    for y in top..top + h {
+        let row = y as usize * WIDTH as usize;
+        let span = row + left as usize..row + (left + w) as usize;
+        match previous {
+            Some(prev) => buffer.extend(
+                pixels[span.clone()]
+                    .iter()
+                    .zip(&prev[span])
+                    .map(|(&p, &q)| if p == q { transparent } else { p }),
+            ),
+            None => buffer.extend_from_slice(&pixels[span]),
+        }
+    }
+    ((left, top, w, h), buffer)
 }
 
 /// The smallest rectangle holding every changed pixel (1x1 when nothing changed).
