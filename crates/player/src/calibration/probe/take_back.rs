@@ -126,25 +126,7 @@ impl Prober<'_> {
         if self.at_a() != d {
             self.write_a()?;
         }
-        let mut candidates: Vec<(Point, String)> = hint
-            .map(|p| {
-                (
-                    p,
-                    "the key the screenshot's survey took for undo".to_string(),
-                )
-            })
-            .into_iter()
-            .collect();
-        if let Ok(Some(screen)) = self.target.words() {
-            for (words, center) in screen.nodes {
-                let w = words.to_lowercase();
-                if UNDO_WORDS.iter().any(|u| w.contains(u))
-                    && !candidates.iter().any(|(p, _)| near(*p, center))
-                {
-                    candidates.push((center, format!("the button {words:?}")));
-                }
-            }
-        }
+        let candidates = self.undo_candidates(hint);
         for (p, what) in candidates {
             // A candidate that is a digit key or a cell would write: not tried.
             if self
@@ -155,19 +137,7 @@ impl Prober<'_> {
             {
                 continue;
             }
-            // Apps may keep the digit entered again as an entry of its own: a few taps, while
-            // nothing but the probe's cell changes.
-            for _ in 0..3 {
-                self.tap(p)?;
-                self.look()?;
-                let board = self.last.as_ref().expect("looked").board;
-                let elsewhere =
-                    (0..CELLS).any(|c| c != self.a && board.get(c) != self.start.get(c));
-                if self.at_a() == 0 || elsewhere {
-                    break;
-                }
-            }
-            if self.at_a() == 0 {
+            if self.undoes(p)? {
                 self.undo = Some(p);
                 self.input.undo = Some([p.0, p.1]);
                 self.take_back.get_or_insert(TakeBack::Undo);
@@ -189,6 +159,39 @@ impl Prober<'_> {
             "no undo key found (or none took the last entry back)".into(),
         );
         Ok(())
+    }
+
+    /// The keys that may be undo: the survey's `hint`, and the nodes whose words say undo.
+    fn undo_candidates(&mut self, hint: Option<Point>) -> Vec<(Point, String)> {
+        let survey = "the key the screenshot's survey took for undo".to_string();
+        let mut candidates: Vec<(Point, String)> = hint.map(|p| (p, survey)).into_iter().collect();
+        if let Ok(Some(screen)) = self.target.words() {
+            for (words, center) in screen.nodes {
+                let w = words.to_lowercase();
+                if UNDO_WORDS.iter().any(|u| w.contains(u))
+                    && !candidates.iter().any(|(p, _)| near(*p, center))
+                {
+                    candidates.push((center, format!("the button {words:?}")));
+                }
+            }
+        }
+        candidates
+    }
+
+    /// Whether tapping `p` takes the probe's digit back out of its cell. Apps may keep the
+    /// digit entered again as an entry of its own: a few taps, while nothing but the probe's
+    /// cell changes.
+    fn undoes(&mut self, p: Point) -> anyhow::Result<bool> {
+        for _ in 0..3 {
+            self.tap(p)?;
+            self.look()?;
+            let board = self.last.as_ref().expect("looked").board;
+            let elsewhere = (0..CELLS).any(|c| c != self.a && board.get(c) != self.start.get(c));
+            if self.at_a() == 0 || elsewhere {
+                break;
+            }
+        }
+        Ok(self.at_a() == 0)
     }
 }
 
