@@ -37,13 +37,11 @@ impl Prober<'_> {
             match self.at_a() {
                 x if x == d => {
                     self.input.mode = InputMode::DigitFirst;
-                    self.see(
-                        RuleKey::Mode,
-                        format!(
-                            "tapped {other}, {d}, then {}: {d} went in (a brush)",
-                            self.name()
-                        ),
+                    let seen = format!(
+                        "tapped {other}, {d}, then {}: {d} went in (a brush)",
+                        self.name()
                     );
+                    self.see(RuleKey::Mode, seen);
                     on("digit-first: a digit key arms a brush that cell taps write");
                     self.brush_path(undo_hint, on)?;
                     break;
@@ -56,22 +54,11 @@ impl Prober<'_> {
                         if attempt == 0 {
                             continue;
                         }
-                        return Err(Advised::new(
-                            format!(
-                                "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} \
-                                 there (tried twice): check the calibration's keys, or give \
-                                 [input] by hand",
-                                self.name()
-                            ),
-                            &[Remedy::CalibrateKeys],
-                        )
-                        .into());
+                        return Err(self.no_order());
                     }
                     self.input.mode = InputMode::CellFirst;
-                    self.see(
-                        RuleKey::Mode,
-                        format!("tapped {}, then {d}: {d} went in", self.name()),
-                    );
+                    let seen = format!("tapped {}, then {d}: {d} went in", self.name());
+                    self.see(RuleKey::Mode, seen);
                     on("cell-first: tap the cell, then the digit");
                     self.cell_path(&none, &selected, undo_hint, on)?;
                     break;
@@ -85,6 +72,20 @@ impl Prober<'_> {
             self.cell(self.g[1])?;
         }
         Ok(())
+    }
+
+    /// Why the probe stops when neither order wrote its digit.
+    fn no_order(&self) -> anyhow::Error {
+        let d = self.digit;
+        Advised::new(
+            format!(
+                "neither {}'s cell then {d}, nor {d} then the cell, wrote {d} there (tried \
+                 twice): check the calibration's keys, or give [input] by hand",
+                self.name()
+            ),
+            &[Remedy::CalibrateKeys],
+        )
+        .into()
     }
 
     /// Cell-first: the probe's cell holds its digit, selected.
