@@ -62,34 +62,48 @@ pub(super) fn highlighted(digits: &[DigitInk], tint: &[f32], conflicting: &[bool
 /// Up to three inks: per digit, its ink's rank by how many digits have it (0: the most
 /// common). `None` for one ink.
 pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<usize>> {
-    let first = *cols.first()?;
     // Farthest-point seeds, then a few rounds of k-means.
-    let mut centres = vec![first];
-    while centres.len() < 3 {
-        let far = cols.iter().copied().max_by(|a, b| {
-            let da = centres
-                .iter()
-                .map(|c| dist(*a, *c))
-                .fold(f32::MAX, f32::min);
-            let db = centres
-                .iter()
-                .map(|c| dist(*b, *c))
-                .fold(f32::MAX, f32::min);
-            da.total_cmp(&db)
-        })?;
-        if centres
+    let mut centres = seeds(cols)?;
+    if centres.len() < 2 {
+        return None;
+    }
+    let member = k_means(cols, &mut centres);
+    let count = |k: usize| member.iter().filter(|&&m| m == k).count();
+    let mut rank: Vec<usize> = (0..centres.len()).collect();
+    rank.sort_by_key(|&k| std::cmp::Reverse(count(k)));
+    if count(rank[0]) == cols.len() {
+        return None;
+    }
+    Some(
+        member
             .iter()
-            .map(|c| dist(far, *c))
-            .fold(f32::MAX, f32::min)
-            < SAME_INK
-        {
+            .map(|&m| rank.iter().position(|&k| k == m).unwrap_or(0))
+            .collect(),
+    )
+}
+
+/// Up to three seeds for [`inks`]: the first colour, then each colour farthest from the seeds
+/// so far while it is another ink. `None` without colours.
+fn seeds(cols: &[[f32; 3]]) -> Option<Vec<[f32; 3]>> {
+    let mut centres = vec![*cols.first()?];
+    let from_centres = |c: [f32; 3], centres: &[[f32; 3]]| {
+        centres.iter().map(|k| dist(c, *k)).fold(f32::MAX, f32::min)
+    };
+    while centres.len() < 3 {
+        let far = cols
+            .iter()
+            .copied()
+            .max_by(|a, b| from_centres(*a, &centres).total_cmp(&from_centres(*b, &centres)))?;
+        if from_centres(far, &centres) < SAME_INK {
             break;
         }
         centres.push(far);
     }
-    if centres.len() < 2 {
-        return None;
-    }
+    Some(centres)
+}
+
+/// Eight rounds of k-means from `centres`: each colour's centre.
+fn k_means(cols: &[[f32; 3]], centres: &mut [[f32; 3]]) -> Vec<usize> {
     let nearest = |c: [f32; 3], centres: &[[f32; 3]]| {
         (0..centres.len())
             .min_by(|&a, &b| dist(c, centres[a]).total_cmp(&dist(c, centres[b])))
@@ -98,7 +112,7 @@ pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<usize>> {
     let mut member = vec![0usize; cols.len()];
     for _ in 0..8 {
         for (m, &c) in member.iter_mut().zip(cols) {
-            *m = nearest(c, &centres);
+            *m = nearest(c, centres);
         }
         for (k, centre) in centres.iter_mut().enumerate() {
             let m: Vec<[f32; 3]> = cols
@@ -113,18 +127,7 @@ pub(super) fn inks(cols: &[[f32; 3]]) -> Option<Vec<usize>> {
             }
         }
     }
-    let count = |k: usize| member.iter().filter(|&&m| m == k).count();
-    let mut rank: Vec<usize> = (0..centres.len()).collect();
-    rank.sort_by_key(|&k| std::cmp::Reverse(count(k)));
-    if count(rank[0]) == cols.len() {
-        return None;
-    }
-    Some(
-        member
-            .iter()
-            .map(|&m| rank.iter().position(|&k| k == m).unwrap_or(0))
-            .collect(),
-    )
+    member
 }
 
 /// Otsu's cut of positive values on a log scale: the threshold with the largest
