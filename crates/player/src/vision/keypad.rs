@@ -364,21 +364,7 @@ fn fit(cands: &[Candidate], transposed: bool) -> Option<Fit> {
         if set.len() < 2 {
             continue;
         }
-        // Rows: candidates whose centres are level with each other.
-        let mut by_v = set.clone();
-        by_v.sort_by(|&a, &b| uv(&cands[a]).1.total_cmp(&uv(&cands[b]).1));
-        let mut rows: Vec<Vec<usize>> = Vec::new();
-        for i in by_v {
-            match rows.last_mut() {
-                Some(r) if uv(&cands[i]).1 - uv(&cands[*r.last().unwrap()]).1 <= h0 * 0.4 => {
-                    r.push(i)
-                }
-                _ => rows.push(vec![i]),
-            }
-        }
-        for r in &mut rows {
-            r.sort_by(|&a, &b| uv(&cands[a]).0.total_cmp(&uv(&cands[b]).0));
-        }
+        let rows = level_rows(cands, set, &uv, h0);
         for pitch in pitches(cands, &rows, &uv, h0) {
             let chains: Vec<Vec<Placed>> = rows
                 .iter()
@@ -404,6 +390,28 @@ fn fit(cands: &[Candidate], transposed: bool) -> Option<Fit> {
         }
     }
     best
+}
+
+/// Rows of the candidates `set` (glyphs `h0` high): those whose centres are level with each
+/// other, each row in order along it.
+fn level_rows(
+    cands: &[Candidate],
+    mut set: Vec<usize>,
+    uv: &impl Fn(&Candidate) -> (f32, f32),
+    h0: f32,
+) -> Vec<Vec<usize>> {
+    set.sort_by(|&a, &b| uv(&cands[a]).1.total_cmp(&uv(&cands[b]).1));
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for i in set {
+        match rows.last_mut() {
+            Some(r) if uv(&cands[i]).1 - uv(&cands[*r.last().unwrap()]).1 <= h0 * 0.4 => r.push(i),
+            _ => rows.push(vec![i]),
+        }
+    }
+    for r in &mut rows {
+        r.sort_by(|&a, &b| uv(&cands[a]).0.total_cmp(&uv(&cands[b]).0));
+    }
+    rows
 }
 
 /// Candidate key pitches: distances between increasing digits in a row, per digit step, that
