@@ -438,28 +438,7 @@ fn support(
     if found.is_empty() {
         return Err(0);
     }
-    // Whether line `l` shows along half of `from..to` (stops as soon as that is settled).
-    let shows = |l: &Line, from: i64, to: i64| {
-        let half = (l.thick / 2.0) as i64 + 1;
-        let c = l.pos.round() as i64;
-        let len = (to - from) as usize;
-        let need = len.div_ceil(2);
-        let (mut hits, mut misses) = (0, 0);
-        for u in from..to {
-            if (c - half..=c + half).any(|v| is_ridge(u, v)) {
-                hits += 1;
-                if hits >= need {
-                    return true;
-                }
-            } else {
-                misses += 1;
-                if misses > len - need {
-                    return false;
-                }
-            }
-        }
-        hits >= need
-    };
+    let shows = |l: &Line, from: i64, to: i64| shows_along(l, from..to, &is_ridge);
     let need = 2.min(found.len());
     // The spans at the board's edges first: a phantom row or column fails there at once.
     let mut present = [0usize; 9];
@@ -484,6 +463,30 @@ fn support(
     }
     let total: f32 = present.iter().map(|&p| p as f32 / found.len() as f32).sum();
     Ok(total / 9.0)
+}
+
+/// Whether line `l` shows along half of `span` (`is_ridge(u, v)`: a ridge pixel at `u` along
+/// the line, `v` across it); stops as soon as that is settled.
+fn shows_along(l: &Line, span: std::ops::Range<i64>, is_ridge: &impl Fn(i64, i64) -> bool) -> bool {
+    let half = (l.thick / 2.0) as i64 + 1;
+    let c = l.pos.round() as i64;
+    let len = (span.end - span.start) as usize;
+    let need = len.div_ceil(2);
+    let (mut hits, mut misses) = (0, 0);
+    for u in span {
+        if (c - half..=c + half).any(|v| is_ridge(u, v)) {
+            hits += 1;
+            if hits >= need {
+                return true;
+            }
+        } else {
+            misses += 1;
+            if misses > len - need {
+                return false;
+            }
+        }
+    }
+    hits >= need
 }
 
 /// Whether a line's extent covers most of `[a, b]`.
