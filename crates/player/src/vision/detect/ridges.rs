@@ -179,14 +179,6 @@ pub(super) fn vertical_segments(g: &Gray, p: &Params) -> Vec<Segment> {
 /// contrast against the pixels beside it.
 pub(super) fn merge(g: &Gray, p: &Params, mut segs: Vec<Segment>, vertical: bool) -> Vec<Line> {
     segs.sort_by_key(|s| (s.at, s.start));
-    struct Acc {
-        first: u32,
-        last: u32,
-        start: u32,
-        end: u32,
-        sum: f64,
-        n: u32,
-    }
     let mut acc: Vec<Acc> = Vec::new();
     for s in segs {
         // Pieces of one line on the same or adjacent rows merge even when a highlight broke
@@ -210,38 +202,51 @@ pub(super) fn merge(g: &Gray, p: &Params, mut segs: Vec<Segment>, vertical: bool
             }),
         }
     }
-    let (w, h) = (g.width as i64, g.height as i64);
-    let at = |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize] as f32;
-    let mut lines: Vec<Line> = acc
-        .into_iter()
-        .map(|a| {
-            let pos = (a.sum / a.n as f64) as f32;
-            let thick = (a.last - a.first + 1) as f32;
-            // Contrast: the line's centre against both sides, sampled along it.
-            let side = (thick / 2.0).ceil() as i64 + p.k as i64 / 2 + 1;
-            let c = pos.round() as i64;
-            let samples = 24;
-            let mut sum = 0.0;
-            for i in 0..samples {
-                let u = a.start as i64 + (a.end - a.start) as i64 * i / (samples - 1);
-                let (m, l, r) = if vertical {
-                    (at(c, u), at(c - side, u), at(c + side, u))
-                } else {
-                    (at(u, c), at(u, c - side), at(u, c + side))
-                };
-                sum += ((l + r) / 2.0 - m).abs();
-            }
-            Line {
-                pos,
-                thick,
-                start: a.start as f32,
-                end: a.end as f32,
-                contrast: sum / samples as f32,
-            }
-        })
-        .collect();
+    let mut lines: Vec<Line> = acc.iter().map(|a| a.line(g, p, vertical)).collect();
     lines.sort_by(|a, b| a.pos.total_cmp(&b.pos));
     lines
+}
+
+/// Segments merged into one line so far: its first and last rows (columns), its extent
+/// along them, and the sum of its rows for the mean.
+struct Acc {
+    first: u32,
+    last: u32,
+    start: u32,
+    end: u32,
+    sum: f64,
+    n: u32,
+}
+
+impl Acc {
+    /// The line, with its contrast: its centre against both sides, sampled along it.
+    fn line(&self, g: &Gray, p: &Params, vertical: bool) -> Line {
+        let (w, h) = (g.width as i64, g.height as i64);
+        let at =
+            |x: i64, y: i64| g.data[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize] as f32;
+        let pos = (self.sum / self.n as f64) as f32;
+        let thick = (self.last - self.first + 1) as f32;
+        let side = (thick / 2.0).ceil() as i64 + p.k as i64 / 2 + 1;
+        let c = pos.round() as i64;
+        let samples = 24;
+        let mut sum = 0.0;
+        for i in 0..samples {
+            let u = self.start as i64 + (self.end - self.start) as i64 * i / (samples - 1);
+            let (m, l, r) = if vertical {
+                (at(c, u), at(c - side, u), at(c + side, u))
+            } else {
+                (at(u, c), at(u, c - side), at(u, c + side))
+            };
+            sum += ((l + r) / 2.0 - m).abs();
+        }
+        Line {
+            pos,
+            thick,
+            start: self.start as f32,
+            end: self.end as f32,
+            contrast: sum / samples as f32,
+        }
+    }
 }
 
 #[cfg(test)]
