@@ -211,12 +211,8 @@ fn engine_fixed<O: Observer, S: Sink>(
     // this depth's digit, and which of those that digit takes away (all if the two cells share
     // a unit, none otherwise).
     let (mut cands, mut placed) = ([0u16; DEPTHS], [0u16; DEPTHS]);
-    let (mut next, mut peer) = ([0u16; DEPTHS], [0u16; DEPTHS]);
-    for d in 1..n {
-        let (a, b) = (slots[d - 1], slots[d]);
-        let shared = a.row == b.row || a.col == b.col || a.bx == b.bx;
-        peer[d - 1] = if shared { ALL } else { 0 };
-    }
+    let mut next = [0u16; DEPTHS];
+    let peer = peers_below(&slots[..n]);
     let mut stats = Stats::default();
     cands[0] = units.candidates(slots[0]);
     next[0] = units.candidates(slots[1]);
@@ -271,6 +267,18 @@ fn engine_fixed<O: Observer, S: Sink>(
         stats.undos += 1;
         observer.undo(slot.cell as usize, bit.trailing_zeros() as u8 + 1);
     }
+}
+
+/// Per depth of `slots`, the digits a digit placed there takes from the next depth's cell:
+/// all where the two cells share a unit, none otherwise.
+fn peers_below(slots: &[Slot]) -> [u16; DEPTHS] {
+    let mut peer = [0u16; DEPTHS];
+    for (d, w) in slots.windows(2).enumerate() {
+        let (a, b) = (w[0], w[1]);
+        let shared = a.row == b.row || a.col == b.col || a.bx == b.bx;
+        peer[d] = if shared { ALL } else { 0 };
+    }
+    peer
 }
 
 /// The loop for MRV: each depth's cell is the first with the fewest candidates once the depths
