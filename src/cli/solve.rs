@@ -334,35 +334,7 @@ impl<W: Write> Solving<'_, W> {
         unique: Option<bool>,
     ) -> anyhow::Result<()> {
         let (args, s) = (self.args, &r.stats);
-        let status = match r.outcome {
-            Outcome::Solved(_) => {
-                self.summary.solved += 1;
-                if unique == Some(false) {
-                    self.summary.not_unique += 1;
-                    if !args.quiet {
-                        eprintln!(
-                            "{at}NOT unique: {} has several solutions (one is printed; the puzzle \
-                             lacks givens, check that none was dropped)",
-                            board.to_line()
-                        );
-                    }
-                }
-                "solved"
-            }
-            Outcome::Unsolvable => {
-                self.summary.unsolvable += 1;
-                no_solution(at, board);
-                "unsolvable"
-            }
-            Outcome::BudgetExhausted => {
-                self.summary.stopped += 1;
-                eprintln!(
-                    "{at}stopped after {} placements (--max-steps); no solution found yet",
-                    t(s.placements)
-                );
-                "stopped"
-            }
-        };
+        let status = self.count(at, board, r, unique);
         if args.json {
             let obj = serde_json::json!({
                 "line": line,
@@ -402,6 +374,46 @@ impl<W: Write> Solving<'_, W> {
             )?;
         }
         Ok(())
+    }
+
+    /// Counts a search's outcome in the summary, says on stderr what needs saying, and returns
+    /// the outcome's status word.
+    fn count(
+        &mut self,
+        at: &str,
+        board: &Board,
+        r: &SearchResult,
+        unique: Option<bool>,
+    ) -> &'static str {
+        match r.outcome {
+            Outcome::Solved(_) => {
+                self.summary.solved += 1;
+                if unique == Some(false) {
+                    self.summary.not_unique += 1;
+                    if !self.args.quiet {
+                        eprintln!(
+                            "{at}NOT unique: {} has several solutions (one is printed; the puzzle \
+                             lacks givens, check that none was dropped)",
+                            board.to_line()
+                        );
+                    }
+                }
+                "solved"
+            }
+            Outcome::Unsolvable => {
+                self.summary.unsolvable += 1;
+                no_solution(at, board);
+                "unsolvable"
+            }
+            Outcome::BudgetExhausted => {
+                self.summary.stopped += 1;
+                eprintln!(
+                    "{at}stopped after {} placements (--max-steps); no solution found yet",
+                    t(r.stats.placements)
+                );
+                "stopped"
+            }
+        }
     }
 }
 
