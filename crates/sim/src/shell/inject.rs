@@ -101,71 +101,80 @@ impl Injector {
         let mut events = 0u32;
         let mut replies = String::new();
         for r in records.chunks_exact(RECORD) {
-            let kind = r[0];
-            let seq = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
-            let x = i32::from_le_bytes([r[8], r[9], r[10], r[11]]);
-            let y = i32::from_le_bytes([r[12], r[13], r[14], r[15]]);
-            let reply = match kind {
-                KIND_PING => format!("ok {seq}"),
-                KIND_CHECK => {
-                    events += 2;
-                    self.check(device, seq)
-                }
-                KIND_TAP | KIND_DOWN | KIND_UP | KIND_MOVE
-                    if self.denied && refusal::on_entry(self.sdk) =>
-                {
-                    events += 1;
-                    format!("err {seq} {}", refusal::denied(self.sdk))
-                }
-                // Before Android 13 the call returns at once and the dispatcher drops what
-                // reaches a window (not what the policy takes: touches on a dark screen).
-                KIND_TAP | KIND_DOWN if self.denied && device.phone().system().awake() => {
-                    events += if kind == KIND_TAP { 2 } else { 1 };
-                    refusal::dropped_at_dispatch(device, self.pid);
-                    self.dropping = kind == KIND_DOWN;
-                    format!("ok {seq}")
-                }
-                KIND_UP if self.dropping => {
-                    events += 1;
-                    self.dropping = false;
-                    format!("ok {seq}")
-                }
-                KIND_TAP => {
-                    events += 2;
-                    device.inject(Action::Tap(x, y));
-                    format!("ok {seq}")
-                }
-                KIND_DOWN => {
-                    events += 1;
-                    self.down = Some(((x, y), Instant::now()));
-                    format!("ok {seq}")
-                }
-                KIND_MOVE => {
-                    events += 1;
-                    format!("ok {seq}")
-                }
-                KIND_UP => {
-                    events += 1;
-                    let (from, at) = self.down.take().unwrap_or(((x, y), Instant::now()));
-                    let moved = (from.0 - x).abs().max((from.1 - y).abs());
-                    device.inject(if moved <= 8 {
-                        Action::Tap(from.0, from.1)
-                    } else {
-                        Action::Swipe {
-                            from,
-                            to: (x, y),
-                            ms: at.elapsed().as_millis().min(10_000) as u32,
-                        }
-                    });
-                    format!("ok {seq}")
-                }
-                k => format!("err {seq} bad kind {k}"),
-            };
+            let (reply, n) = self.record(device, r);
+            events += n;
             replies.push_str(&reply);
             replies.push('\n');
         }
         out.out(replies);
         device.costs().inject_event() * events
+    }
+
+    /// Injects one record (`r`, [`RECORD`] bytes): its reply line and the input events it
+    /// cost.
+    fn record(&mut self, device: &Handset, r: &[u8]) -> (String, u32) {
+        let kind = r[0];
+        let seq = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
+        let x = i32::from_le_bytes([r[8], r[9], r[10], r[11]]);
+        let y = i32::from_le_bytes([r[12], r[13], r[14], r[15]]);
+        let mut events = 0u32;
+        let reply = match kind {
+            KIND_PING => format!("ok {seq}"),
+            KIND_CHECK => {
+                events += 2;
+                self.check(device, seq)
+            }
+            KIND_TAP | KIND_DOWN | KIND_UP | KIND_MOVE
+                if self.denied && refusal::on_entry(self.sdk) =>
+            {
+                events += 1;
+                format!("err {seq} {}", refusal::denied(self.sdk))
+            }
+            // Before Android 13 the call returns at once and the dispatcher drops what
+            // reaches a window (not what the policy takes: touches on a dark screen).
+            KIND_TAP | KIND_DOWN if self.denied && device.phone().system().awake() => {
+                events += if kind == KIND_TAP { 2 } else { 1 };
+                refusal::dropped_at_dispatch(device, self.pid);
+                self.dropping = kind == KIND_DOWN;
+                format!("ok {seq}")
+            }
+            KIND_UP if self.dropping => {
+                events += 1;
+                self.dropping = false;
+                format!("ok {seq}")
+            }
+            KIND_TAP => {
+                events += 2;
+                device.inject(Action::Tap(x, y));
+                format!("ok {seq}")
+            }
+            KIND_DOWN => {
+                events += 1;
+                self.down = Some(((x, y), Instant::now()));
+                format!("ok {seq}")
+            }
+            KIND_MOVE => {
+                events += 1;
+                format!("ok {seq}")
+            }
+            KIND_UP => {
+                events += 1;
+                let (from, at) = self.down.take().unwrap_or(((x, y), Instant::now()));
+                let moved = (from.0 - x).abs().max((from.1 - y).abs());
+                device.inject(if moved <= 8 {
+                    Action::Tap(from.0, from.1)
+                } else {
+                    Action::Swipe {
+                        from,
+                        to: (x, y),
+                        ms: at.elapsed().as_millis().min(10_000) as u32,
+                    }
+                });
+                format!("ok {seq}")
+            }
+            k => format!("err {seq} bad kind {k}"),
+        };
+        (reply, events)
     }
 
     /// The check record's reply: a `KEYCODE_UNKNOWN` down and up injected waiting for the
