@@ -73,44 +73,8 @@ fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> Effect {
         r.order,
         InputOrder::DigitFirst | InputOrder::DigitFirstArmed
     );
-    let arm = |g: &mut Game, b: Brush, fx: &mut Effect| {
-        if g.brush == Some(b) {
-            if r.retap_brush == BrushRetap::Clear {
-                g.brush = None;
-                fx.changed = true;
-            }
-        } else {
-            g.brush = Some(b);
-            fx.changed = true;
-        }
-    };
     match hit {
-        Hit::Cell(cell) => {
-            let painting = brush_only || (r.order == InputOrder::Both && g.brush.is_some());
-            if painting {
-                match g.brush {
-                    Some(Brush::Digit(d)) => enter(g, cell, d, r, same, false, &mut fx),
-                    Some(Brush::Erase) => erase_cell(g, cell, r, &mut fx),
-                    None => {}
-                }
-            } else if g.selected == Some(cell) {
-                match r.retap {
-                    Retap::Nothing => {}
-                    Retap::Deselect => {
-                        g.selected = None;
-                        g.pencil = false;
-                        fx.changed = true;
-                    }
-                    Retap::Pencil => {
-                        g.pencil = !g.pencil;
-                        fx.changed = true;
-                    }
-                }
-            } else {
-                g.selected = Some(cell);
-                fx.changed = true;
-            }
-        }
+        Hit::Cell(cell) => tap_cell(g, cell, r, same, brush_only, &mut fx),
         Hit::Digit(d) => match g.selected {
             Some(cell) if !brush_only => {
                 enter(g, cell, d, r, same, true, &mut fx);
@@ -120,12 +84,12 @@ fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> Effect {
                 }
             }
             _ if r.order == InputOrder::CellFirst => {}
-            _ => arm(g, Brush::Digit(d), &mut fx),
+            _ => arm(g, Brush::Digit(d), r, &mut fx),
         },
         Hit::Erase => match g.selected {
             Some(cell) if !brush_only => erase_cell(g, cell, r, &mut fx),
             _ if r.order == InputOrder::CellFirst => {}
-            _ => arm(g, Brush::Erase, &mut fx),
+            _ => arm(g, Brush::Erase, r, &mut fx),
         },
         Hit::Undo => {
             if let Some((cell, d)) = g.history.pop() {
@@ -136,6 +100,56 @@ fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> Effect {
         _ => {}
     }
     fx
+}
+
+/// A tap on `cell`: painted with the brush where taps paint (`brush_only`, or a `both` app
+/// with a brush), else selected, or what a re-tap does.
+fn tap_cell(
+    g: &mut Game,
+    cell: usize,
+    r: &InputRules,
+    same: SameDigit,
+    brush_only: bool,
+    fx: &mut Effect,
+) {
+    let painting = brush_only || (r.order == InputOrder::Both && g.brush.is_some());
+    if painting {
+        match g.brush {
+            Some(Brush::Digit(d)) => enter(g, cell, d, r, same, false, fx),
+            Some(Brush::Erase) => erase_cell(g, cell, r, fx),
+            None => {}
+        }
+    } else if g.selected == Some(cell) {
+        match r.retap {
+            Retap::Nothing => {}
+            Retap::Deselect => {
+                g.selected = None;
+                g.pencil = false;
+                fx.changed = true;
+            }
+            Retap::Pencil => {
+                g.pencil = !g.pencil;
+                fx.changed = true;
+            }
+        }
+    } else {
+        g.selected = Some(cell);
+        fx.changed = true;
+    }
+}
+
+/// A tap on a key with no cell to write: it arms brush `b`, or drops it where tapping the
+/// brush's own key does.
+fn arm(g: &mut Game, b: Brush, r: &InputRules, fx: &mut Effect) {
+    if g.brush == Some(b) {
+        if r.retap_brush == BrushRetap::Clear {
+            g.brush = None;
+            fx.changed = true;
+        }
+    } else {
+        g.brush = Some(b);
+        fx.changed = true;
+    }
 }
 
 /// Whether `cell` holds its solution's digit and the rules lock it.
