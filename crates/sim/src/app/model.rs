@@ -541,23 +541,8 @@ impl Model {
     /// A tap on a cell, a digit key (its slot), the erase key or the undo key.
     fn game_input(&mut self, hit: Hit, at: Instant) -> bool {
         let rules = self.rules;
-        if matches!(hit, Hit::Digit(_) | Hit::Erase)
-            && !self.game.as_ref().is_some_and(|g| self.keypad_shown(g))
-        {
-            // No key there: the tap lands on the screen's background.
+        let Some(hit) = self.what_is_hit(hit) else {
             return false;
-        }
-        let hit = match hit {
-            Hit::Digit(slot) => {
-                let Some(g) = &self.game else { return false };
-                match self.keys(g).get(slot as usize - 1).copied().flatten() {
-                    Some((d, false)) => Hit::Digit(d),
-                    _ => return false,
-                }
-            }
-            Hit::Erase if rules.erase != EraseRule::Clears => return false,
-            Hit::Undo if !rules.undo_key => return false,
-            h => h,
         };
         let stale = if rules.frame_reads {
             self.drawn(at)
@@ -579,6 +564,38 @@ impl Model {
             }
             None => input(current, hit, &rules, self.same_digit),
         };
+        let over = self.take_effect(&fx, at);
+        over || fx.changed || fx.refused
+    }
+
+    /// What a tap on `hit` reaches in the game: a digit key's digit (none where its slot is
+    /// empty or greyed, or no keypad shows), the erase and undo keys where the app has them.
+    fn what_is_hit(&self, hit: Hit) -> Option<Hit> {
+        let rules = &self.rules;
+        if matches!(hit, Hit::Digit(_) | Hit::Erase)
+            && !self.game.as_ref().is_some_and(|g| self.keypad_shown(g))
+        {
+            // No key there: the tap lands on the screen's background.
+            return None;
+        }
+        match hit {
+            Hit::Digit(slot) => {
+                let g = self.game.as_ref()?;
+                match self.keys(g).get(slot as usize - 1).copied().flatten() {
+                    Some((d, false)) => Some(Hit::Digit(d)),
+                    _ => None,
+                }
+            }
+            Hit::Erase if rules.erase != EraseRule::Clears => None,
+            Hit::Undo if !rules.undo_key => None,
+            h => Some(h),
+        }
+    }
+
+    /// What an input's effect `fx` (at `at`) does beyond the board: counts, a late clear, an
+    /// alert, a mistake (and the game over), the level complete. True where the game is over.
+    fn take_effect(&mut self, fx: &Effect, at: Instant) -> bool {
+        let rules = self.rules;
         if fx.entered {
             self.digits_entered += 1;
         }
@@ -591,7 +608,9 @@ impl Model {
         if fx.refused {
             self.alert = true;
         }
-        let g = self.game.as_mut().expect("checked above");
+        let Some(g) = self.game.as_mut() else {
+            return false;
+        };
         if fx.mistake && rules.mistakes != Mistakes::None {
             g.mistakes += 1;
             if self.mistake_limit.is_some_and(|n| g.mistakes >= n) {
@@ -609,7 +628,7 @@ impl Model {
             }
             self.screen = AppScreen::Complete;
         }
-        fx.changed || fx.refused
+        false
     }
 
     /// The app at its home screen.
