@@ -726,37 +726,14 @@ impl Model {
     }
 
     fn tap_on(&mut self, target: Option<Hit>, at: Instant) -> bool {
-        match target {
-            Some(Hit::NavBack) => return self.key(Key::Back),
-            Some(Hit::NavHome) => return false,
-            _ => {}
-        }
-        if self.covered && !self.popup {
-            // The coach mark takes the tap wherever it lands and goes away.
-            self.swallowed_taps += 1;
-            self.covered = false;
-            return true;
-        }
-        if self.popup {
-            self.swallowed_taps += 1;
-            return false;
+        if let Some(changed) = self.tap_in_front(target) {
+            return changed;
         }
         let Some(target) = target else {
             return false;
         };
         match (self.screen, target) {
-            (AppScreen::Home, Hit::Play) => {
-                if self
-                    .game
-                    .as_ref()
-                    .is_some_and(|g| !g.is_solved() && !g.over)
-                {
-                    self.screen = AppScreen::Game;
-                    true
-                } else {
-                    self.open(self.next_unsolved())
-                }
-            }
+            (AppScreen::Home, Hit::Play) => self.play(),
             (AppScreen::Home, Hit::LevelList) => {
                 self.show_levels();
                 true
@@ -792,6 +769,41 @@ impl Model {
                 self.open(level)
             }
             _ => false,
+        }
+    }
+
+    /// A tap that what lies in front of the app's screen takes (the navigation bar, the coach
+    /// mark, the popup): whether anything visible changed; `None` where the screen gets it.
+    fn tap_in_front(&mut self, target: Option<Hit>) -> Option<bool> {
+        match target {
+            Some(Hit::NavBack) => return Some(self.key(Key::Back)),
+            Some(Hit::NavHome) => return Some(false),
+            _ => {}
+        }
+        if self.covered && !self.popup {
+            // The coach mark takes the tap wherever it lands and goes away.
+            self.swallowed_taps += 1;
+            self.covered = false;
+            return Some(true);
+        }
+        if self.popup {
+            self.swallowed_taps += 1;
+            return Some(false);
+        }
+        None
+    }
+
+    /// The home screen's play button: the game under way, else the next unsolved level.
+    fn play(&mut self) -> bool {
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|g| !g.is_solved() && !g.over)
+        {
+            self.screen = AppScreen::Game;
+            true
+        } else {
+            self.open(self.next_unsolved())
         }
     }
 
