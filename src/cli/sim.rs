@@ -593,40 +593,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let addr = listener.local_addr()?;
-        let p = &config.profile;
-        let (w, h) = p.display_size();
-        let turned = match p.rotation {
-            0 => String::new(),
-            r => format!(" turned {}°", u32::from(r) * 90),
-        };
-        let density = match p.override_density {
-            Some(d) => format!("{d}dpi (physical {})", p.density),
-            None => format!("{}dpi", p.density),
-        };
-        println!(
-            "sim: {} ({}, {w}x{h}{turned} @{density}, Android {}, {:?} timing) listening on {addr}{}",
-            p.model,
-            p.name,
-            p.release,
-            config.timing,
-            if config.auth.is_some() {
-                ", auth on"
-            } else {
-                ""
-            }
-        );
-        let quirks = p.quirks.describe();
-        if !quirks.is_empty() {
-            println!("sim: quirks: {}", quirks.join(", "));
-        }
-        if !config.shell_outputs.is_empty() {
-            let prefixes: Vec<&str> = config
-                .shell_outputs
-                .iter()
-                .map(|(p, _)| p.as_str())
-                .collect();
-            println!("sim: canned answers for: {}", prefixes.join(" | "));
-        }
+        print_phone(&config, addr);
         println!("sim: connect with: adb connect {addr}");
         tokio::select! {
             r = autoplay_sim::serve(listener, config) => r?,
@@ -634,6 +601,44 @@ pub fn run(args: SimArgs) -> anyhow::Result<i32> {
         }
         Ok(0)
     })
+}
+
+/// What the phone is, where it listens, and what it answers from files.
+fn print_phone(config: &SimConfig, addr: std::net::SocketAddr) {
+    let p = &config.profile;
+    let (w, h) = p.display_size();
+    let turned = match p.rotation {
+        0 => String::new(),
+        r => format!(" turned {}°", u32::from(r) * 90),
+    };
+    let density = match p.override_density {
+        Some(d) => format!("{d}dpi (physical {})", p.density),
+        None => format!("{}dpi", p.density),
+    };
+    println!(
+        "sim: {} ({}, {w}x{h}{turned} @{density}, Android {}, {:?} timing) listening on {addr}{}",
+        p.model,
+        p.name,
+        p.release,
+        config.timing,
+        if config.auth.is_some() {
+            ", auth on"
+        } else {
+            ""
+        }
+    );
+    let quirks = p.quirks.describe();
+    if !quirks.is_empty() {
+        println!("sim: quirks: {}", quirks.join(", "));
+    }
+    if !config.shell_outputs.is_empty() {
+        let prefixes: Vec<&str> = config
+            .shell_outputs
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect();
+        println!("sim: canned answers for: {}", prefixes.join(" | "));
+    }
 }
 
 #[cfg(test)]
