@@ -717,6 +717,10 @@ mod tests {
             auth.keys_file.as_deref(),
             Some(std::path::Path::new("/tmp/k"))
         );
+    }
+
+    #[test]
+    fn a_style_brings_its_keypad_and_the_defaults_stay() {
         let s = parse(&["--style", "disc"]).unwrap().config().unwrap();
         assert_eq!(s.app.style.name, "disc");
         assert_eq!(s.app.keypad(), KeypadStyle::Grid);
