@@ -124,28 +124,7 @@ fn run_all(
     }
     let mut cfg = args.config()?;
     cfg.stop = stop;
-    let results: Vec<(String, anyhow::Result<PlayReport>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = devices
-            .iter()
-            .map(|device| {
-                let bar = multi.add(progress_bar(args.run.quiet, &device.serial));
-                let cfg = &cfg;
-                let quiet = args.run.quiet;
-                scope.spawn(move || {
-                    let report = play_with_bar(device, cfg, &bar, quiet);
-                    (device.serial.clone(), report)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    ("?".into(), Err(anyhow::anyhow!("a player thread panicked")))
-                })
-            })
-            .collect()
-    });
+    let results = play_each(&devices, &cfg, &multi, args.run.quiet);
     let mut code = exit::SOLVED;
     for (serial, r) in &results {
         match r {
@@ -174,4 +153,34 @@ fn run_all(
         }
     }
     Ok(code)
+}
+
+/// Plays on every device at once, a thread and a progress bar each: per device, its serial
+/// and how its play ended.
+fn play_each(
+    devices: &[Device],
+    cfg: &PlayConfig,
+    multi: &MultiProgress,
+    quiet: bool,
+) -> Vec<(String, anyhow::Result<PlayReport>)> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = devices
+            .iter()
+            .map(|device| {
+                let bar = multi.add(progress_bar(quiet, &device.serial));
+                scope.spawn(move || {
+                    let report = play_with_bar(device, cfg, &bar, quiet);
+                    (device.serial.clone(), report)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    ("?".into(), Err(anyhow::anyhow!("a player thread panicked")))
+                })
+            })
+            .collect()
+    })
 }
