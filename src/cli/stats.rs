@@ -306,6 +306,12 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
+    print_table(&mut out, &rows)?;
+    Ok(0)
+}
+
+/// The rows as a table, a level and strategy a line.
+fn print_table(out: &mut impl std::io::Write, rows: &[Row]) -> std::io::Result<()> {
     use sudoku_autoplay::text::thousands as t;
     writeln!(
         out,
@@ -324,7 +330,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
         "search ms",
         "replay s"
     )?;
-    for r in &rows {
+    for r in rows {
         writeln!(
             out,
             "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10.2} {:>10.1}",
@@ -349,7 +355,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
             "    ?  the level that was open (played without --level, so its number is unknown)"
         )?;
     }
-    Ok(0)
+    Ok(())
 }
 
 #[cfg(test)]
