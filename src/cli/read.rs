@@ -154,6 +154,32 @@ fn print_human(
     outln!()?;
     let kinds = r.kinds_line();
     let kb: Vec<char> = kinds.chars().collect();
+    print_grids(r, &kb)?;
+    outln!()?;
+    outln!("board: {}", r.board.to_line())?;
+    outln!("kinds: {kinds}")?;
+    outln!(
+        "{} givens, {} entered, {} empty; read in {ms:.2} ms (decode {decode_ms:.2} ms, font \
+         tables built once per process {tables_ms:.2} ms)",
+        kb.iter().filter(|&&c| c == 'G').count(),
+        kb.iter().filter(|&&c| c == 'U').count(),
+        kb.iter().filter(|&&c| c == '.').count()
+    )?;
+    outln!("given or entered: {}", r.kind_evidence)?;
+    if r.doubts.is_empty() {
+        outln!("no doubts: every cell is confident and the board obeys the Sudoku rules")?;
+    } else {
+        outln!("doubts:")?;
+        for d in &r.doubts {
+            outln!("  {}", d.message)?;
+        }
+    }
+    Ok(())
+}
+
+/// The digits, their kinds (`kb`, a char per cell) and their confidence, three grids side by
+/// side.
+fn print_grids(r: &Reading, kb: &[char]) -> std::io::Result<()> {
     outln!("digits                  kinds (G given, U entered)   confidence %")?;
     let digits = r.board.to_string();
     let mut rows = digits.lines().filter(|l| !l.starts_with('-'));
@@ -184,25 +210,6 @@ fn print_human(
             outln!("{:<24}{:<29}{}", rule(d), rule(k), rule(c))?;
         }
         outln!("{d:<24}{k:<29}{c}")?;
-    }
-    outln!()?;
-    outln!("board: {}", r.board.to_line())?;
-    outln!("kinds: {kinds}")?;
-    outln!(
-        "{} givens, {} entered, {} empty; read in {ms:.2} ms (decode {decode_ms:.2} ms, font \
-         tables built once per process {tables_ms:.2} ms)",
-        kb.iter().filter(|&&c| c == 'G').count(),
-        kb.iter().filter(|&&c| c == 'U').count(),
-        kb.iter().filter(|&&c| c == '.').count()
-    )?;
-    outln!("given or entered: {}", r.kind_evidence)?;
-    if r.doubts.is_empty() {
-        outln!("no doubts: every cell is confident and the board obeys the Sudoku rules")?;
-    } else {
-        outln!("doubts:")?;
-        for d in &r.doubts {
-            outln!("  {}", d.message)?;
-        }
     }
     Ok(())
 }
