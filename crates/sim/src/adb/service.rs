@@ -89,32 +89,12 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
             v2: false,
             command: Some(cmd),
             ..
-        } => {
-            reader.drain();
-            let mut shell = Shell::new(ctx.device.clone());
-            let mut out = Output::default();
-            let flow = shell.run(&cmd, &mut out, false).await;
-            let _ = writer.write(&out.merged()).await;
-            flow == Ok(Flow::Hangup)
-        }
+        } => one_command(&ctx, &cmd, false, reader, &mut writer).await,
         Service::Shell {
             v2: true,
             command: Some(cmd),
             ..
-        } => {
-            reader.drain();
-            let mut shell = Shell::new(ctx.device.clone());
-            let mut out = Output::default();
-            let flow = shell.run(&cmd, &mut out, false).await;
-            if flow == Ok(Flow::Hangup) {
-                true
-            } else {
-                let mut bytes = framed(&out);
-                bytes.extend(v2::encode(v2::EXIT, &[exit_byte(shell.status())]));
-                let _ = writer.write(&bytes).await;
-                false
-            }
-        }
+        } => one_command(&ctx, &cmd, true, reader, &mut writer).await,
         Service::Shell {
             v2,
             pty,
@@ -126,6 +106,30 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
     } else {
         writer.close().await;
     }
+}
+
+/// A command line run to its end, its output sent back at once (`v2`: framed, with its exit
+/// status). Returns true if the connection must drop.
+async fn one_command(
+    ctx: &Context,
+    cmd: &str,
+    v2: bool,
+    reader: StreamReader,
+    writer: &mut StreamWriter,
+) -> bool {
+    reader.drain();
+    let mut shell = Shell::new(ctx.device.clone());
+    let mut out = Output::default();
+    let hangup = shell.run(cmd, &mut out, false).await == Ok(Flow::Hangup);
+    // A v1 stream gets what came before a hang-up; a v2 one, a whole exchange or nothing.
+    if !v2 {
+        let _ = writer.write(&out.merged()).await;
+    } else if !hangup {
+        let mut bytes = framed(&out);
+        bytes.extend(v2::encode(v2::EXIT, &[exit_byte(shell.status())]));
+        let _ = writer.write(&bytes).await;
+    }
+    hangup
 }
 
 /// A command line whose last command reads the stream as its stdin: a `dd` (how a host
@@ -156,7 +160,7 @@ fn stdin_command(cmd: &str) -> Option<(Vec<parse::Command>, parse::Command)> {
 async fn copy_stdin(
     ctx: &Context,
     (before, dd_command): (Vec<parse::Command>, parse::Command),
-    mut reader: StreamReader,
+    reader: StreamReader,
     writer: &mut StreamWriter,
 ) -> bool {
     let device = &ctx.device;
@@ -200,27 +204,37 @@ async fn copy_stdin(
             out.err(format!("{msg}\n"));
             reader.drain();
         }
-        Ok(mut copy) => {
-            let mut reads = 0;
-            let stop = loop {
-                reads += 1;
-                spend(Stall::before_read(device.knobs().stream_stall, reads)).await;
-                let fed = match reader.recv().await {
-                    Some(chunk) => copy.feed(device, &chunk),
-                    None => break copy.finish(device),
-                };
-                device.set_io(pid, copy.io());
-                if let Err(stop) = fed {
-                    break Err(stop);
-                }
-            };
-            reader.drain();
-            dd::end(&copy, stop, &mut out);
-        }
+        Ok(copy) => copy_to_end(device, copy, pid, reader, &mut out).await,
     }
     device.exit(pid);
     let _ = writer.write(&out.merged()).await;
     false
+}
+
+/// `dd` (process `pid`) copying the stream chunk by chunk, as the host writes them, until the
+/// host closes it, `count` is reached or a write fails; its messages go to `out`.
+async fn copy_to_end(
+    device: &Handset,
+    mut copy: Dd,
+    pid: u32,
+    mut reader: StreamReader,
+    out: &mut Output,
+) {
+    let mut reads = 0;
+    let stop = loop {
+        reads += 1;
+        spend(Stall::before_read(device.knobs().stream_stall, reads)).await;
+        let fed = match reader.recv().await {
+            Some(chunk) => copy.feed(device, &chunk),
+            None => break copy.finish(device),
+        };
+        device.set_io(pid, copy.io());
+        if let Err(stop) = fed {
+            break Err(stop);
+        }
+    };
+    reader.drain();
+    dd::end(&copy, stop, out);
 }
 
 /// The tap injector on an `exec:` stream: the Java start-up, the hello line (or the launch's
