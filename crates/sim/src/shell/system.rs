@@ -106,34 +106,7 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let p = device.profile();
     match args.first().map(String::as_str) {
         Some("window") if args.get(1).map(String::as_str) == Some("policy") => {
-            // Like PhoneWindowManager's dump: the keyguard delegate's state.
-            let phone = device.phone();
-            let s = phone.system();
-            out.out(format!(
-                "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    \
-                 mLastFocusNeedsMenu=false\n    \
-                 KeyguardServiceDelegate\n      \
-                 showing={}\n      \
-                 showingAndNotOccluded={}\n      \
-                 inputRestricted={}\n      \
-                 occluded=false\n      \
-                 secure={}\n      \
-                 dreaming=false\n      \
-                 systemIsReady=true\n      \
-                 deviceHasKeyguard={}\n      \
-                 enabled=true\n      \
-                 interactiveState={}\n",
-                s.keyguard_showing(),
-                s.keyguard_showing(),
-                s.keyguard_showing(),
-                s.keyguard_secure(),
-                s.options().lock_screen != crate::app::hazards::LockScreen::None,
-                if s.awake() {
-                    "INTERACTIVE_STATE_AWAKE"
-                } else {
-                    "INTERACTIVE_STATE_SLEEP"
-                },
-            ));
+            out.out(policy_dump(device));
             0
         }
         Some("window") => {
@@ -167,6 +140,37 @@ pub fn dumpsys(device: &Handset, args: &[String], out: &mut Output) -> i32 {
             1
         }
     }
+}
+
+/// `dumpsys window policy`, like PhoneWindowManager's dump: the keyguard delegate's state.
+fn policy_dump(device: &Handset) -> String {
+    let phone = device.phone();
+    let s = phone.system();
+    format!(
+        "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    \
+         mLastFocusNeedsMenu=false\n    \
+         KeyguardServiceDelegate\n      \
+         showing={}\n      \
+         showingAndNotOccluded={}\n      \
+         inputRestricted={}\n      \
+         occluded=false\n      \
+         secure={}\n      \
+         dreaming=false\n      \
+         systemIsReady=true\n      \
+         deviceHasKeyguard={}\n      \
+         enabled=true\n      \
+         interactiveState={}\n",
+        s.keyguard_showing(),
+        s.keyguard_showing(),
+        s.keyguard_showing(),
+        s.keyguard_secure(),
+        s.options().lock_screen != crate::app::hazards::LockScreen::None,
+        if s.awake() {
+            "INTERACTIVE_STATE_AWAKE"
+        } else {
+            "INTERACTIVE_STATE_SLEEP"
+        },
+    )
 }
 
 /// `dumpsys window`: each display's size, rotation and focus. Android 12 (API 31-32) prints
@@ -229,20 +233,25 @@ fn window_dump(device: &Handset) -> String {
             }
         )
     };
-    // Each other display (a cover screen) has a focus of its own: its launcher.
     for id in 1..=u32::from(p.quirks.extra_displays) {
-        text.push_str(&format!(
-            "  Display: mDisplayId={id}\n    \
-             init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
-             mCurrentRotation=ROTATION_0\n    \
-             mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
-             mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
-        ));
+        text.push_str(&other_display(id));
     }
     text.push_str("\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n");
     text.push_str(&bar_windows(p.sdk, [nav, status], (cw, ch)));
     text.push_str("  mTopFocusedDisplayId=0\n");
     text
+}
+
+/// The block of display `id` but the first (a cover screen): it has a focus of its own, its
+/// launcher.
+fn other_display(id: u32) -> String {
+    format!(
+        "  Display: mDisplayId={id}\n    \
+         init=720x748 320dpi cur=720x748 app=720x700 rng=720x700-748x748\n    \
+         mCurrentRotation=ROTATION_0\n    \
+         mCurrentFocus=Window{{7e0c11{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY}}}\n    \
+         mFocusedApp=ActivityRecord{{9b01d4{id} u0 {LAUNCHER_PACKAGE}/{LAUNCHER_ACTIVITY} t2}}\n"
+    )
 }
 
 /// The navigation and status bars' windows, as `dumpsys window windows` lists them (the fields
