@@ -48,25 +48,9 @@ pub async fn serve(device: &Handset, mut reader: StreamReader, writer: &mut Stre
                 };
                 let spec = String::from_utf8_lossy(&spec).into_owned();
                 let path = spec.rsplit_once(',').map_or(spec.as_str(), |(p, _)| p);
-                let mut file = Vec::new();
-                loop {
-                    let Some((id, len)) = header(&mut reader, &mut buf).await else {
-                        return;
-                    };
-                    match &id {
-                        b"DATA" if (len as usize) <= DATA_MAX => {
-                            let Some(data) = take(&mut reader, &mut buf, len as usize).await else {
-                                return;
-                            };
-                            file.extend(data);
-                        }
-                        b"DONE" => break,
-                        _ => {
-                            let _ = writer.write(&fail("invalid data message")).await;
-                            return;
-                        }
-                    }
-                }
+                let Some(file) = receive_file(&mut reader, &mut buf, writer).await else {
+                    return;
+                };
                 let reply = match device.write_file(path, file) {
                     Ok(()) => b"OKAY\0\0\0\0".to_vec(),
                     Err(why) => fail(&why),
@@ -96,6 +80,29 @@ pub async fn serve(device: &Handset, mut reader: StreamReader, writer: &mut Stre
             _ => {
                 let _ = writer.write(&fail("unknown sync request")).await;
                 return;
+            }
+        }
+    }
+}
+
+/// A `SEND`'s file: its `DATA` chunks up to `DONE`. `None` where the stream ends or breaks the
+/// protocol (then the host is told).
+async fn receive_file(
+    reader: &mut StreamReader,
+    buf: &mut Vec<u8>,
+    writer: &mut StreamWriter,
+) -> Option<Vec<u8>> {
+    let mut file = Vec::new();
+    loop {
+        let (id, len) = header(reader, buf).await?;
+        match &id {
+            b"DATA" if (len as usize) <= DATA_MAX => {
+                file.extend(take(reader, buf, len as usize).await?)
+            }
+            b"DONE" => return Some(file),
+            _ => {
+                let _ = writer.write(&fail("invalid data message")).await;
+                return None;
             }
         }
     }
