@@ -151,15 +151,17 @@ async fn system_commands() {
     assert!(err.contains("NumberFormatException"));
 }
 
+/// The focus line of a `dumpsys window`.
+fn focus(w: &str) -> String {
+    w.lines()
+        .find_map(|l| l.trim().strip_prefix("mCurrentFocus="))
+        .unwrap_or("")
+        .to_string()
+}
+
 #[tokio::test]
-async fn hazard_commands_wake_unlock_and_bring_the_app_back() {
+async fn launch_commands_bring_the_app_back() {
     let mut sh = Shell::new(device("pixel", Knobs::default()));
-    let focus = |w: &str| {
-        w.lines()
-            .find_map(|l| l.trim().strip_prefix("mCurrentFocus="))
-            .unwrap_or("")
-            .to_string()
-    };
     run(
         &mut sh,
         "am start -n org.autoplay.sudoku/.GameActivity --ei level 4",
@@ -188,7 +190,11 @@ async fn hazard_commands_wake_unlock_and_bring_the_app_back() {
         xml.contains("text=\"Level 4\"") && xml.ends_with("UI hierchary dumped to: /dev/tty\n"),
         "{xml}"
     );
+}
 
+#[tokio::test]
+async fn power_keys_sleep_wake_and_the_swipe_unlocks() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
     run(&mut sh, "input keyevent KEYCODE_POWER").await;
     assert!(
         run(&mut sh, "dumpsys power")
