@@ -15,27 +15,6 @@ use sudoku_autoplay::device::tap::inject::{
     self, Hello, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP, SCREEN_OFF, record,
 };
 
-fn tools_missing() -> Option<&'static str> {
-    ["java", "javac", "enjarify"].into_iter().find(|tool| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .stdout(Stdio::null())
-            .status()
-            .map_or(true, |s| !s.success())
-    })
-}
-
-fn skipped() -> bool {
-    let missing = tools_missing();
-    if let Some(tool) = missing {
-        eprintln!(
-            "SKIPPED: {tool} is not installed (Debian: apt-get install openjdk-17-jdk-headless enjarify); \
-             the injector's bytecode was not run"
-        );
-    }
-    missing.is_some()
-}
-
 /// What one run of the dex did.
 struct Run {
     stdout: String,
@@ -119,11 +98,43 @@ fn touch(action: u8, x: f32, y: f32) -> String {
     )
 }
 
+/// The events `run` (the player's records on API `sdk`) injected: each tap's down and up, the
+/// down, move and up, then the check's `KEYCODE_UNKNOWN` down and up, waited for (mode 1,
+/// WAIT_FOR_RESULT).
+fn assert_events(run: &Run, sdk: u32) {
+    let want = [
+        touch(0, 540.0, 2300.0),
+        touch(1, 540.0, 2300.0),
+        touch(0, 100.0, 200.0),
+        touch(1, 100.0, 200.0),
+        touch(0, 10.0, 20.0),
+        touch(2, 15.0, 25.0),
+        touch(1, 15.0, 25.0),
+        touch(0, -5.0, 2400.0),
+        touch(1, -5.0, 2400.0),
+    ];
+    assert_eq!(
+        run.events("inject action="),
+        want,
+        "sdk {sdk}: {}",
+        run.calls
+    );
+    assert_eq!(
+        run.events("inject key "),
+        [0, 1].map(|a| format!(
+            "inject key action={a} code=0 repeat=0 device=-1 source=0x101 mode=1"
+        )),
+        "{}",
+        run.calls
+    );
+}
+
 #[test]
+#[cfg_attr(
+    not(jvm_tools),
+    ignore = "needs java, javac and enjarify on the PATH (Debian: apt-get install openjdk-17-jdk-headless enjarify; then `touch build.rs`)"
+)]
 fn the_committed_dex_speaks_the_players_protocol() {
-    if skipped() {
-        return;
-    }
     // What the Tapper sends (taps), plus each other kind, through the player's encoder.
     let input = records(&[
         (KIND_TAP, 1, 540, 2300),
@@ -155,32 +166,7 @@ fn the_committed_dex_speaks_the_players_protocol() {
             "each record acknowledged in order: {}",
             run.stdout
         );
-        let want = [
-            touch(0, 540.0, 2300.0),
-            touch(1, 540.0, 2300.0),
-            touch(0, 100.0, 200.0),
-            touch(1, 100.0, 200.0),
-            touch(0, 10.0, 20.0),
-            touch(2, 15.0, 25.0),
-            touch(1, 15.0, 25.0),
-            touch(0, -5.0, 2400.0),
-            touch(1, -5.0, 2400.0),
-        ];
-        assert_eq!(
-            run.events("inject action="),
-            want,
-            "sdk {sdk}: {}",
-            run.calls
-        );
-        // The check: KEYCODE_UNKNOWN down and up, waited for (mode 1, WAIT_FOR_RESULT).
-        assert_eq!(
-            run.events("inject key "),
-            [0, 1].map(|a| format!(
-                "inject key action={a} code=0 repeat=0 device=-1 source=0x101 mode=1"
-            )),
-            "{}",
-            run.calls
-        );
+        assert_events(&run, sdk);
         let class = if sdk >= 34 {
             "InputManagerGlobal"
         } else {
@@ -199,10 +185,11 @@ fn the_committed_dex_speaks_the_players_protocol() {
 /// alone says so; from Android 13 everything throws. Either way the player's reading of the
 /// check's reply is a refusal.
 #[test]
+#[cfg_attr(
+    not(jvm_tools),
+    ignore = "needs java, javac and enjarify on the PATH (Debian: apt-get install openjdk-17-jdk-headless enjarify; then `touch build.rs`)"
+)]
 fn the_check_record_shows_a_refusal_on_every_version() {
-    if skipped() {
-        return;
-    }
     let input = records(&[(KIND_TAP, 1, 100, 200), (KIND_CHECK, 2, 0, 0)]);
     for (sdk, said) in [
         (
@@ -249,10 +236,11 @@ fn the_check_record_shows_a_refusal_on_every_version() {
 /// An I/O error on its streams ends the injector with exit status 1 (`injector/README.md`), not
 /// with an exception escaping `main`: a stdin that cannot be read says why on stdout first.
 #[test]
+#[cfg_attr(
+    not(jvm_tools),
+    ignore = "needs java, javac and enjarify on the PATH (Debian: apt-get install openjdk-17-jdk-headless enjarify; then `touch build.rs`)"
+)]
 fn io_errors_end_with_status_1() {
-    if skipped() {
-        return;
-    }
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
