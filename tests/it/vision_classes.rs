@@ -175,9 +175,33 @@ fn covered(dim: f32, stroke: Option<Stroke>) -> (RgbaImage, Rendered) {
     (img, drawn)
 }
 
+/// The board under a `dim` and a `stroke` is refused by reading, by calibrating, and by
+/// reading with a calibration of the clean screen.
+fn refused_when_covered(dim: f32, stroke: Option<Stroke>) {
+    let is_covered = |e: &VisionError| matches!(e, VisionError::Covered { .. });
+    let (img, clean) = covered(dim, stroke);
+    let label = format!("dim {dim} stroke {stroke:?}");
+    match vision::read_board(&img) {
+        Err(e) => assert!(is_covered(&e), "{label}: {e}"),
+        Ok(r) => panic!("{label}: read as {}", r.board.to_line()),
+    }
+    // Calibrating from it, and reading it with a calibration of the clean screen.
+    let options = CalibrateOptions::default();
+    match Calibration::from_frame(&img, &options) {
+        Err(e) => assert!(e.to_string().contains("covered"), "{label}: {e}"),
+        Ok(_) => panic!("{label}: calibrated on a covered board"),
+    }
+    let cal = Calibration::from_frame(&clean.image, &options)
+        .expect("the clean screen calibrates")
+        .calibration;
+    match cal.read(&img) {
+        Err(e) => assert!(is_covered(&e), "{label}: {e}"),
+        Ok(r) => panic!("{label}: read with a calibration as {}", r.board.to_line()),
+    }
+}
+
 #[test]
 fn a_covered_board_is_refused_by_everything_that_would_act_on_it() {
-    let is_covered = |e: &VisionError| matches!(e, VisionError::Covered { .. });
     let white = Stroke::across([255; 3]);
     for (dim, stroke) in [
         (0.5, Some(white)),
@@ -219,25 +243,7 @@ fn a_covered_board_is_refused_by_everything_that_would_act_on_it() {
         // The dimming behind a dialog alone (Android's themes dim by 60%).
         (0.6, None),
     ] {
-        let (img, clean) = covered(dim, stroke);
-        let label = format!("dim {dim} stroke {stroke:?}");
-        match vision::read_board(&img) {
-            Err(e) => assert!(is_covered(&e), "{label}: {e}"),
-            Ok(r) => panic!("{label}: read as {}", r.board.to_line()),
-        }
-        // Calibrating from it, and reading it with a calibration of the clean screen.
-        let options = CalibrateOptions::default();
-        match Calibration::from_frame(&img, &options) {
-            Err(e) => assert!(e.to_string().contains("covered"), "{label}: {e}"),
-            Ok(_) => panic!("{label}: calibrated on a covered board"),
-        }
-        let cal = Calibration::from_frame(&clean.image, &options)
-            .expect("the clean screen calibrates")
-            .calibration;
-        match cal.read(&img) {
-            Err(e) => assert!(is_covered(&e), "{label}: {e}"),
-            Ok(r) => panic!("{label}: read with a calibration as {}", r.board.to_line()),
-        }
+        refused_when_covered(dim, stroke);
     }
     // A light dimming alone leaves the board readable: it is the app's own look, for all the
     // screen shows.
