@@ -413,6 +413,22 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
     assert!(row.reconnects >= 1);
 }
 
+/// `data`'s last run ended in the game over, and its session's last frame is that screen.
+fn recorded_game_over(data: &Path) {
+    assert_eq!(last_run(data).result, "game-over");
+    let session = std::fs::read_dir(data.join("sessions"))
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let last = image::open(session.join("last.png")).unwrap().to_rgba8();
+    assert!(
+        sudoku_autoplay::vision::detect_board(&last).is_err(),
+        "the saved frame is the game-over screen"
+    );
+}
+
 #[test]
 fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     let data = tempfile::tempdir().unwrap();
@@ -460,18 +476,7 @@ fn the_mistake_limit_stops_rowmajor_clearly_and_fast_solves() {
     );
     assert!(out.stderr.contains("last.png"), "{}", out.stderr);
     assert_eq!(sim.dumpsys()["screen"], "game_over");
-    assert_eq!(last_run(data.path()).result, "game-over");
-    let session = std::fs::read_dir(data.path().join("sessions"))
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
-    let last = image::open(session.join("last.png")).unwrap().to_rgba8();
-    assert!(
-        sudoku_autoplay::vision::detect_board(&last).is_err(),
-        "the saved frame is the game-over screen"
-    );
+    recorded_game_over(data.path());
 
     let sim = spawn(c).unwrap();
     adb.connect(&sim.serial());
