@@ -84,12 +84,9 @@ struct Draw {
     strategy: &'static str,
 }
 
-fn draw(rng: &mut Rng) -> Draw {
-    let (mut look, profile, style) = draw_look(rng);
-    let level = 1 + rng.below(40) as u32;
-    let strategy = rng.pick(STRATEGIES);
-    let mut faults = draw_faults(rng, profile);
-    let mut app = draw_rules(rng, &mut look, style);
+/// How the phone is held, its level list, its display size and the app's package, drawn in
+/// that order (pushed to `look`): whether levels open from the list, and the package.
+fn draw_setup(rng: &mut Rng, look: &mut Vec<String>, profile: &str) -> (bool, &'static str) {
     // How the phone is held: the app's layout, the frames and the touch panel's axes turn with
     // it (the calibration twin is held the same way).
     if rng.chance(0.15) {
@@ -116,6 +113,16 @@ fn draw(rng: &mut Rng) -> Draw {
     } else {
         PACKAGE
     };
+    (list, package)
+}
+
+fn draw(rng: &mut Rng) -> Draw {
+    let (mut look, profile, style) = draw_look(rng);
+    let level = 1 + rng.below(40) as u32;
+    let strategy = rng.pick(STRATEGIES);
+    let mut faults = draw_faults(rng, profile);
+    let mut app = draw_rules(rng, &mut look, style);
+    let (list, package) = draw_setup(rng, &mut look, profile);
     let navigation = if list {
         ["--level-list".to_string(), "Levels".to_string()]
     } else {
