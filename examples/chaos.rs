@@ -1073,25 +1073,25 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
         // An under-claim: solved on the phone, but the player said otherwise.
         return;
     }
-    if d.recoverable && !d.faults.is_empty() {
-        // Without its faults: the style's own failure, or the faults'?
-        let again = env.play(dir.path(), &d.look, d);
-        println!(
-            "    without faults: {:?}{}",
-            again.class,
-            if again.solved {
-                " (the faults' failure)"
-            } else {
-                " (the style's own failure)"
-            }
-        );
-        if again.solved {
-            tally.faults_only += 1;
-        }
+    if d.recoverable && !d.faults.is_empty() && without_faults(env, dir.path(), d) {
+        tally.faults_only += 1;
     }
     if d.recoverable {
         tally.recoverable_unsolved += 1;
     }
+}
+
+/// The play of `d` again without its faults: whether it then solves (the faults' failure, not
+/// the style's own); says which.
+fn without_faults(env: &Env, dir: &Path, d: &Draw) -> bool {
+    let again = env.play(dir, &d.look, d);
+    let whose = if again.solved {
+        " (the faults' failure)"
+    } else {
+        " (the style's own failure)"
+    };
+    println!("    without faults: {:?}{whose}", again.class);
+    again.solved
 }
 
 fn summary(seed: u64, runs: u64, tally: &Tally) {
