@@ -140,18 +140,24 @@ fn recorded_once_with(data: &Path, calibration: &str) {
     assert!(meta.calibration.ends_with(calibration), "{meta:?}");
 }
 
+/// A home directory whose config directory holds the simulated Pixel's calibration as `name`.
+fn home_with_calibration(name: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config_dir(home.path())).unwrap();
+    std::fs::copy(
+        repo("calibration/sim-pixel.toml"),
+        config_dir(home.path()).join(name),
+    )
+    .unwrap();
+    home
+}
+
 /// A calibration made into the config directory is found from any current directory, and the
 /// run is recorded in the data directory; in the repository, `./calibration` is read as well.
 #[test]
 fn a_run_from_another_directory_finds_the_config_calibration() {
-    let home = tempfile::tempdir().unwrap();
+    let home = home_with_calibration("my-pixel.toml");
     let cwd = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(config_dir(home.path())).unwrap();
-    std::fs::copy(
-        repo("calibration/sim-pixel.toml"),
-        config_dir(home.path()).join("my-pixel.toml"),
-    )
-    .unwrap();
     let sim = spawn(SimConfig::new(profile::profile("pixel").unwrap().clone())).unwrap();
     let serial = sim.serial();
     let adb = AdbServer::start();
@@ -196,15 +202,10 @@ fn a_run_from_another_directory_finds_the_config_calibration() {
     // --calibration-dir replaces both: an empty one finds nothing, and says where it looked.
     let empty = cwd.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
+    let dir = empty.to_str().unwrap();
     let out = autoplay(
         &repo(""),
-        &[
-            "--quiet",
-            "-s",
-            &serial,
-            "--calibration-dir",
-            empty.to_str().unwrap(),
-        ],
+        &["--quiet", "-s", &serial, "--calibration-dir", dir],
     );
     assert_eq!(out.code(), 1, "{}\n{}", out.text(), out.stderr);
     assert!(
