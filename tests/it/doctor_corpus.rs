@@ -51,15 +51,10 @@ fn doctor(adb: &AdbServer, serial: &str) -> Value {
 /// Whether the doctor's report says what the truth field says.
 fn check(file: &str, report: &Value, key: &str, truth: &toml::Value) {
     let got = |path: &str| report.pointer(path).cloned().unwrap_or(Value::Null);
-    let channel = |name: &str| -> bool {
-        report["channels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["channel"] == name)
-            .unwrap()["possible"]
-            .as_bool()
-            .unwrap()
+    let channels = report["channels"].as_array().unwrap();
+    let channel = |name: &str| {
+        let c = channels.iter().find(|c| c["channel"] == name);
+        c.unwrap_or_else(|| panic!("{file}: no {name} channel"))["possible"] == true
     };
     let want_str = || Value::from(truth.as_str().unwrap());
     match key {
@@ -89,17 +84,14 @@ fn check(file: &str, report: &Value, key: &str, truth: &toml::Value) {
             want => assert_eq!(got("/state/focus"), want, "{file}"),
         },
         "size" => {
-            let size = truth.as_array().unwrap();
-            assert_eq!(
-                got("/screen/width"),
-                size[0].as_integer().unwrap(),
-                "{file}"
-            );
-            assert_eq!(
-                got("/screen/height"),
-                size[1].as_integer().unwrap(),
-                "{file}"
-            );
+            let size: Vec<i64> = truth
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|v| v.as_integer())
+                .collect();
+            let got_size = [got("/screen/width"), got("/screen/height")];
+            assert_eq!(got_size, [size[0], size[1]], "{file}");
         }
         "abi" => assert_eq!(got("/abi/abi"), want_str(), "{file}"),
         "uiautomator" => assert_eq!(got("/uiautomator/status"), want_str(), "{file}"),
