@@ -641,33 +641,39 @@ fn a_refusing_phone_stops_before_tapping_and_names_the_setting() {
         let log = device.shell("logcat -d", CALL_TIMEOUT).unwrap().stdout;
         let dropped = log.matches("Permission denied: injecting event").count();
         assert!(dropped <= 10, "{profile}: {dropped} events dropped:\n{log}");
-        let mut cmd = crate::common::autoplay_command();
-        cmd.args(["doctor", "--json", "-s", &sim.serial(), "-P"])
-            .arg(adb.port.to_string());
-        let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(60));
-        let report: serde_json::Value = serde_json::from_str(&out.text())
-            .unwrap_or_else(|e| panic!("{profile}: {e}: {}\n{}", out.text(), out.stderr));
-        for channel in ["inject", "input"] {
-            let check = report["channels"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["channel"] == channel)
-                .unwrap();
-            assert_eq!(
-                check["possible"].as_bool(),
-                Some(false),
-                "{profile}: {check}"
-            );
-            assert!(
-                check["refused"].is_object()
-                    && check["why"]
-                        .as_str()
-                        .unwrap()
-                        .contains("INJECT_EVENTS permission"),
-                "{profile}: {check}"
-            );
-        }
+        doctor_says_refused(&sim.serial(), adb.port, profile);
+    }
+}
+
+/// `autoplay doctor` on the phone `serial` (through the adb server on `port`) says `inject`
+/// and `input` are refused, and why.
+fn doctor_says_refused(serial: &str, port: u16, profile: &str) {
+    let mut cmd = crate::common::autoplay_command();
+    cmd.args(["doctor", "--json", "-s", serial, "-P"])
+        .arg(port.to_string());
+    let out = crate::common::run_with_timeout(cmd, b"", Duration::from_secs(60));
+    let report: serde_json::Value = serde_json::from_str(&out.text())
+        .unwrap_or_else(|e| panic!("{profile}: {e}: {}\n{}", out.text(), out.stderr));
+    for channel in ["inject", "input"] {
+        let check = report["channels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["channel"] == channel)
+            .unwrap();
+        assert_eq!(
+            check["possible"].as_bool(),
+            Some(false),
+            "{profile}: {check}"
+        );
+        assert!(
+            check["refused"].is_object()
+                && check["why"]
+                    .as_str()
+                    .unwrap()
+                    .contains("INJECT_EVENTS permission"),
+            "{profile}: {check}"
+        );
     }
 }
 
