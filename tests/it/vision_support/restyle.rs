@@ -254,10 +254,8 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
     let [x0, y0, x1, y1] = rect;
     let pitch = (x1 - x0) as f32 / 9.0;
     let inset = (pitch * inset) as i64;
-    let (dash, gap) = (
-        (pitch / 12.0).max(2.0) as i64,
-        (pitch / 12.0).max(2.0) as i64,
-    );
+    // Dashes as long as the gaps between them.
+    let dash = (pitch / 12.0).max(2.0) as i64;
     let wide = (pitch / 50.0).max(1.0) as i64;
     for c in 0..81 {
         let (r, col) = (c / 9, c % 9);
@@ -267,16 +265,8 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
             same((col < 8).then(|| c + 1)),
         );
         // Top and bottom run on to the cell's edge where the cage goes on.
-        let l = if left {
-            at(x0, x1, col)
-        } else {
-            at(x0, x1, col) + inset
-        };
-        let rr = if right {
-            at(x0, x1, col + 1)
-        } else {
-            at(x0, x1, col + 1) - inset
-        };
+        let l = at(x0, x1, col) + if left { 0 } else { inset };
+        let rr = at(x0, x1, col + 1) - if right { 0 } else { inset };
         let (t, b) = (at(y0, y1, r) + inset, at(y0, y1, r + 1) - inset);
         let mut sides = vec![(l, t, rr, t), (l, b, rr, b)];
         if !left {
@@ -286,7 +276,7 @@ pub fn draw_cages(img: &mut RgbaImage, rect: [u32; 4], colour: Rgb, paper: Rgb, 
             sides.push((rr, t, rr, b));
         }
         for side in sides {
-            dashed(img, side, (dash, gap, wide), colour);
+            dashed(img, side, (dash, dash, wide), colour);
         }
         if !left {
             let sum: u32 = (c..c + 3)
