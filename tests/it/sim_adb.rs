@@ -323,6 +323,18 @@ fn the_autoplay_binary_serves_adb() {
 struct RawHost(TcpStream);
 
 impl RawHost {
+    /// Whether nothing arrives for 30 ms.
+    fn quiet(&mut self) -> bool {
+        self.0
+            .set_read_timeout(Some(Duration::from_millis(30)))
+            .unwrap();
+        let early = self.0.peek(&mut [0u8; 1]);
+        self.0
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        early.is_err()
+    }
+
     fn connect(sim: &SimHandle) -> RawHost {
         let s = TcpStream::connect(sim.addr()).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
@@ -380,16 +392,7 @@ fn raw_protocol_handshake_streams_and_flow_control() {
         assert_eq!((p.command, p.arg0, p.arg1), (Cmd::Wrte, local, 8));
         assert!(p.payload.len() <= 4096);
         total += p.payload.len();
-        // Nothing more may arrive before our OKAY.
-        host.0
-            .set_read_timeout(Some(Duration::from_millis(30)))
-            .unwrap();
-        let mut b = [0u8; 1];
-        let early = host.0.peek(&mut b);
-        assert!(early.is_err(), "a second WRTE arrived before OKAY");
-        host.0
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
+        assert!(host.quiet(), "a second WRTE arrived before OKAY");
         host.send(&Packet::new(Cmd::Okay, 8, local, vec![]));
         if total > 3 * 4096 {
             // Enough: close from the host side; the device must stop.
