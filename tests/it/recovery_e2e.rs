@@ -594,6 +594,26 @@ fn a_level_left_by_back_gets_one_back_then_is_reopened() {
     assert_eq!(row.repairs, Totals::of(&journal.lines).repairs);
 }
 
+/// The `input tap`s that write a wrong digit into the first empty cell of the level open on
+/// `sim` (untouched), through `cal`'s layout.
+fn a_wrong_digit(sim: &SimHandle, cal: &sudoku_autoplay::calibration::Calibration) -> String {
+    let state = sim.dumpsys();
+    let (givens, board) = (
+        state["givens"].as_str().unwrap().to_string(),
+        state["board"].as_str().unwrap().to_string(),
+    );
+    assert_eq!(givens, board);
+    let solution = sudoku_autoplay::solver::fast::solve(
+        &sudoku_autoplay::board::Board::parse_line(&givens).unwrap(),
+    )
+    .unwrap();
+    let cell = givens.find('.').unwrap();
+    let wrong = solution.get(cell) % 9 + 1;
+    let layout = sudoku_autoplay::play::setnum::Layout::of(cal);
+    let ((cx, cy), (kx, ky)) = (layout.cells[cell], layout.keypad[wrong as usize - 1]);
+    format!("input tap {cx} {cy}; input tap {kx} {ky}")
+}
+
 #[test]
 fn screens_without_the_board_are_named() {
     // What the player says it saw, screen by screen, through the real adb server.
@@ -642,21 +662,7 @@ fn screens_without_the_board_are_named() {
     assert_eq!(phone.incidents().len(), 1);
     // A wrong digit with a limit of 1: game over.
     shell("am start -n org.autoplay.sudoku/.GameActivity --ei level 2");
-    let state = sim.dumpsys();
-    let (givens, board) = (
-        state["givens"].as_str().unwrap().to_string(),
-        state["board"].as_str().unwrap().to_string(),
-    );
-    assert_eq!(givens, board);
-    let solution = sudoku_autoplay::solver::fast::solve(
-        &sudoku_autoplay::board::Board::parse_line(&givens).unwrap(),
-    )
-    .unwrap();
-    let cell = givens.find('.').unwrap();
-    let wrong = solution.get(cell) % 9 + 1;
-    let layout = sudoku_autoplay::play::setnum::Layout::of(&cal);
-    let ((cx, cy), (kx, ky)) = (layout.cells[cell], layout.keypad[wrong as usize - 1]);
-    shell(&format!("input tap {cx} {cy}; input tap {kx} {ky}"));
+    shell(&a_wrong_digit(&sim, &cal));
     match look(&mut phone) {
         Seen::GameOver { what } => assert!(what.contains("\"Game over\""), "{what}"),
         other => panic!("{other:?}"),
