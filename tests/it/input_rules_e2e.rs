@@ -626,6 +626,26 @@ fn the_probes_findings_are_written_with_what_was_seen() {
     assert!(Path::new(&file.with_extension("overlay.png")).exists());
 }
 
+/// The grid lines of `cal` where the app draws them (`layout`), two pixels off at most (a box
+/// line merged with the edge of a disc beside it).
+fn lines_where_drawn(
+    cal: &Calibration,
+    layout: &autoplay_sim::app::screens::layout::ScreenLayout,
+    said: &str,
+) {
+    let board = layout.board;
+    for (n, (&col, &row)) in cal.board.cols.0.iter().zip(&cal.board.rows.0).enumerate() {
+        // The line's middle pixel, as the app draws it (kept inside the board).
+        let w = layout.line_width(n);
+        let mid = (layout.lines[n] - w / 2).clamp(0, board.w - w) as f32 + (w - 1) as f32 / 2.0;
+        let (x, y) = (board.x as f32 + mid, board.y as f32 + mid);
+        assert!(
+            (col as f32 - x).abs() <= 2.0 && (row as f32 - y).abs() <= 2.0,
+            "line {n}: found at x {col}, y {row}; drawn at x {x}, y {y}\n{said}"
+        );
+    }
+}
+
 /// A small phone whose display size the user made smaller (204 dpi instead of 240), an app with
 /// its digits on discs and no erase key: the navigation bar's home circle, just under the keys,
 /// reads as a "C" key beside the digits. The phone says where its system bars are (`dumpsys
@@ -681,20 +701,9 @@ fn the_navigation_bars_buttons_are_not_the_apps_keys() {
         sudoku_autoplay::calibration::Erase::Toggle,
         "{said}"
     );
-    // The grid lines where the app draws them, two pixels off at most (a box line merged
-    // with the edge of a disc beside it), and not widened by the discs into a band the cells'
-    // crops would clip the discs with (it was 14 pixels, for 3-pixel box lines).
-    let board = layout.board;
-    for (n, (&col, &row)) in cal.board.cols.0.iter().zip(&cal.board.rows.0).enumerate() {
-        // The line's middle pixel, as the app draws it (kept inside the board).
-        let w = layout.line_width(n);
-        let mid = (layout.lines[n] - w / 2).clamp(0, board.w - w) as f32 + (w - 1) as f32 / 2.0;
-        let (x, y) = (board.x as f32 + mid, board.y as f32 + mid);
-        assert!(
-            (col as f32 - x).abs() <= 2.0 && (row as f32 - y).abs() <= 2.0,
-            "line {n}: found at x {col}, y {row}; drawn at x {x}, y {y}\n{said}"
-        );
-    }
+    lines_where_drawn(&cal, &layout, &said);
+    // Nor widened by the discs into a band the cells' crops would clip the discs with (it was
+    // 14 pixels, for 3-pixel box lines).
     let widest = layout.thick as u32;
     assert!(
         cal.board.line_width <= 2 * widest + 1,
