@@ -52,17 +52,24 @@ impl Prober<'_> {
         let (a, d) = (self.a, self.digit);
         self.key(d)?;
         self.cell(a)?;
-        self.key(d)?;
-        self.look()?;
-        if self.at_a() != d {
-            anyhow::bail!("{} did not take {d} after leaving pencil mode", self.name());
-        }
-        self.take_back_a()?;
+        self.digit_in_and_out("after leaving pencil mode")?;
         let what = format!(
             "tapped {} twice, then {d}: a small mark, no digit (pencil mode)",
             self.name()
         );
         Ok((Retap::Pencil, what, false))
+    }
+
+    /// The probe's digit tapped into its selected cell, seen there, and taken back; an error
+    /// names the cell, the digit and `after` what it did not take it.
+    fn digit_in_and_out(&mut self, after: &str) -> anyhow::Result<()> {
+        let d = self.digit;
+        self.key(d)?;
+        self.look()?;
+        if self.at_a() != d {
+            anyhow::bail!("{} did not take {d} {after}", self.name());
+        }
+        self.take_back_a()
     }
 
     /// After a re-tap deselected the probe's cell and the digit went nowhere, or armed a
@@ -91,12 +98,7 @@ impl Prober<'_> {
             self.key(d)?;
             stuck = !self.brush_dropped()?;
         } else {
-            self.key(d)?;
-            self.look()?;
-            if self.at_a() != d {
-                anyhow::bail!("{} did not take {d} after a re-tap", self.name());
-            }
-            self.take_back_a()?;
+            self.digit_in_and_out("after a re-tap")?;
         }
         let what = format!(
             "tapped {} twice, then {d}: nothing went in (deselected)",
