@@ -142,15 +142,22 @@ impl fmt::Display for Conflicts {
             "the board breaks the Sudoku rules ({n} conflict{}): ",
             if n == 1 { "" } else { "s" }
         )?;
-        for (i, c) in self.0.iter().enumerate() {
+        // A few say what is wrong; a board with many (a misread screen) would fill the screen.
+        for (i, c) in self.0.iter().take(SHOWN_CONFLICTS).enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
             }
             write!(f, "{c}")?;
         }
-        Ok(())
+        match n.saturating_sub(SHOWN_CONFLICTS) {
+            0 => Ok(()),
+            more => write!(f, "; and {more} more"),
+        }
     }
 }
+
+/// How many conflicts a [`Conflicts`] message names.
+const SHOWN_CONFLICTS: usize = 4;
 
 impl Board {
     /// An empty board.
@@ -487,6 +494,17 @@ mod tests {
             col.conflicts()[0].to_string(),
             "column 5 has two 9s: r1c5 and r9c5"
         );
+    }
+
+    #[test]
+    fn a_board_with_many_conflicts_names_a_few_and_counts_the_rest() {
+        let ones = Board::parse(&"1".repeat(81)).unwrap();
+        let err = ones.validate().unwrap_err().to_string();
+        assert!(
+            err.starts_with("the board breaks the Sudoku rules (27 conflicts): row 1 has nine 1s")
+        );
+        assert!(err.ends_with("; and 23 more"), "{err}");
+        assert_eq!(err.matches(" has nine 1s").count(), SHOWN_CONFLICTS);
     }
 
     #[test]
