@@ -231,7 +231,7 @@ fn a_child_importing_its_parent_is_a_cycle() {
         .collect();
     let parent = named("use model::Model;", "app", true, &all);
     let child = named(
-        "use super::Key; fn f(_: crate::app::model::Game) {}",
+        "use super::Key; fn f(_: crate::app::game::Game) {}",
         "app::model",
         false,
         &all,

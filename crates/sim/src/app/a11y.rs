@@ -2,10 +2,11 @@
 //! like Android's). The board is a custom view without text, as in most Sudoku apps; buttons,
 //! titles and dialogs carry their text, so a host can tell a completion dialog from a popup.
 
+use super::game::Game;
 use super::geometry::Rect;
 use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
-use super::model::{Game, Model};
+use super::model::Model;
 use super::rules::{EndForm, fill};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;

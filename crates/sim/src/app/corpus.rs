@@ -8,7 +8,7 @@
 //! test checks the committed files still match.
 
 use super::Phone;
-use super::model::Game;
+use super::game::Game;
 use super::options::AppOptions;
 use super::palette::Theme;
 use super::style::{EraseKey, KeypadStyle, STYLES, Style};

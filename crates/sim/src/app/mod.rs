@@ -7,7 +7,8 @@
 //! over them `canvas` and `font` (raster primitives), `style` (how other apps draw: `--style`),
 //! `rules` (how the app takes taps), [`screens`] (screen and target enums, [`screens::layout`]
 //! geometry and hit testing), `hazards` (the phone around the app) and `options` (the app's
-//! settings, `AppOptions`); then `model` (state machine, no pixels), `render` (drawing),
+//! settings, `AppOptions`); then `game` (one level being played, and what a tap does to it
+//! under the rules), `model` (the app's screens around it: state machine, no pixels), `render` (drawing),
 //! `a11y` (`uiautomator dump`), [`scene`] (a game screen drawn from a given position without
 //! playing to it: the vision tests' synthetic screenshots); this file, the [`Phone`], over all
 //! of them; and [`corpus`] (screenshots with ground truth for the vision code) on top.
@@ -20,6 +21,7 @@ pub mod ambiguous;
 pub mod canvas;
 pub mod corpus;
 pub mod font;
+pub(crate) mod game;
 pub mod geometry;
 pub mod hazards;
 pub mod keys;
@@ -412,8 +414,8 @@ impl Phone {
             "covered": m.covered,
             "several_solutions": self.options.several_solutions,
             "brush": game.and_then(|g| g.brush).map(|b| match b {
-                model::Brush::Digit(d) => serde_json::json!(d),
-                model::Brush::Erase => serde_json::json!("erase"),
+                game::Brush::Digit(d) => serde_json::json!(d),
+                game::Brush::Erase => serde_json::json!("erase"),
             }),
             "pencil": game.is_some_and(|g| g.pencil),
             "undo_depth": game.map(|g| g.history.len()),

@@ -2,9 +2,10 @@
 
 use super::canvas::Canvas;
 use super::font::{Face, Text};
+use super::game::{Brush, Game, Highlight};
 use super::geometry::Rect;
 use super::levels::LEVEL_COUNT;
-use super::model::{Brush, Game, Highlight, Model};
+use super::model::Model;
 use super::options::AppOptions;
 use super::palette::{Palette, Rgb};
 use super::rules::{EndForm, Words, fill};

@@ -57,7 +57,7 @@ fn board(p: &Phone) -> Board {
     Board::parse_line(state(p)["board"].as_str().unwrap()).unwrap()
 }
 
-fn game(p: &Phone) -> &model::Game {
+fn game(p: &Phone) -> &game::Game {
     p.model().game.as_ref().unwrap()
 }
 
@@ -803,7 +803,7 @@ fn a_style_without_an_erase_key_clears_and_a_hiding_style_hides_finished_keys() 
     );
     assert_eq!(rules.same_digit(&classic), SameDigit::Reenter);
     // Nine 4s on the board: the tinted style hides the key, the classic one shows it.
-    let mut g = model::Game::new(1).unwrap();
+    let mut g = game::Game::new(1).unwrap();
     let mut fours = (0..81).filter(|&c| g.board.get(c) == 4).count();
     for c in 0..81 {
         if fours < 9 && g.board.get(c) != 4 {
@@ -813,9 +813,9 @@ fn a_style_without_an_erase_key_clears_and_a_hiding_style_hides_finished_keys() 
     }
     assert_eq!(g.remaining(4), 0);
     let tinted = style::Style::by_name("tinted").unwrap();
-    assert_eq!(model::key_slots(&g, rules.finished_keys(&tinted))[3], None);
+    assert_eq!(game::key_slots(&g, rules.finished_keys(&tinted))[3], None);
     assert_eq!(
-        model::key_slots(&g, rules.finished_keys(&classic))[3],
+        game::key_slots(&g, rules.finished_keys(&classic))[3],
         Some((4, false))
     );
 }

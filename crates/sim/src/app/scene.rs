@@ -10,7 +10,8 @@
 //! assert_eq!(drawn.image.dimensions(), (720, 1280));
 //! ```
 
-use super::model::{Game, Model};
+use super::game::Game;
+use super::model::Model;
 use super::options::AppOptions;
 use super::render::{Clock, Renderer};
 use super::screens::AppScreen;
