@@ -4,7 +4,7 @@
 //! the 81-cell board, `.` empty; line 2: per cell `G` given, `U` user-entered, `.` empty; line 3,
 //! only when the app has no erase key: `erase: toggle`).
 //!
-//! Regenerate with `cargo test --lib sim::app::corpus::tests::regenerate -- --ignored`; a normal
+//! Regenerate with `cargo test -p autoplay-sim --lib app::corpus::tests::regenerate -- --ignored`; a normal
 //! test checks the committed files still match.
 
 use super::Phone;
@@ -223,7 +223,7 @@ mod tests {
     /// The committed corpus is what the generator produces now (truth and pixels).
     #[test]
     fn committed_corpus_is_current() {
-        let stale = "screenshots/sim is stale: run `cargo test --lib sim::app::corpus::tests::regenerate -- --ignored`";
+        let stale = "screenshots/sim is stale: run `cargo test -p autoplay-sim --lib app::corpus::tests::regenerate -- --ignored`";
         let shots = shots().unwrap();
         assert_eq!(
             shots.len(),
