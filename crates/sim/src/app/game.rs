@@ -219,33 +219,27 @@ impl Game {
     /// A fresh game of level `n`, if it exists.
     pub fn new(level: u32) -> Option<Game> {
         let givens = *levels::level(level)?;
-        Some(Game {
-            level,
-            givens,
-            board: givens,
-            selected: None,
-            solution: sudoku_autoplay::solver::fast::solve(&givens)?,
-            check: CompletionCheck::Rules,
-            mistakes: 0,
-            over: false,
-            notes: [0; CELLS],
-            brush: None,
-            pencil: false,
-            history: Vec::new(),
-            words: &ENGLISH,
-        })
+        let solution = sudoku_autoplay::solver::fast::solve(&givens)?;
+        Some(Game::with(level, givens, givens, solution))
     }
 
     /// A game of `givens` that has reached `board` (which holds the givens), not one of the
     /// bundled levels; `level` is only its title. Mistakes count against a solution of the
     /// givens, or against `board` when they have none.
     pub(crate) fn custom(level: u32, givens: Board, board: Board) -> Game {
+        let solution = sudoku_autoplay::solver::fast::solve(&givens).unwrap_or(board);
+        Game::with(level, givens, board, solution)
+    }
+
+    /// A game of `givens` at `board`, judged against `solution`: nothing selected, no mistake,
+    /// no pencil mark, no brush, no history, in English.
+    fn with(level: u32, givens: Board, board: Board, solution: Board) -> Game {
         Game {
             level,
             givens,
             board,
             selected: None,
-            solution: sudoku_autoplay::solver::fast::solve(&givens).unwrap_or(board),
+            solution,
             check: CompletionCheck::Rules,
             mistakes: 0,
             over: false,
