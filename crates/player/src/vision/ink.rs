@@ -311,18 +311,25 @@ impl Ink {
     /// The median colour of component `label`'s pixels.
     fn median_colour(&self, img: &RgbaImage, label: u32, disc: &Component) -> [u8; 3] {
         let [x0, y0, x1, y1] = disc.bbox;
+        let box_pixels = (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y)));
+        let disc_pixels = box_pixels.filter(|&(x, y)| self.labels[y * self.w + x] == label);
+        self.median_at(img, disc_pixels).unwrap_or_default()
+    }
+
+    /// The median colour of the crop's pixels `at` (`None` for none).
+    fn median_at(
+        &self,
+        img: &RgbaImage,
+        at: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<[u8; 3]> {
         let mut hist = [[0u32; 256]; 3];
         let mut n = 0u32;
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if self.labels[y * self.w + x] == label {
-                    let p = self.pixel(img, x, y);
-                    (0..3).for_each(|c| hist[c][p[c] as usize] += 1);
-                    n += 1;
-                }
-            }
+        for (x, y) in at {
+            let p = self.pixel(img, x, y);
+            (0..3).for_each(|c| hist[c][p[c] as usize] += 1);
+            n += 1;
         }
-        hist.map(|h| median(&h, n))
+        (n > 0).then(|| hist.map(|h| median(&h, n)))
     }
 
     /// The colour of the crop's pixel (`x`, `y`) in `img`.
@@ -341,25 +348,12 @@ impl Ink {
         let (ox0, oy0) = (x0.saturating_sub(m), y0.saturating_sub(m));
         let (ox1, oy1) = ((x1 + m).min(self.w - 1), (y1 + m).min(self.h - 1));
         let t = self.threshold() / 2;
-        let stride = img.width() as usize * 4;
-        let raw = img.as_raw();
-        let mut hist = [[0u32; 256]; 3];
-        let mut n = 0u32;
-        for y in oy0..=oy1 {
-            for x in ox0..=ox1 {
-                let inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
-                if inside || self.strength.get(y * self.w + x).is_some_and(|&s| s >= t) {
-                    continue;
-                }
-                let o = (self.origin[1] as usize + y) * stride + (self.origin[0] as usize + x) * 4;
-                (0..3).for_each(|c| hist[c][raw[o + c] as usize] += 1);
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return self.background;
-        }
-        hist.map(|h| median(&h, n))
+        let ring = (oy0..=oy1).flat_map(|y| (ox0..=ox1).map(move |x| (x, y)));
+        let weak = ring.filter(|&(x, y)| {
+            let inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+            !inside && self.strength.get(y * self.w + x).is_none_or(|&s| s < t)
+        });
+        self.median_at(img, weak).unwrap_or(self.background)
     }
 
     /// The glyph's coverage map (0..1) over its bounding box: strong-ink pixels of other
