@@ -27,12 +27,7 @@ enum Sink {
 #[derive(Debug)]
 pub struct Dd {
     sink: Sink,
-    bs: usize,
-    count: Option<u64>,
-    fullblock: bool,
-    quiet: bool,
-    /// `if=/dev/zero`: zeros instead of stdin.
-    zero: bool,
+    ops: Operands,
     record: usize,
     block: Vec<u8>,
     full_in: u64,
@@ -45,12 +40,14 @@ pub struct Dd {
 }
 
 /// The operands of a `dd` command line.
+#[derive(Debug)]
 struct Operands {
     of: Option<String>,
     bs: usize,
     count: Option<u64>,
     fullblock: bool,
     quiet: bool,
+    /// `if=/dev/zero`: zeros instead of stdin.
     zero: bool,
 }
 
@@ -141,11 +138,7 @@ impl Dd {
         let ops = Operands::parse(args)?;
         Ok(Dd {
             sink: sink(device, ops.of.as_deref())?,
-            bs: ops.bs,
-            count: ops.count,
-            fullblock: ops.fullblock,
-            quiet: ops.quiet,
-            zero: ops.zero,
+            ops,
             record: evdev::record_size(device.profile().userspace_64),
             block: Vec::new(),
             full_in: 0,
@@ -159,7 +152,9 @@ impl Dd {
 
     /// Whether `count` blocks have been copied.
     pub fn done(&self) -> bool {
-        self.count.is_some_and(|c| self.full_in + self.part_in >= c)
+        self.ops
+            .count
+            .is_some_and(|c| self.full_in + self.part_in >= c)
     }
 
     /// Copies one chunk of stdin (what one read of the stream returned); the panel's events go
@@ -173,12 +168,12 @@ impl Dd {
             if chunk.is_empty() {
                 break Ok(());
             }
-            let want = self.bs - self.block.len();
+            let want = self.ops.bs - self.block.len();
             let n = want.min(chunk.len());
             self.block.extend_from_slice(&chunk[..n]);
             self.read += n as u64;
             chunk = &chunk[n..];
-            if self.fullblock && self.block.len() < self.bs {
+            if self.ops.fullblock && self.block.len() < self.ops.bs {
                 continue;
             }
             if let Err(e) = self.write_block(&mut events) {
@@ -213,7 +208,7 @@ impl Dd {
 
     fn write_block(&mut self, events: &mut Vec<InputEvent>) -> Result<(), DdEnd> {
         let block = std::mem::take(&mut self.block);
-        let full = block.len() == self.bs;
+        let full = block.len() == self.ops.bs;
         if full {
             self.full_in += 1;
         } else {
@@ -239,7 +234,7 @@ impl Dd {
 
     /// The summary dd prints on stderr when it ends (nothing with `status=none`).
     pub fn summary(&self, out: &mut Output) {
-        if self.quiet {
+        if self.ops.quiet {
             return;
         }
         out.err(format!(
@@ -271,9 +266,9 @@ pub fn dd(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     match Dd::start(device, args) {
         Ok(mut dd) => {
             let mut r = Ok(());
-            if dd.zero {
-                let blocks = dd.count.unwrap_or(MAX_ZERO_BLOCKS).min(MAX_ZERO_BLOCKS);
-                r = dd.feed(device, &vec![0; dd.bs * blocks as usize]);
+            if dd.ops.zero {
+                let blocks = dd.ops.count.unwrap_or(MAX_ZERO_BLOCKS).min(MAX_ZERO_BLOCKS);
+                r = dd.feed(device, &vec![0; dd.ops.bs * blocks as usize]);
             }
             let r = r.and_then(|()| dd.finish(device));
             end(&dd, r, out)
