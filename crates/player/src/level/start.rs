@@ -38,12 +38,14 @@ pub fn play(
     };
     let found = find_calibrations(cfg, phone, on)?;
     let navigation = found.candidates[0].calibration.navigation.clone();
-    open_channel(&mut link, cfg, size, on)?;
+    // The phone opens the tap channel while it opens the level: neither needs the other.
+    link.start_channel(cfg.input, size, cfg.pace);
     if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
         navigate(&mut link, nav, level)?;
     }
     let (mut link, first, (first_words, first_limit), choice) =
         first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
+    channel_opened(&mut link, on)?;
     let (cal_path, mut cal) = (choice.path, choice.calibration);
     // A mistake counter on the game screen that calibrate did not see (a limit turned on
     // since): the writes are guarded as for the calibration's (`Layout::guards_writes`).
@@ -380,7 +382,13 @@ pub(super) fn open_channel(
     size: (u32, u32),
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<()> {
-    let channel = link.open_channel(cfg.input, size, cfg.pace)?;
+    link.start_channel(cfg.input, size, cfg.pace);
+    channel_opened(link, on)
+}
+
+/// Waits for the tap channel [`Link::start_channel`] started, and says which it is and why.
+fn channel_opened(link: &mut Link, on: &mut dyn FnMut(&Update)) -> anyhow::Result<()> {
+    let channel = link.channel_opened()?;
     tell(
         on,
         Note::TapChannel {

@@ -18,6 +18,7 @@ use crate::device::{Device, DeviceError, Route};
 use crate::play::stop::{Restored, Stop, StopFlag};
 use crate::play::target::{Incident, IncidentKind};
 use image::RgbaImage;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long an `echo` may take to prove that a device answers again.
@@ -35,6 +36,11 @@ struct Opened {
     size: (u32, u32),
     options: TapperOptions,
 }
+
+/// A tap channel being chosen and opened on a thread of its own ([`Link::start_channel`]),
+/// by a link of its own that shares the recovery, while the run goes on with what does not
+/// need it (opening the level, the first frame).
+type Pending = std::thread::JoinHandle<(Link, anyhow::Result<()>)>;
 
 /// Where the device stands, as the adb server (or the direct route) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,11 +60,18 @@ pub struct Link {
     timeout: Duration,
     stop: StopFlag,
     channel: Option<Opened>,
+    pending: Option<Pending>,
+    /// The least gap between taps on the phone asked for ([`Link::keep_taps_apart_on_phone`]),
+    /// for a channel still opening.
+    least_gap: Duration,
     tapper: Option<Tapper>,
     screen: Option<Screen>,
     incidents: Vec<Incident>,
     /// Times the link was lost and restored.
     pub reconnects: u32,
+    /// Held while the link recovers: a link opening the tap channel beside this one waits for
+    /// the other's recovery instead of counting the same loss twice.
+    recovering: Arc<Mutex<()>>,
     /// Taps carried out by tap channels closed since, and their working time (for the rate).
     rated_before: (u64, Duration),
 }
@@ -71,10 +84,13 @@ impl Link {
             timeout,
             stop,
             channel: None,
+            pending: None,
+            least_gap: Duration::ZERO,
             tapper: None,
             screen: None,
             incidents: Vec::new(),
             reconnects: 0,
+            recovering: Arc::default(),
             rated_before: (0, Duration::ZERO),
         }
     }
@@ -161,24 +177,73 @@ impl Link {
     }
 
     /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
-    /// works (raw, events, input). Returns the channel (its `why` is for the user).
+    /// works (raw, inject, events, input). Returns the channel (its `why` is for the user).
     pub fn open_channel(
         &mut self,
         input: Option<InputBackend>,
         size: (u32, u32),
         pace: Duration,
     ) -> anyhow::Result<Channel> {
+        self.start_channel(input, size, pace);
+        self.channel_opened()
+    }
+
+    /// Starts choosing and opening the tap channel (as [`Link::open_channel`]) on a thread of
+    /// its own, so that the phone pushes and starts it while the run does what needs no taps
+    /// (opening the level, taking the first frame). Whatever needs the channel waits for it;
+    /// [`Link::channel_opened`] says which it is.
+    pub fn start_channel(&mut self, input: Option<InputBackend>, size: (u32, u32), pace: Duration) {
+        let options = TapperOptions {
+            pace,
+            ..TapperOptions::default()
+        };
+        let mut side = Link {
+            recovering: self.recovering.clone(),
+            ..Link::new(self.device.clone(), self.timeout, self.stop.clone())
+        };
+        self.pending = Some(std::thread::spawn(move || {
+            let opened = side.open_now(input, size, options);
+            (side, opened)
+        }));
+    }
+
+    /// The tap channel [`Link::start_channel`] started, once it is open (the losses its link
+    /// recovered from counted here).
+    pub fn channel_opened(&mut self) -> anyhow::Result<Channel> {
+        if let Some(thread) = self.pending.take() {
+            let (side, opened) = thread
+                .join()
+                .map_err(|_| anyhow::anyhow!("internal: the tap channel's thread panicked"))?;
+            self.reconnects += side.reconnects;
+            self.incidents.extend(side.incidents);
+            opened?;
+            self.drop_tapper();
+            self.tapper = side.tapper;
+            self.channel = side.channel;
+            if !self.least_gap.is_zero() {
+                self.keep_taps_apart_on_phone(self.least_gap);
+            }
+        }
+        match &self.channel {
+            Some(c) => Ok(c.chosen.clone()),
+            None => anyhow::bail!("internal: no tap channel was opened"),
+        }
+    }
+
+    /// Chooses and opens the tap channel on this thread, through the recovery.
+    fn open_now(
+        &mut self,
+        input: Option<InputBackend>,
+        size: (u32, u32),
+        options: TapperOptions,
+    ) -> anyhow::Result<()> {
         let chosen = self.call("choosing the tap channel", |d| tap::choose(d, input))?;
         self.channel = Some(Opened {
-            chosen: chosen.clone(),
+            chosen,
             size,
-            options: TapperOptions {
-                pace,
-                ..TapperOptions::default()
-            },
+            options,
         });
-        self.reopen_channel("opening the tap channel")?;
-        Ok(chosen)
+        self.reopen_channel("opening the tap channel")
     }
 
     /// Keeps taps at least `gap` apart as the phone gets them from now on (apps that read taps
@@ -188,6 +253,7 @@ impl Link {
         if gap.is_zero() {
             return;
         }
+        self.least_gap = self.least_gap.max(gap);
         if let Some(c) = self.channel.as_mut() {
             c.options.pace = c.options.pace.max(gap);
             c.options.pace_on_phone = true;
@@ -299,6 +365,9 @@ impl Link {
         what: &str,
         f: impl FnOnce(&mut Tapper) -> Result<(), DeviceError>,
     ) -> anyhow::Result<()> {
+        if self.pending.is_some() {
+            self.channel_opened()?;
+        }
         if self.tapper.is_none() {
             self.reopen_channel("reopening the tap channel")?;
         }
@@ -359,6 +428,8 @@ impl Link {
     /// whether the link had been lost (and is back); `Ok(false)` when the device answered all
     /// along.
     fn recover(&mut self, during: &str, error: &DeviceError) -> anyhow::Result<bool> {
+        let recovering = self.recovering.clone();
+        let _one_at_a_time = recovering.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let deadline = started + self.timeout;
         let network = is_network_serial(&self.device.serial);

@@ -73,7 +73,10 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
             find_in_list(link, level)?;
         }
     }
-    link.flush()?;
+    // An intent sends no taps: it need not wait for the tap channel.
+    if !matches!(nav, Navigation::AmStart { .. }) {
+        link.flush()?;
+    }
     // Give the app a moment to draw the new screen.
     std::thread::sleep(Duration::from_millis(300));
     Ok(())
