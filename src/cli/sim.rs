@@ -316,6 +316,7 @@ pub enum Quirk {
     UiIdleError,
     RawHeader12,
     NoSysKeys,
+    NoScreenrecord,
 }
 
 impl super::choice::Choice for Quirk {
@@ -370,6 +371,11 @@ impl super::choice::Choice for Quirk {
             "no-sys-keys",
             "no physical keys: monkey aborts unless --pct-syskeys 0 (emulator)",
         ),
+        (
+            Quirk::NoScreenrecord,
+            "no-screenrecord",
+            "no screenrecord, as some OEM builds leave it out: the shell says it is not found",
+        ),
     ];
 }
 
@@ -386,6 +392,7 @@ impl Quirk {
             Quirk::UiIdleError => q.ui_idle_error = true,
             Quirk::RawHeader12 => q.raw_header_12 = true,
             Quirk::NoSysKeys => q.no_sys_keys = true,
+            Quirk::NoScreenrecord => q.no_screenrecord = true,
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod dispatch;
 pub mod profile;
 pub mod shell;
 pub mod timing;
+pub mod video;
 
 use adb::auth::{KeyStore, NewKeys};
 use adb::session::{self, Shared};

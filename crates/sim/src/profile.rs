@@ -82,6 +82,8 @@ pub struct Quirks {
     /// No physical keys (an emulator): `monkey` aborts on its default share of system keys
     /// unless `--pct-syskeys 0`.
     pub no_sys_keys: bool,
+    /// No `screenrecord` (some OEM builds leave it out): the shell says it is not found.
+    pub no_screenrecord: bool,
 }
 
 impl Quirks {
@@ -96,6 +98,7 @@ impl Quirks {
         ui_idle_error: false,
         raw_header_12: false,
         no_sys_keys: false,
+        no_screenrecord: false,
     };
 
     /// The quirks on, in words (for the sim's start-up line).
@@ -129,6 +132,9 @@ impl Quirks {
         }
         if self.no_sys_keys {
             out.push("no physical keys (monkey needs --pct-syskeys 0)".into());
+        }
+        if self.no_screenrecord {
+            out.push("no screenrecord".into());
         }
         out
     }

@@ -23,6 +23,9 @@
 use crate::android::SDK_CMD_INPUT;
 use std::time::Duration;
 
+/// `screenrecord`'s encoder and virtual display start ([`Costs::codec_start`]).
+const CODEC_START_MS: u32 = 250;
+
 /// Whether the simulated phone's work takes time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TimingMode {
@@ -91,6 +94,13 @@ impl Costs {
             TimingMode::Instant => Duration::ZERO,
             TimingMode::Phone => Duration::from_micros(u64::from(self.phone.inject_us)),
         }
+    }
+
+    /// What `screenrecord` takes between its process's start and its first frame: creating
+    /// the AVC encoder, its input surface and the virtual display (an estimate, as
+    /// docs/simulated-phone.md says).
+    pub fn codec_start(&self) -> Duration {
+        self.ms(CODEC_START_MS)
     }
 
     /// Start-up of a native process.

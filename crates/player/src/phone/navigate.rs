@@ -73,11 +73,15 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
             find_in_list(link, level)?;
         }
     }
-    // An intent sends no taps: it need not wait for the tap channel.
+    let_it_draw(link, nav)
+}
+
+/// Waits for the taps that opened the level (an intent sends none: it need not wait for the
+/// tap channel), and gives the app a moment to draw the new screen.
+fn let_it_draw(link: &mut Link, nav: &Navigation) -> anyhow::Result<()> {
     if !matches!(nav, Navigation::AmStart { .. }) {
         link.flush()?;
     }
-    // Give the app a moment to draw the new screen.
     std::thread::sleep(Duration::from_millis(300));
     Ok(())
 }

@@ -64,9 +64,29 @@ pub struct Context {
 
 /// Runs `service` on a stream until it finishes, then closes the stream.
 pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut writer: StreamWriter) {
-    let hung_up = match service {
+    let hung_up = match (screenrecord_of(&service), service) {
+        (Some((args, v2)), _) => {
+            super::screenrecord::run(&ctx.device, &args, v2, reader, &mut writer).await
+        }
+        (None, service) => run_other(service, &ctx, reader, &mut writer).await,
+    };
+    if hung_up {
+        ctx.hangup.notify_one();
+    } else {
+        writer.close().await;
+    }
+}
+
+/// Runs every service but a recording. Returns true if the connection must drop.
+async fn run_other(
+    service: Service,
+    ctx: &Context,
+    reader: StreamReader,
+    writer: &mut StreamWriter,
+) -> bool {
+    match service {
         Service::Sync => {
-            super::sync::serve(&ctx.device, reader, &mut writer).await;
+            super::sync::serve(&ctx.device, reader, writer).await;
             false
         }
         Service::Framebuffer => {
@@ -81,7 +101,7 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
             command: Some(cmd),
             ..
         } if stdin_command(&cmd).is_some() => match stdin_command(&cmd) {
-            Some(command) => copy_stdin(&ctx, command, reader, &mut writer).await,
+            Some(command) => copy_stdin(ctx, command, reader, writer).await,
             None => false,
         },
         Service::Exec(cmd)
@@ -89,22 +109,17 @@ pub async fn run(service: Service, ctx: Context, reader: StreamReader, mut write
             v2: false,
             command: Some(cmd),
             ..
-        } => one_command(&ctx, &cmd, false, reader, &mut writer).await,
+        } => one_command(ctx, &cmd, false, reader, writer).await,
         Service::Shell {
             v2: true,
             command: Some(cmd),
             ..
-        } => one_command(&ctx, &cmd, true, reader, &mut writer).await,
+        } => one_command(ctx, &cmd, true, reader, writer).await,
         Service::Shell {
             v2,
             pty,
             command: None,
-        } => interactive(ctx.device.clone(), v2, pty, reader, &mut writer).await,
-    };
-    if hung_up {
-        ctx.hangup.notify_one();
-    } else {
-        writer.close().await;
+        } => interactive(ctx.device.clone(), v2, pty, reader, writer).await,
     }
 }
 
@@ -150,6 +165,34 @@ fn stdin_command(cmd: &str) -> Option<(Vec<parse::Command>, parse::Command)> {
         Some("dd" | "app_process")
     )
     .then_some((commands, last))
+}
+
+/// A service that is one `screenrecord` command (maybe `exec`ed): its arguments, and whether
+/// the stream speaks the shell protocol. It records on the stream until its time limit or the
+/// host's hang-up.
+fn screenrecord_of(service: &Service) -> Option<(Vec<String>, bool)> {
+    match service {
+        Service::Exec(cmd) => Some((screenrecord_args(cmd)?, false)),
+        Service::Shell {
+            v2,
+            command: Some(cmd),
+            ..
+        } => Some((screenrecord_args(cmd)?, *v2)),
+        _ => None,
+    }
+}
+
+fn screenrecord_args(cmd: &str) -> Option<Vec<String>> {
+    let commands = parse::parse(cmd).ok()?;
+    let [only] = commands.as_slice() else {
+        return None;
+    };
+    let words: Vec<String> = only.words.iter().map(|w| w.expand(0, 0)).collect();
+    let words = match words.first().map(String::as_str) {
+        Some("exec") => &words[1..],
+        _ => &words[..],
+    };
+    (words.first().map(String::as_str) == Some("screenrecord")).then(|| words[1..].to_vec())
 }
 
 /// Runs the commands before the `dd` (their output goes back at once), then `dd ARGS` with the

@@ -80,6 +80,8 @@ pub struct Phone {
     /// changed.
     frame: RgbaImage,
     frame_clock: Option<Clock>,
+    /// Times the frame was drawn anew (a recording takes a frame when this moved).
+    renders: u64,
     swipes: u64,
     screenshots: u64,
 }
@@ -108,6 +110,7 @@ impl Phone {
             battery: 30 + ((mix >> 32) % 71) as u8,
             frame: RgbaImage::new(0, 0),
             frame_clock: None,
+            renders: 0,
             swipes: 0,
             screenshots: 0,
             profile,
@@ -322,6 +325,22 @@ impl Phone {
     /// Like [`Phone::screenshot`] without the copy: a view of the current frame.
     pub fn frame(&mut self) -> &RgbaImage {
         self.screenshots += 1;
+        self.draw();
+        &self.frame
+    }
+
+    /// The screen as a recording's virtual display gets it: a copy of the frame when it was
+    /// drawn anew since `seen` (the draw a recording last got, updated), else `None`.
+    pub fn changed_frame(&mut self, seen: &mut u64) -> Option<RgbaImage> {
+        self.draw();
+        (*seen != self.renders).then(|| {
+            *seen = self.renders;
+            self.frame.clone()
+        })
+    }
+
+    /// Draws the frame again where something changed since it was drawn.
+    fn draw(&mut self) {
         self.tick();
         let clock = self.clock();
         if self.frame_clock != Some(clock) {
@@ -335,8 +354,8 @@ impl Phone {
             let text = format!("{:02}:{:02}", clock.hour, clock.minute);
             self.system.paint(&mut self.frame, &self.layout, &text);
             self.frame_clock = Some(clock);
+            self.renders += 1;
         }
-        &self.frame
     }
 
     /// `dumpsys sudoku`: the app's state as JSON.

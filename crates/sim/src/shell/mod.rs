@@ -12,6 +12,7 @@ pub mod output;
 pub mod parse;
 pub mod refusal;
 pub(crate) mod screencap;
+pub mod screenrecord;
 mod starting;
 mod system;
 pub(crate) mod touch;
@@ -180,6 +181,16 @@ impl Shell {
                 match inject::start(device, classpath(&env), rest, self.pid, out) {
                     Ok(mut injector) => injector.finish(out),
                     Err(status) => status,
+                }
+            }
+            "screenrecord" => {
+                spend(costs.process()).await;
+                match screenrecord::parse(device, rest, out) {
+                    Err(status) => status,
+                    Ok(_) => {
+                        out.err("screenrecord: this simulated phone records only as a command line of its own (adb exec-out screenrecord ..., adb shell screenrecord ...)\n");
+                        1
+                    }
                 }
             }
             "sendevent" | "getevent" | "wm" | "getprop" | "am" | "monkey" | "uiautomator"

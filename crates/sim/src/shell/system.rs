@@ -331,10 +331,15 @@ fn power_dump(p: &Profile, awake: bool) -> String {
 }
 
 /// `cat FILE...` of the files this phone has: `/proc/PID/io` of a live process (the counters
-/// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels).
+/// the kernel keeps when `CONFIG_TASK_IO_ACCOUNTING` is on, as on Android's GKI kernels), and
+/// the files written in `/data/local/tmp` (pushed, or recorded by `screenrecord`).
 pub fn cat(device: &Handset, args: &[String], out: &mut Output) -> i32 {
     let mut status = 0;
     for file in args {
+        if let Some(bytes) = device.file(file) {
+            out.out(bytes);
+            continue;
+        }
         let io = file
             .strip_prefix("/proc/")
             .and_then(|rest| rest.strip_suffix("/io"))

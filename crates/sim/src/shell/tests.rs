@@ -969,3 +969,58 @@ async fn a_phone_still_starting_has_no_window_manager_yet() {
     );
     assert_eq!(run(&mut sh, "getprop sys.boot_completed").await.0, "1\n");
 }
+
+#[tokio::test]
+async fn screenrecord_says_what_android_says_about_its_command_line() {
+    let mut sh = Shell::new(device("pixel", Knobs::default()));
+    let said = |(_, err, _): (String, String, Flow)| err;
+    let cases = [
+        (
+            "screenrecord --time-limit 200 -",
+            "Time limit 200s outside acceptable range [1,180]\n",
+        ),
+        (
+            "screenrecord --bit-rate 50000 -",
+            "Bit rate 50000bps outside acceptable range [100000,200000000]\n",
+        ),
+        ("screenrecord --bit-rate 4x -", "Unrecognized value: 4x\n"),
+        (
+            "screenrecord --size 0x10 -",
+            "Invalid size 0x10, width and height may not be zero\n",
+        ),
+        (
+            "screenrecord --size 720 -",
+            "Invalid size '720', must be width x height\n",
+        ),
+        (
+            "screenrecord --output-format avi -",
+            "Unknown format 'avi'\n",
+        ),
+        ("screenrecord", "Must specify output file (see --help).\n"),
+        (
+            "screenrecord --verbose --output-format=h264 -",
+            "ERROR: verbose output and '-' not compatible",
+        ),
+        ("screenrecord -", "ERROR: couldn't open file\n"),
+    ];
+    for (line, message) in cases {
+        assert_eq!(said(run(&mut sh, line).await), message, "{line}");
+    }
+    let (_, err, _) = run(&mut sh, "screenrecord --help; echo rc=$?").await;
+    assert!(
+        err.starts_with("Usage: screenrecord [options] <filename>"),
+        "{err}"
+    );
+    assert!(err.contains("Default / maximum is 180."), "{err}");
+    let q = profile::Quirks {
+        no_screenrecord: true,
+        ..profile::Quirks::NONE
+    };
+    let (_, mut sh) = quirky("pixel", q);
+    let (out, err, _) = run(&mut sh, "screenrecord --help; echo rc=$?").await;
+    assert_eq!(out, "rc=127\n");
+    assert_eq!(
+        err,
+        "/system/bin/sh: screenrecord: inaccessible or not found\n"
+    );
+}
