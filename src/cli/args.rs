@@ -11,6 +11,7 @@ use sudoku_autoplay::device::{Device, DeviceError, Server, select};
 use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::phone::link::is_network_serial;
 use sudoku_autoplay::solver::Strategy;
+use sudoku_autoplay::video::RecordOptions;
 
 /// Which adb server (like adb's own `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
@@ -172,6 +173,16 @@ pub struct RunArgs {
     /// for it to come back before giving up (the session can be resumed later).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub reconnect_timeout: f64,
+    /// Record the phone's own screen for the whole run (`screenrecord`, chained past its
+    /// 3-minute limit): `screen.mp4` in the run's session, with the search's counts as captions
+    /// (also beside it as `screen.vtt`). A phone that cannot record plays on without a video,
+    /// and says why.
+    #[arg(long)]
+    pub record: bool,
+    /// With --record: seconds one `screenrecord` runs before the next takes over (4 to 180, the
+    /// phone's limit).
+    #[arg(long, value_name = "SECS", default_value_t = 180, value_parser = clap::value_parser!(u64).range(4..=180))]
+    pub record_segment: u64,
     #[command(flatten)]
     pub data: DataDir,
     /// No progress bar.
@@ -213,6 +224,10 @@ impl RunArgs {
             glance_interval: Duration::from_secs_f64(self.check_board_every_secs),
             reconnect_timeout: Duration::from_secs_f64(self.reconnect_timeout),
             data_dir: self.data.resolve()?,
+            record: self.record.then(|| RecordOptions {
+                segment: Duration::from_secs(self.record_segment),
+                ..RecordOptions::default()
+            }),
             ..PlayConfig::default()
         })
     }

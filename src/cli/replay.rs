@@ -35,6 +35,11 @@ pub struct ReplayArgs {
     /// Length of the GIF / terminal playback: long searches are sampled to fit.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub duration: f64,
+    /// Write the phone's own video of the run (recorded with --record; the runs that resumed
+    /// it one after another) to FILE, an MP4 with the search's counts as captions, and FILE
+    /// with `.vtt` beside it.
+    #[arg(long, value_name = "FILE")]
+    pub video: Option<PathBuf>,
     /// Play the search back in the terminal.
     #[arg(long)]
     pub tui: bool,
@@ -82,6 +87,17 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
             }
         )?;
     }
+    if let Some(out) = &args.video {
+        let video = sudoku_autoplay::video::export(&args.dir, out)?;
+        outln!(
+            "video: {} ({}, {} frames, {:.1} MB; captions also in {})",
+            out.display(),
+            sudoku_autoplay::text::human(video.duration),
+            t(video.frames),
+            video.bytes as f64 / 1e6,
+            out.with_extension("vtt").display()
+        )?;
+    }
     if args.tui {
         let timeline = timeline();
         let mut out = std::io::stdout().lock();
@@ -122,6 +138,7 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
         )?,
     }
     print_journal(c)?;
+    print_video(&c.dir)?;
     outln!("end:     {}", c.ending_text())?;
     outln!(
         "result:  {}",
@@ -132,6 +149,23 @@ fn print_check(c: &SessionCheck) -> std::io::Result<()> {
         }
     )?;
     Ok(())
+}
+
+/// The check's line on the phone's video of the run, if it was recorded.
+fn print_video(dir: &std::path::Path) -> std::io::Result<()> {
+    let videos = sudoku_autoplay::video::session_videos(dir);
+    match videos.as_slice() {
+        [] => outln!("video:   none (a run played with --record has one)"),
+        [one] => outln!(
+            "video:   {} (write it out with --video FILE)",
+            one.display()
+        ),
+        several => outln!(
+            "video:   {} recordings, {} the first (write them out as one with --video FILE)",
+            several.len(),
+            several[0].display()
+        ),
+    }
 }
 
 /// The check's line on the first frame's reading.

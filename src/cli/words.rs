@@ -60,6 +60,7 @@ pub fn remedy(r: Remedy) -> String {
         Remedy::MoreSteps => "allow more with --max-steps N".into(),
         Remedy::Demo => "try `autoplay demo` without a phone".into(),
         Remedy::Verbose => "`autoplay -v` logs every repair".into(),
+        Remedy::Record => "play it again with --record".into(),
     }
 }
 
@@ -257,6 +258,15 @@ pub fn note(n: &Note) -> String {
              be lost"
         ),
         Note::Resuming { session_dir } => format!("resuming {}", session_dir.display()),
+        Note::Video { path, video } => format!(
+            "video: {} ({}, {} frames, {:.1} MB{})",
+            path.display(),
+            sudoku_autoplay::text::human(video.duration),
+            sudoku_autoplay::text::thousands(video.frames),
+            video.bytes as f64 / 1e6,
+            seams(&video.seams)
+        ),
+        Note::NoVideo { why } => format!("no video of this run: {why}"),
     }
 }
 
@@ -366,6 +376,18 @@ fn chain_text(e: &anyhow::Error, calibration: Option<&Path>) -> String {
         plain.push(text);
     }
     parts.join(": ")
+}
+
+/// The seams between chained recordings, for the video's note: how many, and the longest gap.
+fn seams(seams: &[std::time::Duration]) -> String {
+    match seams.iter().max() {
+        None => String::new(),
+        Some(longest) => format!(
+            ", {} recording(s) chained, the longest seam {:.0} ms",
+            seams.len() + 1,
+            longest.as_secs_f64() * 1e3
+        ),
+    }
 }
 
 #[cfg(test)]

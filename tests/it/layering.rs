@@ -58,6 +58,11 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     ),
     ("doctor", &["doctor"], &["base", "capture", "device"]),
     (
+        "video",
+        &["video"],
+        &["base", "solver", "device", "session"],
+    ),
+    (
         "level",
         &["level"],
         &[
@@ -72,6 +77,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "phone",
             "session",
             "recheck",
+            "video",
         ],
     ),
 ];

@@ -61,6 +61,7 @@ pub mod remedy;
 pub mod session;
 pub mod solver;
 pub mod text;
+pub mod video;
 pub mod vision;
 
 #[cfg(test)]

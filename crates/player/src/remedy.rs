@@ -47,6 +47,8 @@ pub enum Remedy {
     Demo,
     /// Log every repair and what the player decided.
     Verbose,
+    /// Play again with the phone's screen recorded.
+    Record,
 }
 
 impl fmt::Display for Remedy {
@@ -86,6 +88,7 @@ impl fmt::Display for Remedy {
             Remedy::MoreSteps => f.write_str("let the search take more steps"),
             Remedy::Demo => f.write_str("watch the simulated phone play, without a phone"),
             Remedy::Verbose => f.write_str("log every repair"),
+            Remedy::Record => f.write_str("play it again with the phone's screen recorded"),
         }
     }
 }

@@ -126,7 +126,7 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// How long opening a long-lived stream may take, each write on it, and how long the device
 /// gets to close it once its input is over.
-const STREAM_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const STREAM_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Device {
     /// The device `serial` behind the adb server `server`.
@@ -210,13 +210,26 @@ impl Device {
         output: Box<dyn Write + Send>,
         failed: impl FnOnce(DeviceError) + Send + 'static,
     ) -> Option<mpsc::Sender<Vec<u8>>> {
+        self.stream_on_thread_lingering(name, service, output, failed, STREAM_TIMEOUT)
+    }
+
+    /// [`Device::stream_on_thread`], the device given `linger` to close the stream once the
+    /// input is over (zero: closed at once).
+    pub(crate) fn stream_on_thread_lingering(
+        &self,
+        name: &str,
+        service: String,
+        output: Box<dyn Write + Send>,
+        failed: impl FnOnce(DeviceError) + Send + 'static,
+        linger: Duration,
+    ) -> Option<mpsc::Sender<Vec<u8>>> {
         let (tx, rx) = mpsc::channel();
         let device = self.clone();
         std::thread::Builder::new()
             .name(name.into())
             .spawn(move || {
                 let mut reader = ChannelReader::new(rx);
-                if let Err(e) = device.pipe(&service, &mut reader, output) {
+                if let Err(e) = device.pipe(&service, &mut reader, output, linger) {
                     failed(e);
                 }
             })
@@ -229,6 +242,7 @@ impl Device {
         service: &str,
         input: &mut dyn Read,
         output: Box<dyn Write + Send>,
+        linger: Duration,
     ) -> Result<(), DeviceError> {
         let what = format!("opening `{service}` on {}", self.serial);
         let stream = self
@@ -237,7 +251,7 @@ impl Device {
             .open(&self.serial, service, STREAM_TIMEOUT)
             .map_err(|e| self.failed(e, &what, STREAM_TIMEOUT))?;
         tracing::trace!(serial = %self.serial, service, "stream open");
-        let done = stream.pump(input, output, STREAM_TIMEOUT);
+        let done = stream.pump(input, output, linger);
         tracing::trace!(serial = %self.serial, service, ok = done.is_ok(), "stream closed");
         done.map_err(|e| self.explain(e.into()))
     }

@@ -7,6 +7,7 @@ use crate::play::PerformReport;
 use crate::play::plan::Plan;
 use crate::play::stop::StopFlag;
 use crate::solver::{self, Strategy};
+use crate::video::RecordOptions;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -40,6 +41,8 @@ pub struct PlayConfig {
     pub data_dir: PathBuf,
     /// Raised by Ctrl-C / SIGTERM.
     pub stop: StopFlag,
+    /// Record the phone's screen for the run (`screen.mp4` in the session); `None`: no video.
+    pub record: Option<RecordOptions>,
 }
 
 impl Default for PlayConfig {
@@ -60,6 +63,7 @@ impl Default for PlayConfig {
             reconnect_timeout: Duration::from_secs(30),
             data_dir: PathBuf::from("autoplay-data"),
             stop: StopFlag::default(),
+            record: None,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Performing a searched level into its session: the journal's start and end, the last frame,
 //! and the level's row in `runs.csv`.
 
-use super::Update;
 use super::config::{PlayConfig, PlayReport};
+use super::{Note, Update, tell};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
@@ -13,6 +13,8 @@ use crate::play::stop::{RunFailed, stop_of};
 use crate::play::{PerformError, PerformOptions, PerformReport, Search, perform};
 use crate::session::{RunRecord, Session, Totals, append_run, read_journal, runs, time};
 use crate::solver::{self, Event};
+use crate::video::captions::captions;
+use crate::video::{self, Recorder};
 use std::path::Path;
 use std::time::{Instant, SystemTime};
 
@@ -35,12 +37,13 @@ impl Run<'_> {
     pub(super) fn execute(
         &self,
         session: &mut Session,
-        mut target: PhoneTarget<'_>,
+        (mut target, recorder): (PhoneTarget<'_>, Option<Recorder>),
         start_at: usize,
         on: &mut dyn FnMut(&Update),
     ) -> anyhow::Result<PlayReport> {
         let cfg = self.cfg;
         session.journal.start(start_at as u64)?;
+        let recorder = recorder.and_then(|r| attach_video(r, session, on));
         let ropts = PerformOptions {
             start_at,
             check_first: target.may_reopen,
@@ -66,6 +69,9 @@ impl Run<'_> {
         if let Some(frame) = &target.last_frame {
             session.save_frame("last", frame)?;
         }
+        if let Some(recorder) = recorder {
+            self.finish_video(recorder, session, on);
+        }
         let (report, error) = match outcome {
             Ok(report) => (report, None),
             Err(PerformError { report, error }) => (*report, Some(error)),
@@ -88,6 +94,26 @@ impl Run<'_> {
             .into());
         }
         Ok(self.play_report(session, &target, report))
+    }
+
+    /// Stops the recording and writes the video with the search's counts, and says what came
+    /// of it.
+    fn finish_video(&self, recorder: Recorder, session: &Session, on: &mut dyn FnMut(&Update)) {
+        let journal_us = session
+            .journal
+            .started()
+            .saturating_duration_since(recorder.epoch())
+            .as_micros() as u64;
+        let end_us = recorder.epoch().elapsed().as_micros() as u64;
+        let lines = read_journal(&session.dir.join("journal.jsonl"))
+            .map(|j| j.lines)
+            .unwrap_or_default();
+        let cues = captions(self.events, &lines, journal_us, end_us);
+        let note = match video::finish(recorder, &session.dir, &cues) {
+            Ok((path, video)) => Note::Video { path, video },
+            Err(why) => Note::NoVideo { why },
+        };
+        tell(on, note);
     }
 
     /// What a performance that solved the level reports.
@@ -144,6 +170,27 @@ impl Run<'_> {
                     .unwrap_or_default(),
             },
         )
+    }
+}
+
+/// The recording, its video written into `session` from now on (`None`, said, where it cannot
+/// be).
+fn attach_video(
+    recorder: Recorder,
+    session: &Session,
+    on: &mut dyn FnMut(&Update),
+) -> Option<Recorder> {
+    match recorder.attach(&session.dir) {
+        Ok(()) => Some(recorder),
+        Err(e) => {
+            tell(
+                on,
+                Note::NoVideo {
+                    why: format!("{e:#}"),
+                },
+            );
+            None
+        }
     }
 }
 

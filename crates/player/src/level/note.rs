@@ -6,6 +6,7 @@
 use crate::device::tap::InputBackend;
 use crate::play::Progress;
 use crate::play::plan::Plan;
+use crate::video::Recorded;
 use std::path::PathBuf;
 
 /// One update of a running play, for the caller's callback.
@@ -42,6 +43,10 @@ pub enum Note {
     LinkRestored { serial: String, at_tap: usize },
     /// An interrupted session of the level is continued instead of a new play.
     Resuming { session_dir: PathBuf },
+    /// The phone's video of the run, written.
+    Video { path: PathBuf, video: Recorded },
+    /// The run has no video, and why (the phone cannot record, or it could not be written).
+    NoVideo { why: String },
 }
 
 /// Gives `note` to the caller as an [`Update`], and emits it as a `tracing` event.
@@ -78,6 +83,15 @@ impl Note {
             Note::Resuming { session_dir } => {
                 tracing::info!(session = %session_dir.display(), "resuming")
             }
+            Note::Video { path, video } => tracing::info!(
+                path = %path.display(),
+                frames = video.frames,
+                secs = video.duration.as_secs_f64(),
+                bytes = video.bytes,
+                seams = video.seams.len(),
+                "video"
+            ),
+            Note::NoVideo { why } => tracing::info!(%why, "no video"),
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
 use crate::session::{JournalLine, Session, SessionMeta, Totals, read_journal};
 use crate::solver::{Event, Strategy};
+use crate::video::Recorder;
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
@@ -48,6 +49,7 @@ pub fn resume(
     cal.check_frame(size.0, size.1)
         .with_context(|| cal_path.display().to_string())?;
     open_channel(&mut link, cfg, size, on)?;
+    let recorder = cfg.record.map(|o| Recorder::start(device.clone(), o));
     link.settle(|link| link.measure_capture())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
@@ -74,7 +76,7 @@ pub fn resume(
         solution,
         stats,
     };
-    run.execute(&mut session, target, done, on)
+    run.execute(&mut session, (target, recorder), done, on)
 }
 
 /// The calibration to resume with (`cfg`'s, else the session's) and its file.

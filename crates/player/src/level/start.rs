@@ -15,7 +15,8 @@ use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
 use crate::remedy::{Advised, Remedy};
 use crate::session::{DeviceMeta, SESSION_VERSION, Session, SessionMeta, time};
-use crate::solver::{self, Event, Options, Outcome, Recorder, Strategy};
+use crate::solver::{self, Event, Options, Outcome, Strategy};
+use crate::video::Recorder;
 use anyhow::{Context, bail};
 use image::RgbaImage;
 use std::time::{Instant, SystemTime};
@@ -46,6 +47,9 @@ pub fn play(
     let (mut link, first, (first_words, first_limit), choice) =
         first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
     channel_opened(&mut link, on)?;
+    // The phone records while the board is read and searched, so that its video is under way
+    // by the first tap.
+    let recorder = cfg.record.map(|o| Recorder::start(device.clone(), o));
     let (cal_path, mut cal) = (choice.path, choice.calibration);
     // A mistake counter on the game screen that calibrate did not see (a limit turned on
     // since): the writes are guarded as for the calibration's (`Layout::guards_writes`).
@@ -88,7 +92,7 @@ pub fn play(
     target.reopen = navigation.zip(cfg.level);
     target.givens = Some(givens);
     target.first_words = first_words;
-    let mut report = run.execute(&mut session, target, 0, on)?;
+    let mut report = run.execute(&mut session, (target, recorder), 0, on)?;
     report.plan = Some(plan);
     report.warmup_taps = warmup_taps;
     Ok(report)
@@ -355,7 +359,7 @@ pub(super) fn search_events(
     givens: &Board,
     max_steps: Option<u64>,
 ) -> anyhow::Result<(Vec<Event>, Board, solver::Stats)> {
-    let mut rec = Recorder::default();
+    let mut rec = solver::Recorder::default();
     let options = Options {
         max_steps,
         check_unique: false,

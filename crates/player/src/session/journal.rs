@@ -71,6 +71,11 @@ impl JournalWriter {
         })
     }
 
+    /// When this writer's times count from.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
     pub fn ms(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
     }

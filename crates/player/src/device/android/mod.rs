@@ -14,6 +14,7 @@
 //! | [`Device::touch_nodes`], [`Device::touch_mappings`], [`Device::input_queued`] | `getevent -p`, `dumpsys input` | `input.rs` |
 //! | [`Device::answers`] | `echo ok` | |
 //! | [`Device::press`], [`Key::line`], [`swipe_line`] | `input keyevent`, `input swipe` | [`KeyPress`] |
+//! | [`Device::screenrecord`] | `screenrecord --output-format=h264 ... -` on an `exec:` stream | `record.rs` |
 //!
 //! Keys and swipes during a run go through the tap channel after the taps queued before them
 //! ([`Key::line`], [`swipe_line`]), so they land in order.
@@ -23,6 +24,7 @@ mod display;
 mod input;
 mod launch;
 mod props;
+mod record;
 mod state;
 mod ui;
 
@@ -33,6 +35,7 @@ pub(crate) use input::{ABS_MT_SLOT, live_queued, live_queued_line};
 pub use input::{Mapping, Protocol, TouchNode, touch_mappings, touch_nodes};
 pub(crate) use launch::{am_started, monkey_launched};
 pub(crate) use props::parse_getprop;
+pub use record::{MAX_RECORDING, refusal, screenrecord_line};
 pub(crate) use state::STATE_COMMAND;
 pub use state::{PhoneState, Wakefulness};
 pub(crate) use ui::UI_DUMP_COMMAND;

@@ -452,7 +452,12 @@ pub(super) fn push(device: &Device, bytes: &[u8], path: &str) -> Result<(), Devi
             Ok(())
         }
     }
-    device.pipe("sync:", &mut &request[..], Box::new(Collect(reply.clone())))?;
+    device.pipe(
+        "sync:",
+        &mut &request[..],
+        Box::new(Collect(reply.clone())),
+        super::super::STREAM_TIMEOUT,
+    )?;
     let reply = reply.lock().unwrap_or_else(|p| p.into_inner()).clone();
     if reply.starts_with(b"OKAY") {
         return Ok(());

@@ -113,6 +113,8 @@ pub struct Encoder {
     mbw: usize,
     mbh: usize,
     qp: u8,
+    /// The PPS's `pic_init_qp`: the quantiser at the last IDR (slices say their own from it).
+    init_qp: u8,
     frames: u64,
     frame_num: u32,
     idr_id: u32,
@@ -138,6 +140,7 @@ impl Encoder {
             mbw,
             mbh,
             qp: qp.min(51),
+            init_qp: qp.min(51),
             frames: 0,
             frame_num: 0,
             idr_id: 0,
@@ -185,6 +188,7 @@ impl Encoder {
         let mut out = Vec::new();
         if idr {
             self.frame_num = 0;
+            self.init_qp = self.qp;
             write_nal(&mut out, 3, 7, &self.sps());
             write_nal(&mut out, 3, 8, &self.pps());
         }
@@ -288,7 +292,7 @@ impl Encoder {
         b.ue(0); // num_ref_idx_l0_default_active_minus1
         b.ue(0); // num_ref_idx_l1_default_active_minus1
         b.put(0, 3); // weighted_pred_flag, weighted_bipred_idc
-        b.se(0); // pic_init_qp_minus26: 26, each slice says its own
+        b.se(i32::from(self.init_qp) - 26); // pic_init_qp_minus26
         b.se(0); // pic_init_qs_minus26
         b.se(0); // chroma_qp_index_offset
         b.flag(true); // deblocking_filter_control_present_flag
@@ -311,7 +315,7 @@ impl Encoder {
             b.flag(false); // ref_pic_list_modification_flag_l0
             b.flag(false); // adaptive_ref_pic_marking_mode_flag: sliding window
         }
-        b.se(i32::from(self.qp) - 26); // slice_qp_delta
+        b.se(i32::from(self.qp) - i32::from(self.init_qp)); // slice_qp_delta
         b.ue(1); // disable_deblocking_filter_idc: off
     }
 
