@@ -13,7 +13,11 @@ use sudoku_autoplay::phone::link::is_network_serial;
 use sudoku_autoplay::solver::Strategy;
 use sudoku_autoplay::video::RecordOptions;
 
-/// Which adb server (like adb's own `-H`, `-P`).
+// The option groups below are flattened into the commands that use them. Their comments are
+// plain comments, not doc comments: clap makes a flattened group's doc comment the help text of
+// every command that takes it in (`tests/it/front_door.rs` checks each command's help).
+
+// Which adb server (like adb's own `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "adb server")]
 pub struct ServerArgs {
@@ -63,7 +67,7 @@ impl ServerArgs {
     }
 }
 
-/// Which device, and through which adb server (like adb's own `-s`, `-H`, `-P`).
+// Which device, and through which adb server (like adb's own `-s`, `-H`, `-P`).
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Device")]
 pub struct AdbArgs {
@@ -110,7 +114,7 @@ impl AdbArgs {
     }
 }
 
-/// The search whose every step is played.
+// The search whose every step is played.
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Search")]
 pub struct SearchArgs {
@@ -133,7 +137,7 @@ pub struct SearchArgs {
 /// `--pace`'s default, milliseconds.
 pub const DEFAULT_PACE_MS: u64 = 20;
 
-/// Where the calibration comes from.
+// Where the calibration comes from.
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Calibration")]
 pub struct CalibrationArgs {
@@ -144,7 +148,7 @@ pub struct CalibrationArgs {
     pub dir: CalibrationDir,
 }
 
-/// How taps are sent and checked, and where the run is recorded.
+// How taps are sent and checked, and where the run is recorded.
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Taps and records")]
 pub struct RunArgs {

@@ -35,7 +35,7 @@ fn shown(dir: Option<PathBuf>) -> String {
     })
 }
 
-/// `--calibration-dir`, declared once for every command that reads or writes calibrations.
+// `--calibration-dir`, declared once for every command that reads or writes calibrations.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CalibrationDir {
     #[arg(
@@ -90,7 +90,7 @@ impl CalibrationDir {
     }
 }
 
-/// `--data-dir`, declared once for every command that records or reads runs.
+// `--data-dir`, declared once for every command that records or reads runs.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DataDir {
     #[arg(

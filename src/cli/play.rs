@@ -10,7 +10,7 @@ use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
 use sudoku_autoplay::play::stop::RunFailed;
 use sudoku_autoplay::text::count;
 
-/// How to play (the command without a subcommand).
+// How to play (the command without a subcommand).
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "Play")]
 pub struct PlayArgs {

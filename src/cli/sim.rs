@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Options of `autoplay sim`.
+/// Run the simulated phone: a Sudoku app behind the real ADB protocol (`adb connect`).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Then: adb connect 127.0.0.1:5555 && adb shell dumpsys sudoku\n\n\
@@ -179,7 +179,7 @@ pub struct SimArgs {
     shell_outputs: Vec<(String, PathBuf)>,
 }
 
-/// How the simulated app takes taps (`autoplay_sim::app::rules`).
+// How the simulated app takes taps (`autoplay_sim::app::rules`).
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     #[arg(long, value_name = "PRESET", value_parser = parse_preset, help = preset_help())]

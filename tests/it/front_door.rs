@@ -295,3 +295,43 @@ fn a_killed_phone_restarted_on_its_port_is_finished_by_the_printed_resume() {
     assert_eq!(out.code(), 1, "{}", out.stderr);
     assert!(out.stderr.contains("already solved"), "{}", out.stderr);
 }
+
+/// The commands `autoplay --help` lists, each with the description it gives (its lines joined).
+fn listed_commands() -> Vec<(String, String)> {
+    let help = crate::common::text(&crate::common::autoplay(&["--help"], b"").stdout);
+    let list = help
+        .split("Commands:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or("");
+    let mut commands: Vec<(String, String)> = Vec::new();
+    for line in list.lines() {
+        let continued = line.starts_with("    ");
+        match (continued, commands.last_mut()) {
+            (true, Some((_, text))) => text.push_str(&format!(" {}", line.trim())),
+            _ => {
+                let (name, text) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
+                commands.push((name.to_string(), text.trim().to_string()));
+            }
+        }
+    }
+    commands.retain(|(name, _)| name != "help");
+    commands
+}
+
+#[test]
+fn every_commands_help_begins_with_what_the_command_does() {
+    let commands = listed_commands();
+    assert!(commands.len() >= 11, "{commands:?}");
+    for (name, listed) in commands {
+        let help = crate::common::text(&crate::common::autoplay(&[&name, "--help"], b"").stdout);
+        let first: Vec<&str> = help
+            .split("\n\n")
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        let listed: Vec<&str> = listed.split_whitespace().collect();
+        assert_eq!(first, listed, "`autoplay {name} --help` begins:\n{help}");
+    }
+}
