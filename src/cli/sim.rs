@@ -89,6 +89,18 @@ pub struct SimArgs {
     /// gesture stroke drawn across the board; a tap anywhere (taken by it) or BACK dismisses it.
     #[arg(long)]
     cover: bool,
+    /// An app without numbered levels, as the apps most people use are: a home screen with New
+    /// Game (and Continue while a game is under way), a sheet of five difficulties (Easy,
+    /// Medium, Hard, Expert, Master; each new game a fresh puzzle of it, drawn from --seed),
+    /// "Start a new game?" before a game in progress is thrown away, the difficulty in the
+    /// game's header, and a result screen with New Game.
+    #[arg(long)]
+    new_games: bool,
+    /// A free app's ads: a full-screen ad after every completed game (BACK closes it only after
+    /// a few seconds, some never; its close control shows late, in a corner; a tap on its body
+    /// opens a store page in another app) and a banner under the board.
+    #[arg(long)]
+    ads: bool,
     /// Seed for the app's randomness (e.g. which taps --drop-taps loses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -551,6 +563,8 @@ impl SimArgs {
             package: self.package.clone(),
             several_solutions: self.several_solutions,
             cover: self.cover,
+            new_games: self.new_games,
+            ads: self.ads,
         };
         config.input_latency = Duration::from_millis(self.input_latency_ms);
         config.timing = self.timing;

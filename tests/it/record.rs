@@ -165,19 +165,13 @@ fn a_recorded_run_is_the_phones_own_video_chained_past_each_recordings_limit() {
     let middle = &times[times.len() / 10..times.len() * 9 / 10];
     let longest = middle.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
     assert!(longest <= 1.0, "{longest} s without a frame");
-    // Its last seconds: the board with every digit but the completing one, then the app's
-    // completion screen over it (this app shows it at once), as the phone shows it now.
+    // A frame of its last 5 seconds is the level solved (the app's completion dialog fades in
+    // over it, as Android's dialogs do), and it ends on the phone's screen as it is now.
     let solved = sudoku_autoplay::session::SessionMeta::load(&session)
         .unwrap()
         .solution;
     let boards = boards_at_the_end(&video, data.path());
-    let differ = |b: &String| {
-        b.chars()
-            .zip(solved.chars())
-            .filter(|(x, y)| x != y)
-            .count()
-    };
-    assert_eq!(boards.first().map(differ), Some(1), "{boards:?}");
+    assert!(boards.contains(&solved), "{boards:?}");
     let end = adb.on(&sim.serial(), &["exec-out", "screencap -p"]);
     assert!(
         last_frame_is(&video, &end.stdout, data.path()),

@@ -7,6 +7,7 @@ use super::geometry::Rect;
 use super::hazards::{self, Shown};
 use super::levels::LEVEL_COUNT;
 use super::model::Model;
+use super::new_games::{Difficulty, words};
 use super::rules::{EndForm, fill};
 use super::screens::AppScreen;
 use super::screens::layout::ScreenLayout;
@@ -78,6 +79,14 @@ pub fn dump(
                 })
                 .collect(),
         ),
+        Shown::Store => (
+            super::ads::STORE_PACKAGE,
+            vec![
+                text(hazards::STORE_WORDS[0], full),
+                text(hazards::STORE_WORDS[1], full),
+                button(hazards::STORE_WORDS[2], full),
+            ],
+        ),
         Shown::App => (app, app_nodes(model, layout)),
     };
     let mut xml = format!(
@@ -103,6 +112,12 @@ pub fn dump(
 
 /// The app's nodes: the dialog's alone when one shows (it is its own window).
 fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
+    if let Some(ad) = model.ad_showing() {
+        return ad_nodes(ad, l);
+    }
+    if let Some(n) = new_games_nodes(model, l) {
+        return n;
+    }
     let d = l.dialog;
     if model.popup {
         return vec![
@@ -148,9 +163,85 @@ fn app_nodes(model: &Model, l: &ScreenLayout) -> Vec<Node> {
     }
 }
 
+/// An interstitial ad: what it advertises, its Install button and badge, and its close
+/// control once it shows (an image button named by its word).
+fn ad_nodes(ad: &super::ads::Ad, l: &ScreenLayout) -> Vec<Node> {
+    let full = Rect::new(0, 0, l.width, l.height);
+    let mut n = vec![
+        text(ad.title, full),
+        button(words::INSTALL, full),
+        text(words::AD, full),
+    ];
+    if ad.closable(std::time::Instant::now()) {
+        n.push(Node {
+            desc: ad.close.into(),
+            clickable: true,
+            ..node(
+                "android.widget.ImageButton",
+                ad.close,
+                l.new_games.close[usize::from(ad.right)],
+            )
+        });
+    }
+    n
+}
+
+/// The screens of an app without levels (its home, the sheet, "Start a new game?", the
+/// result dialog); `None` elsewhere.
+fn new_games_nodes(model: &Model, l: &ScreenLayout) -> Option<Vec<Node>> {
+    model.games_won()?;
+    let g = model.game.as_ref();
+    Some(match model.screen {
+        AppScreen::Home => {
+            let mut n = vec![
+                text("Sudoku", l.home_title),
+                button(words::NEW_GAME, l.play),
+            ];
+            if model.in_progress() {
+                n.push(button(words::CONTINUE, l.level_list));
+            }
+            n
+        }
+        AppScreen::Sheet => {
+            let s = &l.new_games;
+            let mut n = vec![text(words::NEW_GAME, s.sheet_title)];
+            n.extend(
+                s.rows
+                    .iter()
+                    .zip(Difficulty::ALL)
+                    .map(|(r, d)| button(d.name(), *r)),
+            );
+            n.push(button(words::CANCEL, s.cancel));
+            n
+        }
+        AppScreen::Confirm => vec![
+            text(words::CONFIRM_TITLE, l.dialog),
+            text(words::CONFIRM_SUB, l.dialog),
+            button(words::CANCEL, l.dialog_home),
+            button(words::START, l.dialog_next),
+        ],
+        AppScreen::Complete if l.completion == EndForm::Dialog => vec![
+            text(words::WON_TITLE, l.dialog),
+            text(
+                words::won_sub(g.and_then(|g| g.difficulty).map_or("", Difficulty::name)),
+                l.dialog,
+            ),
+            button(words::HOME, l.dialog_home),
+            button(words::NEW_GAME, l.dialog_next),
+        ],
+        _ => return None,
+    })
+}
+
 /// The game screen's nodes: its bar, the board, the keypad where it shows, undo.
 fn game_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
-    let mut n = vec![text(format!("Level {}", g.level), l.app_bar)];
+    let mut n = vec![text(g.title(), l.app_bar)];
+    if model.ads.is_some() && l.new_games.banner.w > 0 {
+        n.push(Node {
+            clickable: true,
+            ..text(words::BANNER, l.new_games.banner)
+        });
+    }
     if let Some(counter) = model.mistake_counter() {
         n.push(text(counter, l.app_bar));
     }
@@ -207,7 +298,7 @@ fn end_nodes(model: &Model, l: &ScreenLayout, g: &Game) -> Vec<Node> {
     let form = if over { l.game_over } else { l.completion };
     let e = l.end_rects(form);
     let w = g.words;
-    let mut n = vec![text(format!("Level {}", g.level), l.app_bar)];
+    let mut n = vec![text(g.title(), l.app_bar)];
     if form == EndForm::Line {
         n.push(Node {
             id: "board",

@@ -2,6 +2,7 @@
 //! cell or a key does to it under the app's input rules. No screens here (`model`), no pixels.
 
 use super::levels;
+use super::new_games::Difficulty;
 use super::rules::{
     AfterEntry, BrushRetap, CompletionCheck, ENGLISH, FinishedKeys, InputOrder, InputRules,
     Mistakes, Retap, SameDigit, Words,
@@ -50,6 +51,8 @@ pub struct Game {
     pub history: Vec<(usize, u8)>,
     /// The words of this game's end screens (`--language`).
     pub words: &'static Words,
+    /// In an app without levels (`--new-games`), the game's difficulty (its title).
+    pub difficulty: Option<Difficulty>,
 }
 
 /// How a cell relates to the selection, for tinting.
@@ -223,6 +226,14 @@ impl Game {
         Some(Game::with(level, givens, givens, solution))
     }
 
+    /// What the game screen's header says: `Level 12`, or the difficulty (`Hard`).
+    pub fn title(&self) -> String {
+        match self.difficulty {
+            Some(d) => d.name().to_string(),
+            None => format!("Level {}", self.level),
+        }
+    }
+
     /// A game of `givens` that has reached `board` (which holds the givens), not one of the
     /// bundled levels; `level` is only its title. Mistakes count against a solution of the
     /// givens, or against `board` when they have none.
@@ -248,6 +259,7 @@ impl Game {
             pencil: false,
             history: Vec::new(),
             words: &ENGLISH,
+            difficulty: None,
         }
     }
 

@@ -60,6 +60,8 @@ pub enum Shown {
     },
     /// The launcher: the app is in the background.
     Launcher,
+    /// Another app in front of the app: the store page an ad opened (`super::ads`).
+    Store,
     App,
 }
 
@@ -81,6 +83,8 @@ pub struct System {
     keyguard: bool,
     bouncer: bool,
     foreground: bool,
+    /// The store page an ad opened is in front of the app.
+    store: bool,
     backgrounded: bool,
     last_input: Instant,
     /// Taps that reached no app: on a dark screen, the lock screen, or beside the launcher's icons.
@@ -99,6 +103,7 @@ impl System {
             keyguard: false,
             bouncer: false,
             foreground: true,
+            store: false,
             backgrounded: false,
             last_input: Instant::now(),
             ignored_taps: 0,
@@ -122,6 +127,8 @@ impl System {
             }
         } else if !self.foreground {
             Shown::Launcher
+        } else if self.store {
+            Shown::Store
         } else {
             Shown::App
         }
@@ -182,8 +189,14 @@ impl System {
         }
     }
 
+    /// An ad's store page comes to the front of the app. True if it was not already.
+    pub(crate) fn open_store(&mut self) -> bool {
+        !std::mem::replace(&mut self.store, true)
+    }
+
     /// HOME: the launcher comes to the front. True if it was not already.
     pub(crate) fn go_home(&mut self) -> bool {
+        self.store = false;
         let changed = self.foreground;
         if changed {
             self.backgrounds += 1;
@@ -195,14 +208,20 @@ impl System {
     /// The app is started or its task brought to the front (`am start`, `monkey`, its icon);
     /// behind the lock screen if one shows.
     pub(crate) fn bring_to_front(&mut self) -> bool {
-        let changed = !self.foreground;
+        let changed = !self.foreground || self.store;
         self.foreground = true;
+        self.store = false;
         changed
     }
 
     /// A hardware key. `None` if the key is the app's (BACK); else whether anything changed.
     pub fn key(&mut self, key: Key) -> Option<bool> {
         let changed = match key {
+            // BACK on the store page goes back to the app.
+            Key::Back if self.store && self.awake && !self.keyguard => {
+                self.store = false;
+                true
+            }
             Key::Back => return None,
             Key::Wakeup if !self.awake => {
                 self.awake = true;
@@ -272,6 +291,10 @@ impl System {
                 cv.fill(all, [0x3B, 0x6E, 0x5A]);
                 launcher(&mut self.text, &mut cv, layout, clock);
             }
+            Shown::Store => {
+                cv.fill(all, [0xFF, 0xFF, 0xFF]);
+                store(&mut self.text, &mut cv, layout);
+            }
         }
     }
 }
@@ -308,6 +331,53 @@ fn keyguard(text: &mut Text, cv: &mut Canvas, layout: &ScreenLayout, clock: &str
         let px = sp(layout, 16.0);
         text.centered(cv, Face::Regular, px, "Swipe up to unlock", hint, white);
     }
+}
+
+/// The words of the store page an ad opens.
+pub(crate) const STORE_WORDS: [&str; 3] = ["Google Play", "Tile Match Quest", "Install"];
+
+/// The store page an ad opened: its title, the app and an Install button.
+fn store(text: &mut Text, cv: &mut Canvas, layout: &ScreenLayout) {
+    let row = |i: i32| {
+        Rect::new(
+            0,
+            layout.px(80.0) + i * layout.px(64.0),
+            layout.width,
+            layout.px(48.0),
+        )
+    };
+    let dark = [0x20, 0x21, 0x24];
+    text.centered(
+        cv,
+        Face::Bold,
+        sp(layout, 22.0),
+        STORE_WORDS[0],
+        row(0),
+        dark,
+    );
+    text.centered(
+        cv,
+        Face::Regular,
+        sp(layout, 20.0),
+        STORE_WORDS[1],
+        row(1),
+        dark,
+    );
+    let button = Rect::new(
+        layout.width / 4,
+        row(2).y,
+        layout.width / 2,
+        layout.px(48.0),
+    );
+    cv.round_rect(button, button.h / 2, [0x01, 0x87, 0x5F]);
+    text.centered(
+        cv,
+        Face::Bold,
+        sp(layout, 16.0),
+        STORE_WORDS[2],
+        button,
+        [0xFF; 3],
+    );
 }
 
 /// The launcher's clock and app icons.

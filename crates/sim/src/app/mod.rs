@@ -17,6 +17,7 @@
 //! [`scene::draw`] and the raster primitives of [`canvas`] and [`font`].
 
 pub(crate) mod a11y;
+pub mod ads;
 pub mod ambiguous;
 pub mod canvas;
 pub mod corpus;
@@ -27,6 +28,9 @@ pub mod hazards;
 pub mod keys;
 pub mod levels;
 pub(crate) mod model;
+pub mod new_games;
+#[cfg(test)]
+mod new_games_tests;
 pub mod options;
 pub mod palette;
 #[cfg(test)]
@@ -54,7 +58,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use render::{Clock, Renderer};
 use screens::layout::ScreenLayout;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use sudoku_autoplay::board::CELLS;
 
 /// Swipes shorter than this (dp) are taps, like Android's touch slop.
@@ -63,6 +67,21 @@ const TOUCH_SLOP_DP: f32 = 8.0;
 const PAGE_SWIPE_DP: f32 = 48.0;
 /// The status-bar clock advances one minute per this many taps.
 const TAPS_PER_MINUTE: u64 = 1000;
+/// How long a dialog takes to appear: Android's `dialog_enter` window animation fades it (and
+/// the dim behind it) in over `config_shortAnimTime`, 200 ms, decelerating (AOSP
+/// `core/res/res/anim/dialog_enter.xml`, `values/config.xml`). Its 0.9-to-1 scale is left out.
+const DIALOG_ENTER: Duration = Duration::from_millis(200);
+
+/// `frame` as `alpha` of it over `under` (both the same size), pixel by pixel.
+fn blend_over(frame: &mut RgbaImage, under: &RgbaImage, alpha: f32) {
+    if frame.dimensions() != under.dimensions() {
+        return;
+    }
+    let a = (alpha.clamp(0.0, 1.0) * 256.0) as u32;
+    for (f, u) in frame.as_mut().iter_mut().zip(under.as_raw()) {
+        *f = ((u32::from(*f) * a + u32::from(*u) * (256 - a)) >> 8) as u8;
+    }
+}
 
 /// The phone's app state. Coordinates are display pixels.
 pub struct Phone {
@@ -82,6 +101,8 @@ pub struct Phone {
     frame_clock: Option<Clock>,
     /// Times the frame was drawn anew (a recording takes a frame when this moved).
     renders: u64,
+    /// When the dialog in front (an end of game, a popup, an alert) was shown, while it fades in.
+    dialog_since: Option<Instant>,
     swipes: u64,
     screenshots: u64,
 }
@@ -100,6 +121,8 @@ impl Phone {
         model.scroll = options.scrolling_levels.then_some(0);
         model.several_solutions = options.several_solutions;
         model.cover = options.cover;
+        model.new_games = options.new_games.then(new_games::NewGames::default);
+        model.ads = options.ads.then(ads::Ads::default);
         Phone {
             renderer: Renderer::new(&layout),
             layout,
@@ -111,6 +134,7 @@ impl Phone {
             frame: RgbaImage::new(0, 0),
             frame_clock: None,
             renders: 0,
+            dialog_since: None,
             swipes: 0,
             screenshots: 0,
             profile,
@@ -152,6 +176,28 @@ impl Phone {
     /// A tap the app handles at `at` (the input dispatcher's time; rules that read the last
     /// drawn frame or clear late depend on it).
     pub fn tap_at(&mut self, x: i32, y: i32, at: Instant) {
+        let before = self.model.dialog_up();
+        self.handle_tap(x, y, at);
+        self.note_dialog(before, at);
+    }
+
+    /// A dialog that came up at `at` starts fading in; a tap that opened an ad's store page
+    /// brings that app to the front.
+    fn note_dialog(&mut self, before: bool, at: Instant) {
+        if !before && self.model.dialog_up() {
+            self.dialog_since = Some(at);
+        }
+        let opened = self
+            .model
+            .ads
+            .as_mut()
+            .is_some_and(|a| std::mem::take(&mut a.store_requested));
+        if opened && self.system.open_store() {
+            self.frame_clock = None;
+        }
+    }
+
+    fn handle_tap(&mut self, x: i32, y: i32, at: Instant) {
         let p = self.options.drop_taps;
         let dropped = p > 0.0 && self.rng.random::<f64>() < p;
         self.model.count_tap(dropped);
@@ -163,7 +209,9 @@ impl Phone {
                     let level = (m.screen == screens::AppScreen::Levels && !m.popup)
                         .then(|| self.layout.level_at(m.page, m.scroll, x, y))
                         .flatten();
-                    let hit = if m.alert && !m.popup {
+                    let hit = if let Some(ad) = m.ad_showing() {
+                        self.layout.hit_ad(ad.closable(at), ad.right, x, y)
+                    } else if m.alert && !m.popup {
                         self.layout.hit_alert(x, y)
                     } else if let Some(n) = level {
                         Some(screens::Hit::Level(n))
@@ -235,6 +283,7 @@ impl Phone {
 
     /// A hardware key: BACK is the app's (when it is in front), the others the system's.
     pub fn key(&mut self, key: Key) {
+        let before = self.model.dialog_up();
         let mut changed = self.system.tick();
         changed |= match self.system.key(key) {
             Some(c) => c,
@@ -244,6 +293,7 @@ impl Phone {
         if changed {
             self.frame_clock = None;
         }
+        self.note_dialog(before, Instant::now());
     }
 
     /// `am start ... --ei level N`: opens the game screen on level N (1-based), in front.
@@ -301,6 +351,10 @@ impl Phone {
                 hazards::LAUNCHER_PACKAGE,
                 hazards::LAUNCHER_ACTIVITY
             )
+        } else if self.system.shown() == Shown::Store {
+            format!("{}/.AssetBrowserActivity", ads::STORE_PACKAGE)
+        } else if self.model.ad_showing().is_some() {
+            format!("{}/{}", self.options.package(), ads::AD_ACTIVITY)
         } else {
             let package = self.options.package();
             format!("{package}/{package}{ACTIVITY}")
@@ -339,11 +393,13 @@ impl Phone {
         })
     }
 
-    /// Draws the frame again where something changed since it was drawn.
+    /// Draws the frame again where something changed since it was drawn, or while a dialog
+    /// fades in.
     fn draw(&mut self) {
         self.tick();
         let clock = self.clock();
-        if self.frame_clock != Some(clock) {
+        let fading = self.fading();
+        if self.frame_clock != Some(clock) || fading.is_some() {
             self.renderer.render(
                 &mut self.frame,
                 &self.model,
@@ -351,11 +407,31 @@ impl Phone {
                 &self.options,
                 clock,
             );
+            if let Some(alpha) = fading {
+                let mut under = RgbaImage::new(0, 0);
+                let model = self.model.without_dialog();
+                let (l, o) = (&self.layout, &self.options);
+                self.renderer.render(&mut under, &model, l, o, clock);
+                blend_over(&mut self.frame, &under, alpha);
+            }
             let text = format!("{:02}:{:02}", clock.hour, clock.minute);
             self.system.paint(&mut self.frame, &self.layout, &text);
             self.frame_clock = Some(clock);
             self.renders += 1;
         }
+    }
+
+    /// How far the dialog in front has faded in (0 to 1, decelerating), while it does.
+    fn fading(&mut self) -> Option<f32> {
+        let since = self.dialog_since?;
+        let t = since.elapsed().as_secs_f32() / DIALOG_ENTER.as_secs_f32();
+        if t >= 1.0 || !self.model.dialog_up() {
+            self.dialog_since = None;
+            // The last step of the fade: the dialog as it stays.
+            self.frame_clock = None;
+            return None;
+        }
+        Some(1.0 - (1.0 - t) * (1.0 - t))
     }
 
     /// `dumpsys sudoku`: the app's state as JSON.
@@ -374,7 +450,9 @@ impl Phone {
         let m = &self.model;
         let game = m.game.as_ref();
         let line = |b: Option<&sudoku_autoplay::board::Board>| b.map(|b| b.to_line());
-        let screen = if m.popup {
+        let screen = if m.ad_showing().is_some() {
+            "ad"
+        } else if m.popup {
             "popup"
         } else if m.alert {
             "alert"
@@ -413,6 +491,10 @@ impl Phone {
             "erasures": m.erasures,
             "screenshots": self.screenshots,
             "mistakes": game.map(|g| g.mistakes),
+            "difficulty": game.and_then(|g| g.difficulty).map(new_games::Difficulty::name),
+            "games_won": m.games_won(),
+            "ad_opens": m.ads.as_ref().map(|a| a.opens),
+            "ad": m.ad_showing().is_some(),
         })
     }
 

@@ -55,6 +55,10 @@ pub struct Model {
     /// The coach mark (a dimming overlay with a gesture stroke across the board) covers the
     /// game now; a tap anywhere or BACK dismisses it.
     pub covered: bool,
+    /// An app without levels (`--new-games`): where it stands.
+    pub(crate) new_games: Option<super::new_games::NewGames>,
+    /// The app's ads (`--ads`).
+    pub(crate) ads: Option<super::ads::Ads>,
 }
 
 /// SplitMix64: spreads a seed into well-mixed bits.
@@ -203,12 +207,42 @@ impl Model {
         }
         if (fx.entered || fx.changed) && g.is_solved() {
             let level = g.level as usize;
-            if let Some(done) = self.completed.get_mut(level - 1) {
+            if let Some(done) = level.checked_sub(1).and_then(|i| self.completed.get_mut(i)) {
                 *done = true;
             }
             self.screen = AppScreen::Complete;
+            self.won_new_game();
+            self.show_ad(at);
         }
         false
+    }
+
+    /// Whether a dialog is in front of the app's screen: a game's end drawn as a dialog, a
+    /// popup, an alert.
+    pub(crate) fn dialog_up(&self) -> bool {
+        self.popup
+            || self.alert
+            || self.ad_showing().is_some()
+            || matches!(
+                self.screen,
+                AppScreen::Complete | AppScreen::GameOver | AppScreen::Sheet | AppScreen::Confirm
+            )
+    }
+
+    /// The app as it looked before its dialog came up (what a fading dialog is drawn over).
+    pub(crate) fn without_dialog(&self) -> Model {
+        let mut under = self.clone();
+        under.popup = false;
+        under.alert = false;
+        if let Some(ads) = under.ads.as_mut() {
+            ads.showing = None;
+        }
+        under.screen = match under.screen {
+            AppScreen::Complete | AppScreen::GameOver => AppScreen::Game,
+            AppScreen::Sheet | AppScreen::Confirm => AppScreen::Home,
+            s => s,
+        };
+        under
     }
 
     /// The app at its home screen.
@@ -239,7 +273,14 @@ impl Model {
             several_solutions: false,
             cover: false,
             covered: false,
+            new_games: None,
+            ads: None,
         }
+    }
+
+    /// The seed of the app's random choices.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The game ends after this many mistakes.
@@ -306,12 +347,15 @@ impl Model {
     }
 
     fn tap_on(&mut self, target: Option<Hit>, at: Instant) -> bool {
-        if let Some(changed) = self.tap_in_front(target) {
+        if let Some(changed) = self.tap_in_front(target, at) {
             return changed;
         }
         let Some(target) = target else {
             return false;
         };
+        if let Some(changed) = self.new_games_tap(target) {
+            return changed;
+        }
         match (self.screen, target) {
             (AppScreen::Home, Hit::Play) => self.play(),
             (AppScreen::Home, Hit::LevelList) => {
@@ -333,6 +377,7 @@ impl Model {
                 true
             }
             (AppScreen::Levels | AppScreen::Game, Hit::Back) => self.key(Key::Back),
+            (AppScreen::Game, Hit::Banner) => self.banner_tap(),
             (AppScreen::Game, h @ (Hit::Cell(_) | Hit::Digit(_) | Hit::Erase | Hit::Undo)) => {
                 self.game_input(h, at)
             }
@@ -354,7 +399,10 @@ impl Model {
 
     /// A tap that what lies in front of the app's screen takes (the navigation bar, the coach
     /// mark, the popup): whether anything visible changed; `None` where the screen gets it.
-    fn tap_in_front(&mut self, target: Option<Hit>) -> Option<bool> {
+    fn tap_in_front(&mut self, target: Option<Hit>, at: Instant) -> Option<bool> {
+        if let Some(changed) = self.ad_tap(target, at) {
+            return Some(changed);
+        }
         match target {
             Some(Hit::NavBack) => return Some(self.key(Key::Back)),
             Some(Hit::NavHome) => return Some(false),
@@ -389,6 +437,9 @@ impl Model {
 
     /// A hardware key (or the navigation bar). True if anything visible changed.
     pub fn key(&mut self, key: Key) -> bool {
+        if let Some(changed) = self.ad_key(key) {
+            return changed;
+        }
         match key {
             Key::Back if self.popup => {
                 self.popup = false;
@@ -399,6 +450,7 @@ impl Model {
                 self.covered = false;
                 true
             }
+            Key::Back if self.new_games.is_some() => self.new_games_back().unwrap_or(false),
             Key::Back => match self.screen {
                 AppScreen::Home => false,
                 AppScreen::Levels => {
@@ -409,6 +461,10 @@ impl Model {
                     self.show_levels();
                     true
                 }
+                AppScreen::Sheet | AppScreen::Confirm => {
+                    self.screen = AppScreen::Home;
+                    true
+                }
             },
             // HOME, power and wake keys belong to the system around the app (`hazards`).
             _ => false,
@@ -417,6 +473,10 @@ impl Model {
 
     /// `am start ... --ei level N`.
     pub fn start_level(&mut self, n: u32) -> Result<(), String> {
+        if self.new_games.is_some() {
+            // An app without levels ignores the extra and shows what it showed.
+            return Ok(());
+        }
         if self.open(n) {
             Ok(())
         } else {
@@ -435,31 +495,37 @@ impl Model {
             let (givens, solution) = ambiguous::level(n, self.seed)?;
             (g.givens, g.board, g.solution) = (givens, givens, solution);
         }
-        g.check = self.rules.check;
         Some(g)
     }
 
     /// Opens a fresh game of level `n`; false if there is no such level.
     fn open(&mut self, n: u32) -> bool {
         match self.new_game(n) {
-            Some(mut g) => {
-                self.games_opened += 1;
-                let pick = splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(n));
-                g.words = self.rules.language.words(pick);
-                if self.rules.order == InputOrder::DigitFirstArmed {
-                    g.brush = Some(Brush::Digit(1));
-                }
-                self.recent.clear();
-                self.late_clears.clear();
-                self.alert = false;
-                self.game = Some(g);
-                self.screen = AppScreen::Game;
-                // A coach mark shows over the first game the app opens.
-                self.covered = self.cover && self.games_opened == 1;
+            Some(g) => {
+                self.install(g);
                 true
             }
             None => false,
         }
+    }
+
+    /// `g` becomes the game in front: its words and brush as the app's rules say, no alert,
+    /// nothing read from earlier frames.
+    pub(crate) fn install(&mut self, mut g: Game) {
+        self.games_opened += 1;
+        let pick = splitmix(self.seed ^ (self.games_opened << 32) ^ u64::from(g.level));
+        g.words = self.rules.language.words(pick);
+        g.check = self.rules.check;
+        if self.rules.order == InputOrder::DigitFirstArmed {
+            g.brush = Some(Brush::Digit(1));
+        }
+        self.recent.clear();
+        self.late_clears.clear();
+        self.alert = false;
+        self.game = Some(g);
+        self.screen = AppScreen::Game;
+        // A coach mark shows over the first game the app opens.
+        self.covered = self.cover && self.games_opened == 1;
     }
 
     /// The level list, on the page of the current level.

@@ -43,6 +43,12 @@ pub struct AppOptions {
     /// A coach mark (a dimming overlay with a thick gesture stroke across the board) covers the
     /// first game the app opens, until a tap anywhere or BACK (`--cover`).
     pub cover: bool,
+    /// The app has no numbered levels: New Game, a sheet of difficulties, Continue, "Start a
+    /// new game?", a result screen (`--new-games`, [`super::new_games`]).
+    pub new_games: bool,
+    /// A full-screen ad after every completed game and a banner under the board (`--ads`,
+    /// [`super::ads`]).
+    pub ads: bool,
 }
 
 impl AppOptions {

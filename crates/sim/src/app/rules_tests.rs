@@ -592,8 +592,9 @@ fn a_game_over_in_russian_is_in_the_a11y_dump_in_each_form() {
             "{form:?}: only the line keeps the board"
         );
         assert_eq!(state(&p)["end_title"], "Игра окончена");
-        // Its Try again button works where it is drawn.
+        // Its Try again button works where it is drawn (once faded in).
         let e = p.layout().end_rects(form);
+        std::thread::sleep(std::time::Duration::from_millis(210));
         let shot = p.screenshot();
         let (x, y) = e.primary.center();
         assert!(shot.get_pixel(x as u32, y as u32).0 != shot.get_pixel(0, y as u32).0);
@@ -817,5 +818,34 @@ fn a_style_without_an_erase_key_clears_and_a_hiding_style_hides_finished_keys() 
     assert_eq!(
         game::key_slots(&g, rules.finished_keys(&classic))[3],
         Some((4, false))
+    );
+}
+
+#[test]
+fn a_dialog_fades_in_over_the_screen_it_covers() {
+    let mut p = ruled(InputRules::default(), None);
+    let empties = empties(&p);
+    let ((last, digit), rest) = empties.split_last().unwrap();
+    for &(c, d) in rest {
+        cell(&mut p, c);
+        key(&mut p, d);
+    }
+    let before = p.screenshot();
+    cell(&mut p, *last);
+    key(&mut p, *digit);
+    assert_eq!(screen(&p), "complete");
+    // The completing digit's first frame: the dialog and its dim have hardly begun.
+    let first = p.screenshot();
+    let centre = p.layout().dialog.center();
+    let (x, y) = (centre.0 as u32, centre.1 as u32);
+    let at = |img: &image::RgbaImage| i32::from(img.get_pixel(x, y).0[0]);
+    std::thread::sleep(std::time::Duration::from_millis(210));
+    let shown = p.screenshot();
+    assert!(
+        (at(&first) - at(&before)).abs() < (at(&shown) - at(&before)).abs() / 2,
+        "{} {} {}",
+        at(&before),
+        at(&first),
+        at(&shown)
     );
 }

@@ -13,9 +13,11 @@ use sudoku_autoplay::board::CELLS;
 
 mod chrome;
 mod game_rects;
+mod new_games;
 
 use chrome::Chrome;
 use game_rects::GameRects;
+pub use new_games::NewGameRects;
 
 /// The geometry of every screen.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +73,8 @@ pub struct ScreenLayout {
     /// How the completion and the game over show (`--completion`, `--game-over`).
     pub completion: EndForm,
     pub game_over: EndForm,
+    /// An app without levels' sheet, and the ads' places (`--new-games`, `--ads`).
+    pub new_games: NewGameRects,
 }
 
 /// Where an end screen's words and buttons are.
@@ -91,6 +95,14 @@ impl ScreenLayout {
         let list = c.level_list();
         let g = GameRects::new(&c, keypad, style);
         let (dialog, dialog_home, dialog_next) = c.dialog();
+        let game_bottom = g
+            .keys
+            .iter()
+            .chain(&g.actions)
+            .chain([&g.erase, &g.panel, &g.board])
+            .map(|r| r.bottom())
+            .max()
+            .unwrap_or(0);
         let layout = ScreenLayout {
             width: c.width,
             height: c.height,
@@ -125,6 +137,7 @@ impl ScreenLayout {
             undo: Rect::default(),
             completion: EndForm::Dialog,
             game_over: EndForm::Dialog,
+            new_games: NewGameRects::new(&c, game_bottom, true),
         };
         // Held the other way round (270 degrees), a phone puts its side navigation bar on the
         // left (AOSP DisplayPolicy.navigationBarPosition, from Android 8).
@@ -165,11 +178,21 @@ impl ScreenLayout {
             &mut self.dialog_next,
             &mut self.dialog_home,
         ];
+        let n = &mut self.new_games;
+        let sheet = [
+            &mut n.sheet,
+            &mut n.sheet_title,
+            &mut n.cancel,
+            &mut n.banner,
+        ];
         let lists = self
             .slots
             .iter_mut()
             .chain(&mut self.keys)
-            .chain(&mut self.actions);
+            .chain(&mut self.actions)
+            .chain(sheet)
+            .chain(&mut n.rows)
+            .chain(&mut n.close);
         // Empty rects (a key the style does not have) stay empty.
         for r in app.into_iter().chain(lists).filter(|r| r.w > 0) {
             r.x += dx;
@@ -391,6 +414,7 @@ impl ScreenLayout {
                     (self.erase, Hit::Erase),
                     (self.undo, Hit::Undo),
                     (self.back, Hit::Back),
+                    (self.new_games.banner, Hit::Banner),
                 ])
             }
             AppScreen::Complete => {
@@ -401,7 +425,34 @@ impl ScreenLayout {
                 let e = self.end_rects(self.game_over);
                 first(&[(e.primary, Hit::DialogRetry), (e.home, Hit::DialogHome)])
             }
+            AppScreen::Sheet => self.hit_sheet(x, y),
+            AppScreen::Confirm => first(&[
+                (self.dialog_next, Hit::ConfirmStart),
+                (self.dialog_home, Hit::ConfirmCancel),
+            ]),
         }
+    }
+
+    /// What a tap on the sheet of difficulties hits.
+    fn hit_sheet(&self, x: i32, y: i32) -> Option<Hit> {
+        let n = &self.new_games;
+        if let Some(i) = n.rows.iter().position(|r| r.contains(x, y)) {
+            return Some(Hit::Difficulty(i));
+        }
+        n.cancel.contains(x, y).then_some(Hit::SheetCancel)
+    }
+
+    /// What a tap on an interstitial ad hits: its close control (`right`: in the top right
+    /// corner) where it shows, else the ad's body (the navigation bar stays the system's).
+    pub fn hit_ad(&self, closable: bool, right: bool, x: i32, y: i32) -> Option<Hit> {
+        if self.nav_bar.contains(x, y) {
+            return self.hit(AppScreen::Home, true, x, y);
+        }
+        let close = self.new_games.close[usize::from(right)];
+        if closable && close.contains(x, y) {
+            return Some(Hit::AdClose);
+        }
+        Some(Hit::AdBody)
     }
 
     /// The centre of a board cell, for tests that tap it.

@@ -16,6 +16,11 @@ pub enum AppScreen {
     /// The "Game over" dialog after too many mistakes (`--mistake-limit`); the board is gone
     /// (other forms: `super::rules::EndForm`).
     GameOver,
+    /// An app without levels (`--new-games`): the sheet of difficulties over the home screen.
+    Sheet,
+    /// An app without levels: "Start a new game?" over the home screen, before a game in
+    /// progress is thrown away.
+    Confirm,
 }
 
 impl AppScreen {
@@ -27,6 +32,8 @@ impl AppScreen {
             AppScreen::Game => "game",
             AppScreen::Complete => "complete",
             AppScreen::GameOver => "game_over",
+            AppScreen::Sheet => "difficulty",
+            AppScreen::Confirm => "confirm",
         }
     }
 }
@@ -60,6 +67,20 @@ pub enum Hit {
     DialogHome,
     /// Game-over dialog: play the level again from its givens.
     DialogRetry,
+    /// Home of an app without levels: New Game (the sheet of difficulties) and Continue.
+    NewGame,
+    Continue,
+    /// The sheet: difficulty `i` (0 = the easiest), and Cancel.
+    Difficulty(usize),
+    SheetCancel,
+    /// "Start a new game?": Start (the game in progress is thrown away) and Cancel.
+    ConfirmStart,
+    ConfirmCancel,
+    /// A full-screen ad (`--ads`): its close control, and its body (which opens a store page).
+    AdClose,
+    AdBody,
+    /// The banner ad under the board (opens a store page).
+    Banner,
     /// The system navigation bar's back, home and recents buttons.
     NavBack,
     NavHome,

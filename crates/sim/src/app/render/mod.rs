@@ -15,6 +15,8 @@ use super::style::{self, EraseKey, Givens, Highlights, Style};
 use image::RgbaImage;
 use sudoku_autoplay::board::CELLS;
 
+mod new_games;
+
 /// The clock shown in the status bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clock {
@@ -109,8 +111,23 @@ impl Renderer {
         let c = layout.content();
         let content = Rect::new(c.x, layout.app_bar.y, c.w, c.bottom() - layout.app_bar.y);
         cv.fill(Rect::new(0, 0, layout.width, layout.height), pal.background);
+        let f = Frame {
+            l: layout,
+            pal,
+            model,
+            options,
+        };
         match (model.screen, &model.game) {
-            (AppScreen::Home, _)
+            (AppScreen::Home | AppScreen::Sheet | AppScreen::Confirm, _)
+                if model.games_won().is_some() =>
+            {
+                self.app_bar(&mut cv, layout, pal, "Sudoku", false);
+                self.new_games_home(&mut cv, layout, pal, model);
+                if model.screen != AppScreen::Home {
+                    self.over_home(&mut cv, f, content);
+                }
+            }
+            (AppScreen::Home | AppScreen::Sheet | AppScreen::Confirm, _)
             | (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, None) => {
                 self.app_bar(&mut cv, layout, pal, "Sudoku", false);
                 self.home(&mut cv, layout, pal, model);
@@ -120,14 +137,11 @@ impl Renderer {
                 self.levels(&mut cv, layout, pal, model);
             }
             (AppScreen::Game | AppScreen::Complete | AppScreen::GameOver, Some(game)) => {
-                let f = Frame {
-                    l: layout,
-                    pal,
-                    model,
-                    options,
-                };
                 self.game_screen(&mut cv, f, game, content);
             }
+        }
+        if let Some(ad) = model.ad_showing() {
+            self.ad(&mut cv, layout, ad, std::time::Instant::now());
         }
         if model.alert && !model.popup {
             cv.blend(content, [0, 0, 0], pal.scrim_alpha);
@@ -149,7 +163,7 @@ impl Renderer {
     /// below the status bar, which a dialog's scrim covers).
     fn game_screen(&mut self, cv: &mut Canvas, f: Frame, game: &Game, content: Rect) {
         let (layout, pal, model) = (f.l, f.pal, f.model);
-        self.app_bar(cv, layout, pal, &format!("Level {}", game.level), true);
+        self.app_bar(cv, layout, pal, &game.title(), true);
         if let Some(counter) = model.mistake_counter() {
             self.mistake_counter(cv, layout, pal, &counter);
         }
@@ -165,7 +179,10 @@ impl Renderer {
             Some(EndForm::Dialog) if !over => {
                 self.game(cv, f, game, keypad);
                 cv.blend(content, [0, 0, 0], pal.scrim_alpha);
-                self.complete(cv, layout, pal, game);
+                match game.difficulty {
+                    Some(_) => self.won(cv, layout, pal, game),
+                    None => self.complete(cv, layout, pal, game),
+                }
             }
             Some(EndForm::Dialog) => {
                 // The board is gone: the app bar, an empty page and the dialog.
@@ -177,6 +194,9 @@ impl Renderer {
                 self.game(cv, f, game, false);
                 self.end_words(cv, f, game, over, form);
             }
+        }
+        if model.ads.is_some() && matches!(model.screen, AppScreen::Game) {
+            self.banner(cv, layout);
         }
         if model.covered && model.screen == AppScreen::Game {
             cv.blend(content, [0, 0, 0], pal.scrim_alpha);
