@@ -12,9 +12,7 @@
 //! Each interstitial's behaviour is drawn from the app's seed and the games won, so a run sees
 //! every kind.
 
-use super::keys::Key;
-use super::model::{Model, splitmix};
-use super::screens::Hit;
+use super::seeds::splitmix;
 use std::time::{Duration, Instant};
 
 /// The activity an interstitial runs in.
@@ -31,7 +29,8 @@ pub struct Ads {
     pub opens: u64,
     /// A tap just opened the store: the phone brings it to the front.
     pub(crate) store_requested: bool,
-    shown: u64,
+    /// Interstitials shown so far.
+    pub(crate) shown: u64,
 }
 
 /// One full-screen ad.
@@ -54,7 +53,7 @@ const TITLES: [&str; 3] = ["Tile Match Quest", "Block Puzzle Jam", "Word Cross T
 
 impl Ad {
     /// The `n`th ad of an app seeded `seed`, shown at `at`.
-    fn new(seed: u64, n: u64, at: Instant) -> Ad {
+    pub(crate) fn new(seed: u64, n: u64, at: Instant) -> Ad {
         let pick = splitmix(seed ^ n.wrapping_mul(0x51A5));
         let (close, right) = [("X", true), ("Close", false), ("Skip", true)][(pick % 3) as usize];
         let back_after = match (pick >> 8) % 3 {
@@ -74,63 +73,5 @@ impl Ad {
     /// Whether its close control shows at `now`.
     pub fn closable(&self, now: Instant) -> bool {
         now.duration_since(self.since) >= self.close_after
-    }
-}
-
-impl Model {
-    /// Shows an interstitial (after a completed game), where the app has ads.
-    pub(crate) fn show_ad(&mut self, at: Instant) {
-        let seed = self.seed();
-        if let Some(ads) = self.ads.as_mut() {
-            ads.showing = Some(Ad::new(seed, ads.shown, at));
-            ads.shown += 1;
-        }
-    }
-
-    /// A tap while an interstitial shows: its close control (once shown) closes it; anywhere
-    /// else on it opens the store. `None` when no ad shows.
-    pub(crate) fn ad_tap(&mut self, target: Option<Hit>, at: Instant) -> Option<bool> {
-        let ads = self.ads.as_mut()?;
-        let ad = ads.showing?;
-        match target {
-            Some(Hit::NavBack | Hit::NavHome | Hit::NavRecents) => None,
-            Some(Hit::AdClose) if ad.closable(at) => {
-                ads.showing = None;
-                Some(true)
-            }
-            _ => {
-                ads.opens += 1;
-                ads.store_requested = true;
-                Some(false)
-            }
-        }
-    }
-
-    /// A tap on the banner under the board: the store opens.
-    pub(crate) fn banner_tap(&mut self) -> bool {
-        if let Some(ads) = self.ads.as_mut() {
-            ads.opens += 1;
-            ads.store_requested = true;
-        }
-        false
-    }
-
-    /// BACK while an interstitial shows: it closes once it may. `None` when no ad shows.
-    pub(crate) fn ad_key(&mut self, key: Key) -> Option<bool> {
-        let ads = self.ads.as_mut()?;
-        let ad = ads.showing?;
-        if key != Key::Back {
-            return None;
-        }
-        let may = ad.back_after.is_some_and(|d| ad.since.elapsed() >= d);
-        if may {
-            ads.showing = None;
-        }
-        Some(may)
-    }
-
-    /// Whether an interstitial shows.
-    pub fn ad_showing(&self) -> Option<&Ad> {
-        self.ads.as_ref().and_then(|a| a.showing.as_ref())
     }
 }

@@ -28,6 +28,7 @@ pub mod hazards;
 pub mod keys;
 pub mod levels;
 pub(crate) mod model;
+mod new_game_flow;
 pub mod new_games;
 #[cfg(test)]
 mod new_games_tests;
@@ -41,6 +42,7 @@ pub mod rules;
 mod rules_tests;
 pub mod scene;
 pub mod screens;
+mod seeds;
 pub mod style;
 #[cfg(test)]
 mod tests;

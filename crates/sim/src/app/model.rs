@@ -61,13 +61,7 @@ pub struct Model {
     pub(crate) ads: Option<super::ads::Ads>,
 }
 
-/// SplitMix64: spreads a seed into well-mixed bits.
-pub(crate) fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(crate) use super::seeds::splitmix;
 
 impl Model {
     /// The rules this app takes taps by (`same_digit` and `finished_keys` resolved against the

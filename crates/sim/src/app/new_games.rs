@@ -12,10 +12,8 @@
 //! random isomorph (rows, columns, bands and stacks permuted, maybe transposed, digits
 //! relabelled): the same difficulty and one solution, but another puzzle.
 
-use super::game::Game;
 use super::levels::{self, LEVEL_COUNT};
-use super::model::{Model, splitmix};
-use super::screens::{AppScreen, Hit};
+use super::seeds::splitmix;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -71,7 +69,7 @@ impl Difficulty {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 
@@ -103,118 +101,11 @@ pub fn puzzle(seed: u64, difficulty: Difficulty, n: u64) -> Board {
 #[derive(Debug, Clone, Default)]
 pub struct NewGames {
     /// Games started per difficulty (the next one's number).
-    started: [u64; 5],
+    pub(crate) started: [u64; 5],
     /// Games won since the app started.
     pub won: u64,
     /// The difficulty picked over a game in progress, while "Start a new game?" asks.
-    pending: Option<Difficulty>,
-}
-
-impl Model {
-    /// A tap on a screen of an app without levels (its home's New Game and Continue, the sheet,
-    /// "Start a new game?", the end screens' buttons); `None` where the app has levels, or the
-    /// tap is the game's.
-    pub(crate) fn new_games_tap(&mut self, target: Hit) -> Option<bool> {
-        self.new_games.as_ref()?;
-        let home = |m: &mut Model| {
-            m.screen = AppScreen::Home;
-            true
-        };
-        Some(match (self.screen, target) {
-            // Home's first button is New Game, its second Continue (while a game is under way).
-            (AppScreen::Home, Hit::Play) | (AppScreen::Complete, Hit::DialogNext) => {
-                self.screen = AppScreen::Sheet;
-                true
-            }
-            (AppScreen::Home, Hit::LevelList) if self.in_progress() => {
-                self.screen = AppScreen::Game;
-                true
-            }
-            (AppScreen::Home, _) => false,
-            (AppScreen::Sheet, Hit::Difficulty(i)) => match Difficulty::ALL.get(i) {
-                Some(&d) => self.pick(d),
-                None => false,
-            },
-            (AppScreen::Confirm, Hit::ConfirmStart) => {
-                let pending = self.new_games.as_mut().and_then(|n| n.pending.take());
-                pending.is_some_and(|d| self.start_new(d))
-            }
-            (AppScreen::Sheet, Hit::SheetCancel) | (AppScreen::Confirm, Hit::ConfirmCancel) => {
-                home(self)
-            }
-            (AppScreen::GameOver, Hit::DialogRetry) => self.retry(),
-            (AppScreen::Complete | AppScreen::GameOver, Hit::DialogHome) => home(self),
-            (AppScreen::Sheet | AppScreen::Confirm, _) => false,
-            _ => return None,
-        })
-    }
-
-    /// BACK in an app without levels: every screen goes back to its home.
-    pub(crate) fn new_games_back(&mut self) -> Option<bool> {
-        self.new_games.as_ref()?;
-        let changed = self.screen != AppScreen::Home;
-        self.screen = AppScreen::Home;
-        Some(changed)
-    }
-
-    /// A game is under way (one that can be continued).
-    pub fn in_progress(&self) -> bool {
-        self.game
-            .as_ref()
-            .is_some_and(|g| !g.is_solved() && !g.over)
-    }
-
-    /// A difficulty picked on the sheet: a new game of it, or first "Start a new game?" where
-    /// one is under way.
-    fn pick(&mut self, d: Difficulty) -> bool {
-        if self.in_progress() {
-            if let Some(n) = self.new_games.as_mut() {
-                n.pending = Some(d);
-            }
-            self.screen = AppScreen::Confirm;
-            true
-        } else {
-            self.start_new(d)
-        }
-    }
-
-    /// A new game of `d`: the next puzzle of its difficulty.
-    fn start_new(&mut self, d: Difficulty) -> bool {
-        let seed = self.seed();
-        let Some(n) = self.new_games.as_mut() else {
-            return false;
-        };
-        let number = n.started[d.index()];
-        n.started[d.index()] += 1;
-        let givens = puzzle(seed, d, number);
-        let mut g = Game::custom(0, givens, givens);
-        g.difficulty = Some(d);
-        self.install(g);
-        true
-    }
-
-    /// "Try again" after a game over: the same puzzle from its givens.
-    fn retry(&mut self) -> bool {
-        let Some(old) = self.game.as_ref() else {
-            return false;
-        };
-        let mut g = Game::custom(0, old.givens, old.givens);
-        g.difficulty = old.difficulty;
-        self.install(g);
-        true
-    }
-
-    /// A game of an app without levels was won.
-    pub(crate) fn won_new_game(&mut self) {
-        if let Some(n) = self.new_games.as_mut() {
-            n.won += 1;
-        }
-    }
-
-    /// Games won since the app started (`None`: the app has levels).
-    pub fn games_won(&self) -> Option<u64> {
-        self.new_games.as_ref().map(|n| n.won)
-    }
+    pub(crate) pending: Option<Difficulty>,
 }
 
 /// `board` with its digits relabelled at random (an isomorph's solution reads 1..9 in its
