@@ -504,6 +504,11 @@ fn print_navigation(report: &CalibrateReport, out: &Path, on_phone: bool) -> std
             taps.len()
         ),
         Some(Navigation::LevelGrid { .. }) => outln!("--level N opens levels from the level grid"),
+        Some(Navigation::NewGame { open, difficulties }) => outln!(
+            "found the way to new games: {} then the difficulty ({}); play one with --new-game DIFFICULTY",
+            open.join(" then "),
+            difficulties.join(", ")
+        ),
         Some(Navigation::LevelList { .. }) => match found {
             Some(found) => print_found_list(found, out),
             None => outln!(

@@ -17,6 +17,15 @@ pub struct PlayArgs {
     /// Open level N first (needs `[navigation]` in the calibration); without it, the open level is played.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub level: Option<u32>,
+    /// Open a new game of this difficulty first, by the app's own words (case-insensitive:
+    /// `--new-game hard`), in an app without level numbers; its calibration knows the way (the
+    /// app's New Game and its difficulties: `autoplay calibrate` finds them).
+    #[arg(long, value_name = "DIFFICULTY", conflicts_with = "level")]
+    pub new_game: Option<String>,
+    /// Play N games in a row: N new games of --new-game's difficulty, or with --level L the
+    /// levels L, L+1, ... (stops at the first that is not solved).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
     /// Play on every connected device at once (one progress bar each, one runs.csv).
     #[arg(long, conflicts_with = "serial")]
     pub all_devices: bool,
@@ -30,7 +39,13 @@ pub struct PlayArgs {
 
 impl PlayArgs {
     pub fn config(&self) -> anyhow::Result<PlayConfig> {
-        self.calibration.config(&self.run, self.level, &self.search)
+        let cfg = self
+            .calibration
+            .config(&self.run, self.level, &self.search)?;
+        Ok(PlayConfig {
+            new_game: self.new_game.clone(),
+            ..cfg
+        })
     }
 }
 
@@ -40,25 +55,58 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         return run_all(adb, &adb.server.running_server()?, args, stop);
     }
     let device = adb.run_device(None)?;
+    let mut cfg = args.config()?;
+    cfg.stop = stop;
+    for game in 0..args.games {
+        let cfg = PlayConfig {
+            level: args.level.map(|l| l.saturating_add(game)),
+            ..cfg.clone()
+        };
+        if args.games > 1 && !args.run.quiet {
+            eprintln!("game {} of {}", game + 1, args.games);
+        }
+        let code = play_one(adb, &device, &cfg, args)?;
+        if code != 0 || cfg.stop.check().is_err() {
+            return Ok(code);
+        }
+    }
+    Ok(0)
+}
+
+/// One game: what is played said, then its summary, or why it failed (its exit code).
+fn play_one(
+    adb: &AdbArgs,
+    device: &Device,
+    cfg: &PlayConfig,
+    args: &PlayArgs,
+) -> anyhow::Result<i32> {
     if !args.run.quiet {
-        match args.level {
-            Some(l) => eprintln!(
+        match (&cfg.new_game, cfg.level) {
+            (Some(d), _) => eprintln!(
+                "playing a new {d} game on {} with {}",
+                device.serial, args.search.strategy
+            ),
+            (None, Some(l)) => eprintln!(
                 "playing level {l} on {} with {}",
                 device.serial, args.search.strategy
             ),
-            None => eprintln!(
-                "playing the level open on {} with {} (use --level N to open one; --help for more)",
+            (None, None) => eprintln!(
+                "playing the game open on {} with {} (--level N or --new-game DIFFICULTY to open one; --help for more)",
                 device.serial, args.search.strategy
             ),
         }
     }
     let bar = progress_bar(args.run.quiet, &device.serial);
-    let mut cfg = args.config()?;
-    cfg.stop = stop;
-    let r = match play_with_bar(&device, &cfg, &bar, args.run.quiet) {
+    let r = match play_with_bar(device, cfg, &bar, args.run.quiet) {
         Ok(r) => r,
-        Err(e) => return Ok(explain_failure(adb, &cfg, &e)),
+        Err(e) => return Ok(explain_failure(adb, cfg, &e)),
     };
+    summary(&r)?;
+    Ok(0)
+}
+
+/// A solved game's summary lines.
+fn summary(r: &PlayReport) -> std::io::Result<()> {
     let s = &r.stats;
     outln!("{}", r.solution)?;
     outln!(
@@ -86,7 +134,7 @@ pub fn run(adb: &AdbArgs, args: &PlayArgs) -> anyhow::Result<i32> {
         r.capture
     )?;
     outln!("session: {}", r.session_dir.display())?;
-    Ok(0)
+    Ok(())
 }
 
 /// Plays with `bar` showing steps, taps and taps/s, and the run's notes printed ([`updates`]).

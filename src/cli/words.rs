@@ -175,10 +175,11 @@ pub fn forbidden(f: &Forbidden) -> String {
 }
 
 /// What needs a calibration that opens levels, as the command line asked for it.
-fn opening(o: Opening) -> String {
+fn opening(o: &Opening) -> String {
     match o {
         Opening::Level(n) => format!("--level {n}"),
         Opening::Levels => "watch".into(),
+        Opening::NewGame(d) => format!("--new-game {d}"),
     }
 }
 
@@ -191,9 +192,20 @@ pub fn lookup(e: &LookupError) -> String {
                 remedies(&e.remedies())
             )
         }
+        LookupError::NoNavigation {
+            needs: needs @ Opening::NewGame(_),
+            files,
+        } => format!(
+            "{} needs a calibration that knows the way to the app's new games, and {} {} none: \
+             calibrate again with the game open (it looks for New Game and the difficulties){}",
+            opening(needs),
+            files.join(" and "),
+            if files.len() == 1 { "has" } else { "have" },
+            remedies(&e.remedies())
+        ),
         LookupError::NoNavigation { needs, files } => format!(
             "{} needs a [navigation] section to open the level, and {} {} none{}",
-            opening(*needs),
+            opening(needs),
             files.join(" and "),
             if files.len() == 1 { "has" } else { "have" },
             remedies(&e.remedies())

@@ -14,7 +14,7 @@
 //!
 //! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
 
-use super::{Calibration, CalibrationError};
+use super::{Calibration, CalibrationError, Navigation};
 use crate::remedy::Remedy;
 use crate::vision;
 use image::RgbaImage;
@@ -282,12 +282,14 @@ pub fn other_apps(files: &[(PathBuf, String)]) -> String {
 }
 
 /// What needs a calibration that opens levels (`[navigation]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Opening {
     /// Playing level N.
     Level(u32),
     /// Playing the next levels one after another, on every device that appears.
     Levels,
+    /// Opening a new game of a difficulty (an app without level numbers).
+    NewGame(String),
 }
 
 impl std::fmt::Display for Opening {
@@ -295,6 +297,7 @@ impl std::fmt::Display for Opening {
         match self {
             Opening::Level(n) => write!(f, "opening level {n}"),
             Opening::Levels => f.write_str("playing level after level"),
+            Opening::NewGame(d) => write!(f, "opening a new {d} game"),
         }
     }
 }
@@ -371,11 +374,21 @@ impl Found {
         let (keep, drop): (Vec<Candidate>, Vec<Candidate>) = found
             .candidates
             .into_iter()
-            .partition(|c| c.calibration.navigation.is_some());
+            .partition(|c| match (&needs, &c.calibration.navigation) {
+                (Opening::NewGame(_), nav) => matches!(nav, Some(Navigation::NewGame { .. })),
+                (_, nav) => nav
+                    .as_ref()
+                    .is_some_and(|n| !matches!(n, Navigation::NewGame { .. })),
+            });
         found.candidates = keep;
         let names: Vec<String> = drop.iter().map(|c| c.path.display().to_string()).collect();
         for c in drop {
-            let why = format!("no [navigation], which {needs} needs");
+            let why = match needs {
+                Opening::NewGame(_) => {
+                    format!("no way to new games in [navigation], which {needs} needs")
+                }
+                _ => format!("no [navigation], which {needs} needs"),
+            };
             found.left_out.push((c.path, why));
         }
         if !found.candidates.is_empty() {

@@ -532,6 +532,19 @@ pub enum Navigation {
         #[serde(default)]
         open: Vec<String>,
     },
+    /// An app without level numbers: a new game of a difficulty is opened by the words of the
+    /// buttons that lead to the app's sheet of difficulties (`["New Game"]`), then the
+    /// difficulty's word on it; a game in progress is thrown away only where the app asks
+    /// ("Start a new game?") and a new game was asked for.
+    NewGame {
+        /// The words of the buttons that lead to the difficulties, in order; from wherever the
+        /// app is, the last one showing is tapped, or BACK pressed where none shows.
+        open: Vec<String>,
+        /// The difficulties the sheet offers, easiest first (for the user, and to check a
+        /// difficulty asked for).
+        #[serde(default)]
+        difficulties: Vec<String>,
+    },
 }
 
 /// `[[templates]]`: one harvested digit glyph.

@@ -16,6 +16,9 @@ use std::time::Duration;
 pub struct PlayConfig {
     /// Level to open first (needs `[navigation]` in the calibration); `None`: the open one.
     pub level: Option<u32>,
+    /// Open a new game of this difficulty first, by the app's own words (an app without level
+    /// numbers; needs a `new-game` `[navigation]`); `None`: no new game.
+    pub new_game: Option<String>,
     pub strategy: Strategy,
     /// A calibration file; `None`: look one up in `calibration_dirs` by model and screen size.
     pub calibration: Option<PathBuf>,
@@ -49,6 +52,7 @@ impl Default for PlayConfig {
     fn default() -> Self {
         PlayConfig {
             level: None,
+            new_game: None,
             strategy: Strategy::RowMajor,
             calibration: None,
             calibration_dirs: SearchPath::from(PathBuf::from("calibration")),

@@ -168,6 +168,8 @@ impl Run<'_> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default(),
+                difficulty: session.meta.difficulty.clone().unwrap_or_default(),
+                puzzle: self.givens.to_line(),
             },
         )
     }

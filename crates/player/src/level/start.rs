@@ -5,10 +5,12 @@ use super::config::{PlayConfig, PlayReport};
 use super::execute::Run;
 use super::{Note, Update, tell};
 use crate::board::Board;
+use crate::calibration::Navigation;
 use crate::calibration::lookup::{self, Opening};
 use crate::device::Device;
 use crate::phone::link::Link;
 use crate::phone::navigate::{app_package, nav_package, navigate};
+use crate::phone::new_game::open_new_game;
 use crate::phone::target::PhoneTarget;
 use crate::play::forbidden::forbidden;
 use crate::play::plan::Plan;
@@ -41,9 +43,7 @@ pub fn play(
     let navigation = found.candidates[0].calibration.navigation.clone();
     // The phone opens the tap channel while it opens the level: neither needs the other.
     link.start_channel(cfg.input, size, cfg.pace);
-    if let (Some(level), Some(nav)) = (cfg.level, &navigation) {
-        navigate(&mut link, nav, level)?;
-    }
+    open_game(&mut link, cfg, navigation.as_ref())?;
     let (mut link, first, (first_words, first_limit), choice) =
         first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
     channel_opened(&mut link, on)?;
@@ -99,6 +99,19 @@ pub fn play(
 }
 
 impl Run<'_> {
+    /// The app's own word for the difficulty `asked` (its spelling on the sheet, where the
+    /// calibration knows it).
+    fn difficulty_word(&self, asked: &str) -> String {
+        match &self.cal.navigation {
+            Some(Navigation::NewGame { difficulties, .. }) => difficulties
+                .iter()
+                .find(|d| d.eq_ignore_ascii_case(asked))
+                .cloned()
+                .unwrap_or_else(|| asked.to_string()),
+            _ => asked.to_string(),
+        }
+    }
+
     /// What the new session records of this run, played on `device` in the app `package`.
     fn session_meta(&self, device: DeviceMeta, package: &Option<String>) -> SessionMeta {
         let cal_path = self.cal_path;
@@ -119,6 +132,11 @@ impl Run<'_> {
             undos: self.stats.undos,
             max_visible_steps: self.cfg.max_visible_steps,
             app_package: package.clone(),
+            difficulty: self
+                .cfg
+                .new_game
+                .as_deref()
+                .map(|d| self.difficulty_word(d)),
         }
     }
 }
@@ -168,11 +186,32 @@ fn find_calibrations(
         let error = e.to_string();
         tell(on, Note::SkippedCalibration { error });
     }
-    // A level is played under its number only if it can be opened.
-    Ok(match cfg.level {
-        Some(level) => found.with_navigation(Opening::Level(level))?,
-        None => found.require()?,
+    // A level is played under its number, or a new game opened, only if it can be.
+    Ok(match (&cfg.new_game, cfg.level) {
+        (Some(d), _) => found.with_navigation(Opening::NewGame(d.clone()))?,
+        (None, Some(level)) => found.with_navigation(Opening::Level(level))?,
+        (None, None) => found.require()?,
     })
+}
+
+/// Opens what the configuration asks for: a new game of a difficulty (by the app's words), or
+/// level N (by `[navigation]`); nothing where it asks for neither (the open game is played).
+fn open_game(link: &mut Link, cfg: &PlayConfig, nav: Option<&Navigation>) -> anyhow::Result<()> {
+    match (&cfg.new_game, cfg.level, nav) {
+        (Some(d), _, Some(Navigation::NewGame { open, difficulties })) => {
+            let known =
+                difficulties.is_empty() || difficulties.iter().any(|k| k.eq_ignore_ascii_case(d));
+            if !known {
+                bail!(
+                    "the app offers no {d:?} games: its difficulties are {} (the calibration's [navigation])",
+                    difficulties.join(", ")
+                );
+            }
+            open_new_game(link, open, d)
+        }
+        (None, Some(level), Some(nav)) => navigate(link, nav, level),
+        _ => Ok(()),
+    }
 }
 
 /// The game screen's words when the run began (digits left out), and the mistake limit its

@@ -84,6 +84,8 @@ pub(crate) fn find_level_list(link: &mut Link) -> anyhow::Result<LevelList> {
         None => by_buttons(link, &mut found)?,
     };
     let Some(mut open) = open else {
+        // No numbered levels: an app that starts new games of a difficulty, perhaps.
+        found.navigation = super::new_game::find_new_games(link, &mut found.steps)?;
         return Ok(found);
     };
     if let Some(button) = way_back(link, &mut found, &open)? {

@@ -4,10 +4,13 @@
 //! for a lost device, reconnects, reopens the tap channel); [`target::PhoneTarget`] is the
 //! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen,
 //! swipes a plain lock screen away, brings the app back from the background and opens the level
-//! again (`navigate`, which follows the calibration's `[navigation]`); [`level_list`] finds, for
+//! again (`navigate`, which follows the calibration's `[navigation]`; `new_game` in an app
+//! without level numbers), and closes an ad in front of it (`ad`); [`level_list`] finds, for
 //! calibrate, how an app opens its levels.
 
+pub(crate) mod ad;
 pub mod level_list;
 pub mod link;
 pub(crate) mod navigate;
+pub(crate) mod new_game;
 pub mod target;

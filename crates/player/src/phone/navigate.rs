@@ -31,49 +31,61 @@ fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Resul
                 link.tap(*x, *y)?;
             }
         }
-        Navigation::LevelGrid {
-            open,
-            first,
-            step,
-            columns,
-            rows,
-            next_page,
-        } => {
-            for [x, y] in open {
-                link.tap(*x, *y)?;
-            }
-            let columns = (*columns).max(1);
-            let per_page = (columns * rows).max(1);
-            let index = level - 1;
-            let pages = index / per_page;
-            if pages > 0 {
-                let [nx, ny] = next_page.with_context(|| {
-                    format!(
-                        "level {level} is on page {} of the level list, but the calibration's [navigation] has no next_page",
-                        pages + 1
-                    )
-                })?;
-                for _ in 0..pages {
-                    // Let each page draw before the next tap.
-                    link.flush()?;
-                    std::thread::sleep(Duration::from_millis(200));
-                    link.tap(nx, ny)?;
-                }
-                link.flush()?;
-                std::thread::sleep(Duration::from_millis(200));
-            }
-            let slot = index % per_page;
-            link.tap(
-                first[0] + slot % columns * step[0],
-                first[1] + slot / columns * step[1],
-            )?;
-        }
+        Navigation::LevelGrid { .. } => in_grid(link, nav, level)?,
         Navigation::LevelList { open } => {
             reach_list(link, open)?;
             find_in_list(link, level)?;
         }
+        Navigation::NewGame { .. } => {
+            bail!(
+                "level {level}: this app has no numbered levels; it opens new games by difficulty"
+            )
+        }
     }
     let_it_draw(link, nav)
+}
+
+/// Opens level `level` from a grid of level buttons (`nav` is a `LevelGrid`).
+fn in_grid(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
+    let Navigation::LevelGrid {
+        open,
+        first,
+        step,
+        columns,
+        rows,
+        next_page,
+    } = nav
+    else {
+        return Ok(());
+    };
+    for [x, y] in open {
+        link.tap(*x, *y)?;
+    }
+    let columns = (*columns).max(1);
+    let per_page = (columns * rows).max(1);
+    let index = level - 1;
+    let pages = index / per_page;
+    if pages > 0 {
+        let [nx, ny] = next_page.with_context(|| {
+                format!(
+                    "level {level} is on page {} of the level list, but the calibration's [navigation] has no next_page",
+                    pages + 1
+                )
+            })?;
+        for _ in 0..pages {
+            // Let each page draw before the next tap.
+            link.flush()?;
+            std::thread::sleep(Duration::from_millis(200));
+            link.tap(nx, ny)?;
+        }
+        link.flush()?;
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let slot = index % per_page;
+    link.tap(
+        first[0] + slot % columns * step[0],
+        first[1] + slot / columns * step[1],
+    )
 }
 
 /// Waits for the taps that opened the level (an intent sends none: it need not wait for the

@@ -176,6 +176,9 @@ impl<'a> PhoneTarget<'a> {
             self.settle("the lock screen showed: swiped it away".into())?;
             return Ok(Err(()));
         }
+        if super::ad::ad_window(state.focus.as_deref()) {
+            return self.close_ad().map(Err);
+        }
         if self.bring_app_back(&state)? {
             self.may_reopen = true;
             return Ok(Err(()));
@@ -189,6 +192,9 @@ impl<'a> PhoneTarget<'a> {
             (Some(w), None) => (format!("the window {w}"), false),
             (None, None) => ("a window".to_string(), false),
         };
+        if super::ad::ad_words(&texts) {
+            return self.close_ad().map(Err);
+        }
         let shows = format!("{window} shows {}", words::quote(&texts, 4));
         let verdict = words::classify(&texts);
         let buttons: Vec<&UiNode> = nodes.iter().filter(|n| n.clickable).collect();
@@ -217,6 +223,12 @@ impl<'a> PhoneTarget<'a> {
 }
 
 impl PhoneTarget<'_> {
+    /// Closes the ad in front (never tapping its body) and says so.
+    fn close_ad(&mut self) -> anyhow::Result<()> {
+        let how = super::ad::dismiss_ad(&mut self.link)?;
+        self.settle(format!("an ad was in front: {how}"))
+    }
+
     /// Where another app than the game's is in front (by `state`), brings the game's back
     /// (`monkey`) and says so; true if it did.
     fn bring_app_back(&mut self, state: &PhoneState) -> anyhow::Result<bool> {

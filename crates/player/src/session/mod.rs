@@ -52,6 +52,9 @@ pub struct SessionMeta {
     /// the background.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app_package: Option<String>,
+    /// The difficulty of a new game opened in an app without level numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -125,7 +128,11 @@ impl Session {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
-        let level = meta.level.map_or("open".to_string(), |l| format!("L{l}"));
+        let level = match (meta.level, &meta.difficulty) {
+            (Some(l), _) => format!("L{l}"),
+            (None, Some(d)) => format!("new-{}", d.replace(|c: char| !c.is_alphanumeric(), "_")),
+            (None, None) => "open".to_string(),
+        };
         let name = format!(
             "{}-{serial}-{level}",
             time::compact(std::time::SystemTime::now())
@@ -202,6 +209,7 @@ mod tests {
             undos: 4157,
             max_visible_steps: None,
             app_package: Some("org.autoplay.sudoku".into()),
+            difficulty: None,
         }
     }
 

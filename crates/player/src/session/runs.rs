@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The format version written in each row's `version` column (rows without one are 1).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The columns of [`RunRecord`] in order, as the header of `runs.csv`.
-pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version,session";
+pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version,session,difficulty,puzzle";
 
 /// One run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +48,13 @@ pub struct RunRecord {
     /// (empty in rows from before format 3).
     #[serde(default)]
     pub session: String,
+    /// The difficulty of a new game in an app without level numbers (empty otherwise, and in
+    /// rows from before format 4).
+    #[serde(default)]
+    pub difficulty: String,
+    /// The givens played, one 81-character line (`.` empty; empty in rows from before format 4).
+    #[serde(default)]
+    pub puzzle: String,
 }
 
 /// Milliseconds written to the microsecond (`0.159`, not `0.15945700000000002`).
@@ -251,6 +258,8 @@ mod tests {
             interruptions: 1,
             version: VERSION,
             session: "20261121-230509-127_0_0_1_5555-L7".into(),
+            difficulty: String::new(),
+            puzzle: ".".repeat(81),
         };
         append_run(dir.path(), &run).unwrap();
         append_run(

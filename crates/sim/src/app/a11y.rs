@@ -173,12 +173,13 @@ fn ad_nodes(ad: &super::ads::Ad, l: &ScreenLayout) -> Vec<Node> {
         text(words::AD, full),
     ];
     if ad.closable(std::time::Instant::now()) {
+        // An image button: its word is its content description only.
         n.push(Node {
             desc: ad.close.into(),
             clickable: true,
             ..node(
                 "android.widget.ImageButton",
-                ad.close,
+                "",
                 l.new_games.close[usize::from(ad.right)],
             )
         });
