@@ -297,7 +297,7 @@ mod tests {
         std::fs::write(&path, format!("{text}garbage,line\n")).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
         assert!(e.contains("runs.csv: line 4: expected as many"), "{e}");
-        let bad = format!("{text}t,d,x,rowmajor,45,86,50,87,300,0,0.1,100.0,solved,0,0,3,s\n");
+        let bad = format!("{text}t,d,x,rowmajor,45,86,50,87,300,0,0.1,100.0,solved,0,0,3,s,,\n");
         std::fs::write(&path, bad).unwrap();
         let e = read_runs(&path).unwrap_err().to_string();
         assert!(e.contains("line 4: level: "), "{e}");
