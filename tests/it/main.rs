@@ -15,6 +15,7 @@ mod injector_jvm;
 mod input_rules_e2e;
 mod layering;
 mod library_words;
+mod new_games_e2e;
 mod play_e2e;
 mod real_screens;
 mod real_screens_calibrate;
