@@ -219,10 +219,15 @@ pub fn plot(rows: &[Row], path: &std::path::Path) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
-/// One row of the table: every run of a level with a strategy.
+/// One row of the table: every run of a level with a strategy; for new games of an app
+/// without level numbers, every game of a difficulty with a strategy (its counts the mean of
+/// its solved games: each game is another puzzle).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Row {
     pub level: Option<u32>,
+    /// The difficulty, for games without a level number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
     pub strategy: String,
     pub runs: u64,
     pub solved: u64,
@@ -243,13 +248,23 @@ pub struct Row {
 /// Groups runs by (level, strategy), levels ascending. The rows of one session (a level
 /// stopped and resumed) are one run.
 pub fn table(runs: &[RunRecord]) -> Vec<Row> {
-    let mut rows: BTreeMap<(Option<u32>, String), Row> = BTreeMap::new();
+    let mut rows: BTreeMap<(Option<u32>, Option<String>, String), Row> = BTreeMap::new();
     let mut sessions = std::collections::HashSet::new();
+    let mut games: BTreeMap<(Option<String>, String), Vec<&RunRecord>> = BTreeMap::new();
     for r in runs {
+        let difficulty =
+            (r.level.is_none() && !r.difficulty.is_empty()).then(|| r.difficulty.clone());
+        if difficulty.is_some() && r.result == "solved" {
+            games
+                .entry((difficulty.clone(), r.strategy.clone()))
+                .or_default()
+                .push(r);
+        }
         let row = rows
-            .entry((r.level, r.strategy.clone()))
+            .entry((r.level, difficulty.clone(), r.strategy.clone()))
             .or_insert_with(|| Row {
                 level: r.level,
+                difficulty,
                 strategy: r.strategy.clone(),
                 runs: 0,
                 solved: 0,
@@ -282,7 +297,24 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
             row.replay_ms = r.replay_ms;
         }
     }
+    for ((difficulty, strategy), solved) in games {
+        if let Some(row) = rows.get_mut(&(None, difficulty, strategy)) {
+            mean_of(row, &solved);
+        }
+    }
     rows.into_values().collect()
+}
+
+/// A difficulty's row: the mean counts and times of its solved games (each another puzzle).
+fn mean_of(row: &mut Row, solved: &[&RunRecord]) {
+    let n = solved.len().max(1) as u64;
+    let mean = |f: fn(&RunRecord) -> u64| solved.iter().map(|r| f(r)).sum::<u64>().div_ceil(n);
+    row.placements = mean(|r| r.placements);
+    row.undos = mean(|r| r.undos);
+    row.calls = mean(|r| r.calls);
+    row.taps = mean(|r| r.taps);
+    row.search_ms = solved.iter().map(|r| r.search_ms).sum::<f64>() / n as f64;
+    row.replay_ms = solved.iter().map(|r| r.replay_ms).sum::<f64>() / n as f64;
 }
 
 pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
@@ -334,7 +366,11 @@ fn print_table(out: &mut impl std::io::Write, rows: &[Row]) -> std::io::Result<(
         writeln!(
             out,
             "{:>5}  {:<8} {:>4} {:>6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>10} {:>12} {:>10.2} {:>10.1}",
-            r.level.map_or("?".to_string(), |l| l.to_string()),
+            match (r.level, &r.difficulty) {
+                (Some(l), _) => l.to_string(),
+                (None, Some(d)) => d.clone(),
+                (None, None) => "?".to_string(),
+            },
             r.strategy,
             r.runs,
             r.solved,
@@ -349,7 +385,16 @@ fn print_table(out: &mut impl std::io::Write, rows: &[Row]) -> std::io::Result<(
             r.replay_ms / 1000.0
         )?;
     }
-    if rows.iter().any(|r| r.level.is_none()) {
+    if rows.iter().any(|r| r.difficulty.is_some()) {
+        writeln!(
+            out,
+            "  a difficulty's line: new games of it (no level number), the mean per solved game"
+        )?;
+    }
+    if rows
+        .iter()
+        .any(|r| r.level.is_none() && r.difficulty.is_none())
+    {
         writeln!(
             out,
             "    ?  the level that was open (played without --level, so its number is unknown)"
@@ -391,5 +436,34 @@ mod tests {
         // Before any solved run: the latest run's counts so far.
         let t = table(&[row("failed", 50, 1, 0), row("interrupted", 120, 2, 1)]);
         assert_eq!((t[0].solved, t[0].taps, t[0].repairs), (0, 120, 2));
+    }
+
+    #[test]
+    fn new_games_without_a_level_are_grouped_by_difficulty_with_their_means() {
+        let game = |session: &str, difficulty: &str, placements: u64| {
+            let mut r =
+                RunRecord::parse("t,d,,fast,30,1,0,2,10,0,0.1,10.0,solved,0,0,4,s").unwrap();
+            (r.session, r.difficulty, r.placements) =
+                (session.into(), difficulty.into(), placements);
+            r
+        };
+        let t = table(&[
+            game("a", "Hard", 100),
+            game("b", "Hard", 301),
+            game("c", "Easy", 40),
+        ]);
+        let hard = t
+            .iter()
+            .find(|r| r.difficulty.as_deref() == Some("Hard"))
+            .unwrap();
+        assert_eq!((hard.runs, hard.solved, hard.placements), (2, 2, 201));
+        assert_eq!(t.len(), 2);
+        let mut out = Vec::new();
+        print_table(&mut out, &t).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(" Hard  fast") && text.contains("the mean per solved game"),
+            "{text}"
+        );
     }
 }
