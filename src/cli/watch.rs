@@ -23,6 +23,13 @@ pub struct WatchArgs {
     /// Levels to play on each device, e.g. `1-70` or `1-10,15`.
     #[arg(long, value_name = "LIST", default_value = "1-70", value_parser = parse_levels)]
     pub levels: Levels,
+    /// Instead of levels: new games of this difficulty, by the app's own words, on each device
+    /// (an app without level numbers; --games of them).
+    #[arg(long, value_name = "DIFFICULTY")]
+    pub new_game: Option<String>,
+    /// With --new-game: how many new games on each device.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
     #[command(flatten)]
     pub adb: ServerArgs,
     #[command(flatten)]
@@ -152,10 +159,11 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<i32> {
         settled: HashSet::new(),
         waiting: HashSet::new(),
     };
-    eprintln!(
-        "watching for devices (levels {}); Ctrl-C or SIGTERM stops after the current level",
-        args.levels
-    );
+    let what = match &args.new_game {
+        Some(d) => format!("{} new {d} game(s) each", args.games),
+        None => format!("levels {}", args.levels),
+    };
+    eprintln!("watching for devices ({what}); Ctrl-C or SIGTERM stops after the current level");
     let mut list: Vec<DeviceEntry> = Vec::new();
     let mut next_ask = Instant::now();
     while !stopped(&stop) {
@@ -223,6 +231,10 @@ impl Fleet<'_> {
             let Some(size) = screen_or_wait(&device, &mut self.waiting) else {
                 continue;
             };
+            if let Some(difficulty) = &self.args.new_game {
+                self.start_new_games(d, device, size, difficulty.clone(), stop);
+                continue;
+            }
             let Some(levels) = levels_to_play(d, &device, size, &self.cfg, self.args) else {
                 self.settled.insert(d.serial.clone());
                 continue;
@@ -238,6 +250,84 @@ impl Fleet<'_> {
                 work(&device, &cfg, &levels, &all, &stop, &multi, quiet)
             });
             self.workers.insert(d.serial.clone(), worker);
+        }
+    }
+}
+
+impl Fleet<'_> {
+    /// Starts playing `--games` new games of `difficulty` on a ready device whose calibration
+    /// knows the way to them (else it is dealt with, said why).
+    fn start_new_games(
+        &mut self,
+        d: &DeviceEntry,
+        device: Device,
+        size: (u32, u32),
+        difficulty: String,
+        stop: &StopFlag,
+    ) {
+        let app = device.front_package().ok().flatten();
+        let phone = Phone {
+            model: &d.model,
+            size,
+            app: app.as_deref(),
+        };
+        let quiet = self.args.run.quiet;
+        let opening = Opening::NewGame(difficulty.clone());
+        let usable = check_navigation(&self.cfg, phone, opening, &mut |update| {
+            if let Update::Note(note) = update {
+                print_note(note, quiet)
+            }
+        });
+        if let Err(e) = usable {
+            eprintln!("{}: not playing: {}", d.serial, error_text(&e));
+            self.settled.insert(d.serial.clone());
+            return;
+        }
+        let games = self.args.games;
+        eprintln!(
+            "{}: ready ({}), playing {games} new {difficulty} game(s)",
+            d.serial, d.model
+        );
+        let cfg = PlayConfig {
+            new_game: Some(difficulty),
+            ..self.cfg.clone()
+        };
+        let (stop, multi) = (stop.clone(), self.multi.clone());
+        let worker =
+            std::thread::spawn(move || new_games(&device, &cfg, games, &stop, &multi, quiet));
+        self.workers.insert(d.serial.clone(), worker);
+    }
+}
+
+/// Plays `games` new games (`cfg.new_game`) in a row until done, stopped, or one fails.
+fn new_games(
+    device: &Device,
+    cfg: &PlayConfig,
+    games: u32,
+    stop: &StopFlag,
+    multi: &MultiProgress,
+    quiet: bool,
+) {
+    let serial = &device.serial;
+    let d = cfg.new_game.clone().unwrap_or_default();
+    for game in 1..=games {
+        if stopped(stop) {
+            return;
+        }
+        let bar = multi.add(progress_bar(quiet, &format!("{serial} {d} {game}")));
+        let result = sudoku_autoplay::level::play(device, cfg, &mut updates(&bar, quiet));
+        bar.finish_and_clear();
+        match result {
+            Ok(r) => eprintln!(
+                "{serial}: {d} game {game} of {games} solved and verified: {}, {}, {}",
+                count(r.stats.placements, "placement"),
+                count(r.performed.taps, "tap"),
+                count(r.performed.repairs, "repair")
+            ),
+            Err(e) => {
+                eprintln!("{serial}: {d} game {game} stopped: {}", error_text(&e));
+                return;
+            }
         }
     }
 }
