@@ -189,3 +189,51 @@ fn load_reports_missing_file() {
     let e = Calibration::load(Path::new("/nonexistent/cal.toml")).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/cal.toml"), "{e}");
 }
+
+/// A screenshot shows the phone's navigation bar, and nothing on it says where the app's window
+/// ends. The `disc` style's app has no erase key; at the smaller Display size Settings offers
+/// (0.85 of the density, AOSP settingslib `DisplayDensityUtils`) the small phone's bar comes
+/// within reach of its keys, and its home circle correlated with a "C" key's glyph at 0.73: it
+/// was taken for the erase key, in portrait and in landscape (the bar at the side). A ring is
+/// closed, a C is open: no key on the bar is taken for a tool, and the erase is the guessed
+/// "toggle". Every profile at that size, held both ways.
+#[test]
+fn the_navigation_bars_home_circle_is_no_erase_key() {
+    use autoplay_sim::app::{AppOptions, Phone, style::Style as AppStyle};
+    use sudoku_autoplay::vision::Tool;
+    for profile in autoplay_sim::profile::PROFILES {
+        for rotation in [0, 1] {
+            let mut profile = profile.clone();
+            profile.override_density = Some(profile.density * 85 / 100);
+            profile.rotation = rotation;
+            let what = format!(
+                "{} at {} dpi, rotation {rotation}",
+                profile.name,
+                profile.applied_density()
+            );
+            let mut phone = Phone::new(
+                profile,
+                AppOptions {
+                    style: AppStyle::by_name("disc").unwrap(),
+                    ..AppOptions::default()
+                },
+            );
+            phone.start_level(1).unwrap();
+            let bar = phone.layout().nav_bar;
+            let c = Calibration::from_frame(&phone.screenshot(), &CalibrateOptions::default())
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(c.calibration.keypad.erase, Erase::Toggle, "{what}");
+            assert!(c.calibration.keypad.erase_guessed, "{what}");
+            for t in &c.survey.tools {
+                let (x, y) = (t.center.0 as i32, t.center.1 as i32);
+                let on_bar = x >= bar.x && x < bar.right() && y >= bar.y && y < bar.bottom();
+                assert!(
+                    !on_bar || t.tool.is_none_or(|tool| tool == Tool::Other),
+                    "{what}: the bar's key at {x},{y} taken for {:?} ({})",
+                    t.tool,
+                    t.evidence
+                );
+            }
+        }
+    }
+}

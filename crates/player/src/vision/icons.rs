@@ -4,6 +4,7 @@
 //! key's word ("Erase", "Clear", "Undo", ...).
 
 use super::glyph::Glyph;
+use super::label::hole_share;
 use super::templates::{FONTS, render_char};
 use std::sync::OnceLock;
 
@@ -45,6 +46,9 @@ pub struct Icon {
     /// What it is, for messages: a character or a design name.
     pub name: String,
     pub glyph: Glyph,
+    /// The share of its box that its holes take ([`hole_share`]): a ⌫'s tag or a trash can's
+    /// body closes one in, a C, an X or an arrow none.
+    pub hole: f32,
 }
 
 /// Font symbols per tool. `C` and `X` stand for text keys with one letter.
@@ -77,6 +81,7 @@ pub fn icons() -> &'static [Icon] {
                             tool,
                             name: ch.to_string(),
                             glyph,
+                            hole: holes(&cov, w, h),
                         });
                     }
                 }
@@ -89,11 +94,18 @@ pub fn icons() -> &'static [Icon] {
                     tool,
                     name: name.to_string(),
                     glyph,
+                    hole: holes(&cov, w, h),
                 });
             }
         }
         out
     })
+}
+
+/// The share of a coverage map's box that its holes take, its ink at half coverage.
+fn holes(cov: &[f32], w: usize, h: usize) -> f32 {
+    let ink: Vec<bool> = cov.iter().map(|&c| c >= 0.5).collect();
+    hole_share(&ink, w, h)
 }
 
 /// A letter template.

@@ -134,9 +134,66 @@ impl Labeller {
     }
 }
 
+/// The share of a `w` x `h` box that its holes take: the pixels outside the ink that no path
+/// of them leads from to the box's edge. Ink is 8-connected, as [`Labeller`] joins it, so the
+/// paths out go in 4 directions: a ring whose stroke steps diagonally is still closed. A ring,
+/// an O, a 0, a square outline enclose most of their box; a C, an X, an arrow none.
+pub fn hole_share(ink: &[bool], w: usize, h: usize) -> f32 {
+    if w == 0 || h == 0 || ink.len() != w * h {
+        return 0.0;
+    }
+    // Reached from the edge: every pixel outside the ink on the edge, then their neighbours.
+    let mut out = vec![false; w * h];
+    let mut stack: Vec<usize> = (0..w * h)
+        .filter(|&i| !ink[i] && (i % w == 0 || i % w == w - 1 || i / w == 0 || i / w == h - 1))
+        .collect();
+    for &i in &stack {
+        out[i] = true;
+    }
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % w, i / w);
+        let next = [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ];
+        for j in next.into_iter().flatten() {
+            if !ink[j] && !out[j] {
+                out[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    let holes = (0..w * h).filter(|&i| !ink[i] && !out[i]).count();
+    holes as f32 / (w * h) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holes_are_what_the_ink_closes_in() {
+        let grid = |rows: &[&str]| -> (Vec<bool>, usize, usize) {
+            let ink = rows
+                .iter()
+                .flat_map(|r| r.bytes().map(|b| b == b'#'))
+                .collect();
+            (ink, rows[0].len(), rows.len())
+        };
+        // A ring whose stroke steps diagonally: closed, its inside a hole.
+        let (ring, w, h) = grid(&[".##.", "#..#", "#..#", ".##."]);
+        assert_eq!(hole_share(&ring, w, h), 4.0 / 16.0);
+        // A C: open on the right, no hole.
+        let (c, w, h) = grid(&["###", "#..", "###"]);
+        assert_eq!(hole_share(&c, w, h), 0.0);
+        // An X, and a shape with two holes.
+        let (x, w, h) = grid(&["#.#", ".#.", "#.#"]);
+        assert_eq!(hole_share(&x, w, h), 0.0);
+        let (eight, w, h) = grid(&["###", "#.#", "###", "#.#", "###"]);
+        assert_eq!(hole_share(&eight, w, h), 2.0 / 15.0);
+    }
 
     #[test]
     fn diagonal_neighbours_join_and_shapes_come_in_scan_order() {

@@ -13,6 +13,7 @@ use super::glyph::Glyph;
 use super::gray::Gray;
 use super::icons::{self, Tool};
 use super::keypad::Keypad;
+use super::label::hole_share;
 use super::regions::{self, Limits, Region};
 use std::collections::HashMap;
 
@@ -34,6 +35,14 @@ pub struct ToolKey {
 /// An icon score at least this high, ahead of other tools by [`ICON_MARGIN`], classifies a label.
 const ICON_SCORE: f32 = 0.72;
 const ICON_MARGIN: f32 = 0.06;
+
+/// A label whose holes take at least this share of its box is closed: a ring, an O, a 0, a
+/// square or a tag outline (a navigation bar's home circle and recents square, a ⌫). It is
+/// compared only with the icons that close a hole in too: a ring is no C, an X or an arrow,
+/// however alike their glyphs correlate (the home circle read as a C key at 0.73). An outline
+/// may break open in a small or compressed screenshot, but no open shape closes into a ring, so
+/// a label with no such hole is still compared with every icon.
+const RING_HOLE: f32 = 0.2;
 
 /// A word read this well, ahead of other tools' words by [`WORD_MARGIN`], classifies a label.
 const WORD_SCORE: f32 = 0.6;
@@ -374,10 +383,25 @@ fn trash_like(rs: &[&Region]) -> bool {
     handle_ok && bmin >= 0.45 && bmax <= 0.97 && bmax - bmin <= 0.2
 }
 
-/// Best icon per tool for a glyph: (tool, icon name, score), best first.
-fn icon_scores(g: &Glyph) -> Vec<(Tool, &'static str, f32)> {
+/// The share of the marks' joint box that their holes take ([`hole_share`]).
+fn holes(marks: &[&Region]) -> f32 {
+    let b = union(marks);
+    let (w, h) = ((b[2] - b[0]) as usize, (b[3] - b[1]) as usize);
+    let mut ink = vec![false; w * h];
+    for r in marks {
+        for &(y, x0, x1) in &r.runs {
+            let row = (y - b[1]) as usize * w;
+            ink[row + (x0 - b[0]) as usize..row + (x1 - b[0]) as usize].fill(true);
+        }
+    }
+    hole_share(&ink, w, h)
+}
+
+/// Best icon per tool for a glyph: (tool, icon name, score), best first; for a `closed` label
+/// (see [`RING_HOLE`]), only the icons that close a hole in.
+fn icon_scores(g: &Glyph, closed: bool) -> Vec<(Tool, &'static str, f32)> {
     let mut best: Vec<(Tool, &'static str, f32)> = Vec::new();
-    for icon in icons::icons() {
+    for icon in icons::icons().iter().filter(|i| !closed || i.hole > 0.0) {
         let s = g.ncc(&icon.glyph);
         match best.iter_mut().find(|b| b.0 == icon.tool) {
             Some(b) if b.2 >= s => {}
@@ -565,10 +589,12 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
     let Some(g) = regions::glyph(gray, &marks) else {
         return unknown("no shape".into());
     };
-    let scores = icon_scores(&g);
+    let hole = holes(&marks);
+    let scores = icon_scores(&g, hole >= RING_HOLE);
     tracing::trace!(
         ?bbox,
         marks = marks.len(),
+        hole,
         levels = ?marks.iter().map(|r| r.levels).collect::<Vec<u32>>(),
         scores = ?&scores[..scores.len().min(4)],
         "label shape"
@@ -601,6 +627,65 @@ fn classify(gray: &Gray, group: &[&Region], hk: f32) -> ToolKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A grey ring 24 px across with a 3 px stroke on white, open on the right (a C) or not.
+    fn ring(open: bool) -> Gray {
+        let (w, h) = (40usize, 40usize);
+        let data = (0..w * h)
+            .map(|i| {
+                let (dx, dy) = ((i % w) as f32 - 20.0, (i / w) as f32 - 20.0);
+                let d = dx.hypot(dy);
+                let gap = open && dx > 0.0 && dy.abs() < 6.0;
+                if (9.0..12.0).contains(&d) && !gap {
+                    60
+                } else {
+                    250
+                }
+            })
+            .collect();
+        Gray {
+            width: w,
+            height: h,
+            data,
+        }
+    }
+
+    #[test]
+    fn a_ring_is_compared_only_with_icons_that_close_a_hole_in() {
+        let limits = Limits {
+            min_h: 8,
+            max_h: 40,
+            max_w: 40,
+            min_area: 6,
+        };
+        for open in [false, true] {
+            let gray = ring(open);
+            let marks = regions::extract(&gray, [0, 0, 40, 40], limits);
+            let mark: Vec<&Region> = marks.iter().filter(|r| r.dark).take(1).collect();
+            assert_eq!(mark.len(), 1, "open {open}: {marks:?}");
+            let hole = holes(&mark);
+            let glyph = regions::glyph(&gray, &mark).unwrap();
+            let scores = icon_scores(&glyph, hole >= RING_HOLE);
+            let c = scores.iter().find(|s| s.1 == "C");
+            if open {
+                // A C: no hole, compared with every icon, the letter C among them.
+                assert_eq!(hole, 0.0);
+                assert!(c.is_some_and(|c| c.2 > 0.5), "{scores:?}");
+            } else {
+                // Its inside is a third of its box and more: a ring, compared with the icons
+                // that close a hole in (⌫, outlines), never with a C or an X.
+                assert!(hole >= 0.3, "{hole}");
+                assert!(c.is_none(), "{scores:?}");
+                let closed = |name: &str| {
+                    icons::icons()
+                        .iter()
+                        .any(|i| i.name == name && i.hole > 0.0)
+                };
+                assert!(scores.iter().all(|s| closed(s.1)), "{scores:?}");
+                assert!(!closed("C") && !closed("X"));
+            }
+        }
+    }
 
     #[test]
     fn word_lists_have_no_short_words() {
