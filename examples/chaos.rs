@@ -82,7 +82,23 @@ struct Draw {
     lossless: bool,
     level: u32,
     strategy: &'static str,
+    /// An app without level numbers (`--new-games`): the difficulty of the new game played
+    /// instead of `level`.
+    new_game: Option<&'static str>,
 }
+
+impl Draw {
+    /// What is played: `level 12`, or `a new hard game`.
+    fn what(&self) -> String {
+        match self.new_game {
+            Some(d) => format!("a new {d} game"),
+            None => format!("level {}", self.level),
+        }
+    }
+}
+
+/// The difficulties a new game is drawn from (the app's words, in another case).
+const DIFFICULTIES: [&str; 5] = ["easy", "medium", "hard", "expert", "master"];
 
 /// How the phone is held, its level list, its display size and the app's package, drawn in
 /// that order (pushed to `look`): whether levels open from the list, and the package.
@@ -141,6 +157,15 @@ fn draw(rng: &mut Rng) -> Draw {
         let (every, ms) = (2 + rng.below(10), 20 + rng.below(80));
         faults.list.push(format!("--stream-stall {every}:{ms}"));
     }
+    // An app without level numbers (new games of a difficulty) and a free app's ads between
+    // games and under the board (drawn last too).
+    let new_game = rng.chance(0.15).then(|| rng.pick(&DIFFICULTIES));
+    if new_game.is_some() {
+        look.push("--new-games".into());
+    }
+    if rng.chance(0.15) {
+        look.push("--ads".into());
+    }
     let faults_list = faults.list;
     // The smallest mistake limit the app has: a preset's 3, or the fault's.
     let limit = faults_list
@@ -178,6 +203,7 @@ fn draw(rng: &mut Rng) -> Draw {
         lossless,
         level,
         strategy,
+        new_game,
     }
 }
 
@@ -687,11 +713,16 @@ impl Env {
             if !self.connect(&serial) {
                 return Err("the calibration phone did not connect".to_string());
             }
-            let open = am_start(d.package).replace("{level}", "1");
-            self.adb(&["-s", &serial, "shell", &open]);
+            self.open_a_game(&serial, d);
+            // An app without levels: calibrate finds the way to its new games itself.
+            let navigation = if d.new_game.is_some() {
+                &[][..]
+            } else {
+                &d.navigation[..]
+            };
             let out = self
                 .autoplay(dir, &["calibrate", "-s", &serial])
-                .args(&d.navigation)
+                .args(navigation)
                 .output()
                 .map_err(|e| e.to_string())?;
             if out.status.success() {
@@ -728,22 +759,58 @@ impl Env {
         outcome
     }
 
+    /// Opens a game as a user does: level 1 by the app's intent; in an app without levels,
+    /// its New Game then Easy, found by their words in `uiautomator dump`.
+    fn open_a_game(&self, serial: &str, d: &Draw) {
+        if d.new_game.is_none() {
+            let open = am_start(d.package).replace("{level}", "1");
+            self.adb(&["-s", serial, "shell", &open]);
+            return;
+        }
+        for words in ["New Game", "Easy"] {
+            let dump = self.adb(&["-s", serial, "shell", "uiautomator dump /dev/tty"]);
+            let dump = String::from_utf8_lossy(&dump.stdout).into_owned();
+            let Some(node) = dump
+                .split("<node")
+                .find(|n| n.contains(&format!("text=\"{words}\"")))
+            else {
+                return;
+            };
+            let n: Vec<u32> = node
+                .split("bounds=\"")
+                .nth(1)
+                .unwrap_or("")
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|t| t.parse().ok())
+                .take(4)
+                .collect();
+            if let [x0, y0, x1, y1] = n[..] {
+                let tap = format!("input tap {} {}", (x0 + x1) / 2, (y0 + y1) / 2);
+                self.adb(&["-s", serial, "shell", &tap]);
+                std::thread::sleep(Duration::from_millis(400));
+            }
+        }
+    }
+
     /// [`Self::play`] on the phone connected as `serial`.
     fn play_on(&self, dir: &Path, serial: &str, d: &Draw) -> Outcome {
         let (level, strategy) = (d.level, d.strategy);
-        let open = am_start(d.package).replace("{level}", "1");
-        self.adb(&["-s", serial, "shell", &open]);
+        self.open_a_game(serial, d);
         let runs = dir.join("runs").join("runs.csv");
         let rows_before = csv_rows(&runs).len();
         let level_s = level.to_string();
+        let what = match d.new_game {
+            Some(difficulty) => ["--new-game", difficulty],
+            None => ["--level", level_s.as_str()],
+        };
         let mut child = self
             .autoplay(
                 dir,
                 &[
                     "-s",
                     serial,
-                    "--level",
-                    &level_s,
+                    what[0],
+                    what[1],
                     "--strategy",
                     strategy,
                     "--pace",
@@ -770,7 +837,13 @@ impl Env {
         let truth = self.adb(&["-s", serial, "shell", "dumpsys", "sudoku"]);
         let truth: serde_json::Value =
             serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
-        let solved = truth["solved"] == true && truth["level"] == level;
+        let solved = truth["solved"] == true
+            && match d.new_game {
+                Some(difficulty) => truth["difficulty"]
+                    .as_str()
+                    .is_some_and(|t| t.eq_ignore_ascii_case(difficulty)),
+                None => truth["level"] == level,
+            };
         let rows = csv_rows(&runs);
         let row = (rows.len() > rows_before).then(|| rows.last().cloned().unwrap());
         let code = status.and_then(|s| s.code());
@@ -997,8 +1070,8 @@ fn main() {
         let d = draw(&mut rng);
         if o.list {
             println!(
-                "run {run:3}: level {} {}{} | {}",
-                d.level,
+                "run {run:3}: {} {}{} | {}",
+                d.what(),
                 d.strategy,
                 if d.recoverable {
                     ""
@@ -1028,10 +1101,16 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
     let dir = tempfile::tempdir().unwrap();
     let faulty: Vec<String> = d.look.iter().chain(&d.faults).cloned().collect();
     let sim_cmd = format!("autoplay sim {}", faulty.join(" "));
-    let play_cmd = format!(
-        "autoplay --level {} --strategy {} --pace 0",
-        d.level, d.strategy
-    );
+    let play_cmd = match d.new_game {
+        Some(difficulty) => format!(
+            "autoplay --new-game {difficulty} --strategy {} --pace 0",
+            d.strategy
+        ),
+        None => format!(
+            "autoplay --level {} --strategy {} --pace 0",
+            d.level, d.strategy
+        ),
+    };
     let outcome = match env.calibrate(dir.path(), d) {
         Err(e) => Outcome {
             class: Class::SetupFailed,
@@ -1044,10 +1123,10 @@ fn one_run(env: &Env, run: u64, d: &Draw, tally: &mut Tally) {
     };
     *tally.counts.entry(outcome.class).or_default() += 1;
     println!(
-        "run {run:3}: {:?} (exit {:?}) level {} {} | {}",
+        "run {run:3}: {:?} (exit {:?}) {} {} | {}",
         outcome.class,
         outcome.code,
-        d.level,
+        d.what(),
         d.strategy,
         faulty.join(" ")
     );
