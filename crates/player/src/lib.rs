@@ -30,6 +30,9 @@
 //!    through [`play`] and records it through [`session`]; [`level::calibrate`] calibrates an
 //!    app on a phone.
 //!
+//! [`video`] records the phone's own screen for a run (`screenrecord`, chained past its limit)
+//! into the session, with the search's counts as captions.
+//!
 //! [`doctor`] asks a phone, changing nothing, what the steps above will meet there (screen, ABI,
 //! touch panel, screen state, tap channels, screencap, uiautomator), for people and bug reports.
 //!
@@ -37,7 +40,7 @@
 //! simulated phone share, [`text`] writes numbers and terminal frames for people, and
 //! [`remedy`] names what a person can do about a failure as data (the binary words it).
 //!
-//! This crate is one of a workspace's three, and the compiler keeps their boundaries: the
+//! This crate is one of a workspace's three crates, and the compiler keeps their boundaries: the
 //! simulated phone is the crate `autoplay_sim` (`crates/sim`), built on this crate's public API
 //! only; the `autoplay` binary at the workspace's top (`src/main.rs`, `src/cli/`) is the only
 //! crate that knows both. This library knows neither: it takes values and returns values,
