@@ -410,8 +410,6 @@ struct AppRules {
     several: bool,
     /// No mistake counter shows (`--hide-mistakes`): the player cannot know the app counts.
     hidden_counter: bool,
-    /// A digit tapped first, then the cell: a lost key tap writes the brush held before.
-    digit_first: bool,
     /// The app checks the board against the solution it stored (`--completion-check solution`).
     solution_check: bool,
 }
@@ -431,7 +429,6 @@ impl Default for AppRules {
             several: false,
             solution_check: false,
             hidden_counter: false,
-            digit_first: false,
         }
     }
 }
@@ -448,7 +445,6 @@ impl AppRules {
             "digit-first" => {
                 self.same_clears = Some(true);
                 self.erase_key = false;
-                self.digit_first = true;
             }
             "stale-brush" => {
                 self.same_clears = Some(true);
@@ -484,7 +480,6 @@ impl AppRules {
     fn flag(&mut self, flag: &str, value: Option<&str>) {
         match (flag, value) {
             ("--input-order", Some("both")) | ("--retap", Some(_)) => self.retap_hazard = true,
-            ("--input-order", Some(_)) => self.digit_first = true,
             ("--hide-mistakes", _) => self.hidden_counter = true,
             ("--same-digit", Some(v)) => self.same_clears = Some(v.starts_with("clear")),
             ("--erase", Some("absent")) => self.erase_key = false,
@@ -510,13 +505,12 @@ impl AppRules {
         // A search whose wrong digits hit a limit, right digits locked without undo, no way to
         // take a digit back: refused before the first tap, or a game over. Under lost taps a
         // mistake limit of 3 or more stays recoverable with `fast` where its counter shows (the
-        // player then guards each write with taps on givens, so a lost cell tap sends no digit
-        // astray), unless the app takes the digit first (a lost key tap writes the brush held
-        // before).
+        // player then guards each write: taps on givens, so a lost cell tap sends no digit
+        // astray; in apps that take the digit first, the key three times, so a lost key tap
+        // leaves no other digit to write).
         !(limit
             && self.counts
-            && (!fast
-                || (drops && (self.hidden_counter || self.digit_first || !guarded_enough))))
+            && (!fast || (drops && (self.hidden_counter || !guarded_enough))))
             && !(self.locked && ((!fast && !self.undo) || drops))
             && (fast || takes_back)
             && !(self.retap_hazard && loses)
