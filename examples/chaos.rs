@@ -404,8 +404,6 @@ struct AppRules {
     /// A tap on the selected cell deselects it or flips pencil mode, or a digit with no cell
     /// selected arms a brush: a lost tap can leave the app in a state the player cannot see.
     retap_hazard: bool,
-    /// Digits that break a rule are refused with an alert.
-    refuses: bool,
     /// Levels have several solutions (`--several-solutions`).
     several: bool,
     /// No mistake counter shows (`--hide-mistakes`): the player cannot know the app counts.
@@ -425,7 +423,6 @@ impl Default for AppRules {
             erase_clears: true,
             same_clears: None,
             retap_hazard: false,
-            refuses: false,
             several: false,
             solution_check: false,
             hidden_counter: false,
@@ -463,10 +460,7 @@ impl AppRules {
                 self.counts = false;
                 self.undo = true;
             }
-            "refuse-conflicts-limit3" => {
-                self.refuses = true;
-                self.limit = true;
-            }
+            "refuse-conflicts-limit3" => self.limit = true,
             "limit3-greyed" => {
                 self.same_clears = Some(false);
                 self.undo = true;
@@ -485,7 +479,6 @@ impl AppRules {
             ("--erase", Some("absent")) => self.erase_key = false,
             ("--erase", Some("inert")) => self.erase_clears = false,
             ("--lock-correct", _) => self.locked = true,
-            ("--refuse-conflicts", _) => self.refuses = true,
             ("--mistakes", Some("none")) => self.counts = false,
             ("--undo-key", _) => self.undo = true,
             _ => {}
@@ -506,15 +499,15 @@ impl AppRules {
         // take a digit back: refused before the first tap, or a game over. Under lost taps a
         // mistake limit of 3 or more stays recoverable with `fast` where its counter shows (the
         // player then guards each write: taps on givens, so a lost cell tap sends no digit
-        // astray; in apps that take the digit first, the key three times, so a lost key tap
-        // leaves no other digit to write).
+        // astray, and the cell twice, so an alert that refused a digit and that a tap on the
+        // cell closes sends none either; in apps that take the digit first, the key three
+        // times, so a lost key tap leaves no other digit to write).
         !(limit
             && self.counts
             && (!fast || (drops && (self.hidden_counter || !guarded_enough))))
             && !(self.locked && ((!fast && !self.undo) || drops))
             && (fast || takes_back)
             && !(self.retap_hazard && loses)
-            && !(self.refuses && drops && limit)
             // A search's valid digits that differ from the stored solution count as mistakes.
             && !(self.several && self.solution_check && limit && self.counts)
     }
