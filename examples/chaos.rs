@@ -430,14 +430,10 @@ struct AppRules {
     /// A tap on the selected cell deselects it or flips pencil mode, or a digit with no cell
     /// selected arms a brush: a lost tap can leave the app in a state the player cannot see.
     retap_hazard: bool,
-    /// Digits that break a rule are refused with an alert.
-    refuses: bool,
     /// Levels have several solutions (`--several-solutions`).
     several: bool,
     /// No mistake counter shows (`--hide-mistakes`): the player cannot know the app counts.
     hidden_counter: bool,
-    /// A digit tapped first, then the cell: a lost key tap writes the brush held before.
-    digit_first: bool,
     /// The app checks the board against the solution it stored (`--completion-check solution`).
     solution_check: bool,
 }
@@ -453,11 +449,9 @@ impl Default for AppRules {
             erase_clears: true,
             same_clears: None,
             retap_hazard: false,
-            refuses: false,
             several: false,
             solution_check: false,
             hidden_counter: false,
-            digit_first: false,
         }
     }
 }
@@ -474,7 +468,6 @@ impl AppRules {
             "digit-first" => {
                 self.same_clears = Some(true);
                 self.erase_key = false;
-                self.digit_first = true;
             }
             "stale-brush" => {
                 self.same_clears = Some(true);
@@ -493,10 +486,7 @@ impl AppRules {
                 self.counts = false;
                 self.undo = true;
             }
-            "refuse-conflicts-limit3" => {
-                self.refuses = true;
-                self.limit = true;
-            }
+            "refuse-conflicts-limit3" => self.limit = true,
             "limit3-greyed" => {
                 self.same_clears = Some(false);
                 self.undo = true;
@@ -510,13 +500,11 @@ impl AppRules {
     fn flag(&mut self, flag: &str, value: Option<&str>) {
         match (flag, value) {
             ("--input-order", Some("both")) | ("--retap", Some(_)) => self.retap_hazard = true,
-            ("--input-order", Some(_)) => self.digit_first = true,
             ("--hide-mistakes", _) => self.hidden_counter = true,
             ("--same-digit", Some(v)) => self.same_clears = Some(v.starts_with("clear")),
             ("--erase", Some("absent")) => self.erase_key = false,
             ("--erase", Some("inert")) => self.erase_clears = false,
             ("--lock-correct", _) => self.locked = true,
-            ("--refuse-conflicts", _) => self.refuses = true,
             ("--mistakes", Some("none")) => self.counts = false,
             ("--undo-key", _) => self.undo = true,
             _ => {}
@@ -536,17 +524,16 @@ impl AppRules {
         // A search whose wrong digits hit a limit, right digits locked without undo, no way to
         // take a digit back: refused before the first tap, or a game over. Under lost taps a
         // mistake limit of 3 or more stays recoverable with `fast` where its counter shows (the
-        // player then guards each write with taps on givens, so a lost cell tap sends no digit
-        // astray), unless the app takes the digit first (a lost key tap writes the brush held
-        // before).
+        // player then guards each write: taps on givens, so a lost cell tap sends no digit
+        // astray, and the cell twice, so an alert that refused a digit and that a tap on the
+        // cell closes sends none either; in apps that take the digit first, the key three
+        // times, so a lost key tap leaves no other digit to write).
         !(limit
             && self.counts
-            && (!fast
-                || (drops && (self.hidden_counter || self.digit_first || !guarded_enough))))
+            && (!fast || (drops && (self.hidden_counter || !guarded_enough))))
             && !(self.locked && ((!fast && !self.undo) || drops))
             && (fast || takes_back)
             && !(self.retap_hazard && loses)
-            && !(self.refuses && drops && limit)
             // A search's valid digits that differ from the stored solution count as mistakes.
             && !(self.several && self.solution_check && limit && self.counts)
     }

@@ -11,9 +11,10 @@ use sudoku_autoplay::calibration::{CalibrationError, Check, FrameMismatch};
 use sudoku_autoplay::device::DeviceError;
 use sudoku_autoplay::level::Note;
 use sudoku_autoplay::play::forbidden::Forbidden;
-use sudoku_autoplay::play::plan::Plan;
+use sudoku_autoplay::play::plan::{Guarded, Plan};
+use sudoku_autoplay::play::setnum::BRUSH_TAPS;
 use sudoku_autoplay::play::stop::{RunFailed, Stop};
-use sudoku_autoplay::play::{StallHint, Stalled};
+use sudoku_autoplay::play::{Guard, StallHint, Stalled};
 use sudoku_autoplay::remedy::{Advised, Remedy};
 use sudoku_autoplay::text::{approx, count, human, rate, thousands};
 
@@ -326,10 +327,18 @@ pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
             solution.to_line()
         ));
     }
-    if let Some(limit) = p.guarded {
+    if let Some(Guarded { guard, limit }) = p.guarded {
+        let how = match guard {
+            Guard::Givens => "each digit goes in after taps on two givens (a lost tap cannot \
+                 send it to another cell; counted in the taps)"
+                .to_string(),
+            Guard::Brush => format!(
+                "each digit's key is tapped {BRUSH_TAPS} times before the cells it writes (a \
+                 lost tap cannot leave another digit to write; counted in the taps)"
+            ),
+        };
         s.push_str(&format!(
-            "; the app ends the game after {limit} mistakes, so each digit goes in after taps on \
-             two givens (a lost tap cannot send it to another cell; counted in the taps)"
+            "; the app ends the game after {limit} mistakes, so {how}"
         ));
     }
     s
@@ -568,5 +577,25 @@ mod tests {
             ),
             "{text}"
         );
+        for (guard, says) in [
+            (
+                Guard::Givens,
+                "so each digit goes in after taps on two givens",
+            ),
+            (
+                Guard::Brush,
+                "so each digit's key is tapped 3 times before the cells it writes",
+            ),
+        ] {
+            let guarded = Plan {
+                guarded: Some(Guarded { guard, limit: 3 }),
+                ..plan.clone()
+            };
+            let text = super::plan(&guarded, Some(52), 0);
+            assert!(
+                text.contains(&format!("; the app ends the game after 3 mistakes, {says}")),
+                "{text}"
+            );
+        }
     }
 }

@@ -3,8 +3,8 @@
 //! `calibrate` probes the app on the phone with no hint, then `autoplay --level N` plays the
 //! row-major search with every step shown and verifies it, through the real adb server. Apps
 //! with a mistake limit that the search would hit get the advice before the first tap (and
-//! `--strategy fast` solves them); where the limit does not show, the game over is recognised,
-//! in any language.
+//! `--strategy fast` solves them, under lost taps too: its writes are guarded); where the limit
+//! does not show, the game over is recognised, in any language.
 
 use crate::common::{AdbServer, autoplay_command, run_with_timeout};
 use autoplay_sim::app::rules::{
@@ -74,15 +74,20 @@ fn preset(name: &str) -> (InputRules, Option<u32>) {
     (p.rules, p.mistake_limit)
 }
 
-fn sim(case: &Case) -> SimHandle {
-    let mut c = SimConfig::new(profile::profile(case.profile).unwrap().clone());
-    c.app = AppOptions {
+/// The app of `case` on a phone without faults.
+fn twin_options(case: &Case) -> AppOptions {
+    AppOptions {
         rules: case.rules,
         mistake_limit: case.mistake_limit,
         style: autoplay_sim::app::style::Style::by_name(case.style).unwrap(),
         seed: 11,
         ..AppOptions::default()
-    };
+    }
+}
+
+fn sim(case: &Case) -> SimHandle {
+    let mut c = SimConfig::new(profile::profile(case.profile).unwrap().clone());
+    c.app = twin_options(case);
     // Phones whose shell may write the panel keep `raw` (the small one is Android 6).
     c.adb_root = c.profile.panel_writable;
     c.stream_stall = case.stream_stall;
@@ -710,4 +715,122 @@ fn the_navigation_bars_buttons_are_not_the_apps_keys() {
         "{}: {said}",
         cal.board.line_width
     );
+}
+
+/// For each sim seed: calibrates on a phone without faults (`case`'s app with that seed, level
+/// `calibrate_on` open), then plays `case.level` with `fast` on a phone of the same app and
+/// seed with the faults `faults` sets; returns each run's output (stdout then stderr) with the
+/// phone's state after it, the run having ended solved, with taps lost.
+fn solved_under_faults(
+    case: &Case,
+    seeds: &[u64],
+    faults: impl Fn(&mut SimConfig),
+) -> Vec<(String, serde_json::Value)> {
+    let adb = AdbServer::start();
+    let data = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for &seed in seeds {
+        let phone = |faulty: bool| {
+            let mut c = SimConfig::new(profile::profile(case.profile).unwrap().clone());
+            c.app = AppOptions {
+                seed,
+                ..twin_options(case)
+            };
+            if faulty {
+                faults(&mut c);
+            }
+            let phone = spawn(c).unwrap();
+            adb.connect(&phone.serial());
+            phone
+        };
+        let file = data.path().join(format!("app-{seed}.toml"));
+        calibrate(case, &phone(false), &adb, &file);
+        let phone = phone(true);
+        let mut cmd = autoplay_command();
+        cmd.args(["--level", &case.level.to_string(), "--strategy", "fast"])
+            .args(["--pace", "0", "-P", &adb.addr().port().to_string()])
+            .args(["-s", &phone.serial(), "--calibration"])
+            .arg(&file)
+            .arg("--data-dir")
+            .arg(data.path());
+        let out = run_with_timeout(cmd, b"", Duration::from_secs(120));
+        let state = phone.dumpsys();
+        let all = format!("{}\n{}", out.text(), out.stderr);
+        let said = format!("{}, seed {seed}: {all}\n{state}", case.name);
+        assert_eq!(out.code(), 0, "{said}");
+        assert_eq!(state["solved"], true, "{said}");
+        assert!(state["dropped_taps"].as_u64().unwrap() > 5, "{said}");
+        runs.push((all, state));
+    }
+    runs
+}
+
+/// Issue 45: an app that takes the digit first (a brush) and ends the game after 3 mistakes,
+/// one tap in ten lost. A lost tap on a digit's key left the brush on the digit before, which
+/// the next cell took: a mistake, and three ended the game (these seeds did, unguarded). The
+/// key is now tapped three times, so the brush is the key's (or none) unless all three are lost;
+/// the plan counts those taps and says so.
+#[test]
+fn a_brush_under_a_mistake_limit_is_guarded_against_lost_taps() {
+    let (rules, _) = preset("digit-first");
+    let case = Case {
+        profile: "tablet",
+        style: "actions",
+        mistake_limit: Some(3),
+        level: 8,
+        strategy: "fast",
+        ..case("digit-first, a limit of 3", rules, |i| {
+            i.mode == sudoku_autoplay::calibration::InputMode::DigitFirst
+                && i.mistake_limit == Some(3)
+        })
+    };
+    for (all, state) in solved_under_faults(&case, &[1, 2], |c| c.app.drop_taps = 0.1) {
+        assert_eq!(state["mistakes"], 0, "{all}\n{state}");
+        // The plan counts the key's three taps: more than a key and a cell per step.
+        assert!(
+            all.contains("so each digit's key is tapped 3 times before the cells it writes"),
+            "{all}"
+        );
+        let steps = number_before(&all, " steps, about", &all);
+        let taps = number_before(&all, " taps, about", &all);
+        assert!(taps > 2 * steps + 1, "{steps} steps, {taps} taps: {all}");
+    }
+}
+
+/// Issue 45: an app that refuses a digit that breaks a rule with an alert that only its button
+/// closes, and ends the game after 3 mistakes, on a small phone that loses one tap in five,
+/// shows a popup, sends the app to the background after 179 taps and covers the first game.
+/// Every write was guarded (two givens, then the cell), yet a tap on a cell's place could end
+/// what had taken every tap before it (the alert, when its button lies there; the launcher,
+/// when the app's icon does), and the key after it went into the cell selected before: a
+/// refused digit, the alert again, and the next cell under its button did the same (these
+/// seeds ended in the game over so). Where a re-tap does nothing, the cell is now tapped twice:
+/// the second tap selects it.
+#[test]
+fn a_tap_that_closes_an_alert_over_the_board_sends_no_digit_astray() {
+    let (rules, limit) = preset("refuse-conflicts-limit3");
+    let case = Case {
+        profile: "small",
+        style: "disc",
+        mistake_limit: limit,
+        calibrate_on: 1,
+        level: 38,
+        strategy: "fast",
+        ..case("refused digits, a limit of 3", rules, |i| {
+            i.mistake_limit == Some(3) && i.retap == sudoku_autoplay::calibration::Retap::Nothing
+        })
+    };
+    let runs = solved_under_faults(&case, &[5, 15], |c| {
+        c.app.drop_taps = 0.2;
+        c.app.popup_after = Some(1);
+        c.app.hazards.background_after = Some(179);
+        c.app.cover = true;
+    });
+    for (all, state) in runs {
+        assert!(state["mistakes"].as_u64().unwrap() < 3, "{all}\n{state}");
+        assert!(
+            all.contains("so each digit goes in after taps on two givens"),
+            "{all}"
+        );
+    }
 }

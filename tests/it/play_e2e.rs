@@ -1193,11 +1193,15 @@ fn a_mistake_limit_under_lost_taps_is_solved_with_guarded_writes() {
             "{seed}: {state}"
         );
         let plan = report.plan.as_ref().unwrap();
-        assert_eq!(plan.guarded, Some(3), "{seed}: {plan:?}");
+        let guarded = sudoku_autoplay::play::plan::Guarded {
+            guard: sudoku_autoplay::play::Guard::Givens,
+            limit: 3,
+        };
+        assert_eq!(plan.guarded, Some(guarded), "{seed}: {plan:?}");
         assert_eq!(
             plan.taps,
-            4 * plan.steps,
-            "{seed}: two givens, the cell, the digit"
+            5 * plan.steps,
+            "{seed}: two givens, the cell twice (a re-tap does nothing here), the digit"
         );
     }
 }

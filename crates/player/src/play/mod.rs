@@ -19,5 +19,5 @@ pub use perform::{
     Completion, Journal, PerformError, PerformOptions, PerformReport, Progress, Rewritten, Search,
     StallHint, Stalled, WriteKind,
 };
-pub use setnum::{Cancel, Encoder, Layout, Selection};
+pub use setnum::{Cancel, Encoder, Guard, Layout, Selection};
 pub use target::{Incident, IncidentKind, Point, Seen, Target};

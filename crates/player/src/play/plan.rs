@@ -2,7 +2,7 @@
 //! channel's measured rate) and the time budget: as many steps as fit are shown, the rest of
 //! the solution is filled in directly.
 
-use super::setnum::{Encoder, Layout, Point};
+use super::setnum::{Encoder, Guard, Layout, Point};
 use crate::board::Board;
 use crate::solver::Event;
 use std::time::Duration;
@@ -29,9 +29,17 @@ pub struct Plan {
     /// The puzzle has more than one solution: the one the search writes (the app may take
     /// another for solved).
     pub several: Option<Board>,
-    /// Every write goes in after taps on two givens (the app ends the game after this many
-    /// mistakes): counted in `taps` (see `Layout::guards_writes`).
-    pub guarded: Option<u32>,
+    /// Every write goes in guarded, the app ending the game after a few mistakes: the guard's
+    /// taps are counted in `taps` (see `Layout::guard`).
+    pub guarded: Option<Guarded>,
+}
+
+/// How a plan's writes are guarded, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guarded {
+    pub guard: Guard,
+    /// The app ends the game after this many mistakes.
+    pub limit: u32,
 }
 
 impl Plan {
@@ -92,9 +100,9 @@ impl Plan {
             cut_by_budget,
             several: None,
             guarded: layout
-                .rules
-                .mistake_limit
-                .filter(|_| layout.guards_writes()),
+                .guard()
+                .zip(layout.rules.mistake_limit)
+                .map(|(guard, limit)| Guarded { guard, limit }),
         }
     }
 

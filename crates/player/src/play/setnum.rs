@@ -10,7 +10,8 @@
 //! on the selected cell deselects it or flips pencil mode, a cell is never tapped while it may
 //! be selected (from an unknown state, a given cell, which the player never selects, is tapped
 //! first); where the app drops the selection after an entry, every write selects its cell;
-//! where the brush's own key drops the brush, another key is pressed first.
+//! where the brush's own key drops the brush, another key is pressed first. Where the app ends
+//! the game after a few mistakes, every write is guarded against lost taps ([`Guard`]).
 
 use crate::board::Board;
 use crate::calibration::{
@@ -26,6 +27,24 @@ pub use super::target::Point;
 /// How far apart taps go out on apps that read taps against their last drawn frame
 /// (`[input] frame_reads`): one frame at 60 Hz is 16.7 ms, with room for jitter.
 pub const FRAME_GAP: Duration = Duration::from_millis(25);
+
+/// How many times a guarded digit-first write taps the key it makes the brush ([`Guard::Brush`]).
+/// A digit key only ever arms its own brush (or, tapped again where the app drops the brush,
+/// none), so after these taps the brush is the key's, or none at all, unless every one of them
+/// was lost (p^3, as the cell-first guard's three taps).
+pub const BRUSH_TAPS: usize = 3;
+
+/// How every write is guarded where the app ends the game after a few mistakes, so that a lost
+/// tap cannot write a digit the search did not mean where it did not mean it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    /// Cell-first: two given cells tapped before the cell, so that a lost cell tap leaves a
+    /// given selected (the digit goes nowhere) rather than the cell written before.
+    Givens,
+    /// Digit-first: the brush's key tapped [`BRUSH_TAPS`] times, so that a lost key tap does
+    /// not leave the brush on the digit before (which the cell tap would write).
+    Brush,
+}
 
 /// How a digit is taken back out of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,11 +96,21 @@ impl Layout {
         }
     }
 
-    /// Whether every write goes in guarded ([`Encoder`]'s `neutral` givens, then the cell, then
-    /// the key): where the app ends the game after a few mistakes, a lost cell tap must not send
-    /// a digit into the cell selected before. Digit-first apps write only into the cell tapped.
+    /// How every write goes in guarded, where the app ends the game after a few mistakes: a
+    /// lost tap must not send a digit into the cell selected before (cell-first: [`Encoder`]'s
+    /// `neutral` givens, then the cell, then the key), nor write the brush held before
+    /// (digit-first: the key [`BRUSH_TAPS`] times, then the cell).
+    pub fn guard(&self) -> Option<Guard> {
+        self.rules.mistake_limit?;
+        Some(match self.mode {
+            InputMode::CellFirst | InputMode::Both => Guard::Givens,
+            InputMode::DigitFirst => Guard::Brush,
+        })
+    }
+
+    /// Whether every write goes in guarded ([`Layout::guard`]).
     pub fn guards_writes(&self) -> bool {
-        self.rules.mistake_limit.is_some() && self.mode != InputMode::DigitFirst
+        self.guard().is_some()
     }
 
     /// Where digit `d`'s key is while `board` is on the screen: its own place, or, in apps
@@ -146,9 +175,10 @@ pub struct Encoder<'a> {
     /// taps the last two), and the one tapped last time is skipped, in case the tap after it
     /// was lost; so this tap is never a re-tap.
     pub neutral: [Option<usize>; 2],
-    /// The next write from an unknown selection starts from a given cell whatever the app's
-    /// rules, so that a lost cell tap sends its digit to a given (nothing) rather than to the
-    /// cell selected before (the write that completes the board).
+    /// The next write goes in guarded whatever the app's rules (the write that completes the
+    /// board): cell-first, from a given cell, so that a lost cell tap sends its digit to a given
+    /// (nothing) rather than to the cell selected before; digit-first, with its key tapped
+    /// [`BRUSH_TAPS`] times, so that a lost key tap does not write the brush held before.
     guard: bool,
     /// A cell whose digit was tapped again where that clears it late, and when.
     late: Option<(usize, Instant)>,
@@ -323,6 +353,14 @@ impl<'a> Encoder<'a> {
             let givens = self.neutral.iter().flatten().filter(|&&n| n != cell);
             out.extend(givens.map(|&n| l.cells[n]));
             out.push(l.cells[cell]);
+            // Where a re-tap of the selected cell does nothing, the cell again: four taps lost
+            // (p^4, 0.16%); and a dialog in front of the board that took every tap since it
+            // came up (an alert that refused a digit, closed only by its button) and that the
+            // first tap on the cell closes, because its button lies there, leaves the cell it
+            // came up over selected: the second tap selects the cell before the key goes in.
+            if l.rules.retap == Retap::Nothing {
+                out.push(l.cells[cell]);
+            }
         } else if self.selection != Selection::Cell(cell as u8) {
             let unsure = l.rules.retap != Retap::Nothing
                 || l.rules.after_entry == AfterEntry::Unknown
@@ -350,8 +388,13 @@ impl<'a> Encoder<'a> {
         }
     }
 
-    /// The taps that make `key` the brush of a digit-first app, unless it is already.
+    /// The taps that make `key` the brush of a digit-first app, unless it is already. Guarded
+    /// ([`Guard::Brush`]), the key is tapped [`BRUSH_TAPS`] times: each tap that lands leaves
+    /// the brush on the key (or, where the key drops its own brush, on none: the cell tap then
+    /// writes nothing), so the brush before stays only if all of them are lost. Where the brush
+    /// is believed the key's, no tap: the guarded write before left it the key's or none.
     fn select_key(&mut self, key: Selection, key_point: Point, out: &mut Vec<Point>) {
+        let guarded = std::mem::take(&mut self.guard) || self.layout.guards_writes();
         if self.selection == key {
             return;
         }
@@ -364,7 +407,8 @@ impl<'a> Encoder<'a> {
             };
             out.push(other);
         }
-        out.push(key_point);
+        let times = if guarded { BRUSH_TAPS } else { 1 };
+        out.extend(std::iter::repeat_n(key_point, times));
         self.selection = key;
     }
 }
@@ -603,8 +647,7 @@ mod tests {
     }
 
     /// Where the app ends the game after a few mistakes, every write (an erase too) starts from
-    /// both givens, the cell tapped again each time, so a lost cell tap leaves a given selected;
-    /// digit-first apps write only into the cell tapped, unguarded.
+    /// both givens, the cell tapped again each time, so a lost cell tap leaves a given selected.
     #[test]
     fn a_mistake_limit_guards_every_write() {
         let mut l = layout(InputMode::CellFirst, false);
@@ -616,20 +659,169 @@ mod tests {
         let b = Board::empty();
         e.write(10, 3, &b, &mut taps);
         e.write(10, 0, &b, &mut taps);
+        // A re-tap does nothing here: the cell twice.
         assert_eq!(
             taps,
             vec![
                 (5, 5),
                 (15, 5),
                 (15, 15),
+                (15, 15),
                 (25, 200),
                 (5, 5),
                 (15, 5),
                 (15, 15),
+                (15, 15),
                 (50, 250)
             ]
         );
+        l.rules.retap = Retap::Deselect;
+        let mut e = Encoder::new(&l);
+        e.neutral = [Some(0), Some(1)];
+        taps.clear();
+        e.write(10, 3, &b, &mut taps);
+        assert_eq!(taps, vec![(5, 5), (15, 5), (15, 15), (25, 200)]);
+        assert_eq!(l.guard(), Some(Guard::Givens));
         l.mode = InputMode::DigitFirst;
-        assert!(!l.guards_writes());
+        assert_eq!(l.guard(), Some(Guard::Brush));
+        l.rules.mistake_limit = None;
+        assert_eq!(l.guard(), None);
+    }
+
+    /// What a cell-first app has selected after taps on cells (`None`: nothing), from `from`.
+    fn selected_after(from: Option<Point>, taps: &[Point], retap: Retap) -> Option<Point> {
+        taps.iter().fold(from, |sel, &t| match retap {
+            Retap::Deselect if sel == Some(t) => None,
+            _ => Some(t),
+        })
+    }
+
+    /// The guarded taps before a cell-first write's key send the key to the cell, a given or
+    /// nowhere, whichever of them are lost (short of all), never to the cell selected before;
+    /// where a re-tap does nothing, a dialog that took every tap since it came up (an alert
+    /// that refused a digit) and that the first tap on the cell's place closes leaves the key
+    /// to the cell too.
+    #[test]
+    fn the_cell_first_guard_sends_no_key_to_the_cell_selected_before() {
+        for retap in [Retap::Nothing, Retap::Deselect] {
+            let mut l = layout(InputMode::CellFirst, false);
+            l.rules.mistake_limit = Some(3);
+            l.rules.retap = retap;
+            let mut e = Encoder::new(&l);
+            e.neutral = [Some(0), Some(1)];
+            let (cell, before) = (l.cells[20], Some(l.cells[30]));
+            let mut taps = Vec::new();
+            e.write(20, 5, &Board::empty(), &mut taps);
+            let cells = &taps[..taps.len() - 1];
+            let givens = [l.cells[0], l.cells[1]];
+            for lost in 0u32..(1 << cells.len()) - 1 {
+                let landed: Vec<Point> = (0..cells.len())
+                    .filter(|&i| lost & (1 << i) == 0)
+                    .map(|i| cells[i])
+                    .collect();
+                let sel = selected_after(before, &landed, retap);
+                assert!(
+                    sel.is_none_or(|s| s == cell || givens.contains(&s)),
+                    "{retap:?}: {landed:?} landed: the key goes to {sel:?}"
+                );
+            }
+            if retap == Retap::Nothing {
+                let at = cells.iter().position(|&t| t == cell).unwrap();
+                let sel = selected_after(before, &cells[at + 1..], retap);
+                assert_eq!(sel, Some(cell), "{retap:?}: after the dialog, {cells:?}");
+            }
+        }
+    }
+
+    /// What a digit-first app's brush is after taps on its keys (`None`: no brush), by the
+    /// app's rule for a tap on the brush's own key.
+    fn brush_after(start: Option<Point>, keys: &[Point], retap: BrushRetap) -> Option<Point> {
+        keys.iter().fold(start, |brush, &k| match retap {
+            BrushRetap::Clear if brush == Some(k) => None,
+            _ => Some(k),
+        })
+    }
+
+    /// Where a digit-first app ends the game after a few mistakes, each write taps the key it
+    /// needs three times: whichever of them are lost, short of all three, the cell tap writes
+    /// that key's digit or nothing, never the brush held before, from any brush, whether the
+    /// key drops its own brush or not. Where the brush is already the key's, no key tap.
+    #[test]
+    fn a_mistake_limit_guards_the_brush_of_digit_first_apps() {
+        for retap in [BrushRetap::Nothing, BrushRetap::Clear] {
+            let mut l = layout(InputMode::DigitFirst, false);
+            l.rules.brush_retap = retap;
+            l.rules.mistake_limit = Some(3);
+            let b = Board::empty();
+            let key = l.keypad[4];
+            let starts = [
+                None,
+                Some(key),
+                Some(l.keypad[0]),
+                Some(l.keypad[5]),
+                Some((50, 250)),
+            ];
+            for selection in [Selection::Unknown, Selection::Digit(1), Selection::Erase] {
+                let mut e = Encoder::new(&l);
+                e.selection = selection;
+                let mut taps = Vec::new();
+                e.write(20, 5, &b, &mut taps);
+                assert_eq!(taps.last(), Some(&l.cells[20]), "{retap:?} {selection:?}");
+                let keys = &taps[..taps.len() - 1];
+                let presses = keys.iter().filter(|&&k| k == key).count();
+                assert_eq!(presses, 3, "{retap:?} {selection:?}: {taps:?}");
+                // Every way to lose taps but all of the key's, from every brush the app may hold.
+                for lost in 0u32..1 << keys.len() {
+                    let landed: Vec<Point> = (0..keys.len())
+                        .filter(|&i| lost & (1 << i) == 0)
+                        .map(|i| keys[i])
+                        .collect();
+                    if !landed.contains(&key) {
+                        continue;
+                    }
+                    for start in starts {
+                        let brush = brush_after(start, &landed, retap);
+                        assert!(
+                            brush.is_none_or(|b| b == key),
+                            "{retap:?} {selection:?} from {start:?}, {landed:?} landed: {brush:?}"
+                        );
+                        // Nothing lost, from the brush believed (any, where unknown): the key's.
+                        let believed = match selection {
+                            Selection::Digit(d) => start == Some(l.keypad[d as usize - 1]),
+                            Selection::Erase => start == Some((50, 250)),
+                            _ => true,
+                        };
+                        if landed.len() == keys.len() && believed {
+                            assert_eq!(brush, Some(key), "{retap:?}: nothing lost, from {start:?}");
+                        }
+                    }
+                }
+                // The same digit again: the brush is the key's, or none (a write lost).
+                taps.clear();
+                e.write(21, 5, &b, &mut taps);
+                assert_eq!(taps, vec![l.cells[21]]);
+            }
+        }
+    }
+
+    /// Without a mistake limit, the key once; the completing write (`reset_guarded`) is guarded
+    /// all the same, so a lost key tap cannot complete the board with another digit.
+    #[test]
+    fn digit_first_writes_are_guarded_where_the_board_completes() {
+        let l = layout(InputMode::DigitFirst, false);
+        let mut e = Encoder::new(&l);
+        let mut taps = Vec::new();
+        let b = Board::empty();
+        e.write(0, 2, &b, &mut taps);
+        e.write(1, 3, &b, &mut taps);
+        assert_eq!(taps, vec![(15, 200), (5, 5), (25, 200), (15, 5)]);
+        e.reset_guarded();
+        taps.clear();
+        e.write(2, 4, &b, &mut taps);
+        e.write(3, 5, &b, &mut taps);
+        assert_eq!(
+            taps,
+            vec![(35, 200), (35, 200), (35, 200), (25, 5), (45, 200), (35, 5)]
+        );
     }
 }
