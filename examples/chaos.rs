@@ -779,6 +779,21 @@ impl Env {
         }
     }
 
+    /// Whether the phone's game is solved, and the one asked for (the level, or a game of the
+    /// difficulty): the phone's own word (`dumpsys sudoku`).
+    fn solved_on_phone(&self, serial: &str, d: &Draw) -> bool {
+        let truth = self.adb(&["-s", serial, "shell", "dumpsys", "sudoku"]);
+        let truth: serde_json::Value =
+            serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
+        truth["solved"] == true
+            && match d.new_game {
+                Some(difficulty) => truth["difficulty"]
+                    .as_str()
+                    .is_some_and(|t| t.eq_ignore_ascii_case(difficulty)),
+                None => truth["level"] == d.level,
+            }
+    }
+
     /// [`Self::play`] on the phone connected as `serial`.
     fn play_on(&self, dir: &Path, serial: &str, d: &Draw) -> Outcome {
         let (level, strategy) = (d.level, d.strategy);
@@ -821,16 +836,7 @@ impl Env {
         });
         let status = wait_at_most(&mut child, self.timeout);
         let err = reader.join().unwrap_or_default();
-        let truth = self.adb(&["-s", serial, "shell", "dumpsys", "sudoku"]);
-        let truth: serde_json::Value =
-            serde_json::from_slice(&truth.stdout).unwrap_or(serde_json::Value::Null);
-        let solved = truth["solved"] == true
-            && match d.new_game {
-                Some(difficulty) => truth["difficulty"]
-                    .as_str()
-                    .is_some_and(|t| t.eq_ignore_ascii_case(difficulty)),
-                None => truth["level"] == level,
-            };
+        let solved = self.solved_on_phone(serial, d);
         let rows = csv_rows(&runs);
         let row = (rows.len() > rows_before).then(|| rows.last().cloned().unwrap());
         let code = status.and_then(|s| s.code());
