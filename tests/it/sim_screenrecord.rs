@@ -86,11 +86,13 @@ fn frames(probe: &str) -> u32 {
 fn the_screen_streams_as_it_changes_and_its_last_frame_reads_as_the_board() {
     let (_sim, adb, serial) = phone(None);
     let dir = tempfile::tempdir().unwrap();
-    // Taps while the recording runs: a cell, then a digit key, three times.
+    // Taps while the recording runs: a cell, then a digit key, three times; one adb process
+    // each, as a real phone's `input` takes its own time for each (six well inside the
+    // recording's 8 s also on a loaded host).
     let tapper = {
         let (port, serial) = (adb.port, serial.clone());
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(500));
+            std::thread::sleep(Duration::from_millis(300));
             for (x, y) in [
                 (300, 410),
                 (537, 1473),
@@ -99,9 +101,8 @@ fn the_screen_streams_as_it_changes_and_its_last_frame_reads_as_the_board() {
                 (80, 990),
                 (115, 1474),
             ] {
-                let adb = crate::common::adb_path();
                 let tap = format!("input tap {x} {y}");
-                let _ = Command::new(adb)
+                let _ = Command::new(crate::common::adb_path())
                     .args(["-P", &port.to_string(), "-s", &serial, "shell", &tap])
                     .output();
             }
@@ -111,7 +112,7 @@ fn the_screen_streams_as_it_changes_and_its_last_frame_reads_as_the_board() {
         &serial,
         &[
             "exec-out",
-            "screenrecord --output-format=h264 --time-limit 3 -",
+            "screenrecord --output-format=h264 --time-limit 8 -",
         ],
     );
     tapper.join().unwrap();
