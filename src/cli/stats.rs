@@ -242,7 +242,7 @@ pub struct Row {
     pub reconnects: u64,
     pub interruptions: u64,
     pub search_ms: f64,
-    pub replay_ms: f64,
+    pub perform_ms: f64,
 }
 
 /// Groups runs by (level, strategy), levels ascending. The rows of one session (a level
@@ -276,7 +276,7 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
                 reconnects: 0,
                 interruptions: 0,
                 search_ms: 0.0,
-                replay_ms: 0.0,
+                perform_ms: 0.0,
             });
         if r.session.is_empty() || sessions.insert(r.session.as_str()) {
             row.runs += 1;
@@ -294,7 +294,7 @@ pub fn table(runs: &[RunRecord]) -> Vec<Row> {
             row.undos = r.undos;
             row.calls = r.calls;
             row.search_ms = r.search_ms;
-            row.replay_ms = r.replay_ms;
+            row.perform_ms = r.perform_ms;
         }
     }
     for ((difficulty, strategy), solved) in games {
@@ -314,7 +314,7 @@ fn mean_of(row: &mut Row, solved: &[&RunRecord]) {
     row.calls = mean(|r| r.calls);
     row.taps = mean(|r| r.taps);
     row.search_ms = solved.iter().map(|r| r.search_ms).sum::<f64>() / n as f64;
-    row.replay_ms = solved.iter().map(|r| r.replay_ms).sum::<f64>() / n as f64;
+    row.perform_ms = solved.iter().map(|r| r.perform_ms).sum::<f64>() / n as f64;
 }
 
 pub fn run(args: StatsArgs) -> anyhow::Result<i32> {
@@ -382,7 +382,7 @@ fn print_table(out: &mut impl std::io::Write, rows: &[Row]) -> std::io::Result<(
             r.reconnects,
             r.interruptions,
             r.search_ms,
-            r.replay_ms / 1000.0
+            r.perform_ms / 1000.0
         )?;
     }
     if rows.iter().any(|r| r.difficulty.is_some()) {

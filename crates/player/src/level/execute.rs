@@ -158,7 +158,7 @@ impl Run<'_> {
                 taps: totals.taps,
                 repairs: totals.repairs,
                 search_ms: s.elapsed.as_secs_f64() * 1e3,
-                replay_ms: totals.replay_ms.max(perform_ms),
+                perform_ms: totals.perform_ms.max(perform_ms),
                 result: result.into(),
                 reconnects: totals.reconnects,
                 interruptions: totals.interruptions,

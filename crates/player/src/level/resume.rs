@@ -141,10 +141,10 @@ fn replan(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<Option<u64>> {
     let totals = Totals::of(lines);
-    if totals.taps == 0 || totals.replay_ms <= 0.0 {
+    if totals.taps == 0 || totals.perform_ms <= 0.0 {
         return Ok(session.meta.max_visible_steps);
     }
-    let mut rate = totals.taps as f64 / (totals.replay_ms / 1e3);
+    let mut rate = totals.taps as f64 / (totals.perform_ms / 1e3);
     if !cfg.pace.is_zero() {
         // The pace asked for now, where it is slower than the level's taps went.
         rate = rate.min(1.0 / cfg.pace.as_secs_f64());

@@ -149,7 +149,7 @@ pub struct Totals {
     pub reconnects: u64,
     pub interruptions: u64,
     /// Time from each start to the last line after it, summed.
-    pub replay_ms: f64,
+    pub perform_ms: f64,
 }
 
 impl Totals {
@@ -159,7 +159,7 @@ impl Totals {
         let mut segment: Option<(u64, u64)> = None; // (start, last) t_ms of the current start
         let close = |seg: &mut Option<(u64, u64)>, t: &mut Totals| {
             if let Some((a, b)) = seg.take() {
-                t.replay_ms += b.saturating_sub(a) as f64;
+                t.perform_ms += b.saturating_sub(a) as f64;
             }
         };
         for line in lines {
@@ -308,7 +308,7 @@ mod tests {
                 repairs: 1,
                 reconnects: 1,
                 interruptions: 1,
-                replay_ms: 550.0
+                perform_ms: 550.0
             }
         );
     }
@@ -340,7 +340,7 @@ mod tests {
                 repairs: 1,
                 reconnects: 1,
                 interruptions: 0,
-                replay_ms: Totals::of(&r.lines).replay_ms
+                perform_ms: Totals::of(&r.lines).perform_ms
             }
         );
         // Drop the last two lines again for the torn-tail check below.

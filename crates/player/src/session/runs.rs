@@ -5,16 +5,18 @@
 //! old files: a missing column takes its default, an unknown one is ignored. Files from
 //! before the header named every column (13 or 15 columns, no `version`) are read by
 //! position, and rewritten with the current header before a new row is appended to them.
+//! A column renamed since (`replay_ms`, format 4 and older: the time spent performing, now
+//! `perform_ms`) is read under its new name.
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The format version written in each row's `version` column (rows without one are 1).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// The columns of [`RunRecord`] in order, as the header of `runs.csv`.
-pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,replay_ms,result,reconnects,interruptions,version,session,difficulty,puzzle";
+pub const HEADER: &str = "time,device,level,strategy,givens,placements,undos,calls,taps,repairs,search_ms,perform_ms,result,reconnects,interruptions,version,session,difficulty,puzzle";
 
 /// One run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,8 +33,9 @@ pub struct RunRecord {
     pub repairs: u64,
     #[serde(serialize_with = "microseconds")]
     pub search_ms: f64,
+    /// The time spent performing (tapping and looking), summed over the run's starts.
     #[serde(serialize_with = "microseconds")]
-    pub replay_ms: f64,
+    pub perform_ms: f64,
     /// `solved`, `failed`, `interrupted` (Ctrl-C, or the phone gone: resumable), `game-over`.
     pub result: String,
     /// Links lost and restored; interruptions dealt with (screen off, app in the background).
@@ -66,18 +69,30 @@ fn first_version() -> u32 {
     1
 }
 
-/// Whether a header is the current one cut short: the file was written before the columns
-/// after it were added.
+/// Columns renamed since they were written: (old name, current name).
+const RENAMED: [(&str, &str); 1] = [("replay_ms", "perform_ms")];
+
+/// A column's current name.
+fn current_name(name: &str) -> &str {
+    RENAMED
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, new)| new)
+}
+
+/// Whether a header is an older one: the current one cut short (written before the columns
+/// after it were added), or with a column under its old name.
 fn is_older<'a>(header: impl Iterator<Item = &'a str>) -> bool {
-    let mut current = HEADER.split(',');
-    let mut len = 0;
-    for name in header {
-        if current.next() != Some(name) {
-            return false;
-        }
-        len += 1;
-    }
-    len > 0 && current.next().is_some()
+    let names: Vec<&str> = header.collect();
+    let current: Vec<&str> = HEADER.split(',').collect();
+    let renamed = names.iter().any(|&n| current_name(n) != n);
+    !names.is_empty()
+        && names.len() <= current.len()
+        && names
+            .iter()
+            .zip(&current)
+            .all(|(&n, &c)| current_name(n) == c)
+        && (names.len() < current.len() || renamed)
 }
 
 /// The columns a row is read with: the file's header, or, for an old file whose header is a
@@ -91,7 +106,7 @@ fn columns_for(
     let columns: csv::StringRecord = if old {
         HEADER.split(',').take(row.len()).collect()
     } else {
-        file_header.clone()
+        file_header.iter().map(current_name).collect()
     };
     if row.len() != columns.len() || old && row.len() < 13 {
         return Err(format!(
@@ -252,7 +267,7 @@ mod tests {
             taps: 12000,
             repairs: 2,
             search_ms: 0.25,
-            replay_ms: 1500.0,
+            perform_ms: 1500.0,
             result: "solved".into(),
             reconnects: 2,
             interruptions: 1,
@@ -341,5 +356,25 @@ mod tests {
             newer,
             "left as it was"
         );
+    }
+
+    #[test]
+    fn a_format_4_file_reads_its_replay_ms_as_perform_ms_and_is_upgraded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let header = HEADER.replace("perform_ms", "replay_ms");
+        let row = "t1,d,3,rowmajor,45,86,50,87,300,0,0.1,100.5,solved,0,0,4,s,,";
+        std::fs::write(&path, format!("{header}\n{row}\n")).unwrap();
+        let runs = read_runs(&path).unwrap();
+        assert_eq!((runs[0].perform_ms, runs[0].version), (100.5, 4));
+        let new = RunRecord {
+            time: "t2".into(),
+            version: VERSION,
+            ..runs[0].clone()
+        };
+        append_run(dir.path(), &new).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&format!("{HEADER}\n")), "{text}");
+        assert_eq!(read_runs(&path).unwrap(), vec![runs[0].clone(), new]);
     }
 }
