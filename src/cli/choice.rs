@@ -4,8 +4,8 @@
 
 use autoplay_sim::app::hazards::LockScreen;
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeys, InputOrder,
-    Language, Mistakes, Retap, Rule, SameDigit,
+    BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeyLook, InputOrder, Language,
+    Mistakes, Retap, Rule, SameDigitAgain, SelectionAfterEntry,
 };
 use autoplay_sim::app::{KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
@@ -181,14 +181,14 @@ rule_choices!(
     InputOrder,
     Retap,
     BrushRetap,
-    AfterEntry,
-    SameDigit,
+    SelectionAfterEntry,
+    SameDigitAgain,
     CompletionCheck,
     EraseRule,
     Mistakes,
     EndForm,
     Language,
-    FinishedKeys
+    FinishedKeyLook
 );
 
 #[cfg(test)]

@@ -5,8 +5,8 @@ use anyhow::{Context, bail};
 use autoplay_sim::adb::auth::NewKeys;
 use autoplay_sim::app::hazards::{HazardOptions, LockScreen};
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeys, InputOrder,
-    InputRules, Language, Mistakes, Preset, Retap, SameDigit,
+    BrushRetap, CompletionCheck, EndForm, EraseRule, FinishedKeyLook, InputOrder, InputRules,
+    Language, Mistakes, Preset, Retap, SameDigitAgain, SelectionAfterEntry,
 };
 use autoplay_sim::app::style::Style;
 use autoplay_sim::app::{AppOptions, KeypadStyle, Theme};
@@ -206,12 +206,12 @@ pub struct RulesArgs {
     #[arg(long, value_parser = choice::<BrushRetap>())]
     retap_brush: Option<BrushRetap>,
     /// Input rule: the selection after a digit went into a cell.
-    #[arg(long, value_parser = choice::<AfterEntry>())]
-    after_entry: Option<AfterEntry>,
+    #[arg(long, value_parser = choice::<SelectionAfterEntry>())]
+    after_entry: Option<SelectionAfterEntry>,
     /// Input rule: the digit a cell holds, tapped again (default: the style's: cleared
     /// without an erase key, else entered again).
-    #[arg(long, value_parser = choice::<SameDigit>())]
-    same_digit: Option<SameDigit>,
+    #[arg(long, value_parser = choice::<SameDigitAgain>())]
+    same_digit: Option<SameDigitAgain>,
     /// Input rule: the erase key.
     #[arg(long, value_parser = choice::<EraseRule>())]
     erase: Option<EraseRule>,
@@ -239,8 +239,8 @@ pub struct RulesArgs {
     #[arg(long, value_parser = choice::<Language>())]
     language: Option<Language>,
     /// Input rule: the key of a digit placed nine times (default: the style's).
-    #[arg(long, value_parser = choice::<FinishedKeys>())]
-    finished_keys: Option<FinishedKeys>,
+    #[arg(long, value_parser = choice::<FinishedKeyLook>())]
+    finished_keys: Option<FinishedKeyLook>,
     /// Input rule: an undo key (the last entry back, last in first out) in the app bar, or the
     /// action row's Undo.
     #[arg(long)]
@@ -820,13 +820,13 @@ mod tests {
                 InputOrder::Both,
                 Retap::Deselect,
                 BrushRetap::Clear,
-                AfterEntry::Clear
+                SelectionAfterEntry::Clear
             )
         );
         assert_eq!(
             (r.same_digit, r.erase, r.mistakes),
             (
-                Some(SameDigit::ClearLate),
+                Some(SameDigitAgain::ClearLate),
                 EraseRule::Inert,
                 Mistakes::Rules
             )
@@ -835,7 +835,7 @@ mod tests {
             (r.completion, r.game_over),
             (EndForm::Line, EndForm::Screen)
         );
-        assert_eq!(r.finished_keys, Some(FinishedKeys::Removed));
+        assert_eq!(r.finished_keys, Some(FinishedKeyLook::Removed));
         assert!(r.refuse_conflicts && !r.lock_correct);
         let e = parse(&["--input-rules", "nope"]).err().unwrap().to_string();
         assert!(e.contains("choose one of: plain, deselect-brush"), "{e}");

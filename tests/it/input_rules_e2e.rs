@@ -8,8 +8,8 @@
 
 use crate::common::{AdbServer, autoplay_command, run_with_timeout};
 use autoplay_sim::app::rules::{
-    AfterEntry, BrushRetap, EndForm, EraseRule, FinishedKeys, InputOrder, InputRules, Language,
-    Mistakes, Preset, Retap, SameDigit,
+    BrushRetap, EndForm, EraseRule, FinishedKeyLook, InputOrder, InputRules, Language, Mistakes,
+    Preset, Retap, SameDigitAgain, SelectionAfterEntry,
 };
 use autoplay_sim::app::{ACTIVITY, AppOptions, PACKAGE};
 use autoplay_sim::{SimConfig, SimHandle, Stall, profile, spawn};
@@ -248,7 +248,7 @@ fn digit_first_apps_with_or_without_a_brush_at_start() {
             rules(|r| {
                 r.order = InputOrder::DigitFirstArmed;
                 r.retap_brush = BrushRetap::Clear;
-                r.same_digit = Some(SameDigit::Clear);
+                r.same_digit = Some(SameDigitAgain::Clear);
                 r.erase = EraseRule::Absent;
             }),
             |i| i.brush_retap == sudoku_autoplay::calibration::BrushRetap::Clear,
@@ -273,7 +273,7 @@ fn re_taps_and_the_selection_after_an_entry() {
         case(
             "the selection dropped after each entry, a re-tap deselects",
             rules(|r| {
-                r.after_entry = AfterEntry::Clear;
+                r.after_entry = SelectionAfterEntry::Clear;
                 r.retap = Retap::Deselect;
             }),
             |i| i.after_entry == c::AfterEntry::Clear && i.retap == c::Retap::Deselect,
@@ -282,7 +282,7 @@ fn re_taps_and_the_selection_after_an_entry() {
             "the keypad only for a selected cell, the selection dropped after each entry",
             rules(|r| {
                 r.keypad_on_select = true;
-                r.after_entry = AfterEntry::Clear;
+                r.after_entry = SelectionAfterEntry::Clear;
             }),
             |i| i.after_entry == c::AfterEntry::Clear && i.seen.contains_key(&c::RuleKey::Keypad),
         ),
@@ -296,7 +296,7 @@ fn the_same_digit_again_the_erase_key_and_undo() {
         case(
             "the digit again clears 190 ms later; no erase key",
             rules(|r| {
-                r.same_digit = Some(SameDigit::ClearLate);
+                r.same_digit = Some(SameDigitAgain::ClearLate);
                 r.erase = EraseRule::Absent;
             }),
             |i| {
@@ -491,7 +491,7 @@ fn completions_in_words_the_player_does_not_know() {
 fn keys_of_finished_digits_hidden_greyed_or_moved() {
     use sudoku_autoplay::calibration as c;
     let mut cases = Vec::new();
-    for keys in [FinishedKeys::Hidden, FinishedKeys::Greyed] {
+    for keys in [FinishedKeyLook::Hidden, FinishedKeyLook::Greyed] {
         cases.push(Case {
             name: "finished keys hidden or greyed",
             profile: "pixel",
@@ -511,7 +511,7 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
         name: "finished keys removed, the row re-flowing (probed)",
         profile: "pixel",
         style: "classic",
-        rules: rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
+        rules: rules(|r| r.finished_keys = Some(FinishedKeyLook::Removed)),
         mistake_limit: None,
         calibrate_on: 1,
         level: 1,
@@ -523,7 +523,7 @@ fn keys_of_finished_digits_hidden_greyed_or_moved() {
     // Level 5 has no digit one short of nine: the player sees it during the run.
     cases.push(case(
         "finished keys removed, the row re-flowing (seen during the run)",
-        rules(|r| r.finished_keys = Some(FinishedKeys::Removed)),
+        rules(|r| r.finished_keys = Some(FinishedKeyLook::Removed)),
         |i| i.finished_keys == c::FinishedKeys::Unknown,
     ));
     run_all(&cases);
@@ -587,7 +587,7 @@ fn apps_the_fault_campaign_found() {
                 "digit-first, finished keys removed, small phone",
                 rules(|r| {
                     r.order = InputOrder::DigitFirstArmed;
-                    r.finished_keys = Some(FinishedKeys::Removed);
+                    r.finished_keys = Some(FinishedKeyLook::Removed);
                 }),
                 |i| i.finished_keys == c::FinishedKeys::Reflow,
             )

@@ -333,7 +333,9 @@ fn a_phone_held_the_other_way_than_its_calibration_gets_no_tap() {
 /// while it may be selected, and pencil mode that a lost tap turned on is flipped off again.
 #[test]
 fn plays_by_the_apps_input_rules_in_the_calibration() {
-    use autoplay_sim::app::rules::{AfterEntry as SimAfter, InputRules, Retap as SimRetap};
+    use autoplay_sim::app::rules::{
+        InputRules, Retap as SimRetap, SelectionAfterEntry as SimAfter,
+    };
     use sudoku_autoplay::calibration::{AfterEntry, Calibration, Retap};
     let data = tempfile::tempdir().unwrap();
     let shipped = Calibration::load(&sim_calibrations().join("sim-pixel.toml")).unwrap();

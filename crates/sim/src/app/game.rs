@@ -4,8 +4,8 @@
 use super::levels;
 use super::new_games::Difficulty;
 use super::rules::{
-    AfterEntry, BrushRetap, CompletionCheck, ENGLISH, FinishedKeys, InputOrder, InputRules,
-    Mistakes, Retap, SameDigit, Words,
+    BrushRetap, CompletionCheck, ENGLISH, FinishedKeyLook, InputOrder, InputRules, Mistakes, Retap,
+    SameDigitAgain, SelectionAfterEntry, Words,
 };
 use super::screens::Hit;
 use super::style::Highlights;
@@ -62,12 +62,12 @@ pub enum Highlight {
     /// Same row, column or box as the selected cell.
     Peer,
     /// Holds the same digit as the selected cell.
-    SameDigit,
+    SameDigitAgain,
     Selected,
 }
 
 /// What a game tap does to the game it reads (`hit`: a digit already mapped from its slot).
-pub(super) fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> Effect {
+pub(super) fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigitAgain) -> Effect {
     let mut fx = Effect::default();
     let brush_only = matches!(
         r.order,
@@ -78,7 +78,7 @@ pub(super) fn input(g: &mut Game, hit: Hit, r: &InputRules, same: SameDigit) -> 
         Hit::Digit(d) => match g.selected {
             Some(cell) if !brush_only => {
                 enter(g, cell, d, r, same, true, &mut fx);
-                if r.after_entry == AfterEntry::Clear && (fx.entered || fx.erased) {
+                if r.after_entry == SelectionAfterEntry::Clear && (fx.entered || fx.erased) {
                     g.selected = None;
                     fx.changed = true;
                 }
@@ -108,7 +108,7 @@ fn tap_cell(
     g: &mut Game,
     cell: usize,
     r: &InputRules,
-    same: SameDigit,
+    same: SameDigitAgain,
     brush_only: bool,
     fx: &mut Effect,
 ) {
@@ -164,7 +164,7 @@ fn enter(
     cell: usize,
     d: u8,
     r: &InputRules,
-    same: SameDigit,
+    same: SameDigitAgain,
     selected: bool,
     fx: &mut Effect,
 ) {
@@ -181,10 +181,10 @@ fn enter(
     }
     if old == d {
         match same {
-            SameDigit::Reenter => {}
-            SameDigit::Nothing => return,
-            SameDigit::Clear => return erase_cell(g, cell, r, fx),
-            SameDigit::ClearLate => {
+            SameDigitAgain::Reenter => {}
+            SameDigitAgain::Nothing => return,
+            SameDigitAgain::Clear => return erase_cell(g, cell, r, fx),
+            SameDigitAgain::ClearLate => {
                 fx.late_clear = Some(cell);
                 return;
             }
@@ -350,7 +350,7 @@ impl Game {
                 Highlight::None
             }
         } else if which == Highlights::Related && digit != 0 && self.board.get(cell) == digit {
-            Highlight::SameDigit
+            Highlight::SameDigitAgain
         } else if row_of(cell) == row_of(sel)
             || col_of(cell) == col_of(sel)
             || box_of(cell) == box_of(sel)
@@ -384,19 +384,19 @@ fn repeats(board: &Board, cell: usize, d: u8) -> bool {
 
 /// The digit on each keypad slot (`None`: no key there) and whether it is greyed, under
 /// `finished` (re-flowed keys fill the slots in order).
-pub fn key_slots(game: &Game, finished: FinishedKeys) -> [Option<(u8, bool)>; 9] {
+pub fn key_slots(game: &Game, finished: FinishedKeyLook) -> [Option<(u8, bool)>; 9] {
     let done = |d: u8| game.remaining(d) == 0;
     let mut out = [None; 9];
     let mut next = 0;
     for d in 1..=9u8 {
         let slot = d as usize - 1;
         match finished {
-            FinishedKeys::Shown => out[slot] = Some((d, false)),
-            FinishedKeys::Hidden if done(d) => {}
-            FinishedKeys::Hidden => out[slot] = Some((d, false)),
-            FinishedKeys::Greyed => out[slot] = Some((d, done(d))),
-            FinishedKeys::Removed if done(d) => {}
-            FinishedKeys::Removed => {
+            FinishedKeyLook::Shown => out[slot] = Some((d, false)),
+            FinishedKeyLook::Hidden if done(d) => {}
+            FinishedKeyLook::Hidden => out[slot] = Some((d, false)),
+            FinishedKeyLook::Greyed => out[slot] = Some((d, done(d))),
+            FinishedKeyLook::Removed if done(d) => {}
+            FinishedKeyLook::Removed => {
                 out[next] = Some((d, false));
                 next += 1;
             }

@@ -5,7 +5,7 @@ use super::game::{Brush, Effect, Game, input, key_slots, merge};
 use super::keys::Key;
 use super::levels;
 use super::rules::{
-    CLEAR_LATE, EraseRule, FRAME, FinishedKeys, InputOrder, InputRules, Mistakes, SameDigit,
+    CLEAR_LATE, EraseRule, FRAME, FinishedKeyLook, InputOrder, InputRules, Mistakes, SameDigitAgain,
 };
 use super::screens::{AppScreen, Hit, LEVELS_PER_PAGE};
 use std::collections::VecDeque;
@@ -37,8 +37,8 @@ pub struct Model {
     /// How taps are taken (`--input-rules` and the rules' flags).
     pub rules: InputRules,
     /// The rules where they defer to the style, resolved.
-    pub(crate) same_digit: SameDigit,
-    pub(crate) finished_keys: FinishedKeys,
+    pub(crate) same_digit: SameDigitAgain,
+    pub(crate) finished_keys: FinishedKeyLook,
     /// The refusal alert (`--refuse-conflicts`) is showing: only its OK button takes taps.
     pub alert: bool,
     /// Seeds the words of `--language random`.
@@ -257,8 +257,8 @@ impl Model {
             digits_entered: 0,
             erasures: 0,
             rules: InputRules::default(),
-            same_digit: SameDigit::Reenter,
-            finished_keys: FinishedKeys::Shown,
+            same_digit: SameDigitAgain::Reenter,
+            finished_keys: FinishedKeyLook::Shown,
             alert: false,
             seed: 0,
             games_opened: 0,

@@ -8,6 +8,16 @@
 //! The rules only decide what a tap means; `super::model` applies them, `super::render` and
 //! `super::a11y` show their results (the brush, greyed or re-flowed keys, the end screens in
 //! their language).
+//!
+//! The app's rules and what the player learns of them (`sudoku_autoplay::calibration`): a
+//! re-tapped cell and a re-tapped brush are the same types on both sides ([`Retap`],
+//! [`BrushRetap`]). The other three differ, and are named apart: [`SelectionAfterEntry`] is the
+//! calibration's `AfterEntry` without `unknown` (the player's word for a screen that does not
+//! show the selection); [`SameDigitAgain`] adds `reenter`, which the calibration records as
+//! `nothing` (both leave the digit: the player does not tell them apart), and the calibration's
+//! `SameDigit` is absent where the probe did not try; [`FinishedKeyLook`] is how a finished
+//! digit's key looks (shown, hidden, greyed, removed), where the calibration records only
+//! whether the keys stay in place or re-flow (`FinishedKeys::{Stay, Reflow}`), all a tap needs.
 
 use std::time::Duration;
 
@@ -64,17 +74,11 @@ impl Rule for InputOrder {
     ];
 }
 
-/// A tap on the cell that is already selected (class 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Retap {
-    /// It stays selected.
-    #[default]
-    Nothing,
-    /// It is deselected.
-    Deselect,
-    /// Pencil mode is toggled: digits then toggle pencil marks in the selected empty cell.
-    Pencil,
-}
+/// A tap on the cell that is already selected (class 1): it stays selected, is deselected, or
+/// pencil mode is toggled (digits then toggle pencil marks in the selected empty cell). And a
+/// tap on the digit key that is the active brush (class 1): the brush stays, or is dropped.
+/// The player's calibration records these two as they are: the same types.
+pub use sudoku_autoplay::calibration::{BrushRetap, Retap};
 
 impl Rule for Retap {
     const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
@@ -88,15 +92,6 @@ impl Rule for Retap {
     ];
 }
 
-/// A tap on the digit key that is the active brush (class 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BrushRetap {
-    #[default]
-    Nothing,
-    /// The brush is dropped.
-    Clear,
-}
-
 impl Rule for BrushRetap {
     const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
         (BrushRetap::Nothing, "nothing", "the brush stays"),
@@ -106,18 +101,18 @@ impl Rule for BrushRetap {
 
 /// The selection after a digit went into a cell (class 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AfterEntry {
+pub enum SelectionAfterEntry {
     #[default]
     Keep,
     /// Cleared: every entry must select its cell again.
     Clear,
 }
 
-impl Rule for AfterEntry {
+impl Rule for SelectionAfterEntry {
     const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
-        (AfterEntry::Keep, "keep", "the cell stays selected"),
+        (SelectionAfterEntry::Keep, "keep", "the cell stays selected"),
         (
-            AfterEntry::Clear,
+            SelectionAfterEntry::Clear,
             "clear",
             "the selection is cleared after every entry",
         ),
@@ -126,7 +121,7 @@ impl Rule for AfterEntry {
 
 /// The digit a cell already holds, tapped again (classes 6 and 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SameDigit {
+pub enum SameDigitAgain {
     /// Entered again (a wrong digit counts as a mistake again).
     Reenter,
     /// Nothing happens.
@@ -137,20 +132,20 @@ pub enum SameDigit {
     ClearLate,
 }
 
-/// How late [`SameDigit::ClearLate`] clears (one real app: 190 ms).
+/// How late [`SameDigitAgain::ClearLate`] clears (one real app: 190 ms).
 pub const CLEAR_LATE: Duration = Duration::from_millis(190);
 
-impl Rule for SameDigit {
+impl Rule for SameDigitAgain {
     const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
         (
-            SameDigit::Reenter,
+            SameDigitAgain::Reenter,
             "reenter",
             "entered again (a wrong one counts as a mistake again)",
         ),
-        (SameDigit::Nothing, "nothing", "nothing happens"),
-        (SameDigit::Clear, "clear", "the cell is cleared"),
+        (SameDigitAgain::Nothing, "nothing", "nothing happens"),
+        (SameDigitAgain::Clear, "clear", "the cell is cleared"),
         (
-            SameDigit::ClearLate,
+            SameDigitAgain::ClearLate,
             "clear-late",
             "the cell is cleared 190 ms later, whatever it holds by then",
         ),
@@ -321,7 +316,7 @@ impl Rule for Language {
 
 /// The key of a digit placed nine times (class 12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FinishedKeys {
+pub enum FinishedKeyLook {
     /// It stays as it is.
     Shown,
     /// It disappears, the others stay where they are.
@@ -332,21 +327,21 @@ pub enum FinishedKeys {
     Removed,
 }
 
-impl Rule for FinishedKeys {
+impl Rule for FinishedKeyLook {
     const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
-        (FinishedKeys::Shown, "shown", "it stays as it is"),
+        (FinishedKeyLook::Shown, "shown", "it stays as it is"),
         (
-            FinishedKeys::Hidden,
+            FinishedKeyLook::Hidden,
             "hidden",
             "it disappears, the other keys stay in place",
         ),
         (
-            FinishedKeys::Greyed,
+            FinishedKeyLook::Greyed,
             "greyed",
             "it is greyed and does nothing",
         ),
         (
-            FinishedKeys::Removed,
+            FinishedKeyLook::Removed,
             "removed",
             "it disappears and the keys after it move up one place (the row re-flows)",
         ),
@@ -361,9 +356,9 @@ pub struct InputRules {
     pub retap: Retap,
     /// A tap on the active brush's key.
     pub retap_brush: BrushRetap,
-    pub after_entry: AfterEntry,
+    pub after_entry: SelectionAfterEntry,
     /// `None`: the style's (a style without an erase key clears, others enter it again).
-    pub same_digit: Option<SameDigit>,
+    pub same_digit: Option<SameDigitAgain>,
     pub erase: EraseRule,
     /// A digit equal to the solution's cannot be overwritten, erased or cleared (only undo
     /// takes it back).
@@ -380,7 +375,7 @@ pub struct InputRules {
     pub game_over: EndForm,
     pub language: Language,
     /// `None`: the style's (hidden for styles that hide them, else shown).
-    pub finished_keys: Option<FinishedKeys>,
+    pub finished_keys: Option<FinishedKeyLook>,
     /// An undo key: the last entry back, last in first out (in the app bar, or the action row's
     /// Undo).
     pub undo_key: bool,
@@ -400,23 +395,23 @@ pub const FRAME: Duration = Duration::from_micros(16_667);
 
 impl InputRules {
     /// What the same digit again does in an app drawn in `style`.
-    pub fn same_digit(&self, style: &super::style::Style) -> SameDigit {
+    pub fn same_digit(&self, style: &super::style::Style) -> SameDigitAgain {
         use super::style::EraseKey;
         self.same_digit.unwrap_or(
             if style.erase == EraseKey::None || self.erase == EraseRule::Absent {
-                SameDigit::Clear
+                SameDigitAgain::Clear
             } else {
-                SameDigit::Reenter
+                SameDigitAgain::Reenter
             },
         )
     }
 
     /// What the key of a finished digit does in an app drawn in `style`.
-    pub fn finished_keys(&self, style: &super::style::Style) -> FinishedKeys {
+    pub fn finished_keys(&self, style: &super::style::Style) -> FinishedKeyLook {
         self.finished_keys.unwrap_or(if style.hide_completed {
-            FinishedKeys::Hidden
+            FinishedKeyLook::Hidden
         } else {
-            FinishedKeys::Shown
+            FinishedKeyLook::Shown
         })
     }
 
@@ -465,7 +460,7 @@ const DEFAULT: InputRules = InputRules {
     order: InputOrder::CellFirst,
     retap: Retap::Nothing,
     retap_brush: BrushRetap::Nothing,
-    after_entry: AfterEntry::Keep,
+    after_entry: SelectionAfterEntry::Keep,
     same_digit: None,
     erase: EraseRule::Clears,
     lock_correct: false,
@@ -500,7 +495,7 @@ pub const PRESETS: &[Preset] = &[
             order: InputOrder::Both,
             retap: Retap::Deselect,
             retap_brush: BrushRetap::Clear,
-            same_digit: Some(SameDigit::Clear),
+            same_digit: Some(SameDigitAgain::Clear),
             undo_key: true,
             mistakes: Mistakes::None,
             ..DEFAULT
@@ -513,7 +508,7 @@ pub const PRESETS: &[Preset] = &[
                 mistakes by the rules, no limit; the completion a screen of its own",
         rules: InputRules {
             order: InputOrder::DigitFirstArmed,
-            same_digit: Some(SameDigit::Clear),
+            same_digit: Some(SameDigitAgain::Clear),
             erase: EraseRule::Absent,
             mistakes: Mistakes::Rules,
             completion: EndForm::Screen,
@@ -527,7 +522,7 @@ pub const PRESETS: &[Preset] = &[
                 taps read the last drawn frame; undo key",
         rules: InputRules {
             order: InputOrder::DigitFirstArmed,
-            same_digit: Some(SameDigit::Clear),
+            same_digit: Some(SameDigitAgain::Clear),
             erase: EraseRule::Absent,
             frame_reads: true,
             undo_key: true,
@@ -544,7 +539,7 @@ pub const PRESETS: &[Preset] = &[
         rules: InputRules {
             order: InputOrder::DigitFirst,
             lock_correct: true,
-            finished_keys: Some(FinishedKeys::Removed),
+            finished_keys: Some(FinishedKeyLook::Removed),
             language: Language::Turkish,
             frame_reads: true,
             undo_key: true,
@@ -558,7 +553,7 @@ pub const PRESETS: &[Preset] = &[
                 no mistakes counted; the completion a line under the board; undo key",
         rules: InputRules {
             retap: Retap::Pencil,
-            same_digit: Some(SameDigit::Nothing),
+            same_digit: Some(SameDigitAgain::Nothing),
             mistakes: Mistakes::None,
             completion: EndForm::Line,
             undo_key: true,
@@ -583,8 +578,8 @@ pub const PRESETS: &[Preset] = &[
                 from the solution (a dialog); finished keys greyed; the \
                 completion a screen of its own; undo key",
         rules: InputRules {
-            same_digit: Some(SameDigit::Nothing),
-            finished_keys: Some(FinishedKeys::Greyed),
+            same_digit: Some(SameDigitAgain::Nothing),
+            finished_keys: Some(FinishedKeyLook::Greyed),
             completion: EndForm::Screen,
             undo_key: true,
             ..DEFAULT
@@ -596,8 +591,8 @@ pub const PRESETS: &[Preset] = &[
         about: "cell-first; the selection cleared after every entry; the same digit clears 190 ms \
                 later; completion and game over in words picked at random",
         rules: InputRules {
-            after_entry: AfterEntry::Clear,
-            same_digit: Some(SameDigit::ClearLate),
+            after_entry: SelectionAfterEntry::Clear,
+            same_digit: Some(SameDigitAgain::ClearLate),
             language: Language::Random,
             ..DEFAULT
         },
@@ -749,13 +744,13 @@ mod tests {
         distinct::<InputOrder>();
         distinct::<Retap>();
         distinct::<BrushRetap>();
-        distinct::<AfterEntry>();
-        distinct::<SameDigit>();
+        distinct::<SelectionAfterEntry>();
+        distinct::<SameDigitAgain>();
         distinct::<EraseRule>();
         distinct::<Mistakes>();
         distinct::<EndForm>();
         distinct::<Language>();
-        distinct::<FinishedKeys>();
+        distinct::<FinishedKeyLook>();
         assert_eq!(PRESETS[0].rules, InputRules::default());
         let names = Preset::names();
         for (i, n) in names.iter().enumerate() {

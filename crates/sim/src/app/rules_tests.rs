@@ -139,7 +139,7 @@ fn digit_first_arms_a_brush_and_cells_take_it() {
     let rules = InputRules {
         order: InputOrder::DigitFirst,
         retap_brush: BrushRetap::Clear,
-        same_digit: Some(SameDigit::Clear),
+        same_digit: Some(SameDigitAgain::Clear),
         ..InputRules::default()
     };
     let mut p = ruled(rules, None);
@@ -237,7 +237,7 @@ fn a_retapped_cell_toggles_pencil_mode() {
 #[test]
 fn the_selection_can_be_cleared_after_each_entry() {
     let rules = InputRules {
-        after_entry: AfterEntry::Clear,
+        after_entry: SelectionAfterEntry::Clear,
         ..InputRules::default()
     };
     let mut p = ruled(rules, None);
@@ -296,7 +296,7 @@ fn the_keypad_comes_up_only_for_a_selected_cell_that_takes_digits() {
 fn the_same_digit_again_does_nothing_clears_or_clears_late() {
     let mut p = ruled(
         InputRules {
-            same_digit: Some(SameDigit::Nothing),
+            same_digit: Some(SameDigitAgain::Nothing),
             ..InputRules::default()
         },
         None,
@@ -312,7 +312,7 @@ fn the_same_digit_again_does_nothing_clears_or_clears_late() {
 
     let mut p = ruled(
         InputRules {
-            same_digit: Some(SameDigit::Clear),
+            same_digit: Some(SameDigitAgain::Clear),
             ..InputRules::default()
         },
         None,
@@ -325,7 +325,7 @@ fn the_same_digit_again_does_nothing_clears_or_clears_late() {
 
     let mut p = ruled(
         InputRules {
-            same_digit: Some(SameDigit::ClearLate),
+            same_digit: Some(SameDigitAgain::ClearLate),
             ..InputRules::default()
         },
         None,
@@ -682,7 +682,7 @@ fn finished_keys_hide_grey_or_reflow() {
         ..InputRules::default()
     };
     // Removed: the keys after 4 move up one slot.
-    let mut p = ruled(rules(FinishedKeys::Removed), None);
+    let mut p = ruled(rules(FinishedKeyLook::Removed), None);
     let other = finish_digit(&mut p, 4);
     cell(&mut p, other);
     key(&mut p, 4);
@@ -695,14 +695,14 @@ fn finished_keys_hide_grey_or_reflow() {
         "{xml}"
     );
     // Greyed: the key stays and does nothing.
-    let mut p = ruled(rules(FinishedKeys::Greyed), None);
+    let mut p = ruled(rules(FinishedKeyLook::Greyed), None);
     let other = finish_digit(&mut p, 4);
     cell(&mut p, other);
     key(&mut p, 4);
     assert_eq!(board(&p).get(other), 0);
     assert!(p.ui_dump().unwrap().contains("text=\"4\" resource-id=\"\" class=\"android.widget.Button\" package=\"org.autoplay.sudoku\" content-desc=\"\" checkable=\"false\" checked=\"false\" clickable=\"true\" enabled=\"false\""));
     // Hidden: gone, the others in place.
-    let mut p = ruled(rules(FinishedKeys::Hidden), None);
+    let mut p = ruled(rules(FinishedKeyLook::Hidden), None);
     let other = finish_digit(&mut p, 4);
     cell(&mut p, other);
     key(&mut p, 4);
@@ -733,7 +733,7 @@ fn taps_within_one_frame_see_the_state_before_the_first() {
     let mut p = ruled(
         InputRules {
             order: InputOrder::DigitFirstArmed,
-            same_digit: Some(SameDigit::Clear),
+            same_digit: Some(SameDigitAgain::Clear),
             frame_reads: true,
             ..InputRules::default()
         },
@@ -799,10 +799,10 @@ fn a_style_without_an_erase_key_clears_and_a_hiding_style_hides_finished_keys() 
     assert_eq!(disc.erase, style::EraseKey::None, "no erase key to tap");
     assert_eq!(
         rules.same_digit(&disc),
-        SameDigit::Clear,
+        SameDigitAgain::Clear,
         "the same digit again clears"
     );
-    assert_eq!(rules.same_digit(&classic), SameDigit::Reenter);
+    assert_eq!(rules.same_digit(&classic), SameDigitAgain::Reenter);
     // Nine 4s on the board: the tinted style hides the key, the classic one shows it.
     let mut g = game::Game::new(1).unwrap();
     let mut fours = (0..81).filter(|&c| g.board.get(c) == 4).count();

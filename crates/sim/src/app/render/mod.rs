@@ -438,7 +438,7 @@ impl Renderer {
             let tint = match game.highlight_in(cell, style.highlight) {
                 Highlight::None => None,
                 Highlight::Peer => Some(pal.peer),
-                Highlight::SameDigit => Some(pal.same_digit),
+                Highlight::SameDigitAgain => Some(pal.same_digit),
                 Highlight::Selected => Some(pal.selected),
             };
             // Without cell lines nothing separates the cells: a tint spans from line to line.
