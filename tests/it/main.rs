@@ -15,6 +15,7 @@ mod injector_jvm;
 mod input_rules_e2e;
 mod layering;
 mod library_words;
+mod navigation_bar;
 mod new_games_e2e;
 mod play_e2e;
 mod real_screens;

@@ -9,7 +9,7 @@
 
 use super::link::Link;
 use super::navigate::list_nodes;
-use crate::device::android::{Key, UiNode};
+use crate::device::android::UiNode;
 use std::time::{Duration, Instant};
 
 /// The longest an ad is waited for to close (a video ad runs up to 30 s before its close
@@ -72,7 +72,8 @@ fn close_control(nodes: &[UiNode]) -> Option<&UiNode> {
 pub(crate) fn dismiss_ad(link: &mut Link) -> anyhow::Result<String> {
     let started = Instant::now();
     let mut last_back = Instant::now();
-    link.key(Key::Back)?;
+    // (Where nothing presses BACK, the close control is waited for.)
+    super::back::press_if_possible(link)?;
     link.flush()?;
     loop {
         std::thread::sleep(POLL);
@@ -98,7 +99,7 @@ pub(crate) fn dismiss_ad(link: &mut Link) -> anyhow::Result<String> {
             );
         }
         if last_back.elapsed() >= BACK_AGAIN {
-            link.key(Key::Back)?;
+            super::back::press_if_possible(link)?;
             last_back = Instant::now();
         }
     }

@@ -10,7 +10,7 @@
 use super::link::Link;
 use super::navigate::{list_nodes, navigate, shows_level_list};
 use crate::calibration::Navigation;
-use crate::device::android::{Key, UiNode};
+use crate::device::android::UiNode;
 use std::time::Duration;
 
 /// Words of buttons that lead to a level list, in the order they are tried: about levels first,
@@ -157,7 +157,7 @@ fn step(link: &mut Link, found: &mut LevelList, button: Option<&UiNode>) -> anyh
             found.steps.push(format!("{:?}", b.words));
         }
         None => {
-            link.key(Key::Back)?;
+            super::back::press(link)?;
             found.steps.push("BACK".into());
         }
     }

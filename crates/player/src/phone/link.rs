@@ -10,7 +10,7 @@
 //! [`Stop::DeviceLost`], which says what was seen and what to do. A phone that refuses injected
 //! input ([`DeviceError::Refused`]) answered: that error is final at once, never retried.
 
-use crate::device::android::{Key, swipe_line};
+use crate::device::android::Key;
 use crate::device::screen::Screen;
 use crate::device::tap::{self, Channel};
 use crate::device::tap::{InputBackend, Tapper, TapperOptions};
@@ -342,16 +342,18 @@ impl Link {
         self.channel_op("sending taps", |t| t.tap(x, y))
     }
 
-    /// Presses `key` through the tap channel, after the queued taps.
+    /// Presses `key` through the tap channel, after the queued taps. A phone that refuses keys
+    /// injected from the shell while the channel's taps land fails with
+    /// [`tap::Refusal::Keys`] (see `phone::back` for what presses BACK then).
     pub fn key(&mut self, key: Key) -> anyhow::Result<()> {
-        self.channel_op("sending a key", |t| t.command(key.line()))
+        self.channel_op("sending a key", |t| t.key(key.line()))
     }
 
     /// Swipes from `from` to `to` over `ms` milliseconds through the tap channel, after the
-    /// queued taps.
+    /// queued taps: a contact dragged on the touch panel where the channel writes it (no
+    /// refusal of injected input stops that), else `input swipe`.
     pub fn swipe(&mut self, from: (u32, u32), to: (u32, u32), ms: u32) -> anyhow::Result<()> {
-        let line = swipe_line(from, to, ms);
-        self.channel_op("swiping", |t| t.command(&line))
+        self.channel_op("swiping", |t| t.swipe(from, to, ms))
     }
 
     /// Waits until the phone has run every queued tap. After a lost and restored link:
@@ -376,6 +378,8 @@ impl Link {
         };
         match f(tapper) {
             Ok(()) => Ok(()),
+            // Keys refused while taps land: the channel goes on.
+            Err(e @ DeviceError::Refused(tap::Refusal::Keys { .. })) => Err(e.into()),
             Err(e @ DeviceError::Refused(_)) => {
                 self.drop_tapper();
                 Err(e.into())

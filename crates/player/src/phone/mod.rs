@@ -5,10 +5,13 @@
 //! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen,
 //! swipes a plain lock screen away, brings the app back from the background and opens the level
 //! again (`navigate`, which follows the calibration's `[navigation]`; `new_game` in an app
-//! without level numbers), and closes an ad in front of it (`ad`); [`level_list`] finds, for
-//! calibrate, how an app opens its levels.
+//! without level numbers), and closes an ad in front of it (`ad`); `back` presses BACK as the
+//! phone allows (the key, or where the phone refuses keys from its shell, the navigation bar's
+//! back button or the app's own); [`level_list`] finds, for calibrate, how an app opens its
+//! levels.
 
 pub(crate) mod ad;
+pub(crate) mod back;
 pub mod level_list;
 pub mod link;
 pub(crate) mod navigate;

@@ -1,9 +1,10 @@
 //! Opening a level: [`navigate`] follows the calibration's `[navigation]` to level N, and
 //! `app_package` finds the app's package (to bring it back from the background).
 
+use super::back::UP_BUTTONS;
 use super::link::Link;
 use crate::calibration::Navigation;
-use crate::device::android::{Key, UiNode};
+use crate::device::android::UiNode;
 use crate::play::words;
 use anyhow::{Context, bail};
 use std::time::Duration;
@@ -132,8 +133,8 @@ const LIST_STEPS: usize = 6;
 
 /// Brings the level list up from wherever the app is: taps the last of `open`'s buttons that
 /// shows; where none does, the app's own up button ("Navigate up", AppCompat's toolbar; "Back")
-/// while it changes the screen, else BACK (a key that a phone refusing injected input refuses,
-/// where taps still land), until level numbers show.
+/// while it changes the screen, else BACK (`back::press`: where the phone refuses the key while
+/// taps land, the navigation bar's back button), until level numbers show.
 fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
     let mut before: Option<Vec<String>> = None;
     let mut up_tapped = false;
@@ -167,7 +168,9 @@ fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
         up_tapped = button.is_none() && up.is_some();
         match button.or(up) {
             Some(n) => link.tap(n.center.0, n.center.1)?,
-            None => link.key(Key::Back)?,
+            None => {
+                super::back::press(link)?;
+            }
         }
         before = Some(words);
         link.flush()?;
@@ -175,10 +178,6 @@ fn reach_list(link: &mut Link, open: &[String]) -> anyhow::Result<()> {
     }
     Ok(())
 }
-
-/// The words of an app's own up (back) button: AppCompat's toolbar says "Navigate up"
-/// (`abc_action_bar_up_description`), Compose apps mostly "Back".
-const UP_BUTTONS: [&str; 2] = ["Navigate up", "Back"];
 
 /// Whether the screen, whose nodes are `nodes`, is a level list: level numbers on it, and no
 /// Sudoku board (a game screen's keys are numbers too).

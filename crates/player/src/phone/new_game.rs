@@ -8,7 +8,7 @@ use super::ad::{ad_window, ad_words, dismiss_ad};
 use super::link::Link;
 use super::navigate::list_nodes;
 use crate::calibration::Navigation;
-use crate::device::android::{Key, UiNode};
+use crate::device::android::UiNode;
 use crate::play::words;
 use anyhow::bail;
 use std::time::Duration;
@@ -63,7 +63,9 @@ pub(crate) fn open_new_game(
         }
         match open.iter().rev().find_map(|w| named(&nodes, w)) {
             Some(b) => link.tap(b.center.0, b.center.1)?,
-            None => link.key(Key::Back)?,
+            None => {
+                super::back::press(link)?;
+            }
         }
         settle(link)?;
     }
@@ -139,7 +141,7 @@ pub(crate) fn find_new_games(
     for _ in 0..2 {
         let nodes = list_nodes(link)?;
         let Some(button) = find_word(&nodes, &NEW_GAME_WORDS).cloned() else {
-            link.key(Key::Back)?;
+            super::back::press(link)?;
             steps.push("BACK".into());
             settle(link)?;
             continue;
@@ -176,7 +178,7 @@ fn close_and_continue(
             steps.push(format!("{:?}", c.words));
         }
         None => {
-            link.key(Key::Back)?;
+            super::back::press(link)?;
             steps.push("BACK".into());
         }
     }

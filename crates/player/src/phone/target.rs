@@ -331,7 +331,7 @@ impl Target for PhoneTarget<'_> {
         // BACK dismisses a popup, but on the game screen many apps leave the level for their
         // level list: opening the level again is then allowed.
         self.may_reopen = self.reopen.is_some();
-        self.link.key(Key::Back)?;
+        super::back::press(&mut self.link)?;
         self.link.flush()?;
         std::thread::sleep(Duration::from_millis(200));
         Ok(())

@@ -159,6 +159,17 @@ pub fn is_restored(e: &anyhow::Error) -> bool {
     e.downcast_ref::<Restored>().is_some()
 }
 
+/// BACK could not be pressed: the target refuses it, and nothing on its screen does what it
+/// does. Marks the target's own reason (the error it gives context to), which says what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("BACK could not be pressed")]
+pub struct BackRefused;
+
+/// Whether `e` is marked [`BackRefused`].
+pub fn is_back_refused(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<BackRefused>().is_some()
+}
+
 #[cfg(test)]
 mod game_over_tests {
     use super::{Remedy, Stop};

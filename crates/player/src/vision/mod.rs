@@ -22,6 +22,7 @@ pub(crate) mod keypad;
 mod kinds;
 pub(crate) mod label;
 mod marks;
+mod navbar;
 mod ocr;
 pub mod overlay;
 mod regions;
@@ -32,6 +33,7 @@ mod tools;
 pub use geometry::{BoardGeometry, Bounds};
 pub use icons::Tool;
 pub use kinds::Kind;
+pub use navbar::{BarIcon, back_button, bar_icons};
 pub use templates::TemplateBank;
 
 use crate::board::{Board, cell_name};

@@ -1,6 +1,7 @@
 //! The system bars: where the status bar and the navigation bar lie on the screen, from
 //! `dumpsys window windows`, so that what they show (a home circle, a back triangle) is never
-//! taken for the app's keys.
+//! taken for the app's keys, and so that the navigation bar's back button can be found where
+//! the BACK key cannot be injected.
 //!
 //! Each window's block opens with its title, `Window #3 Window{e3efdb1 u0 NavigationBar}:`
 //! (`NavigationBar0` from Android 10, one per display; Android 4 has no `u0`, recent vivo builds
@@ -15,6 +16,23 @@ pub type Frame = [u32; 4];
 /// The frames of the visible status and navigation bars in a `dumpsys window windows` (or a
 /// whole `dumpsys window`) of display 0.
 pub(crate) fn parse_system_bars(text: &str) -> Vec<Frame> {
+    parse_bars(text)
+        .into_iter()
+        .map(|(frame, _)| frame)
+        .collect()
+}
+
+/// The frame of the visible navigation bar of display 0 in a `dumpsys window windows`, if one
+/// shows (its buttons, where it has them, are SystemUI's: a touch on its back button presses
+/// BACK as the system does).
+pub(crate) fn parse_navigation_bar(text: &str) -> Option<Frame> {
+    parse_bars(text)
+        .into_iter()
+        .find_map(|(frame, navigation)| navigation.then_some(frame))
+}
+
+/// The visible bars' frames, each with whether it is the navigation bar.
+fn parse_bars(text: &str) -> Vec<(Frame, bool)> {
     let mut bars = Vec::new();
     let mut block: Option<Block> = None;
     for line in text.lines() {
@@ -22,6 +40,7 @@ pub(crate) fn parse_system_bars(text: &str) -> Vec<Frame> {
             bars.extend(block.take().and_then(Block::visible_bar));
             block = Some(Block {
                 bar: name.starts_with("NavigationBar") || name == "StatusBar",
+                navigation: name.starts_with("NavigationBar"),
                 ..Block::default()
             });
             continue;
@@ -51,6 +70,7 @@ pub(crate) fn parse_system_bars(text: &str) -> Vec<Frame> {
 /// What one window's block said.
 struct Block {
     bar: bool,
+    navigation: bool,
     display0: bool,
     visible: Option<bool>,
     frame: Option<Frame>,
@@ -60,6 +80,7 @@ impl Default for Block {
     fn default() -> Self {
         Block {
             bar: false,
+            navigation: false,
             display0: true,
             visible: None,
             frame: None,
@@ -68,11 +89,12 @@ impl Default for Block {
 }
 
 impl Block {
-    /// Its frame, when it is a system bar showing on display 0 and not empty.
-    fn visible_bar(self) -> Option<Frame> {
+    /// Its frame, when it is a system bar showing on display 0 and not empty, and whether it is
+    /// the navigation bar.
+    fn visible_bar(self) -> Option<(Frame, bool)> {
         let f = self.frame?;
         (self.bar && self.display0 && self.visible == Some(true) && f[0] < f[2] && f[1] < f[3])
-            .then_some(f)
+            .then_some((f, self.navigation))
     }
 }
 
@@ -141,8 +163,10 @@ mod tests {
     #[test]
     fn bars_of_real_phones() {
         // Android 9 (MIUI): both bars, mFrame= lines.
-        let miui = parse_system_bars(&real("miui-android9-dialog-window-focus.txt"));
+        let text = real("miui-android9-dialog-window-focus.txt");
+        let miui = parse_system_bars(&text);
         assert_eq!(miui, vec![[0, 2030, 1080, 2160], [0, 0, 1080, 66]]);
+        assert_eq!(parse_navigation_bar(&text), Some([0, 2030, 1080, 2160]));
         assert_eq!(app_area(&miui, (1080, 2160)), Some([0, 66, 1080, 2030]));
         // Android 11 (an emulator, as Appium's tests have it): NavigationBar0, mFrame=.
         let a11 = parse_system_bars(&real("android11-emulator-navigationbar0-excerpt.txt"));
@@ -155,8 +179,9 @@ mod tests {
         assert_eq!(app_area(&vivo, (720, 1612)), Some([0, 54, 720, 1612]));
         // Android 4.1: no user in titles, hardware keys; the status bar (its expanded shade
         // is another window, off the screen).
-        let jb = parse_system_bars(&real("jellybean-sampleui-windows.txt"));
-        assert_eq!(jb, vec![[0, 0, 480, 38]]);
+        let text = real("jellybean-sampleui-windows.txt");
+        assert_eq!(parse_system_bars(&text), vec![[0, 0, 480, 38]]);
+        assert_eq!(parse_navigation_bar(&text), None, "hardware keys");
     }
 
     #[test]
@@ -170,6 +195,7 @@ mod tests {
             Window #3 Window{ca u0 StatusBar}:\n    mDisplayId=0\n    mViewVisibility=0x8\n    \
             mFrame=[0,0][1080,80]\n";
         assert_eq!(parse_system_bars(text), vec![[0, 2274, 1080, 2400]]);
+        assert_eq!(parse_navigation_bar(text), Some([0, 2274, 1080, 2400]));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! | [`Device::getprop`] | `getprop KEY` | `props.rs` |
 //! | [`Device::wm_size`], [`Device::density`], [`Device::display_state`], [`Device::screen_size`] | `wm size`, `wm density`, `dumpsys window displays` | `display.rs` |
 //! | [`Device::phone_state`], [`Device::front_package`] | `dumpsys power; dumpsys window policy; dumpsys window`, `dumpsys window` | `state.rs` |
-//! | [`Device::system_bars`] | `dumpsys window windows` | `bars.rs` |
+//! | [`Device::system_bars`], [`Device::navigation_bar`] | `dumpsys window windows` | `bars.rs` |
 //! | [`Device::ui_dump`] | `uiautomator dump /dev/tty` | `ui.rs` |
 //! | [`Device::launch`], [`Device::start_activity`] | `monkey -p PACKAGE ...`, an `am start` command | `launch.rs` |
 //! | [`Device::touch_nodes`], [`Device::touch_mappings`], [`Device::input_queued`] | `getevent -p`, `dumpsys input` | `input.rs` |
@@ -151,6 +151,14 @@ impl Device {
     /// windows`; none where it names none).
     pub fn system_bars(&self) -> Result<Vec<Frame>, DeviceError> {
         Ok(bars::parse_system_bars(
+            &self.shell("dumpsys window windows", CALL_TIMEOUT)?.stdout,
+        ))
+    }
+
+    /// The frame of the navigation bar showing on the screen (`dumpsys window windows`; `None`
+    /// where it names none: hardware keys, or a bar hidden).
+    pub fn navigation_bar(&self) -> Result<Option<Frame>, DeviceError> {
+        Ok(bars::parse_navigation_bar(
             &self.shell("dumpsys window windows", CALL_TIMEOUT)?.stdout,
         ))
     }

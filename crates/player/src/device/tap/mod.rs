@@ -39,12 +39,17 @@ pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
 pub use refusal::Refusal;
 
+use super::android::swipe_line;
 use super::{Device, DeviceError};
 use pace::{Pace, Rate};
 use proof::{Batch, Ledger, poll_pause, taps_queued};
 use raw::Copier;
 use shell::{AckState, ControlShell};
 use std::time::{Duration, Instant};
+
+/// Moves of a swipe's contact between its start and its end (a finger's drag, as the input
+/// reader sees it at a few tens of reports a second).
+const SWIPE_STEPS: u32 = 10;
 
 /// Settings of a [`Tapper`].
 #[derive(Debug, Clone)]
@@ -202,6 +207,91 @@ impl Tapper {
     pub fn command(&mut self, line: &str) -> Result<(), DeviceError> {
         self.pending.push_str(line.trim_end());
         self.pending.push('\n');
+        self.send_pending()
+    }
+
+    /// Presses a key by its shell line (`input keyevent ...`), after the queued taps, and waits
+    /// for the shell's answer. On a channel whose taps need no `input` (the touch panel, the
+    /// injector), a phone that refuses keys injected from the shell says so here while its taps
+    /// still land: [`Refusal::Keys`], and the channel stays open. (On `input`, whose taps the
+    /// same refusal stops, it ends the channel.)
+    pub fn key(&mut self, line: &str) -> Result<(), DeviceError> {
+        let input = self.channel.backend == InputBackend::Input;
+        if !input {
+            // This line's own answer counts.
+            self.refusal_seen();
+        }
+        self.command(line)?;
+        self.wait_until(|t| t.ledger.unacked.is_empty())?;
+        match self.refusal_seen() {
+            Some(Refusal::Denied { said }) if !input => {
+                tracing::debug!(serial = %self.device.serial, %line, %said, "the key is refused; taps land");
+                Err(DeviceError::Refused(Refusal::Keys { said }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The refusal the shell's output showed since the last call, if any.
+    fn refusal_seen(&mut self) -> Option<Refusal> {
+        self.shell
+            .acks
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .refused
+            .take()
+    }
+
+    /// Swipes from display point `from` to `to` over `ms` milliseconds, after the queued taps.
+    /// Where the channel writes the touch panel, one contact is dragged there as a finger is
+    /// (`raw` records spaced over `ms`, or `sendevent` lines), which no refusal of injected input
+    /// stops; elsewhere an `input swipe` line.
+    pub fn swipe(&mut self, from: (u32, u32), to: (u32, u32), ms: u32) -> Result<(), DeviceError> {
+        let at = |panel: &TouchPanel| -> Vec<(u32, u32)> {
+            panel::drag_points(from, to, SWIPE_STEPS)
+                .into_iter()
+                .map(|(x, y)| panel::to_panel(panel, self.screen, x, y))
+                .collect()
+        };
+        match (self.channel.backend, self.channel.panel.clone()) {
+            (InputBackend::Raw, Some(panel)) => {
+                let at = at(&panel);
+                self.raw_drag(&panel, &at, Duration::from_millis(u64::from(ms)))
+            }
+            (InputBackend::Events, Some(panel)) => {
+                self.touch_id = self.touch_id % 60000 + 1;
+                let line = panel::sendevent_drag_line(&panel, &at(&panel), self.touch_id);
+                self.command(&line)
+            }
+            _ => self.command(&swipe_line(from, to, ms)),
+        }
+    }
+
+    /// `raw`: drags one contact through panel points `at` over `time`: down, each move a step
+    /// later, the lift a batch of its own (proven as taps' records are).
+    fn raw_drag(
+        &mut self,
+        panel: &TouchPanel,
+        at: &[(u32, u32)],
+        time: Duration,
+    ) -> Result<(), DeviceError> {
+        self.send_pending()?;
+        let record = self.channel.record.unwrap_or(panel::RECORD_64);
+        self.touch_id = self.touch_id % 60000 + 1;
+        let mut steps = panel::drag_records(panel, record, at, self.touch_id);
+        let lift = steps.pop().unwrap_or_default();
+        let pause = time / u32::try_from(steps.len().max(1)).unwrap_or(1);
+        for (i, bytes) in steps.into_iter().enumerate() {
+            if i > 0 {
+                std::thread::sleep(pause);
+            }
+            if self.send_raw(bytes).is_none() {
+                return Err(self.closed());
+            }
+        }
+        std::thread::sleep(pause);
+        self.pending_raw.extend(lift);
         self.send_pending()
     }
 

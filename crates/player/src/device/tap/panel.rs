@@ -203,6 +203,27 @@ fn down_events(protocol: Protocol, (x, y): (u32, u32), id: i32) -> Vec<(u16, u16
     e
 }
 
+/// The events of the contact down since [`down_events`] moving to panel (x, y): the same
+/// contact's position again, and a report.
+fn move_events(protocol: Protocol, (x, y): (u32, u32), id: i32) -> Vec<(u16, u16, i32)> {
+    match protocol {
+        Protocol::B => vec![
+            (EV_ABS, ABS_MT_SLOT, 0),
+            (EV_ABS, ABS_MT_POSITION_X, x as i32),
+            (EV_ABS, ABS_MT_POSITION_Y, y as i32),
+            (EV_SYN, SYN_REPORT, 0),
+        ],
+        // Every frame of protocol A names each contact down again.
+        Protocol::A => vec![
+            (EV_ABS, ABS_MT_TRACKING_ID, id),
+            (EV_ABS, ABS_MT_POSITION_X, x as i32),
+            (EV_ABS, ABS_MT_POSITION_Y, y as i32),
+            (EV_SYN, SYN_MT_REPORT, 0),
+            (EV_SYN, SYN_REPORT, 0),
+        ],
+    }
+}
+
 /// The events that lift the contact (a no-op if none is down).
 fn up_events(protocol: Protocol) -> Vec<(u16, u16, i32)> {
     match protocol {
@@ -231,6 +252,63 @@ pub(super) fn sendevent_line(panel: &TouchPanel, at: (u32, u32), id: i32) -> Str
         .map(|(k, c, v)| format!("sendevent {} {k} {c} {v}", panel.device))
         .collect();
     words.join("; ") + "\n"
+}
+
+/// A drag through panel points `at` as `sendevent` commands (one shell line): the contact goes
+/// down at the first, moves through the others and lifts at the last.
+pub(super) fn sendevent_drag_line(panel: &TouchPanel, at: &[(u32, u32)], id: i32) -> String {
+    let words: Vec<String> = drag_events(panel.protocol, at, id)
+        .concat()
+        .iter()
+        .map(|(k, c, v)| format!("sendevent {} {k} {c} {v}", panel.device))
+        .collect();
+    words.join("; ") + "\n"
+}
+
+/// The events of a drag through panel points `at`, one list per step (the contact down at the
+/// first point, each move, the lift), so that a writer can space the steps in time as a finger
+/// takes time to move: a swipe is told from a tap, and a fling from a slow drag, by how far the
+/// contact went and how fast.
+fn drag_events(protocol: Protocol, at: &[(u32, u32)], id: i32) -> Vec<Vec<(u16, u16, i32)>> {
+    let Some((&first, rest)) = at.split_first() else {
+        return Vec::new();
+    };
+    let mut steps = vec![down_events(protocol, first, id)];
+    steps.extend(rest.iter().map(|&p| move_events(protocol, p, id)));
+    steps.push(up_events(protocol));
+    steps
+}
+
+/// [`drag_events`] as records of `record` bytes, one buffer per step.
+pub(crate) fn drag_records(
+    panel: &TouchPanel,
+    record: usize,
+    at: &[(u32, u32)],
+    id: i32,
+) -> Vec<Vec<u8>> {
+    drag_events(panel.protocol, at, id)
+        .into_iter()
+        .map(|step| {
+            let mut out = Vec::new();
+            for (k, c, v) in step {
+                push(&mut out, record, k, c, v);
+            }
+            out
+        })
+        .collect()
+}
+
+/// The display points of a straight drag from `from` to `to` in `steps` moves (the start
+/// first, the end last).
+pub(crate) fn drag_points(from: (u32, u32), to: (u32, u32), steps: u32) -> Vec<(u32, u32)> {
+    let steps = steps.max(1);
+    let along = |a: u32, b: u32, i: u32| {
+        let (a, b) = (i64::from(a), i64::from(b));
+        (a + (b - a) * i64::from(i) / i64::from(steps)) as u32
+    };
+    (0..=steps)
+        .map(|i| (along(from.0, to.0, i), along(from.1, to.1, i)))
+        .collect()
 }
 
 /// Appends one event as a record of `record` bytes (zero timestamp: the kernel ignores it).

@@ -16,6 +16,13 @@ pub enum Refusal {
         "the screen is off and stayed off after an injected KEYCODE_WAKEUP (API {sdk}): the phone drops input injected from the adb shell without a word, or its screen cannot be woken from there"
     )]
     WakeIgnored { sdk: u32 },
+    /// A key (BACK) injected from the adb shell threw the `SecurityException` (`said`), while
+    /// the tap channel's taps, written into the touch panel, land: a touch can press only what
+    /// shows on the screen (the navigation bar's back button, `phone::back`).
+    #[error(
+        "the phone refuses keys injected from the adb shell ({said}), while the taps written into its touch panel land"
+    )]
+    Keys { said: String },
 }
 
 impl Refusal {

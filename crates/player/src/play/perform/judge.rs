@@ -6,7 +6,7 @@
 
 use super::engine::Performance;
 use super::verify::{Next, Rounds};
-use crate::play::stop::{Stop, is_restored};
+use crate::play::stop::{Stop, is_back_refused, is_restored};
 
 impl Performance<'_, '_> {
     /// The app's game-over screen: the run stops, unless a resumed run that has not tapped yet
@@ -66,8 +66,16 @@ impl Performance<'_, '_> {
             rounds.backed = true;
             rounds.before_back = in_app.then_some(what);
             match self.target.back() {
-                Ok(()) => {}
+                Ok(()) => rounds.back_refused = None,
                 Err(e) if is_restored(&e) => {}
+                // Nothing could press BACK (the phone refuses it): no inference from what
+                // follows, and the level opened again where it may be, before the stop that
+                // says why.
+                Err(e) if is_back_refused(&e) => {
+                    tracing::debug!(error = %format!("{e:#}"), "BACK could not be pressed");
+                    rounds.before_back = None;
+                    rounds.back_refused = Some(e);
+                }
                 Err(e) => return Err(e),
             }
             return Ok(Next::Again);
@@ -80,7 +88,12 @@ impl Performance<'_, '_> {
             self.note_incidents()?;
             return Ok(Next::Again);
         }
-        Err(Stop::UnknownScreen { what }.into())
+        Err(match rounds.back_refused.take() {
+            Some(e) => e.context(format!(
+                "{what} is on the screen instead of the Sudoku board"
+            )),
+            None => Stop::UnknownScreen { what }.into(),
+        })
     }
 
     /// A screen of the app replaced the board, and BACK did not bring the board back (it

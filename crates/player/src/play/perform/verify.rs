@@ -38,6 +38,9 @@ pub(super) struct Rounds {
     pub(super) before_back: Option<String>,
     /// The level was opened again (once at most).
     pub(super) reopened: bool,
+    /// BACK could not be pressed on the screen that replaced the board: why (the target's
+    /// reason, marked `BackRefused`), for the stop where nothing else brings the board back.
+    pub(super) back_refused: Option<anyhow::Error>,
     /// Links lost and restored during this verification.
     pub(super) restored: u32,
     /// The digits the last repair round wrote (not its erasures).
@@ -56,6 +59,7 @@ impl Rounds {
             backed: false,
             before_back: None,
             reopened: false,
+            back_refused: None,
             restored: 0,
             written: Vec::new(),
             first_look_missed: false,
