@@ -22,6 +22,7 @@ mod real_screens;
 mod real_screens_calibrate;
 mod record;
 mod recovery_e2e;
+mod refused_keys_e2e;
 mod replay;
 mod several_solutions;
 mod sim_adb;

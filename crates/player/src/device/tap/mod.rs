@@ -216,6 +216,19 @@ impl Tapper {
     /// still land: [`Refusal::Keys`], and the channel stays open. (On `input`, whose taps the
     /// same refusal stops, it ends the channel.)
     pub fn key(&mut self, line: &str) -> Result<(), DeviceError> {
+        match self.input_line(line)? {
+            Some(Refusal::Denied { said }) => {
+                tracing::debug!(serial = %self.device.serial, %line, %said, "the key is refused; taps land");
+                Err(DeviceError::Refused(Refusal::Keys { said }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Runs an `input` line after the queued taps and waits for the shell's answer: on a
+    /// channel whose taps need no `input`, the refusal the line printed, if any (on `input`,
+    /// whose taps the same refusal stops, that refusal ends the channel: an error).
+    fn input_line(&mut self, line: &str) -> Result<Option<Refusal>, DeviceError> {
         let input = self.channel.backend == InputBackend::Input;
         if !input {
             // This line's own answer counts.
@@ -223,13 +236,7 @@ impl Tapper {
         }
         self.command(line)?;
         self.wait_until(|t| t.ledger.unacked.is_empty())?;
-        match self.refusal_seen() {
-            Some(Refusal::Denied { said }) if !input => {
-                tracing::debug!(serial = %self.device.serial, %line, %said, "the key is refused; taps land");
-                Err(DeviceError::Refused(Refusal::Keys { said }))
-            }
-            _ => Ok(()),
-        }
+        Ok(if input { None } else { self.refusal_seen() })
     }
 
     /// The refusal the shell's output showed since the last call, if any.
@@ -246,7 +253,7 @@ impl Tapper {
     /// Swipes from display point `from` to `to` over `ms` milliseconds, after the queued taps.
     /// Where the channel writes the touch panel, one contact is dragged there as a finger is
     /// (`raw` records spaced over `ms`, or `sendevent` lines), which no refusal of injected input
-    /// stops; elsewhere an `input swipe` line.
+    /// stops; elsewhere an `input swipe` line, whose refusal is an error.
     pub fn swipe(&mut self, from: (u32, u32), to: (u32, u32), ms: u32) -> Result<(), DeviceError> {
         let at = |panel: &TouchPanel| -> Vec<(u32, u32)> {
             panel::drag_points(from, to, SWIPE_STEPS)
@@ -264,7 +271,12 @@ impl Tapper {
                 let line = panel::sendevent_drag_line(&panel, &at(&panel), self.touch_id);
                 self.command(&line)
             }
-            _ => self.command(&swipe_line(from, to, ms)),
+            // (On the injector's channel a refused `input swipe` means its taps are refused
+            // too: the refusal ends the channel.)
+            _ => match self.input_line(&swipe_line(from, to, ms))? {
+                Some(refusal) => Err(DeviceError::Refused(refusal)),
+                None => Ok(()),
+            },
         }
     }
 
