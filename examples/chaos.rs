@@ -173,12 +173,8 @@ fn draw(rng: &mut Rng) -> Draw {
         .filter_map(|f| f.strip_prefix("--mistake-limit ")?.parse::<u32>().ok())
         .chain(app.limit.then_some(3))
         .min();
-    // BACK is `input keyevent`, which a phone that refuses injected input refuses too (raw
-    // touches still land where the shell may write the panel): a popup that only BACK closes
-    // stays. (The navigation bar's back button would take a raw tap; the player does not
-    // look for it.)
-    let has = |knob: &str| faults_list.iter().any(|f| f.starts_with(knob));
-    let back_refused = has("--inject-denied") && !has("--adb-root") && has("--popup-after");
+    // (A popup that only BACK closes goes also on a phone that refuses `input keyevent` where
+    // raw touches land: the player touches the navigation bar's back button.)
     const LOSSY: [&str; 6] = [
         "--drop-taps",
         "--popup-after",
@@ -192,8 +188,7 @@ fn draw(rng: &mut Rng) -> Draw {
         .any(|f| LOSSY.iter().any(|l| f.starts_with(l)));
     // A tap lost any way (dropped, swallowed by a popup or a coach mark, sent to the launcher
     // or a dark screen, in flight when the link dropped) leaves a re-tap or brush trap set.
-    let recoverable =
-        faults.recoverable && !back_refused && app.allows(strategy, faults.drops, !lossless, limit);
+    let recoverable = faults.recoverable && app.allows(strategy, faults.drops, !lossless, limit);
     Draw {
         look,
         faults: faults_list,
