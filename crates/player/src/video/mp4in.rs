@@ -25,9 +25,6 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// Most samples accepted in one track (about 92 hours at 60 frames per second).
-pub const MAX_SAMPLES: u32 = 20_000_000;
-
 /// One video sample (frame) read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sample {

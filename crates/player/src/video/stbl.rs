@@ -9,7 +9,9 @@
 //! naming the track and the table.
 
 use super::boxes::{Reader, boxes};
-use super::mp4in::MAX_SAMPLES;
+
+/// Most samples accepted in one track (about 92 hours at 60 frames per second).
+pub const MAX_SAMPLES: u32 = 20_000_000;
 
 /// The raw sample tables of one track.
 struct Tables {
