@@ -124,9 +124,12 @@ pub struct SearchArgs {
     /// Show only the first N search steps as taps; the rest is searched on the host and the final digits are filled in.
     #[arg(long, value_name = "N")]
     pub max_visible_steps: Option<u64>,
-    /// Time budget: show as many search steps as fit in DURATION at the tap channel's measured
-    /// rate, then fill the rest of the solution in directly (the plan printed before playing
-    /// says how many). `none` shows every step, however long it takes.
+    /// Time budget, held as a deadline: show as many search steps as fit in DURATION at the tap
+    /// channel's measured rate, then fill the rest of the solution in directly (the plan printed
+    /// before playing says how many). The performance ends by the deadline: where the phone (or
+    /// this computer) turns out slower than measured, the steps stop earlier, and the summary
+    /// says how many were shown of those planned. `none` shows every step, however long it
+    /// takes.
     #[arg(long, value_name = "DURATION", default_value = "30m")]
     pub budget: Budget,
     /// Give up a search after N placements.

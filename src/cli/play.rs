@@ -133,6 +133,12 @@ fn summary(r: &PlayReport) -> std::io::Result<()> {
         },
         r.capture
     )?;
+    if let Some(cut) = &r.performed.deadline_cut {
+        outln!(
+            "note: {}",
+            super::words::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
+        )?;
+    }
     outln!("session: {}", r.session_dir.display())?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_autoplay::calibration::Calibration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
-use sudoku_autoplay::level::resume;
+use sudoku_autoplay::level::{PlayReport, resume};
 use sudoku_autoplay::session::{SessionMeta, read_journal};
 use sudoku_autoplay::text::count;
 
@@ -26,9 +26,10 @@ pub struct ResumeArgs {
     /// Calibration file (default: the one the session was recorded with).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
-    /// Time budget for the steps left: show as many as fit in DURATION at the rate the level's
-    /// taps went so far, then fill the rest of the solution in directly (the plan printed
-    /// before going on says how many). `none` shows every step left.
+    /// Time budget for the steps left, held as a deadline: show as many as fit in DURATION at
+    /// the rate the level's taps went so far, then fill the rest of the solution in directly
+    /// (the plan printed before going on says how many; where the phone goes slower, the steps
+    /// stop earlier, and the summary says so). `none` shows every step left.
     #[arg(long, value_name = "DURATION", default_value = "30m")]
     pub budget: Budget,
     #[command(flatten)]
@@ -87,15 +88,27 @@ pub fn run(args: &ResumeArgs) -> anyhow::Result<i32> {
         Ok(r) => r,
         Err(e) => return Ok(explain_failure(&args.adb, &cfg, &e)),
     };
+    summary(&r, start.elapsed())?;
+    Ok(0)
+}
+
+/// A resumed level's summary lines, `took` after the command began.
+fn summary(r: &PlayReport, took: Duration) -> std::io::Result<()> {
     outln!("{}", r.solution)?;
     outln!(
         "resumed and verified: {} played now, {}, {} in {:.1} s{}; session {}",
         count(r.performed.events_shown, "step"),
         count(r.performed.repairs, "repair"),
         count(r.performed.taps, "tap"),
-        start.elapsed().max(Duration::ZERO).as_secs_f64(),
+        took.as_secs_f64(),
         incidents(&r.performed),
         r.session_dir.display()
     )?;
-    Ok(0)
+    if let Some(cut) = &r.performed.deadline_cut {
+        outln!(
+            "note: {}",
+            super::words::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
+        )?;
+    }
+    Ok(())
 }

@@ -319,10 +319,11 @@ fn new_games(
         bar.finish_and_clear();
         match result {
             Ok(r) => eprintln!(
-                "{serial}: {d} game {game} of {games} solved and verified: {}, {}, {}",
+                "{serial}: {d} game {game} of {games} solved and verified: {}, {}, {}{}",
                 count(r.stats.placements, "placement"),
                 count(r.performed.taps, "tap"),
-                count(r.performed.repairs, "repair")
+                count(r.performed.repairs, "repair"),
+                deadline_note(&r)
             ),
             Err(e) => {
                 eprintln!("{serial}: {d} game {game} stopped: {}", error_text(&e));
@@ -397,11 +398,12 @@ fn work(
         bar.finish_and_clear();
         match result {
             Ok(r) => eprintln!(
-                "{serial}: level {level} solved and verified: {}, {}, {}, {}",
+                "{serial}: level {level} solved and verified: {}, {}, {}, {}{}",
                 count(r.stats.placements, "placement"),
                 count(r.stats.undos, "undo"),
                 count(r.performed.taps, "tap"),
-                count(r.performed.repairs, "repair")
+                count(r.performed.repairs, "repair"),
+                deadline_note(&r)
             ),
             Err(e) => {
                 eprintln!("{serial}: level {level} stopped: {}", error_text(&e));
@@ -412,6 +414,16 @@ fn work(
     if !stopped(stop) {
         eprintln!("{serial}: every level of {all} is played");
     }
+}
+
+/// `; ` and the note of a run whose steps the budget's deadline cut short; nothing otherwise.
+fn deadline_note(r: &sudoku_autoplay::level::PlayReport) -> String {
+    let measured = r.plan.as_ref().map(|p| p.rate);
+    r.performed
+        .deadline_cut
+        .as_ref()
+        .map(|c| format!("; {}", super::words::deadline_cut(c, measured)))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use sudoku_autoplay::play::forbidden::Forbidden;
 use sudoku_autoplay::play::plan::{Guarded, Plan};
 use sudoku_autoplay::play::setnum::BRUSH_TAPS;
 use sudoku_autoplay::play::stop::{RunFailed, Stop};
-use sudoku_autoplay::play::{Guard, StallHint, Stalled};
+use sudoku_autoplay::play::{DeadlineCut, Guard, StallHint, Stalled};
 use sudoku_autoplay::remedy::{Advised, Remedy};
 use sudoku_autoplay::text::{approx, count, human, rate, thousands};
 
@@ -344,6 +344,27 @@ pub fn plan(p: &Plan, level: Option<u32>, done: u64) -> String {
     s
 }
 
+/// Steps the budget's deadline kept from being shown, `measured` the plan's rate: `the run went
+/// slower than planned: showed 43,481 of the 128,664 steps planned, to keep the 1 min budget
+/// (--budget), and filled the rest of the solution in directly (taps at 1300/s where 10893/s
+/// were measured; 2.1 s looking at the screen)`.
+pub fn deadline_cut(c: &DeadlineCut, measured: Option<f64>) -> String {
+    let measured = measured
+        .map(|r| format!(" where {}/s were measured", rate(r)))
+        .unwrap_or_default();
+    format!(
+        "the run went slower than planned: showed {} of the {} steps planned, to keep the {} \
+         budget (--budget), and filled the rest of the solution in directly (taps at {}/s{}; {} \
+         looking at the screen)",
+        thousands(c.shown),
+        thousands(c.planned),
+        human(c.budget),
+        rate(c.rate),
+        measured,
+        human(c.looking)
+    )
+}
+
 /// One error of a chain, in these words where it is a typed reason.
 pub fn cause(e: &(dyn Error + 'static)) -> String {
     if let Some(f) = e.downcast_ref::<RunFailed>() {
@@ -535,6 +556,24 @@ mod tests {
             ) && text.ends_with(", or --max-visible-steps 13 (only the steps before the wrong digit that would end it)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_deadline_cut_says_how_many_steps_were_shown() {
+        let cut = sudoku_autoplay::play::DeadlineCut {
+            shown: 43_481,
+            planned: 128_664,
+            budget: std::time::Duration::from_secs(60),
+            rate: 1300.4,
+            looking: std::time::Duration::from_millis(2100),
+        };
+        assert_eq!(
+            super::deadline_cut(&cut, Some(10_893.0)),
+            "the run went slower than planned: showed 43,481 of the 128,664 steps planned, to \
+             keep the 1 min budget (--budget), and filled the rest of the solution in directly \
+             (taps at 1300/s where 10893/s were measured; 2.1 s looking at the screen)"
+        );
+        assert!(super::deadline_cut(&cut, None).contains("(taps at 1300/s; 2.1 s looking"));
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub struct PlayConfig {
     pub pace: Duration,
     pub max_visible_steps: Option<u64>,
     /// Show as many steps as fit in this time at the channel's measured rate, then fill the
-    /// rest directly (`None`: no limit).
+    /// rest directly (`None`: no limit); held as a deadline during the performance, where the
+    /// phone goes slower than measured (`PerformOptions::budget`).
     pub budget: Option<Duration>,
     pub max_steps: Option<u64>,
     pub verify_taps: u64,

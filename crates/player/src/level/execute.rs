@@ -57,14 +57,9 @@ impl Run<'_> {
             events: self.events,
             solution: self.solution,
         };
-        let outcome = perform(
-            &search,
-            &layout,
-            &mut target,
-            &mut session.journal,
-            &ropts,
-            &mut |p| on(&Update::Progress(*p)),
-        );
+        let outcome = perform(&search, &layout, &mut target, session, &ropts, &mut |p| {
+            on(&Update::Progress(*p))
+        });
         let perform_ms = started.elapsed().as_secs_f64() * 1e3;
         if let Some(frame) = &target.last_frame {
             session.save_frame("last", frame)?;
@@ -203,6 +198,7 @@ fn perform_options(cfg: &PlayConfig) -> PerformOptions {
         verify_interval: cfg.verify_interval,
         glance_interval: cfg.glance_interval,
         max_visible_steps: cfg.max_visible_steps,
+        budget: cfg.budget,
         stop: cfg.stop.clone(),
         ..PerformOptions::default()
     }

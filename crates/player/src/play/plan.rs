@@ -2,13 +2,26 @@
 //! channel's measured rate) and the time budget: as many steps as fit are shown, the rest of
 //! the solution is filled in directly.
 
-use super::setnum::{Encoder, Guard, Layout, Point};
+use super::setnum::{BRUSH_TAPS, Encoder, Guard, Layout, Point};
 use crate::board::Board;
 use crate::solver::Event;
 use std::time::Duration;
 
 /// Taps one direct fill of a cell can take at most (select, erase, digit).
 const FILL_TAPS_PER_CELL: u64 = 3;
+
+/// Taps a direct fill of one cell can take at most through `layout`: select, erase, digit, and
+/// the guard's taps where every write is guarded (`Layout::guard`).
+pub(crate) fn fill_taps_per_cell(layout: &Layout) -> u64 {
+    FILL_TAPS_PER_CELL
+        + match layout.guard() {
+            // Two givens before the cell, and the cell again where a re-tap does nothing.
+            Some(Guard::Givens) => 3,
+            // The key tapped BRUSH_TAPS times instead of once.
+            Some(Guard::Brush) => BRUSH_TAPS as u64 - 1,
+            None => 0,
+        }
+}
 
 /// What a performance will do, and how long it should take.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,8 +86,8 @@ impl Plan {
                 Event::Undo { cell, .. } => board.set(cell as usize, 0),
             }
         }
-        let fill =
-            (givens.to_line().bytes().filter(|&b| b == b'.').count() as u64) * FILL_TAPS_PER_CELL;
+        let fill = (givens.to_line().bytes().filter(|&b| b == b'.').count() as u64)
+            * fill_taps_per_cell(layout);
         let steps = events.len() as u64;
         let mut visible = max_visible.map_or(steps, |m| m.min(steps));
         let mut cut_by_budget = false;

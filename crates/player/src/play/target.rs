@@ -7,6 +7,7 @@
 pub type Point = (u32, u32);
 
 use crate::board::Board;
+use std::time::Instant;
 
 /// What the screen shows, as a performance needs to know it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +65,12 @@ pub trait Target {
     /// does not tell (the board does not show `d` finished).
     fn keys_moved(&mut self, _d: u8) -> anyhow::Result<Option<bool>> {
         Ok(None)
+    }
+    /// The time now, on the target's clock: the phone's is the host's; a test's may be one it
+    /// moves itself (taps and looks that take time), so that what a performance does by the
+    /// clock (its looks, the budget's deadline) is tested without waiting.
+    fn now(&self) -> Instant {
+        Instant::now()
     }
 }
 

@@ -21,7 +21,8 @@ pub(crate) use runs::append_run;
 pub use runs::{RunRecord, read_runs};
 
 use crate::board::Board;
-use crate::solver::Strategy;
+use crate::play::{Incident, Journal, Point, WriteKind};
+use crate::solver::{Event, Strategy};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,9 @@ pub struct SessionMeta {
     pub solution: String,
     pub placements: u64,
     pub undos: u64,
-    /// `--max-visible-steps`, if any.
+    /// The steps shown, where not every one is (the rest of the solution filled in directly):
+    /// the most asked for, or what the budget leaves, as planned or as its deadline cut it
+    /// during the run.
     pub max_visible_steps: Option<u64>,
     /// The app's package (seen in front with the board at the start), to bring it back from
     /// the background.
@@ -182,6 +185,30 @@ impl Session {
     }
 }
 
+/// A performance recorded into the session: its journal, and `session.toml`'s steps shown
+/// where the budget's deadline cut them short (so that a check and a resume expect the same).
+impl Journal for Session {
+    fn event(&mut self, index: usize, event: Event, taps: &[Point]) -> anyhow::Result<()> {
+        self.journal.event(index, event, taps)
+    }
+    fn write(
+        &mut self,
+        kind: WriteKind,
+        cell: usize,
+        digit: u8,
+        taps: &[Point],
+    ) -> anyhow::Result<()> {
+        self.journal.write(kind, cell, digit, taps)
+    }
+    fn incident(&mut self, incident: &Incident) -> anyhow::Result<()> {
+        self.journal.incident(incident)
+    }
+    fn shown_until(&mut self, end: usize) -> anyhow::Result<()> {
+        self.meta.max_visible_steps = Some(end as u64);
+        self.save_meta()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,5 +274,14 @@ mod tests {
 
         let e = SessionMeta::load(dir.path()).unwrap_err().to_string();
         assert!(e.contains("is this a session directory"), "{e}");
+    }
+
+    #[test]
+    fn steps_cut_short_during_the_run_are_recorded_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::create(dir.path(), meta()).unwrap();
+        s.shown_until(1234).unwrap();
+        let meta = SessionMeta::load(&s.dir).unwrap();
+        assert_eq!(meta.max_visible_steps, Some(1234));
     }
 }

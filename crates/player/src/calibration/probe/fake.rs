@@ -466,6 +466,9 @@ impl Target for FakeApp {
         Ok(Seen::Board(self.board()))
     }
 
+    fn now(&self) -> Instant {
+        self.epoch + self.clock
+    }
     fn back(&mut self) -> anyhow::Result<()> {
         Ok(())
     }
@@ -494,9 +497,5 @@ impl ProbeTarget for FakeApp {
 
     fn pause(&mut self, d: Duration) {
         self.clock += d;
-    }
-
-    fn now(&self) -> Instant {
-        self.epoch + self.clock
     }
 }

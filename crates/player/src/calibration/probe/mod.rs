@@ -38,7 +38,7 @@ use crate::calibration::{Calibration, InputSection};
 use crate::play::{Point, Target};
 use image::RgbaImage;
 use prober::Prober;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How often the screen is looked at until it stops changing after taps (ripples, highlights,
 /// a digit drawn), and how many looks at most.
@@ -57,13 +57,9 @@ pub trait ProbeTarget: Target {
     fn screenshot(&mut self) -> anyhow::Result<RgbaImage>;
     /// The words on the screen (`None`: they cannot be read).
     fn words(&mut self) -> anyhow::Result<Option<ScreenWords>>;
-    /// Lets `d` pass while the phone draws.
+    /// Lets `d` pass while the phone draws (on the clock of [`Target::now`]).
     fn pause(&mut self, d: Duration) {
         std::thread::sleep(d);
-    }
-    /// The time now, on the clock that [`ProbeTarget::pause`] moves.
-    fn now(&self) -> Instant {
-        Instant::now()
     }
 }
 

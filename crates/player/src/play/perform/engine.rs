@@ -1,11 +1,15 @@
 //! The performance itself: the search's events in order as taps, with a look at the screen
-//! every so often (a glance, or a verification with repairs: `verify.rs`), the hidden steps
-//! filled directly, and the completing write right after a verification.
+//! every so often (a glance, or a verification with repairs: `verify.rs`), the steps stopped
+//! where the budget's deadline falls (`deadline.rs`), the hidden steps filled directly, and the
+//! completing write right after a verification.
 
+use super::deadline::Deadline;
+use super::looks::Looks;
 use super::proof::Proof;
 use super::stall::Loss;
 use super::{
-    Completion, Journal, PerformOptions, PerformReport, Progress, ProgressFn, WriteKind, apply,
+    Completion, DeadlineCut, Journal, PerformOptions, PerformReport, Progress, ProgressFn,
+    WriteKind, apply,
 };
 use crate::board::{Board, CELLS};
 use crate::play::setnum::{Encoder, finished};
@@ -28,12 +32,8 @@ pub(super) struct Performance<'a, 'l> {
     pub(super) expected: Board,
     pub(super) report: PerformReport,
     pub(super) taps: Vec<Point>,
-    pub(super) since_verify: u64,
-    pub(super) last_verify: Instant,
-    pub(super) last_look: Instant,
-    /// The glance interval: the option, or longer where screenshots are slow (a glance costs
-    /// at most about an eighth of the time).
-    pub(super) glance_every: Duration,
+    /// When the next look is due (`looks.rs`).
+    pub(super) looks: Looks,
     pub(super) done: u64,
     pub(super) total: u64,
     /// Whether keys move when a digit is finished is still to be seen on the screen.
@@ -51,6 +51,8 @@ pub(super) struct Performance<'a, 'l> {
     pub(super) loss: Loss,
     /// Whether the run's taps are seen to land (`proof.rs`).
     pub(super) proof: Proof,
+    /// The budget, held while the steps are shown.
+    pub(super) deadline: Option<Deadline>,
 }
 
 /// Where the events shown end, and which event writes last.
@@ -76,17 +78,56 @@ impl Performance<'_, '_> {
             .max_visible_steps
             .map_or(events.len(), |n| (n as usize).min(events.len()))
             .max(start_at);
-        let shown = Shown {
+        let mut shown = Shown {
             end: visible_end,
             last_event: (visible_end == events.len() && start_at < events.len())
                 .then(|| events.len() - 1),
         };
-        self.steps(events, start_at, &shown, progress)?;
-        self.report.events_hidden = (events.len() - visible_end) as u64;
+        if let Some(cut) = self.steps(events, start_at, &shown, progress)? {
+            self.cut(cut, shown.end)?;
+            shown = Shown {
+                end: cut,
+                last_event: None,
+            };
+        }
+        self.report.events_hidden = (events.len() - shown.end) as u64;
         if self.report.completion.is_some() {
             return Ok(());
         }
         self.finish(events, &shown, progress)
+    }
+
+    /// Whether the next step would end the performance past the budget's deadline.
+    fn past_deadline(&self) -> bool {
+        let Some(deadline) = &self.deadline else {
+            return false;
+        };
+        let cells = (0..CELLS)
+            .filter(|&c| self.expected.get(c) != self.solution.get(c))
+            .count();
+        deadline.passed(self.target.now(), self.report.taps, cells as u64)
+    }
+
+    /// The steps shown end before `end` instead of `planned`: said in the report and the
+    /// journal (the session's record of the steps shown follows it).
+    fn cut(&mut self, end: usize, planned: usize) -> anyhow::Result<()> {
+        let now = self.target.now();
+        let Some(d) = &self.deadline else {
+            return Ok(());
+        };
+        let cut = DeadlineCut {
+            shown: end as u64,
+            planned: planned as u64,
+            budget: d.budget(),
+            rate: d.rate(now, self.report.taps),
+            looking: d.looking(),
+        };
+        tracing::info!(
+            ?cut,
+            "slower than planned: the steps stop to keep the budget"
+        );
+        self.report.deadline_cut = Some(cut);
+        self.journal.shown_until(end)
     }
 
     /// Applies the events already on the screen (resuming at `start_at`) to what the host
@@ -105,14 +146,15 @@ impl Performance<'_, '_> {
         Ok(start_at)
     }
 
-    /// The events shown, but the completing one, each after a look when one is due.
+    /// The events shown, but the completing one, each after a look when one is due; stopped
+    /// before event `i` where the budget's deadline falls there (`Some(i)`).
     fn steps(
         &mut self,
         events: &[Event],
         start_at: usize,
         shown: &Shown,
         progress: &mut ProgressFn<'_>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Option<usize>> {
         for (i, &ev) in events
             .iter()
             .enumerate()
@@ -120,7 +162,7 @@ impl Performance<'_, '_> {
             .skip(start_at)
         {
             if self.report.completion.is_some() {
-                return Ok(());
+                return Ok(None);
             }
             self.check_stop()?;
             // Look before the step's taps, not after them: what the screen turned into since
@@ -128,18 +170,36 @@ impl Performance<'_, '_> {
             if self.due() {
                 let want = self.expected;
                 self.verify(&want)?;
-            } else if self.last_look.elapsed() >= self.glance_every {
+            } else if self.since(self.looks.last_look) >= self.looks.glance_every {
                 self.glance()?;
             }
             if self.report.completion.is_some() {
-                return Ok(());
+                return Ok(None);
+            }
+            if self.past_deadline() {
+                return Ok(Some(i));
             }
             let sent = self.send_event(i, ev);
             self.after(sent)?;
             self.done = i as u64 + 1;
             progress(&self.progress());
         }
-        Ok(())
+        Ok(None)
+    }
+
+    /// A look ran from `started` until now: the budget's deadline counts it apart from the
+    /// taps' time (see [`Deadline::looked`]; `full`: a verification's, where nothing happened
+    /// to the phone).
+    pub(super) fn looked(&mut self, started: Instant, full: bool) {
+        let (now, taps) = (self.target.now(), self.report.taps);
+        if let Some(deadline) = self.deadline.as_mut() {
+            deadline.looked(started, now, taps, full);
+        }
+    }
+
+    /// The time since `then`, on the target's clock.
+    pub(super) fn since(&self, then: Instant) -> Duration {
+        self.target.now().saturating_duration_since(then)
     }
 
     /// Every cell but the last filled and verified, then the completing write, then the
@@ -288,7 +348,7 @@ impl Performance<'_, '_> {
         }
         let n = self.taps.len() as u64;
         self.report.taps += n;
-        self.since_verify += n;
+        self.looks.taps += n;
         self.loss.sent(n);
         for &p in &self.taps {
             self.target.tap(p)?;
@@ -338,21 +398,23 @@ impl Performance<'_, '_> {
     /// one early, after the run's first digits (`proof.rs`), so that taps that do not land, or
     /// that the app does not take as the calibration says, are found before many more are sent.
     fn due(&self) -> bool {
-        (self.options.verify_taps > 0 && self.since_verify >= self.options.verify_taps)
-            || self.last_verify.elapsed() >= self.options.verify_interval
+        (self.options.verify_taps > 0 && self.looks.taps >= self.options.verify_taps)
+            || self.since(self.looks.last_verify) >= self.options.verify_interval
             || self.proof_due()
     }
 
     /// Is the board still there? If not, a full look (after the taps in flight landed).
     fn glance(&mut self) -> anyhow::Result<()> {
-        let started = Instant::now();
+        let started = self.target.now();
         let glanced = self.target.glance();
+        let took = self.since(started);
+        self.looked(started, false);
         // Zero: before every step, as asked.
         let asked = self.options.glance_interval;
         if !asked.is_zero() {
-            self.glance_every = asked.max(started.elapsed() * 8);
+            self.looks.glance_every = asked.max(took * 8);
         }
-        self.last_look = Instant::now();
+        self.looks.last_look = self.target.now();
         match glanced {
             Ok(true) => Ok(()),
             Ok(false) => {

@@ -7,7 +7,8 @@
 //! verifications a glance every `glance_interval` checks that the board is still there (a
 //! game-over screen, a dark screen or another app are noticed within seconds). With
 //! `max_visible_steps`, only the first N events are shown and the final digits are then filled
-//! directly.
+//! directly; with a `budget`, the steps stop being shown too once the rest would end past it at
+//! the rate the phone has gone so far (`deadline.rs`).
 //!
 //! The run succeeds only when the solved board is read back from the screen, or the app's
 //! completion screen is recognised positively ([`Seen::Completed`]); the write that completes the
@@ -18,8 +19,10 @@
 //! restarted, the level is opened again and its digits re-entered; otherwise the run stops and
 //! names what it saw.
 
+mod deadline;
 mod engine;
 mod judge;
+mod looks;
 mod proof;
 mod several;
 mod stall;
@@ -33,7 +36,7 @@ use super::target::{Incident, Point, Target};
 use crate::board::Board;
 use crate::solver::Event;
 use engine::Performance;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Where performed events are recorded (the session journal).
 pub trait Journal {
@@ -49,6 +52,11 @@ pub trait Journal {
     ) -> anyhow::Result<()>;
     /// A reconnect or an interruption.
     fn incident(&mut self, _incident: &Incident) -> anyhow::Result<()> {
+        Ok(())
+    }
+    /// The steps shown end before index `end` (the budget's deadline cut them short): the
+    /// rest of the solution is filled in directly.
+    fn shown_until(&mut self, _end: usize) -> anyhow::Result<()> {
         Ok(())
     }
 }
@@ -83,6 +91,10 @@ pub struct PerformOptions {
     pub glance_interval: Duration,
     /// Show only the first N events, then fill the solution directly.
     pub max_visible_steps: Option<u64>,
+    /// The time the performance may take from its start: the steps stop being shown (the rest
+    /// of the solution filled in directly) once filling in and the last looks would end past
+    /// it at the rate the taps have gone so far (`None`: no limit).
+    pub budget: Option<Duration>,
     /// Resume: the events before this index are already on the screen.
     pub start_at: usize,
     /// Look at the screen before the first tap (when resuming).
@@ -101,6 +113,7 @@ impl Default for PerformOptions {
             verify_interval: Duration::from_secs(30),
             glance_interval: Duration::from_secs(2),
             max_visible_steps: None,
+            budget: None,
             start_at: 0,
             check_first: false,
             stalled_rounds: 5,
@@ -123,8 +136,11 @@ pub enum Completion {
 pub struct PerformReport {
     /// Events shown as taps (this run).
     pub events_shown: u64,
-    /// Events computed on the host but not shown (`max_visible_steps`).
+    /// Events computed on the host but not shown (`max_visible_steps`, the budget).
     pub events_hidden: u64,
+    /// The budget's deadline stopped the steps shown short of those planned: the phone was
+    /// slower than measured.
+    pub deadline_cut: Option<DeadlineCut>,
     pub taps: u64,
     /// Repair writes: cells found wrong on screen and written again (an erase before a write
     /// counts as one too), as the journal counts them.
@@ -144,6 +160,21 @@ pub struct PerformReport {
     /// wrong: what it marked, and the solution written last.
     pub rewritten: Option<Box<Rewritten>>,
     pub elapsed: Duration,
+}
+
+/// Steps the budget's deadline kept from being shown (the run went slower than the plan's
+/// rate).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DeadlineCut {
+    /// The steps before this index were shown (counted from the search's first).
+    pub shown: u64,
+    /// The steps before this index were to be shown.
+    pub planned: u64,
+    pub budget: Duration,
+    /// The taps per second until then, the time spent looking at the screen aside.
+    pub rate: f64,
+    /// The time spent looking at the screen until then.
+    pub looking: Duration,
 }
 
 /// Digits of a solution that the app marked wrong (a puzzle with several solutions), and the
@@ -201,7 +232,12 @@ pub(crate) fn perform(
         events,
         solution,
     } = search;
-    let start = Instant::now();
+    let start = target.now();
+    let several = crate::solver::fast::count_solutions(&givens, 2) > 1;
+    let fill_taps = super::plan::fill_taps_per_cell(layout);
+    let deadline = options
+        .budget
+        .map(|b| deadline::Deadline::new(start, b, fill_taps, several));
     let mut r = Performance {
         enc: Encoder::for_givens(layout, &givens),
         target,
@@ -210,13 +246,10 @@ pub(crate) fn perform(
         expected: givens,
         givens,
         solution,
-        several: crate::solver::fast::count_solutions(&givens, 2) > 1,
+        several,
         report: PerformReport::default(),
         taps: Vec::with_capacity(4),
-        since_verify: 0,
-        last_verify: Instant::now(),
-        last_look: Instant::now(),
-        glance_every: options.glance_interval,
+        looks: looks::Looks::new(start, options.glance_interval),
         done: 0,
         total: events.len() as u64,
         keys_unknown: layout.rules.finished_keys == crate::calibration::FinishedKeys::Unknown,
@@ -225,11 +258,12 @@ pub(crate) fn perform(
         incidents_at_look: 0,
         loss: stall::Loss::default(),
         proof: proof::Proof::new(),
+        deadline,
     };
     let result = r.run(events, progress);
     // What happened last (a reconnect before the device was given up) is journaled too.
     let noted = r.note_incidents();
-    r.report.elapsed = start.elapsed();
+    r.report.elapsed = r.target.now().saturating_duration_since(start);
     match result.and(noted) {
         Ok(()) => Ok(r.report),
         Err(error) => {

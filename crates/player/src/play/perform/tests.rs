@@ -5,6 +5,7 @@ use crate::play::setnum::Cancel;
 use crate::play::stop::{Restored, Stop, is_restored};
 use crate::play::target::{IncidentKind, Seen};
 use crate::solver::{Options, Recorder, Strategy, search};
+use std::time::Instant;
 
 /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes (or, with a
 /// toggle layout, clears a cell holding that digit), erase clears; taps can be dropped, a popup can swallow them, the link can drop, the game can
@@ -51,6 +52,39 @@ struct MemoryApp<'a> {
     marks_wrong: bool,
     /// The words shown under the board once the app takes it as solved (the board stays).
     end_line: Option<&'static str>,
+    /// A clock of its own (else the host's), moved by taps and looks.
+    clock: Option<Clock>,
+}
+
+/// A phone's time that the test sets: each tap and each look takes so long; from some tap on,
+/// taps may take longer (the phone or the host turned busy).
+struct Clock {
+    epoch: Instant,
+    elapsed: Duration,
+    tap: Duration,
+    look: Duration,
+    /// From this many taps on, each takes this long.
+    slower: Option<(u64, Duration)>,
+}
+
+impl Clock {
+    fn new(tap: Duration, look: Duration) -> Clock {
+        Clock {
+            epoch: Instant::now(),
+            elapsed: Duration::ZERO,
+            tap,
+            look,
+            slower: None,
+        }
+    }
+
+    /// The time tap number `n` (from 1) takes.
+    fn tap(&self, n: u64) -> Duration {
+        match self.slower {
+            Some((from, slow)) if n >= from => slow,
+            _ => self.tap,
+        }
+    }
 }
 
 impl MemoryApp<'_> {
@@ -77,6 +111,9 @@ impl Target for MemoryApp<'_> {
     fn tap(&mut self, p: Point) -> anyhow::Result<()> {
         self.advance();
         self.taps += 1;
+        if let Some(c) = &mut self.clock {
+            c.elapsed += c.tap(self.taps);
+        }
         if self.restore_at == Some(self.taps) {
             // The link drops with this tap (lost), and comes back.
             self.restore_at = None;
@@ -130,8 +167,16 @@ impl Target for MemoryApp<'_> {
             .filter(|_| self.complete())
             .map(|w| format!("the app shows \"{w}\"")))
     }
+    fn now(&self) -> Instant {
+        self.clock
+            .as_ref()
+            .map_or_else(Instant::now, |c| c.epoch + c.elapsed)
+    }
     fn look(&mut self) -> anyhow::Result<Seen> {
         self.advance();
+        if let Some(c) = &mut self.clock {
+            c.elapsed += c.look;
+        }
         if self.asleep {
             self.incidents.push(Incident {
                 kind: IncidentKind::Interruption,
@@ -219,6 +264,7 @@ fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
         checks_solution: false,
         marks_wrong: false,
         end_line: None,
+        clock: None,
     }
 }
 
@@ -650,6 +696,122 @@ fn hidden_steps_are_filled_directly() {
     let report = solved(Strategy::RowMajor, opts, |_| {});
     assert_eq!(report.events_shown, 100);
     assert_eq!(report.events_hidden, 4208 + 4157 - 100);
+}
+
+/// A journal that counts the events and keeps where the steps shown were cut.
+#[derive(Default)]
+struct Counted {
+    events: usize,
+    shown_until: Option<usize>,
+}
+
+impl Journal for Counted {
+    fn event(&mut self, _: usize, _: Event, _: &[Point]) -> anyhow::Result<()> {
+        self.events += 1;
+        Ok(())
+    }
+    fn write(&mut self, _: WriteKind, _: usize, _: u8, _: &[Point]) -> anyhow::Result<()> {
+        Ok(())
+    }
+    fn shown_until(&mut self, end: usize) -> anyhow::Result<()> {
+        self.shown_until = Some(end);
+        Ok(())
+    }
+}
+
+/// Performs the row-major search of LEET (about 14,000 taps) within `budget` on a phone
+/// on its own clock (`clock`): the report, the journal, and the app's board.
+fn within_budget(budget: Duration, clock: Clock) -> (PerformReport, Counted, Board, Board) {
+    let layout = layout();
+    let (givens, events, solution) = search_of(Strategy::RowMajor);
+    let mut app = app(&layout, givens, solution);
+    app.clock = Some(clock);
+    let opts = PerformOptions {
+        budget: Some(budget),
+        ..PerformOptions::default()
+    };
+    let search = Search {
+        givens,
+        events: &events,
+        solution,
+    };
+    let mut journal = Counted::default();
+    let report = perform(&search, &layout, &mut app, &mut journal, &opts, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{:#}", e.error));
+    (report, journal, app.board, solution)
+}
+
+/// Taps of `tap_ms` each and looks of 300 ms.
+fn clock(tap_ms: u64) -> Clock {
+    Clock::new(Duration::from_millis(tap_ms), Duration::from_millis(300))
+}
+
+#[test]
+fn the_budget_holds_where_the_phone_is_slower_than_planned() {
+    // The plan showed every step (14,000 taps fit 60 s at the rate it measured), but the
+    // phone takes 10 ms a tap: the steps stop where the fill-in and the last looks still end
+    // within the budget.
+    let budget = Duration::from_secs(60);
+    let (report, journal, board, solution) = within_budget(budget, clock(10));
+    assert_eq!(board, solution);
+    assert!(report.elapsed <= budget, "{:?}", report.elapsed);
+    let cut = report.deadline_cut.expect("the steps cut short");
+    assert_eq!(cut.planned, 4208 + 4157);
+    assert_eq!(cut.shown, report.events_shown);
+    assert_eq!(report.events_hidden, cut.planned - cut.shown);
+    // Most of the budget went to steps, and what was shown is what the journal says.
+    assert!(cut.shown > 2000, "{cut:?}");
+    assert_eq!(journal.events as u64, cut.shown);
+    assert_eq!(journal.shown_until, Some(cut.shown as usize));
+}
+
+#[test]
+fn the_budget_holds_where_the_phone_turns_slower_during_the_run() {
+    // 2 ms a tap (every step fits 60 s), then from the 5,000th tap on 25 ms (a loaded host):
+    // the steps go on as long as the rest still fits, and the run ends within the budget.
+    let budget = Duration::from_secs(60);
+    let mut slowing = clock(2);
+    slowing.slower = Some((5000, Duration::from_millis(25)));
+    let (report, journal, board, solution) = within_budget(budget, slowing);
+    assert_eq!(board, solution);
+    assert!(report.elapsed <= budget, "{:?}", report.elapsed);
+    // The last steps' time is the budget's: within a few seconds of it.
+    assert!(
+        report.elapsed >= budget - Duration::from_secs(5),
+        "{report:?}"
+    );
+    let cut = report.deadline_cut.expect("the steps cut short");
+    assert_eq!(cut.shown, report.events_shown);
+    assert_eq!(journal.shown_until, Some(cut.shown as usize));
+    assert!(report.taps > 5000, "{report:?}");
+    // The rate said is the taps' over the whole run, looks aside: between the two.
+    assert!(cut.rate > 40.0 && cut.rate < 500.0, "{cut:?}");
+}
+
+#[test]
+fn slow_screenshots_do_not_pass_for_slow_taps() {
+    // Looks of 2 s each (a slow phone's screenshots, a verification after the first digits
+    // and every 2,000 taps) and taps of 1 ms: the steps all fit 60 s with their looks, so
+    // none is cut, though early on the time per tap with the looks counted in is far more.
+    let budget = Duration::from_secs(60);
+    let (report, _, board, solution) = within_budget(
+        budget,
+        Clock::new(Duration::from_millis(1), Duration::from_secs(2)),
+    );
+    assert_eq!(board, solution);
+    assert_eq!(report.deadline_cut, None, "{report:?}");
+    assert!(report.elapsed <= budget, "{:?}", report.elapsed);
+}
+
+#[test]
+fn a_phone_as_fast_as_planned_shows_every_step_within_the_budget() {
+    let budget = Duration::from_secs(60);
+    let (report, journal, board, solution) = within_budget(budget, clock(2));
+    assert_eq!(board, solution);
+    assert_eq!(report.deadline_cut, None);
+    assert_eq!(report.events_shown, 4208 + 4157);
+    assert_eq!(journal.shown_until, None);
+    assert!(report.elapsed <= budget, "{:?}", report.elapsed);
 }
 
 #[test]

@@ -8,7 +8,6 @@ use super::engine::Performance;
 use crate::board::{Board, CELLS, cell_name};
 use crate::play::stop::is_restored;
 use crate::play::target::Seen;
-use std::time::Instant;
 
 /// How many times a verification looks again after a lost and restored link.
 const RESTORES: u32 = 20;
@@ -111,9 +110,7 @@ impl Performance<'_, '_> {
     /// what it saw, and whether the phone had been interrupted (the screen off, the app away).
     /// `None` when the link was lost and restored meanwhile: look again.
     fn look_round(&mut self, rounds: &mut Rounds) -> anyhow::Result<Option<(Seen, bool)>> {
-        self.since_verify = 0;
-        self.last_verify = Instant::now();
-        self.last_look = self.last_verify;
+        self.looks.verifying(self.target.now());
         self.options.stop.check()?;
         let seen = self.target.sync().and_then(|()| {
             // A late clear the taps just asked for falls due first: a look before it sees
@@ -121,13 +118,19 @@ impl Performance<'_, '_> {
             if let Some(rest) = self.enc.late_pending() {
                 std::thread::sleep(rest);
             }
-            self.target.look()
+            let started = self.target.now();
+            self.target.look().map(|seen| (seen, started))
         });
-        let before = self.report.interruptions;
+        let before = (self.report.interruptions, self.report.reconnects);
         self.note_incidents()?;
-        let interrupted = self.report.interruptions > before;
+        let interrupted = self.report.interruptions > before.0;
         match seen {
-            Ok(seen) => Ok(Some((seen, interrupted))),
+            Ok((seen, started)) => {
+                // What a look costs, where nothing happened to the phone meanwhile.
+                let calm = (self.report.interruptions, self.report.reconnects) == before;
+                self.looked(started, calm);
+                Ok(Some((seen, interrupted)))
+            }
             Err(e) => {
                 self.restored(e, rounds)?;
                 Ok(None)
