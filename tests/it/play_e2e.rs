@@ -1086,9 +1086,9 @@ fn check_deadline_cut(sim: &SimHandle, report: &PlayReport, budget: Duration, ma
     let plan = report.plan.clone().unwrap();
     let performed = &report.performed;
     assert!(performed.elapsed <= budget + margin, "{performed:?}");
-    let cut = performed
-        .deadline_cut
-        .expect("steps cut to keep the budget");
+    let Some(cut) = performed.deadline_cut else {
+        panic!("no step cut to keep the budget: {performed:?} {plan:?}");
+    };
     assert_eq!(cut.planned, plan.visible_steps, "{cut:?} {plan:?}");
     assert!(cut.shown < cut.planned && cut.shown > 0, "{cut:?}");
     assert_eq!(cut.shown, performed.events_shown);
@@ -1122,7 +1122,7 @@ fn the_budget_is_a_deadline_when_the_host_turns_slow_after_the_plan() {
     })
     .unwrap();
     let took = started.elapsed();
-    check_deadline_cut(&sim, &report, budget, Duration::from_millis(500));
+    check_deadline_cut(&sim, &report, budget, Duration::from_secs(1));
     // The whole play: the performance, and finding the phone, reading and planning before.
     assert!(took < budget + Duration::from_secs(10), "{took:?}");
 }
@@ -1131,7 +1131,8 @@ fn the_budget_is_a_deadline_when_the_host_turns_slow_after_the_plan() {
 fn the_budget_is_a_deadline_where_a_phones_screenshots_cost_what_the_plan_left_out() {
     // A phone with its costs (`--timing phone`: a raw screenshot about half a second, taps as
     // fast as the app takes them): the plan counts the taps only, the run also looks at the
-    // screen now and then. Level 30's steps that fit 5 s of taps do not fit with the looks.
+    // screen, here every 100 taps. Level 30's steps that fit 5 s of taps (however loaded this
+    // computer is when the rate is measured) do not fit with the seconds of looks.
     let data = tempfile::tempdir().unwrap();
     let mut c = SimConfig::new(profile::profile("pixel").unwrap().clone());
     c.timing = autoplay_sim::timing::TimingMode::Phone;
@@ -1141,13 +1142,14 @@ fn the_budget_is_a_deadline_where_a_phones_screenshots_cost_what_the_plan_left_o
     let budget = Duration::from_secs(5);
     let mut cfg = config(data.path(), 30, Strategy::RowMajor);
     cfg.budget = Some(budget);
+    cfg.verify_taps = 100;
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
     assert!(
         report.plan.as_ref().unwrap().cut_by_budget,
         "{:?}",
         report.plan
     );
-    check_deadline_cut(&sim, &report, budget, Duration::from_millis(500));
+    check_deadline_cut(&sim, &report, budget, Duration::from_secs(1));
 }
 
 #[test]

@@ -110,7 +110,10 @@ impl Performance<'_, '_> {
     /// what it saw, and whether the phone had been interrupted (the screen off, the app away).
     /// `None` when the link was lost and restored meanwhile: look again.
     fn look_round(&mut self, rounds: &mut Rounds) -> anyhow::Result<Option<(Seen, bool)>> {
-        self.looks.verifying(self.target.now());
+        // The look's time includes the wait for the taps in flight: that is the phone's
+        // latency, paid once a look, not each tap's time (`deadline.rs`).
+        let started = self.target.now();
+        self.looks.verifying(started);
         self.options.stop.check()?;
         let seen = self.target.sync().and_then(|()| {
             // A late clear the taps just asked for falls due first: a look before it sees
@@ -118,14 +121,13 @@ impl Performance<'_, '_> {
             if let Some(rest) = self.enc.late_pending() {
                 std::thread::sleep(rest);
             }
-            let started = self.target.now();
-            self.target.look().map(|seen| (seen, started))
+            self.target.look()
         });
         let before = (self.report.interruptions, self.report.reconnects);
         self.note_incidents()?;
         let interrupted = self.report.interruptions > before.0;
         match seen {
-            Ok((seen, started)) => {
+            Ok(seen) => {
                 // What a look costs, where nothing happened to the phone meanwhile.
                 let calm = (self.report.interruptions, self.report.reconnects) == before;
                 self.looked(started, calm);
