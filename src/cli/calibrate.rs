@@ -8,7 +8,6 @@ use super::read::load_image;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use sudoku_autoplay::board::cell_name;
-use sudoku_autoplay::calibration::probe::Probed;
 use sudoku_autoplay::calibration::{
     CalibrateOptions, Calibration, CalibrationError, Erase, InputMode, Navigation,
 };
@@ -16,6 +15,7 @@ use sudoku_autoplay::level::calibrate::{
     CalibrateReport, HintOutside, NotCalibrated, Source, Update, calibrate,
 };
 use sudoku_autoplay::phone::level_list::LevelList;
+use sudoku_autoplay::probe::Probed;
 use sudoku_autoplay::text::count;
 use sudoku_autoplay::vision::overlay::{self, Marks};
 use sudoku_autoplay::vision::survey::{Hints, Survey};

@@ -25,7 +25,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     ("play", &["play"], &["base", "solver", "calibration"]),
     (
         "probe",
-        &["calibration::probe"],
+        &["probe"],
         &["base", "solver", "vision", "calibration", "play"],
     ),
     (
@@ -268,10 +268,10 @@ fn the_layers_are_read_from_the_code() {
     );
     let probe = forbidden(
         "use crate::device::android::UiNode;\nuse crate::play::Target;\n",
-        &m("calibration::probe::keys"),
+        &m("probe::keys"),
     );
     assert_eq!(probe.len(), 1, "{probe:?}");
-    assert_eq!(layer(&m("calibration::probe::keys")), Some("probe"));
+    assert_eq!(layer(&m("probe::keys")), Some("probe"));
     assert_eq!(layer(&m("calibration::lookup")), Some("calibration"));
 }
 
@@ -290,5 +290,266 @@ fn no_player_file_is_over_800_lines() {
     assert!(
         long.is_empty(),
         "files over 800 lines, split them: {long:?}"
+    );
+}
+
+/// The player's files as a graph: for each file (by module path), the files its code names
+/// (each import resolved to the longest module path a file has; a file naming itself left out).
+fn file_graph(files: &[crate::common::rust_source::SourceFile]) -> Vec<(String, Vec<String>)> {
+    let modules: Vec<&[String]> = files.iter().map(|f| f.module.as_slice()).collect();
+    files
+        .iter()
+        .map(|f| {
+            let mut to: Vec<String> = imports(&f.code, &f.module)
+                .iter()
+                .filter_map(|path| {
+                    (1..=path.len())
+                        .rev()
+                        .find_map(|n| modules.iter().find(|m| **m == &path[..n]))
+                })
+                .filter(|m| **m != f.module.as_slice())
+                .map(|m| m.join("::"))
+                .collect();
+            to.sort();
+            to.dedup();
+            (f.module.join("::"), to)
+        })
+        .collect()
+}
+
+/// The circles of a graph: its strongly connected parts of more than one node (Tarjan's).
+fn circles(graph: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        graph: &'a [(String, Vec<String>)],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            let edges = &self.graph[v].1;
+            for name in edges {
+                let Some(w) = self.graph.iter().position(|(n, _)| n == name) else {
+                    continue;
+                };
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut part = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    part.push(self.graph[w].0.clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                if part.len() > 1 {
+                    part.sort();
+                    self.out.push(part);
+                }
+            }
+        }
+    }
+    let n = graph.len();
+    let mut walk = Walk {
+        graph,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..n {
+        if walk.index[v].is_none() {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+/// The one circle ARCHITECTURE.md allows: the fast solver's state and its triads, two halves
+/// of one hot loop.
+const ALLOWED_CIRCLE: [&str; 2] = ["solver::fast::state", "solver::fast::triads"];
+
+/// The circles of files that are not the allowed one.
+fn file_circles(graph: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+    circles(graph)
+        .into_iter()
+        .filter(|c| c.as_slice() != ALLOWED_CIRCLE)
+        .collect()
+}
+
+/// Pairs of top-level modules that use each other.
+fn mutual_modules(graph: &[(String, Vec<String>)]) -> Vec<(String, String)> {
+    let top = |m: &str| m.split("::").next().unwrap_or("").to_string();
+    let mut edges = std::collections::BTreeSet::new();
+    for (from, tos) in graph {
+        for to in tos {
+            if top(from) != top(to) {
+                edges.insert((top(from), top(to)));
+            }
+        }
+    }
+    edges
+        .iter()
+        .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn no_circle_of_files_and_no_two_modules_that_use_each_other() {
+    let graph = file_graph(&player_sources());
+    let (found, mutual) = (file_circles(&graph), mutual_modules(&graph));
+    assert!(
+        found.is_empty() && mutual.is_empty(),
+        "files that use each other round a circle (ARCHITECTURE.md, invariants):\n{found:#?}\n\
+         top-level modules that use each other: {mutual:?}"
+    );
+}
+
+#[test]
+fn circles_and_mutual_modules_are_found() {
+    let g = |edges: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        edges
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    };
+    let graph = g(&[
+        ("play::a", &["play::b"]),
+        ("play::b", &["play::c", "board"]),
+        ("play::c", &["play::a"]),
+        ("board", &[]),
+        ("solver::fast::state", &["solver::fast::triads"]),
+        ("solver::fast::triads", &["solver::fast::state"]),
+        ("probe::x", &["play::a"]),
+        ("play::d", &["probe::x"]),
+    ]);
+    assert_eq!(
+        file_circles(&graph),
+        [vec!["play::a", "play::b", "play::c"]]
+    );
+    assert_eq!(
+        mutual_modules(&graph),
+        [("play".to_string(), "probe".to_string())]
+    );
+    // Read from code: a file's `super::` and `crate::` paths resolved to files.
+    let files = [
+        ("play/perform/engine.rs", "use super::proof::Proof;\n"),
+        ("play/perform/proof.rs", "use super::engine::Performance;\n"),
+    ]
+    .map(|(p, code)| crate::common::rust_source::SourceFile {
+        path: p.into(),
+        module: crate::common::rust_source::module_of(std::path::Path::new(p)),
+        code: code.to_string(),
+        strings: Vec::new(),
+    });
+    assert_eq!(
+        file_circles(&file_graph(&files)),
+        [vec!["play::perform::engine", "play::perform::proof"]]
+    );
+}
+
+/// The named fields of each struct in `code`: (struct name, field count). Fields are the
+/// `name:` lines at the struct body's own depth.
+fn struct_fields(code: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("struct ") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "struct ".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(open) = rest.find(['{', ';', '(']) else {
+            break;
+        };
+        if rest.as_bytes()[open] != b'{' {
+            continue;
+        }
+        let (mut depth, mut fields, mut line_start) = (0usize, 0usize, true);
+        let mut previous = ' ';
+        for (i, c) in rest[open..].char_indices() {
+            let arrow = previous == '-' && c == '>';
+            previous = c;
+            match c {
+                '{' | '(' | '<' | '[' => depth += 1,
+                '>' if arrow => {}
+                '}' | ')' | '>' | ']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        rest = &rest[open + i..];
+                        break;
+                    }
+                }
+                ':' if depth == 1 && line_start => {
+                    fields += 1;
+                    line_start = false;
+                }
+                '\n' => line_start = true,
+                _ => {}
+            }
+            // `a::b` paths in a type are not fields: only the first colon of a line counts.
+            if c == ',' && depth == 1 {
+                line_start = true;
+            }
+        }
+        out.push((name, fields));
+    }
+    out
+}
+
+/// The structs of `play/` (its tests included: their fakes are state too) over 12 fields.
+#[test]
+fn no_struct_in_play_has_more_than_12_fields() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/player/src/play");
+    let mut big = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let code = scan(&std::fs::read_to_string(&path).unwrap()).code;
+                for (name, n) in struct_fields(&code) {
+                    if n > 12 {
+                        big.push(format!("{name} ({n} fields) in {}", path.display()));
+                    }
+                }
+            }
+        }
+    }
+    big.sort();
+    assert!(big.is_empty(), "split these into named parts: {big:#?}");
+}
+
+#[test]
+fn struct_fields_are_counted() {
+    let code = "pub struct A<'a> {\n    pub x: u8,\n    y: Vec<(u8, u8)>,\n    z: std::collections::HashMap<u8, u8>,\n    f: Box<dyn Fn(u64) -> bool>,\n    g: u8,\n}\nstruct B(u8, u8);\nstruct C;\nstruct D { a: u8, b: [u8; 2] }\n";
+    assert_eq!(
+        struct_fields(code),
+        [("A".to_string(), 5), ("D".to_string(), 2)]
     );
 }

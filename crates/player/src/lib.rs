@@ -13,8 +13,8 @@
 //! 3. [`vision`]: the board is found and its digits read ([`vision::read_board`] gives a
 //!    [`vision::Reading`]: the board, where each cell is, givens vs entries, and doubts);
 //!    [`calibration`] stores where an app on a device draws its board and keys, found from a
-//!    frame ([`calibration::Calibration`], a versioned TOML file), and how it takes taps, found
-//!    by [`calibration::probe`].
+//!    frame ([`calibration::Calibration`], a versioned TOML file); how it takes taps is found
+//!    by [`probe`], which taps the open level through the same seam as [`play`].
 //! 4. [`board`] and [`solver`]: the 9x9 [`board::Board`] and the searches
 //!    ([`solver::search`] with a [`solver::Strategy`]) that report every placement and undo to
 //!    an [`solver::Observer`].
@@ -40,7 +40,7 @@
 //! simulated phone share, [`text`] writes numbers and terminal frames for people, and
 //! [`remedy`] names what a person can do about a failure as data (the binary words it).
 //!
-//! This crate is one of a workspace's three crates, and the compiler keeps their boundaries: the
+//! This crate is one of the workspace's crates, and the compiler keeps their boundaries: the
 //! simulated phone is the crate `autoplay_sim` (`crates/sim`), built on this crate's public API
 //! only; the `autoplay` binary at the workspace's top (`src/main.rs`, `src/cli/`) is the only
 //! crate that knows both. This library knows neither: it takes values and returns values,
@@ -59,6 +59,7 @@ pub(crate) mod draw;
 pub mod level;
 pub mod phone;
 pub mod play;
+pub mod probe;
 pub mod recheck;
 pub mod remedy;
 pub mod session;

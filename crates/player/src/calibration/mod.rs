@@ -54,7 +54,6 @@
 mod detect;
 mod file;
 pub mod lookup;
-pub mod probe;
 mod write;
 
 pub use detect::{CalibrateOptions, Calibrated, Check};

@@ -1,13 +1,12 @@
 //! Calibrating an app: a frame (a screenshot, or the phone's screen) surveyed; on a phone whose
 //! number pad shows only for a selected cell, an empty cell selected and the screen surveyed
 //! again; a calibration made from the survey; then, on a phone, the app's input rules probed on
-//! the open level ([`crate::calibration::probe`]); where no way to open levels was given, the
+//! the open level ([`crate::probe`]); where no way to open levels was given, the
 //! app's level list looked for ([`crate::phone::level_list`]) and the open level opened again.
 //! The caller says where the calibration goes and words what happened ([`Update`]s as they
 //! come, then a [`CalibrateReport`]).
 
 use crate::board::CELLS;
-use crate::calibration::probe::{self, Probed};
 use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check, Erase, RuleKey};
 use crate::device::Device;
 use crate::device::android::app_area;
@@ -18,6 +17,7 @@ use crate::phone::link::Link;
 use crate::phone::target::PhoneTarget;
 use crate::play::Point;
 use crate::play::stop::StopFlag;
+use crate::probe::{self, Probed};
 use crate::vision::Tool;
 use crate::vision::survey::Survey;
 use image::RgbaImage;

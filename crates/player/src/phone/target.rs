@@ -8,13 +8,13 @@
 use super::link::Link;
 use super::navigate::navigate;
 use crate::board::Board;
-use crate::calibration::probe::{ProbeTarget, ScreenWords};
 use crate::calibration::{Calibration, Navigation};
 use crate::device::android::{Key, PhoneState, UiNode, UiScreen};
 use crate::play::stop::Stop;
 use crate::play::target::Point;
 use crate::play::target::{Incident, IncidentKind, Seen, Target};
 use crate::play::words::{self, Verdict};
+use crate::probe::{ProbeTarget, ScreenWords};
 use image::RgbaImage;
 use std::time::Duration;
 
