@@ -365,7 +365,7 @@ fn not_calibrated(
     }
     anyhow::anyhow!(
         "calibrating from the {from}: {}\n{help}\nwhat was found is drawn in {}",
-        super::words::cause(&failed.error),
+        super::explain::cause(&failed.error),
         overlay_path.display()
     )
 }
@@ -384,7 +384,7 @@ fn write_outputs(report: &CalibrateReport, out: &Path) -> anyhow::Result<PathBuf
         report
             .checks
             .iter()
-            .map(|n| format!("check: {}", super::words::check(n))),
+            .map(|n| format!("check: {}", super::explain::check(n))),
     );
     match &report.probed {
         Some(Ok(p)) => {
@@ -456,7 +456,7 @@ fn print_report(report: &CalibrateReport) -> std::io::Result<()> {
         }
     }
     for n in &report.checks {
-        outln!("check: {}", super::words::check(n))?;
+        outln!("check: {}", super::explain::check(n))?;
     }
     Ok(())
 }
@@ -491,7 +491,7 @@ fn print_navigation(report: &CalibrateReport, out: &Path, on_phone: bool) -> std
         Some(Err(e)) => {
             outln!(
                 "looking for the level list failed: {}",
-                super::words::error_text(e)
+                super::explain::error_text(e)
             )?;
             None
         }

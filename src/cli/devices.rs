@@ -81,7 +81,7 @@ fn calibration_for(
         app: app.as_deref(),
     };
     let found = lookup::find(search, phone);
-    broken.extend(found.broken.iter().map(super::words::calibration));
+    broken.extend(found.broken.iter().map(super::explain::calibration));
     let found = found.require().ok()?;
     let frame = (found.candidates.len() > 1)
         .then(|| Screen::measure(dev).ok().map(|(_, f)| f))

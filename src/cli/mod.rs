@@ -16,6 +16,7 @@ mod devices;
 mod dirs;
 mod doctor;
 mod exit;
+mod explain;
 mod logging;
 mod outcome;
 mod play;
@@ -29,7 +30,6 @@ mod sim;
 mod solve;
 mod stats;
 mod watch;
-mod words;
 
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -209,9 +209,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// An error and its causes in the command line's words ([`words::error_text`]).
+/// An error and its causes in the command line's words ([`explain::error_text`]).
 pub fn error_text(e: &anyhow::Error) -> String {
-    words::error_text(e)
+    explain::error_text(e)
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ pub fn incidents(r: &PerformReport) -> String {
 /// Prints why a run stopped, where its session is and how to go on; returns the exit code
 /// (docs/reliability.md).
 pub fn explain_failure(adb: &AdbArgs, cfg: &PlayConfig, e: &anyhow::Error) -> i32 {
-    eprintln!("error: {}", super::words::error_text(e));
+    eprintln!("error: {}", super::explain::error_text(e));
     if let Some(refusal) = super::refusal::of(e) {
         eprintln!("{}", super::refusal::remedy(refusal));
     }

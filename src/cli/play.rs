@@ -136,7 +136,7 @@ fn summary(r: &PlayReport) -> std::io::Result<()> {
     if let Some(cut) = &r.performed.deadline_cut {
         outln!(
             "note: {}",
-            super::words::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
+            super::explain::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
         )?;
     }
     outln!("session: {}", r.session_dir.display())?;
@@ -191,7 +191,7 @@ fn run_all(
                 incidents(&r.performed)
             )?,
             Err(e) => {
-                outln!("{serial}: FAILED: {}", super::words::error_text(e))?;
+                outln!("{serial}: FAILED: {}", super::explain::error_text(e))?;
                 if let Some(f) = e.downcast_ref::<RunFailed>() {
                     outln!(
                         "{serial}: to continue: {}",

@@ -37,7 +37,7 @@ fn steps_style() -> ProgressStyle {
 pub fn print_note(note: &Note, quiet: bool) {
     let detail = matches!(note, Note::TapChannel { .. } | Note::Plan { .. });
     if !(quiet && detail) {
-        eprintln!("{}", super::words::note(note));
+        eprintln!("{}", super::explain::note(note));
     }
 }
 

@@ -226,7 +226,7 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
     };
     let r = resend(&device, c, &options, &mut |update| {
         if let Update::Note(note) = update {
-            eprintln!("{}", super::words::note(note));
+            eprintln!("{}", super::explain::note(note));
         }
     })?;
     outln!(

@@ -107,7 +107,7 @@ fn summary(r: &PlayReport, took: Duration) -> std::io::Result<()> {
     if let Some(cut) = &r.performed.deadline_cut {
         outln!(
             "note: {}",
-            super::words::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
+            super::explain::deadline_cut(cut, r.plan.as_ref().map(|p| p.rate))
         )?;
     }
     Ok(())

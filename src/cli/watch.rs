@@ -387,12 +387,12 @@ fn work(
         let mut show = updates(&bar, quiet);
         let result = play_or_resume(device, cfg, level, &mut |update| match update {
             Update::Note(note @ Note::Resuming { .. }) => {
-                bar.suspend(|| eprintln!("{serial}: {}", super::words::note(note)))
+                bar.suspend(|| eprintln!("{serial}: {}", super::explain::note(note)))
             }
             // The same calibration is picked (and the same files skipped) for every level:
             // said once per device.
             Update::Note(note @ (Note::Calibration { .. } | Note::SkippedCalibration { .. }))
-                if !said.insert(super::words::note(note)) => {}
+                if !said.insert(super::explain::note(note)) => {}
             update => show(update),
         });
         bar.finish_and_clear();
@@ -422,7 +422,7 @@ fn deadline_note(r: &sudoku_autoplay::level::PlayReport) -> String {
     r.performed
         .deadline_cut
         .as_ref()
-        .map(|c| format!("; {}", super::words::deadline_cut(c, measured)))
+        .map(|c| format!("; {}", super::explain::deadline_cut(c, measured)))
         .unwrap_or_default()
 }
 

@@ -1,7 +1,7 @@
 //! The library knows nothing of the command line: no string literal of `crates/player/src`
 //! outside its tests names one of `autoplay`'s own options (`--level`, ...) or subcommands
 //! (`autoplay calibrate`, ...). The library returns reasons as data (`remedy::Remedy`, the
-//! stop reasons, ...); the binary words them with its flags (`src/cli/words.rs`). The names come
+//! stop reasons, ...); the binary words them with its flags (`src/cli/explain.rs`). The names come
 //! from `autoplay --help` and each subcommand's `--help`. Android's own options (`am start
 //! --ei`, `monkey --pct-syskeys`) are not `autoplay`'s, and short options (`-s`) are too
 //! ambiguous with Android's to tell apart, so neither is looked for.
@@ -132,7 +132,7 @@ fn no_library_string_names_the_command_lines_options() {
     assert!(
         named.is_empty(),
         "the library names the command line (return a remedy::Remedy or a typed reason, and \
-         word it in src/cli/words.rs):\n{}",
+         word it in src/cli/explain.rs):\n{}",
         named.join("\n")
     );
 }

@@ -1,6 +1,6 @@
 //! What a person can do about a failure, where the command line offers it (a flag, a command):
 //! the library names it as data ([`Remedy`]) and knows nothing of the command line; the
-//! `autoplay` binary words each remedy with its own flags and commands (`src/cli/words.rs`).
+//! `autoplay` binary words each remedy with its own flags and commands (`src/cli/explain.rs`).
 //! The library's own `Display` says them in plain words, for logs and for other callers.
 //!
 //! The errors that carry remedies: [`Advised`] (a message and its remedies), and the typed

@@ -167,7 +167,7 @@ fn send_taps(
 
 /// What the phone shows once the taps are done, against the journal's final board.
 fn shown(link: &mut Link, cal: &Calibration, journals: &Board) -> anyhow::Result<Shown> {
-    let frame = link.settle(|link| link.grab())?;
+    let frame = link.retry_restored(|link| link.grab())?;
     Ok(match cal.read_if_visible(&frame)? {
         None => Shown::NoBoard,
         Some(b) if b == *journals => Shown::JournalsBoard,

@@ -50,7 +50,7 @@ pub fn resume(
         .with_context(|| cal_path.display().to_string())?;
     open_channel(&mut link, cfg, size, on)?;
     let recorder = cfg.record.map(|o| Recorder::start(device.clone(), o));
-    link.settle(|link| link.measure_capture())?;
+    link.retry_restored(|link| link.measure_capture())?;
     let mut run_cfg = cfg.clone();
     run_cfg.level = meta.level;
     run_cfg.strategy = meta.strategy;

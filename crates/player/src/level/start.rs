@@ -228,7 +228,7 @@ fn first_board(
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Link, RgbaImage, FirstWords, lookup::Choice)> {
     let navigation = opening.map(|(nav, _)| nav);
-    let measured = link.settle(|link| link.measure_capture())?;
+    let measured = link.retry_restored(|link| link.measure_capture())?;
     // The calibrations for one screen size differ in their keypads, not their boards: one of
     // them finds the board (waking the screen or bringing the app back if need be). Their
     // digits' templates may differ (another app, another density): one that names the model
@@ -307,7 +307,8 @@ fn plan_run(
 ) -> anyhow::Result<(Plan, u64)> {
     let taps_layout = Layout::of(cal);
     link.keep_taps_apart_on_phone(taps_layout.least_pace());
-    let (rate, warmup_taps) = link.settle(|link| measure_rate(link, givens, &taps_layout))?;
+    let (rate, warmup_taps) =
+        link.retry_restored(|link| measure_rate(link, givens, &taps_layout))?;
     let plan = Plan::new(
         events,
         givens,

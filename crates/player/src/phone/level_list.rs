@@ -51,7 +51,7 @@ const AVOID_WORDS: [&str; 12] = [
 /// Buttons tried on one screen, at most.
 const TRIES_PER_SCREEN: usize = 3;
 /// How long a screen gets to draw after a tap or BACK.
-const SETTLE: Duration = Duration::from_millis(500);
+const LIST_DRAW_TIME: Duration = Duration::from_millis(500);
 
 /// What the search found.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,7 +162,7 @@ fn step(link: &mut Link, found: &mut LevelList, button: Option<&UiNode>) -> anyh
         }
     }
     link.flush()?;
-    std::thread::sleep(SETTLE);
+    std::thread::sleep(LIST_DRAW_TIME);
     Ok(())
 }
 

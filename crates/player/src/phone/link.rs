@@ -163,7 +163,7 @@ impl Link {
 
     /// Runs `f` again while it fails with [`Restored`] (for steps that look at the screen
     /// themselves, like set-up), at most a few times.
-    pub fn settle<T>(
+    pub fn retry_restored<T>(
         &mut self,
         mut f: impl FnMut(&mut Link) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
@@ -268,7 +268,7 @@ impl Link {
             anyhow::bail!("internal: no tap channel was opened");
         };
         self.drop_tapper();
-        let tapper = self.settle(|link| {
+        let tapper = self.retry_restored(|link| {
             link.call(what, |d| {
                 Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })

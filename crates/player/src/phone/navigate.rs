@@ -12,7 +12,7 @@ use std::time::Duration;
 /// Opens level `level` as the calibration's `[navigation]` says. A link lost and restored on
 /// the way starts the navigation again (at most a few times).
 pub(crate) fn navigate(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {
-    link.settle(|link| navigate_once(link, nav, level))
+    link.retry_restored(|link| navigate_once(link, nav, level))
 }
 
 fn navigate_once(link: &mut Link, nav: &Navigation, level: u32) -> anyhow::Result<()> {

@@ -50,7 +50,7 @@ pub(crate) fn open_new_game(
         }
         if let Some(go) = confirmation(&nodes) {
             link.tap(go.center.0, go.center.1)?;
-            return settle(link);
+            return let_it_draw(link);
         }
         if picked {
             return Ok(());
@@ -58,7 +58,7 @@ pub(crate) fn open_new_game(
         if let Some(d) = named(&nodes, difficulty) {
             link.tap(d.center.0, d.center.1)?;
             picked = true;
-            settle(link)?;
+            let_it_draw(link)?;
             continue;
         }
         match open.iter().rev().find_map(|w| named(&nodes, w)) {
@@ -67,7 +67,7 @@ pub(crate) fn open_new_game(
                 super::back::press(link)?;
             }
         }
-        settle(link)?;
+        let_it_draw(link)?;
     }
     if picked {
         return Ok(());
@@ -81,7 +81,7 @@ pub(crate) fn open_new_game(
 }
 
 /// Waits for the taps and gives the app a moment to draw.
-fn settle(link: &mut Link) -> anyhow::Result<()> {
+fn let_it_draw(link: &mut Link) -> anyhow::Result<()> {
     link.flush()?;
     std::thread::sleep(Duration::from_millis(400));
     Ok(())
@@ -143,12 +143,12 @@ pub(crate) fn find_new_games(
         let Some(button) = find_word(&nodes, &NEW_GAME_WORDS).cloned() else {
             super::back::press(link)?;
             steps.push("BACK".into());
-            settle(link)?;
+            let_it_draw(link)?;
             continue;
         };
         link.tap(button.center.0, button.center.1)?;
         steps.push(format!("{:?}", button.words));
-        settle(link)?;
+        let_it_draw(link)?;
         let sheet = list_nodes(link)?;
         let difficulties: Vec<String> = sheet
             .iter()
@@ -182,12 +182,12 @@ fn close_and_continue(
             steps.push("BACK".into());
         }
     }
-    settle(link)?;
+    let_it_draw(link)?;
     let home = list_nodes(link)?;
     if let Some(c) = find_word(&home, &CONTINUE_WORDS) {
         link.tap(c.center.0, c.center.1)?;
         steps.push(format!("{:?}", c.words));
-        settle(link)?;
+        let_it_draw(link)?;
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ use image::RgbaImage;
 use std::time::Duration;
 
 /// How long the phone gets to draw after being woken, unlocked or switched to the app.
-const SETTLE: Duration = Duration::from_millis(600);
+const DRAW_TIME: Duration = Duration::from_millis(600);
 /// Hazards dealt with in one look before the screen counts as unknown.
 const MAX_FIXES: usize = 4;
 
@@ -149,10 +149,12 @@ impl<'a> PhoneTarget<'a> {
         }
     }
 
-    fn settle(&mut self, what: String) -> anyhow::Result<()> {
+    /// After an interruption dealt with (`what`): the taps carried out, the interruption
+    /// counted, and the phone given time to draw.
+    fn after_interruption(&mut self, what: String) -> anyhow::Result<()> {
         self.link.flush()?;
         self.link.interruption(what);
-        std::thread::sleep(SETTLE);
+        std::thread::sleep(DRAW_TIME);
         Ok(())
     }
 
@@ -161,7 +163,7 @@ impl<'a> PhoneTarget<'a> {
         let state = self.link.call("checking the screen", |d| d.phone_state())?;
         if state.asleep {
             self.link.key(Key::Wakeup)?;
-            self.settle("the screen was off: woke it up".into())?;
+            self.after_interruption("the screen was off: woke it up".into())?;
             return Ok(Err(()));
         }
         if state.keyguard {
@@ -173,7 +175,7 @@ impl<'a> PhoneTarget<'a> {
                 self.calibration.device.height,
             );
             self.link.swipe((w / 2, h * 17 / 20), (w / 2, h / 4), 300)?;
-            self.settle("the lock screen showed: swiped it away".into())?;
+            self.after_interruption("the lock screen showed: swiped it away".into())?;
             return Ok(Err(()));
         }
         if super::ad::ad_window(state.focus.as_deref()) {
@@ -203,7 +205,7 @@ impl<'a> PhoneTarget<'a> {
             // that BACK does not close: its one button.
             let (x, y) = button.center;
             self.link.tap(x, y)?;
-            self.settle(format!("{shows}: tapped {:?}", button.words))?;
+            self.after_interruption(format!("{shows}: tapped {:?}", button.words))?;
             return Ok(Err(()));
         }
         Ok(Ok(match verdict {
@@ -226,7 +228,7 @@ impl PhoneTarget<'_> {
     /// Closes the ad in front (never tapping its body) and says so.
     fn close_ad(&mut self) -> anyhow::Result<()> {
         let how = super::ad::dismiss_ad(&mut self.link)?;
-        self.settle(format!("an ad was in front: {how}"))
+        self.after_interruption(format!("an ad was in front: {how}"))
     }
 
     /// Where another app than the game's is in front (by `state`), brings the game's back
@@ -246,7 +248,7 @@ impl PhoneTarget<'_> {
             Ok(()) => format!("brought {app} back"),
             Err(said) => format!("monkey could not bring {app} back ({said})"),
         };
-        self.settle(format!("{front} was in front: {how}"))?;
+        self.after_interruption(format!("{front} was in front: {how}"))?;
         Ok(true)
     }
 

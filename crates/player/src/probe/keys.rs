@@ -57,7 +57,7 @@ impl Prober<'_> {
                 self.key(d)?;
             }
         }
-        self.look()?;
+        self.look_still()?;
         if self.last.as_ref().map_or(0, |l| l.board.get(f)) != d {
             anyhow::bail!("{} did not take {d}", cell_name(f));
         }

@@ -42,8 +42,8 @@ use std::time::Duration;
 
 /// How often the screen is looked at until it stops changing after taps (ripples, highlights,
 /// a digit drawn), and how many looks at most.
-const SETTLE: Duration = Duration::from_millis(40);
-const SETTLE_LOOKS: u32 = 12;
+const STILL_PAUSE: Duration = Duration::from_millis(40);
+const STILL_LOOKS: u32 = 12;
 /// The gap after each tap of the probe's own sequences: several frames, so that apps that read
 /// taps against their last drawn frame see each tap's effect before the next.
 const STEP: Duration = Duration::from_millis(50);

@@ -26,14 +26,14 @@ impl Prober<'_> {
         for attempt in 0..2 {
             // Unselected: a given away from the probe's cell.
             self.cell(self.g[attempt])?;
-            let none = self.look()?.frame.clone();
+            let none = self.look_still()?.frame.clone();
             // Another digit, the digit, the cell: a digit-first app writes the digit (its
             // brush); a cell-first app only selects the cell (the digits went to a given, which
             // takes none).
             self.key(other)?;
             self.key(d)?;
             self.cell(a)?;
-            self.look()?;
+            self.look_still()?;
             match self.at_a() {
                 x if x == d => {
                     self.input.mode = InputMode::DigitFirst;
@@ -49,7 +49,7 @@ impl Prober<'_> {
                 0 => {
                     let selected = self.last_frame().clone();
                     self.key(d)?;
-                    self.look()?;
+                    self.look_still()?;
                     if self.at_a() != d {
                         if attempt == 0 {
                             continue;
@@ -188,7 +188,7 @@ impl Prober<'_> {
         let k = self.keys[(d - 1) as usize];
         self.target.tap(k)?;
         self.taps += 2;
-        self.look()?;
+        self.look_still()?;
         let stale = self.at_a() == 0;
         self.frame_reads(
             stale,
@@ -212,7 +212,7 @@ impl Prober<'_> {
         if self.at_a() == 0 {
             self.key(d)?;
             self.cell(a)?;
-            self.look()?;
+            self.look_still()?;
             let kept = self.at_a() == d;
             self.input.brush_retap = if kept {
                 BrushRetap::Nothing
@@ -234,7 +234,7 @@ impl Prober<'_> {
             if !kept {
                 self.key(d)?;
                 self.cell(a)?;
-                self.look()?;
+                self.look_still()?;
             }
         } else {
             // Not seen: the player sets a brush through another key first.
@@ -258,7 +258,7 @@ impl Prober<'_> {
                 self.target.tap(self.cells[a])?;
             }
             self.taps += 2;
-            self.look()?;
+            self.look_still()?;
             let stale = self.at_a() == 0;
             self.frame_reads(stale, Some(format!("tapped {} twice at once", self.name())));
         } else {

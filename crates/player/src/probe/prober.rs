@@ -1,6 +1,6 @@
 //! The probe's state, its taps and looks, and writing and taking back its digit.
 
-use super::{LATE_WATCH, ProbeTarget, SETTLE, SETTLE_LOOKS, STEP};
+use super::{LATE_WATCH, ProbeTarget, STEP, STILL_LOOKS, STILL_PAUSE};
 use crate::board::{Board, CELLS, are_peers, cell_name};
 use crate::calibration::{Calibration, InputMode, InputSection, RuleKey, SameDigit, TakeBack};
 use crate::play::Point;
@@ -163,12 +163,12 @@ impl Prober<'_> {
 
     /// A look once the screen has stopped changing (two frames in a row alike on the board and
     /// below it).
-    pub(super) fn look(&mut self) -> anyhow::Result<&Shot> {
+    pub(super) fn look_still(&mut self) -> anyhow::Result<&Shot> {
         self.target.sync()?;
         let top = self.cal.board.rect[1] as usize;
         let mut previous: Option<RgbaImage> = None;
-        for _ in 0..SETTLE_LOOKS {
-            self.target.pause(SETTLE);
+        for _ in 0..STILL_LOOKS {
+            self.target.pause(STILL_PAUSE);
             let frame = self.target.screenshot()?;
             self.screenshots += 1;
             let width = frame.width() as usize * 4;
@@ -267,7 +267,7 @@ impl Prober<'_> {
                     self.key(d)?;
                 }
             }
-            self.look()?;
+            self.look_still()?;
             if self.at_a() == d {
                 return Ok(());
             }
@@ -329,7 +329,7 @@ impl Prober<'_> {
                 anyhow::bail!("no way to take {d} back out of {} was found", cell_name(c))
             }
         }
-        self.look()?;
+        self.look_still()?;
         let now = self.last.as_ref().map_or(0, |l| l.board.get(c));
         if now != 0 {
             anyhow::bail!("{} still shows {now} after taking it back", cell_name(c));
@@ -352,7 +352,7 @@ impl Prober<'_> {
     /// After a successful run: the board as it was, but for a locked digit (which is named).
     pub(super) fn check_restored(&mut self) -> anyhow::Result<Option<(usize, u8)>> {
         self.conclude();
-        self.look()?;
+        self.look_still()?;
         let board = self.last.as_ref().expect("looked").board;
         let differ: Vec<usize> = (0..CELLS)
             .filter(|&c| board.get(c) != self.start.get(c))
@@ -377,7 +377,7 @@ impl Prober<'_> {
     /// After a failure: takes back what the probe wrote where a way is known; returns the cells
     /// that still differ.
     pub(super) fn restore_after_failure(&mut self) -> anyhow::Result<Vec<String>> {
-        self.look()?;
+        self.look_still()?;
         let board = self.last.as_ref().expect("looked").board;
         let start = self.start;
         for c in (0..CELLS).filter(|&c| board.get(c) != start.get(c)) {
@@ -385,7 +385,7 @@ impl Prober<'_> {
                 let _ = self.take_back_cell(c, board.get(c));
             }
         }
-        self.look()?;
+        self.look_still()?;
         let board = self.last.as_ref().expect("looked").board;
         Ok((0..CELLS)
             .filter(|&c| board.get(c) != self.start.get(c))

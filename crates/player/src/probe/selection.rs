@@ -19,12 +19,12 @@ impl Prober<'_> {
         let geometry = self.cal.geometry();
         self.select_a(Some(false))?;
         self.cell(a)?;
-        let before = self.look()?.frame.clone();
+        let before = self.look_still()?.frame.clone();
         let bg = compare::background(&before, &geometry, a);
         let deselected =
             visible && compare::distance(bg, *bg_none) < compare::distance(bg, *bg_sel);
         self.key(d)?;
-        self.look()?;
+        self.look_still()?;
         let marked = compare::changed(&before, self.last_frame(), &geometry, a) > 0.01;
         let (retap, what, stuck) = if self.at_a() == d {
             self.take_back_a()?;
@@ -65,7 +65,7 @@ impl Prober<'_> {
     fn digit_in_and_out(&mut self, after: &str) -> anyhow::Result<()> {
         let d = self.digit;
         self.key(d)?;
-        self.look()?;
+        self.look_still()?;
         if self.at_a() != d {
             anyhow::bail!("{} did not take {d} {after}", self.name());
         }
@@ -82,7 +82,7 @@ impl Prober<'_> {
         let (a, d) = (self.a, self.digit);
         let mut stuck = false;
         self.cell(a)?;
-        self.look()?;
+        self.look_still()?;
         if self.at_a() == d {
             self.input.mode = InputMode::Both;
             self.see(
@@ -131,7 +131,7 @@ impl Prober<'_> {
             ),
         }
         self.cell(self.a)?;
-        self.look()?;
+        self.look_still()?;
         let dropped = self.at_a() != 0;
         self.input.brush_retap = if dropped {
             BrushRetap::Clear

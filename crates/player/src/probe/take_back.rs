@@ -23,7 +23,7 @@ impl Prober<'_> {
                     self.select_a(Some(false))?;
                     self.tap(e)?;
                 }
-                self.look()?;
+                self.look_still()?;
                 if self.at_a() == 0 {
                     break;
                 }
@@ -184,7 +184,7 @@ impl Prober<'_> {
     fn undoes(&mut self, p: Point) -> anyhow::Result<bool> {
         for _ in 0..3 {
             self.tap(p)?;
-            self.look()?;
+            self.look_still()?;
             let board = self.last.as_ref().expect("looked").board;
             let elsewhere = (0..CELLS).any(|c| c != self.a && board.get(c) != self.start.get(c));
             if self.at_a() == 0 || elsewhere {
