@@ -317,54 +317,54 @@ fn file_graph(files: &[crate::common::rust_source::SourceFile]) -> Vec<(String, 
         .collect()
 }
 
-/// The circles of a graph: its strongly connected parts of more than one node (Tarjan's).
-fn circles(graph: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
-    struct Walk<'a> {
-        graph: &'a [(String, Vec<String>)],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        stack: Vec<usize>,
-        on_stack: Vec<bool>,
-        next: usize,
-        out: Vec<Vec<String>>,
-    }
-    impl Walk<'_> {
-        fn visit(&mut self, v: usize) {
-            self.index[v] = Some(self.next);
-            self.low[v] = self.next;
-            self.next += 1;
-            self.stack.push(v);
-            self.on_stack[v] = true;
-            let edges = &self.graph[v].1;
-            for name in edges {
-                let Some(w) = self.graph.iter().position(|(n, _)| n == name) else {
-                    continue;
-                };
-                match self.index[w] {
-                    None => {
-                        self.visit(w);
-                        self.low[v] = self.low[v].min(self.low[w]);
-                    }
-                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
-                    Some(_) => {}
+/// Tarjan's walk over a graph of named nodes: its strongly connected parts.
+struct Walk<'a> {
+    graph: &'a [(String, Vec<String>)],
+    index: Vec<Option<usize>>,
+    low: Vec<usize>,
+    stack: Vec<usize>,
+    on_stack: Vec<bool>,
+    next: usize,
+    parts: Vec<Vec<String>>,
+}
+
+impl Walk<'_> {
+    fn visit(&mut self, v: usize) {
+        self.index[v] = Some(self.next);
+        self.low[v] = self.next;
+        self.next += 1;
+        self.stack.push(v);
+        self.on_stack[v] = true;
+        for name in &self.graph[v].1 {
+            let Some(w) = self.graph.iter().position(|(n, _)| n == name) else {
+                continue;
+            };
+            match self.index[w] {
+                None => {
+                    self.visit(w);
+                    self.low[v] = self.low[v].min(self.low[w]);
                 }
-            }
-            if Some(self.low[v]) == self.index[v] {
-                let mut part = Vec::new();
-                while let Some(w) = self.stack.pop() {
-                    self.on_stack[w] = false;
-                    part.push(self.graph[w].0.clone());
-                    if w == v {
-                        break;
-                    }
-                }
-                if part.len() > 1 {
-                    part.sort();
-                    self.out.push(part);
-                }
+                Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                Some(_) => {}
             }
         }
+        if Some(self.low[v]) == self.index[v] {
+            let mut part = Vec::new();
+            while let Some(w) = self.stack.pop() {
+                self.on_stack[w] = false;
+                part.push(self.graph[w].0.clone());
+                if w == v {
+                    break;
+                }
+            }
+            part.sort();
+            self.parts.push(part);
+        }
     }
+}
+
+/// The circles of a graph: its strongly connected parts of more than one node.
+fn circles(graph: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
     let n = graph.len();
     let mut walk = Walk {
         graph,
@@ -373,14 +373,14 @@ fn circles(graph: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
         stack: Vec::new(),
         on_stack: vec![false; n],
         next: 0,
-        out: Vec::new(),
+        parts: Vec::new(),
     };
     for v in 0..n {
         if walk.index[v].is_none() {
             walk.visit(v);
         }
     }
-    walk.out
+    walk.parts.into_iter().filter(|p| p.len() > 1).collect()
 }
 
 /// The one circle ARCHITECTURE.md allows: the fast solver's state and its triads, two halves
