@@ -4,7 +4,7 @@
 //! message since v3.3; `injector/README.md`).
 
 use sudoku_autoplay::device::DeviceError;
-use sudoku_autoplay::device::tap::Refusal;
+use sudoku_autoplay::device::Refusal;
 use sudoku_autoplay::play::stop::RunFailed;
 
 const SETTING: &str = "turn on \"USB debugging (Security settings)\" in Developer options, reboot the phone, and run again";

@@ -549,7 +549,7 @@ fn the_xiaomi_denial_is_found_before_any_tap() {
     let (sim, _adb, server) = phone("pixel", |c| c.inject_denied = true);
     let device = select(&server, None).unwrap();
     match tap::choose(&device, None).unwrap_err() {
-        DeviceError::Refused(tap::Refusal::Denied { said }) => assert!(
+        DeviceError::Refused(sudoku_autoplay::device::Refusal::Denied { said }) => assert!(
             said.starts_with(
                 "java.lang.SecurityException: Injecting input events requires the caller"
             ),
@@ -569,7 +569,7 @@ fn the_check_finds_a_refusal_before_android_13() {
     let (sim, _adb, server) = phone("budget", |c| c.inject_denied = true);
     let device = select(&server, None).unwrap();
     match tap::choose(&device, Some(InputBackend::Inject)).unwrap_err() {
-        DeviceError::Refused(tap::Refusal::Denied { said }) => assert_eq!(
+        DeviceError::Refused(sudoku_autoplay::device::Refusal::Denied { said }) => assert_eq!(
             said,
             "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission"
         ),
@@ -729,7 +729,7 @@ fn the_input_channel_reads_its_refusal() {
         .or_else(|| t.flush().err())
         .expect("the refusal");
     assert!(
-        matches!(&e, DeviceError::Refused(tap::Refusal::Denied { said }) if said.contains("INJECT_EVENTS permission")),
+        matches!(&e, DeviceError::Refused(sudoku_autoplay::device::Refusal::Denied { said }) if said.contains("INJECT_EVENTS permission")),
         "{e:?}"
     );
 }

@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use sudoku_autoplay::device::tap::Refusal;
+use sudoku_autoplay::device::Refusal;
 use sudoku_autoplay::device::tap::inject::{
     self, Hello, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP, SCREEN_OFF, record,
 };

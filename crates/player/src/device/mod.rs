@@ -17,11 +17,13 @@
 
 pub mod android;
 pub mod direct;
+mod refusal;
 pub mod screen;
 mod server;
 pub mod tap;
 mod transport;
 
+pub use refusal::Refusal;
 pub use server::{DEFAULT_PORT, DeviceEntry, Server, parse_devices};
 
 use direct::Direct;
@@ -72,7 +74,7 @@ pub enum DeviceError {
     Starting(String),
     /// The phone refuses input injected from the adb shell: no tap channel can work.
     #[error(transparent)]
-    Refused(#[from] tap::Refusal),
+    Refused(#[from] Refusal),
     #[error("adb connection: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -12,7 +12,7 @@
 use super::link::Link;
 use crate::device::DeviceError;
 use crate::device::android::{Key, UiNode};
-use crate::device::tap::Refusal;
+use crate::device::Refusal;
 use crate::play::stop::BackRefused;
 use crate::vision;
 

@@ -344,7 +344,7 @@ impl Link {
 
     /// Presses `key` through the tap channel, after the queued taps. A phone that refuses keys
     /// injected from the shell while the channel's taps land fails with
-    /// [`tap::Refusal::Keys`] (see `phone::back` for what presses BACK then).
+    /// [`crate::device::Refusal::Keys`] (see `phone::back` for what presses BACK then).
     pub fn key(&mut self, key: Key) -> anyhow::Result<()> {
         self.channel_op("sending a key", |t| t.key(key.line()))
     }
@@ -379,7 +379,7 @@ impl Link {
         match f(tapper) {
             Ok(()) => Ok(()),
             // Keys refused while taps land: the channel goes on.
-            Err(e @ DeviceError::Refused(tap::Refusal::Keys { .. })) => Err(e.into()),
+            Err(e @ DeviceError::Refused(crate::device::Refusal::Keys { .. })) => Err(e.into()),
             Err(e @ DeviceError::Refused(_)) => {
                 self.drop_tapper();
                 Err(e.into())

@@ -41,7 +41,7 @@ pub use state::{PhoneState, Wakefulness};
 pub(crate) use ui::UI_DUMP_COMMAND;
 pub use ui::{UiDump, UiNode, UiScreen};
 
-use super::tap::Refusal;
+use super::refusal::Refusal;
 use super::{CALL_TIMEOUT, Device, DeviceError, ShellOutput};
 use std::time::Duration;
 

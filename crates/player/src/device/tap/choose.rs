@@ -21,7 +21,7 @@
 use super::inject::{INJECTOR_CLASS, INJECTOR_PATH, Injector, Unusable};
 use super::panel::{PanelSurvey, TouchPanel};
 use super::raw;
-use super::refusal::Refusal;
+use crate::device::refusal::Refusal;
 use crate::device::android::{Key, KeyPress};
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 

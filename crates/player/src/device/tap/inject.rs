@@ -4,7 +4,7 @@
 //! pushes it (the ADB sync protocol, which says when the file is complete), and the start-up
 //! check that finds a phone refusing injected input before the first tap ([`Refusal`]).
 
-use super::refusal::Refusal;
+use crate::device::refusal::Refusal;
 use crate::device::{CALL_TIMEOUT, Device, DeviceError};
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};

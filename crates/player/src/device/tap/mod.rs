@@ -31,15 +31,14 @@ mod pace;
 pub mod panel;
 mod proof;
 mod raw;
-mod refusal;
 mod shell;
 
 pub use choose::{Channel, InputBackend, choose};
 pub use inject::{INJECTOR_CLASS, INJECTOR_DEX, INJECTOR_PATH, INJECTOR_VERSION};
 pub use panel::TouchPanel;
-pub use refusal::Refusal;
 
 use super::android::swipe_line;
+use super::refusal::Refusal;
 use super::{Device, DeviceError};
 use pace::{Pace, Rate};
 use proof::{Batch, Ledger, poll_pause, taps_queued};

@@ -5,7 +5,7 @@
 //! `dd`'s bytes written; and a refusal of injected input, which `input tap` prints
 //! (`... INJECT_EVENTS permission`) and which ends the channel (no retry can help).
 
-use super::refusal::Refusal;
+use crate::device::refusal::Refusal;
 use crate::device::Device;
 use crate::device::android::live_queued_line;
 use std::io::Write;
