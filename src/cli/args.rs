@@ -6,7 +6,7 @@ use super::dirs::{CalibrationDir, DataDir};
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::calibration::lookup::SearchPath;
-use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::device::tap::ChannelKind;
 use sudoku_autoplay::device::{Device, DeviceError, Server, select};
 use sudoku_autoplay::level::PlayConfig;
 use sudoku_autoplay::phone::link::is_network_serial;
@@ -159,9 +159,9 @@ pub struct RunArgs {
     /// Android 9 and older, or root), `inject` (tap records to one `app_process` injector pushed
     /// to the phone), `events` (`sendevent` lines) or `input` (`input tap` lines: slowest, works
     /// everywhere). Default: the fastest the device allows, in that order; the choice and why is
-    /// printed.
-    #[arg(long, value_parser = choice::<InputBackend>())]
-    pub input: Option<InputBackend>,
+    /// printed. (`--channel` is the same option.)
+    #[arg(long = "input", alias = "channel", value_parser = choice::<ChannelKind>())]
+    pub channel: Option<ChannelKind>,
     /// Milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_PACE_MS)]
     pub pace: u64,
@@ -221,7 +221,7 @@ impl RunArgs {
             strategy: search.map_or(Strategy::RowMajor, |s| s.strategy),
             calibration,
             calibration_dirs,
-            input: self.input,
+            channel: self.channel,
             pace: Duration::from_millis(self.pace),
             max_visible_steps: search.and_then(|s| s.max_visible_steps),
             budget: search.and_then(|s| s.budget.0),

@@ -11,7 +11,7 @@ use autoplay_sim::app::{KeypadStyle, Theme};
 use autoplay_sim::timing::TimingMode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use sudoku_autoplay::calibration::InputMode;
-use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::device::tap::ChannelKind;
 use sudoku_autoplay::solver::Strategy;
 
 /// A library enum as the command line offers it.
@@ -65,25 +65,25 @@ impl Choice for Strategy {
     ];
 }
 
-impl Choice for InputBackend {
+impl Choice for ChannelKind {
     const ALL: &'static [(Self, &'static str, &'static str)] = &[
         (
-            InputBackend::Input,
+            ChannelKind::Input,
             "input",
             "`input tap X Y` lines in one persistent shell (works everywhere)",
         ),
         (
-            InputBackend::Events,
+            ChannelKind::Events,
             "events",
             "`sendevent` lines to the touch panel (needs a writable panel)",
         ),
         (
-            InputBackend::Raw,
+            ChannelKind::Raw,
             "raw",
             "Binary touch records streamed into the touch panel by one `dd` (needs a writable panel)",
         ),
         (
-            InputBackend::Inject,
+            ChannelKind::Inject,
             "inject",
             "Binary tap records to one long-lived `app_process` injector (Android 10+ without root)",
         ),
@@ -212,7 +212,7 @@ mod tests {
             KeypadStyle::TwoRows
         );
         assert!(parse::<Strategy>("RowMajor").is_err());
-        assert_eq!(name(InputBackend::Raw), "raw");
+        assert_eq!(name(ChannelKind::Raw), "raw");
         // Every value is listed once.
         fn distinct<T: Choice>() {
             for (i, a) in T::ALL.iter().enumerate() {
@@ -220,7 +220,7 @@ mod tests {
             }
         }
         distinct::<Strategy>();
-        distinct::<InputBackend>();
+        distinct::<ChannelKind>();
         distinct::<InputMode>();
         distinct::<TimingMode>();
         distinct::<Theme>();

@@ -163,7 +163,7 @@ fn print_summary(
         count(s.calls(), "call"),
         count(report.performed.taps, "tap"),
         sudoku_autoplay::text::rate(report.taps_per_sec),
-        super::choice::name(report.input),
+        super::choice::name(report.channel),
         count(report.performed.repairs, "repair")
     )?;
     let warmup = if report.warmup_taps > 0 {

@@ -119,7 +119,7 @@ fn summary(r: &PlayReport) -> std::io::Result<()> {
         s.elapsed.as_secs_f64() * 1e3,
         count(r.performed.taps, "tap"),
         sudoku_autoplay::text::rate(r.taps_per_sec),
-        super::choice::name(r.input),
+        super::choice::name(r.channel),
         count(r.performed.repairs, "repair"),
         incidents(&r.performed),
         count(r.performed.events_shown, "step"),

@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_autoplay::board::cell_name;
-use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::device::tap::ChannelKind;
 use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::{ResendOptions, Shown, resend};
 use sudoku_autoplay::recheck::{OcrCheck, SessionCheck, check_session};
@@ -50,9 +50,10 @@ pub struct ReplayArgs {
     /// With --to-device: milliseconds between taps (0: as fast as the phone takes them).
     #[arg(long, value_name = "MS", default_value_t = 20)]
     pub pace: u64,
-    /// With --to-device: `raw`, `events` or `input` (default: the fastest the device allows).
-    #[arg(long, value_parser = choice::<InputBackend>())]
-    pub input: Option<InputBackend>,
+    /// With --to-device: the tap channel, `raw`, `inject`, `events` or `input` (default: the
+    /// fastest the device allows, in that order). (`--channel` is the same option.)
+    #[arg(long = "input", alias = "channel", value_parser = choice::<ChannelKind>())]
+    pub channel: Option<ChannelKind>,
     /// With --to-device: which phone.
     #[command(flatten)]
     pub adb: AdbArgs,
@@ -220,7 +221,7 @@ fn print_journal(c: &SessionCheck) -> std::io::Result<()> {
 fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Result<()> {
     let device = adb.device()?;
     let options = ResendOptions {
-        input: args.input,
+        channel: args.channel,
         pace: Duration::from_millis(args.pace),
         ..ResendOptions::default()
     };
@@ -234,7 +235,7 @@ fn to_device(adb: &AdbArgs, args: &ReplayArgs, c: &SessionCheck) -> anyhow::Resu
         t(r.taps),
         r.serial,
         r.taps_per_sec,
-        super::choice::name(r.input)
+        super::choice::name(r.channel)
     )?;
     if let Some(shown) = &r.shown {
         let seen = match shown {

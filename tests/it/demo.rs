@@ -92,7 +92,7 @@ fn demo_with_v_logs_the_tap_channel_choice() {
     assert!(
         logs.iter().any(|l| l
             .contains(" DEBUG sudoku_autoplay::device::tap::choose: tap channel chosen")
-            && l.contains("backend=Inject")
+            && l.contains("channel=Inject")
             && l.contains("why=inject: ")
             && l.contains("raw is not possible on Android 14")),
         "{}",

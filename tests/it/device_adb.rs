@@ -7,7 +7,7 @@ use std::time::Duration;
 use sudoku_autoplay::device::direct::Direct;
 use sudoku_autoplay::device::screen::Screen;
 use sudoku_autoplay::device::tap::{self, Channel};
-use sudoku_autoplay::device::tap::{InputBackend, Tapper, TapperOptions};
+use sudoku_autoplay::device::tap::{ChannelKind, Tapper, TapperOptions};
 use sudoku_autoplay::device::{CALL_TIMEOUT, Device, DeviceError, Server, select};
 use sudoku_autoplay::phone::link::Link;
 use sudoku_autoplay::play::stop::{StopFlag, is_restored};
@@ -98,8 +98,8 @@ fn pipelined_taps_are_acknowledged() {
 fn event_injection_maps_to_display_pixels() {
     let (sim, _adb, server) = phone("budget", |_| {});
     let device = select(&server, None).unwrap();
-    let chosen = tap::choose(&device, Some(InputBackend::Events)).unwrap();
-    assert_eq!(chosen.backend, InputBackend::Events, "{}", chosen.why);
+    let chosen = tap::choose(&device, Some(ChannelKind::Events)).unwrap();
+    assert_eq!(chosen.kind, ChannelKind::Events, "{}", chosen.why);
     let panel = chosen.panel.clone().unwrap();
     assert_eq!((panel.max_x, panel.max_y), (4095, 4095));
     let before = taps(&sim);
@@ -138,7 +138,7 @@ fn a_dropped_connection_is_restored_by_the_link() {
     let (sim, _adb, server) = phone("pixel", |c| c.disconnect_after = Some(40));
     let device = select(&server, None).unwrap();
     let mut link = Link::new(device, Duration::from_secs(15), StopFlag::default());
-    link.open_channel(Some(InputBackend::Input), (1080, 2400), Duration::ZERO)
+    link.open_channel(Some(ChannelKind::Input), (1080, 2400), Duration::ZERO)
         .unwrap();
     let (landed, sent) = taps_through_a_drop(&sim, &mut link, 200);
     assert!(link.reconnects >= 1, "the session was reopened");
@@ -154,7 +154,7 @@ fn raw_records_reach_the_panel_on_two_profiles() {
         let (sim, _adb, server) = phone(name, |c| c.adb_root = name == "pixel");
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
-        assert_eq!(chosen.backend, InputBackend::Raw, "{name}: {}", chosen.why);
+        assert_eq!(chosen.kind, ChannelKind::Raw, "{name}: {}", chosen.why);
         assert_eq!(chosen.record, Some(record), "{name}");
         assert!(
             chosen.why.contains(&format!("{record}-byte")),
@@ -171,19 +171,19 @@ fn a_panel_that_cannot_be_written_falls_back_to_input() {
     let device = select(&server, None).unwrap();
     // Without a writable panel the next channel down is the injector; asked for `events`
     // (which skips the injector), the fallback is `input`.
-    for asked in [None, Some(InputBackend::Raw), Some(InputBackend::Events)] {
+    for asked in [None, Some(ChannelKind::Raw), Some(ChannelKind::Events)] {
         let chosen = tap::choose(&device, asked).unwrap();
         let (want, word) = match asked {
-            Some(InputBackend::Events) => (InputBackend::Input, "sendevent"),
-            _ => (InputBackend::Inject, "app_process"),
+            Some(ChannelKind::Events) => (ChannelKind::Input, "sendevent"),
+            _ => (ChannelKind::Inject, "app_process"),
         };
-        assert_eq!(chosen.backend, want, "{asked:?}: {}", chosen.why);
+        assert_eq!(chosen.kind, want, "{asked:?}: {}", chosen.why);
         assert!(chosen.why.contains(word), "{}", chosen.why);
-        if asked != Some(InputBackend::Events) {
+        if asked != Some(ChannelKind::Events) {
             assert!(chosen.why.contains("Permission denied"), "{}", chosen.why);
         }
     }
-    let chosen = tap::choose(&device, Some(InputBackend::Events)).unwrap();
+    let chosen = tap::choose(&device, Some(ChannelKind::Events)).unwrap();
     let mut t = Tapper::open(&device, chosen, (1440, 3200), TapperOptions::default()).unwrap();
     t.tap(720, 3000).unwrap();
     t.flush().unwrap();
@@ -213,7 +213,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
     // tapped (the finger is still "down" on the panel).
     assert_eq!(taps(&sim), 0);
     let device = select(&server, None).unwrap();
-    let chosen = tap::choose(&device, Some(InputBackend::Raw)).unwrap();
+    let chosen = tap::choose(&device, Some(ChannelKind::Raw)).unwrap();
     let mut t = Tapper::open(&device, chosen, (1080, 2400), TapperOptions::default()).unwrap();
     for _ in 0..50 {
         t.tap(540, 2300).unwrap();
@@ -235,7 +235,7 @@ fn a_stream_torn_mid_record_loses_nothing_after_it() {
     let chosen = link
         .open_channel(None, (1080, 2400), Duration::ZERO)
         .unwrap();
-    assert_eq!(chosen.backend, InputBackend::Raw, "{}", chosen.why);
+    assert_eq!(chosen.kind, ChannelKind::Raw, "{}", chosen.why);
     let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
     assert!(link.reconnects >= 1, "the link dropped and was reopened");
     assert!(sent > 0);
@@ -436,7 +436,7 @@ fn bench_hold() {
             c.adb_root = true;
         });
         let device = select(&server, None).unwrap();
-        let chosen = tap::choose(&device, Some(InputBackend::Raw)).unwrap();
+        let chosen = tap::choose(&device, Some(ChannelKind::Raw)).unwrap();
         let opts = TapperOptions {
             hold: Duration::from_millis(hold),
             ..TapperOptions::default()
@@ -472,12 +472,7 @@ fn the_injector_carries_taps_on_two_profiles() {
         assert_eq!(sim.file(tap::INJECTOR_PATH), None);
         let device = select(&server, None).unwrap();
         let chosen = tap::choose(&device, None).unwrap();
-        assert_eq!(
-            chosen.backend,
-            InputBackend::Inject,
-            "{name}: {}",
-            chosen.why
-        );
+        assert_eq!(chosen.kind, ChannelKind::Inject, "{name}: {}", chosen.why);
         assert!(
             chosen.why.starts_with("inject: one app_process injector")
                 && chosen.why.contains(&format!(
@@ -503,8 +498,8 @@ fn a_stale_injector_on_the_phone_is_replaced() {
     let stale = b"dex\n035\0an older autoplay-inject".to_vec();
     sim.put_file(tap::INJECTOR_PATH, stale.clone()).unwrap();
     let device = select(&server, None).unwrap();
-    let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
-    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
+    let chosen = tap::choose(&device, Some(ChannelKind::Inject)).unwrap();
+    assert_eq!(chosen.kind, ChannelKind::Inject, "{}", chosen.why);
     assert_eq!(
         sim.file(tap::INJECTOR_PATH).as_deref(),
         Some(tap::INJECTOR_DEX)
@@ -534,7 +529,7 @@ fn a_dropped_link_mid_stream_restores_the_injector() {
     let chosen = link
         .open_channel(None, (1080, 2400), Duration::ZERO)
         .unwrap();
-    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
+    assert_eq!(chosen.kind, ChannelKind::Inject, "{}", chosen.why);
     let (landed, sent) = taps_through_a_drop(&sim, &mut link, 400);
     assert!(link.reconnects >= 1, "the link dropped and was reopened");
     assert!(sent > 0);
@@ -568,7 +563,7 @@ fn the_xiaomi_denial_is_found_before_any_tap() {
 fn the_check_finds_a_refusal_before_android_13() {
     let (sim, _adb, server) = phone("budget", |c| c.inject_denied = true);
     let device = select(&server, None).unwrap();
-    match tap::choose(&device, Some(InputBackend::Inject)).unwrap_err() {
+    match tap::choose(&device, Some(ChannelKind::Inject)).unwrap_err() {
         DeviceError::Refused(sudoku_autoplay::device::Refusal::Denied { said }) => assert_eq!(
             said,
             "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission"
@@ -587,8 +582,8 @@ fn the_check_wakes_a_dark_screen_before_android_13() {
     });
     let device = select(&server, None).unwrap();
     std::thread::sleep(Duration::from_millis(2500));
-    let chosen = tap::choose(&device, Some(InputBackend::Inject)).unwrap();
-    assert_eq!(chosen.backend, InputBackend::Inject, "{}", chosen.why);
+    let chosen = tap::choose(&device, Some(ChannelKind::Inject)).unwrap();
+    assert_eq!(chosen.kind, ChannelKind::Inject, "{}", chosen.why);
     // The display went off (the first check saw it so), and the player's wake turned it on.
     let state = sim.dumpsys();
     assert_eq!(state["screen_offs"].as_u64(), Some(1), "{state}");

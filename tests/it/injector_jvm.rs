@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use sudoku_autoplay::device::Refusal;
-use sudoku_autoplay::device::tap::inject::{
+use sudoku_autoplay::device::tap::injector::{
     self, Hello, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP, SCREEN_OFF, record,
 };
 
@@ -25,7 +25,7 @@ struct Run {
 
 impl Run {
     fn hello(&self) -> Option<Hello> {
-        self.stdout.lines().next().and_then(inject::parse_hello)
+        self.stdout.lines().next().and_then(injector::parse_hello)
     }
 
     /// The replies after the hello line.
@@ -33,7 +33,7 @@ impl Run {
         self.stdout
             .lines()
             .skip(1)
-            .map(|l| inject::parse_reply(l).unwrap_or_else(|| panic!("not a reply: {l}")))
+            .map(|l| injector::parse_reply(l).unwrap_or_else(|| panic!("not a reply: {l}")))
             .collect()
     }
 
@@ -153,9 +153,9 @@ fn the_committed_dex_speaks_the_players_protocol() {
         assert_eq!(
             run.hello(),
             Some(Hello {
-                version: inject::INJECTOR_VERSION,
+                version: injector::INJECTOR_VERSION,
                 sdk,
-                dex: inject::dex_signature(inject::INJECTOR_DEX).unwrap(),
+                dex: injector::dex_signature(injector::INJECTOR_DEX).unwrap(),
             }),
             "{}",
             run.stdout

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 use sudoku_autoplay::board::Board;
-use sudoku_autoplay::device::tap::InputBackend;
+use sudoku_autoplay::device::tap::ChannelKind;
 use sudoku_autoplay::device::{Device, Server, select};
 use sudoku_autoplay::level::Update;
 use sudoku_autoplay::level::{PlayConfig, PlayReport, play};
@@ -180,7 +180,7 @@ fn plays_levels_on_two_profiles_both_themes_and_keypads() {
         // injector.
         let expected_input = if name == "flagship" { "Inject" } else { "Raw" };
         assert_eq!(
-            format!("{:?}", report.input),
+            format!("{:?}", report.channel),
             expected_input,
             "{name}: the fastest channel the phone allows"
         );
@@ -209,7 +209,7 @@ fn plays_through_the_injector_on_android_14_and_13() {
         )
         .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
         check(&sim, &report, Strategy::Mrv, 0);
-        assert_eq!(format!("{:?}", report.input), "Inject", "{name}");
+        assert_eq!(format!("{:?}", report.channel), "Inject", "{name}");
     }
 }
 
@@ -254,7 +254,7 @@ fn plays_on_phones_that_print_like_real_ones() {
         )
         .unwrap_or_else(|e| panic!("{name} level {level}: {e:#}"));
         check(&sim, &report, Strategy::RowMajor, 0);
-        assert_eq!(format!("{:?}", report.input), channel, "{name}");
+        assert_eq!(format!("{:?}", report.channel), channel, "{name}");
     }
 }
 
@@ -287,7 +287,7 @@ fn plays_on_a_phone_held_in_landscape_or_upside_down() {
         };
         let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e:#}"));
         check(&sim, &report, Strategy::RowMajor, probed);
-        assert_eq!(format!("{:?}", report.input), channel, "{what}");
+        assert_eq!(format!("{:?}", report.channel), channel, "{what}");
     }
 }
 
@@ -965,7 +965,7 @@ fn slow_input_loses_no_taps() {
     let sim = spawn(c).unwrap();
     let (_adb, device) = connect(&sim);
     let mut cfg = config(data.path(), 1, Strategy::Mrv);
-    cfg.input = Some(InputBackend::Input);
+    cfg.channel = Some(ChannelKind::Input);
     let report = play(&device, &cfg, &mut |_| {}).unwrap();
     check(&sim, &report, Strategy::Mrv, 0);
     assert_eq!(

@@ -11,7 +11,7 @@ use crate::calibration::{CalibrateOptions, Calibration, CalibrationError, Check,
 use crate::device::Device;
 use crate::device::android::app_area;
 use crate::device::screen::Screen;
-use crate::device::tap::InputBackend;
+use crate::device::tap::ChannelKind;
 use crate::phone::level_list::{LevelList, find_level_list};
 use crate::phone::link::Link;
 use crate::phone::target::PhoneTarget;
@@ -46,7 +46,7 @@ pub enum Update<'a> {
         calibration: &'a Calibration,
     },
     /// The probe of the app's input rules begins, through this tap channel.
-    Probing { channel: InputBackend },
+    Probing { channel: ChannelKind },
     /// What the probe is doing.
     Probe(&'a str),
     /// The probe is done.
@@ -320,8 +320,8 @@ fn probe_rules(
 }
 
 /// A link to the phone with its fastest tap channel open, unpaced.
-fn tapping(device: &Device, size: (u32, u32)) -> anyhow::Result<(Link, InputBackend)> {
+fn tapping(device: &Device, size: (u32, u32)) -> anyhow::Result<(Link, ChannelKind)> {
     let mut link = Link::new(device.clone(), RECONNECT, StopFlag::default());
     let channel = link.open_channel(None, size, Duration::ZERO)?;
-    Ok((link, channel.backend))
+    Ok((link, channel.kind))
 }

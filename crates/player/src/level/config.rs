@@ -2,7 +2,7 @@
 
 use crate::board::Board;
 use crate::calibration::lookup::SearchPath;
-use crate::device::tap::InputBackend;
+use crate::device::tap::ChannelKind;
 use crate::play::PerformReport;
 use crate::play::plan::Plan;
 use crate::play::stop::StopFlag;
@@ -25,8 +25,9 @@ pub struct PlayConfig {
     /// Where calibrations are looked up (default: `calibration`; the command line passes the
     /// user's directories).
     pub calibration_dirs: SearchPath,
-    /// `None`: the fastest channel the device allows (raw, events, input).
-    pub input: Option<InputBackend>,
+    /// The tap channel asked for; `None`: the fastest the device allows (the table's order,
+    /// `device::tap::choose`).
+    pub channel: Option<ChannelKind>,
     pub pace: Duration,
     pub max_visible_steps: Option<u64>,
     /// Show as many steps as fit in this time at the channel's measured rate, then fill the
@@ -57,7 +58,7 @@ impl Default for PlayConfig {
             strategy: Strategy::RowMajor,
             calibration: None,
             calibration_dirs: SearchPath::from(PathBuf::from("calibration")),
-            input: None,
+            channel: None,
             pace: Duration::from_millis(20),
             max_visible_steps: None,
             budget: None,
@@ -84,7 +85,8 @@ pub struct PlayReport {
     pub stats: solver::Stats,
     /// What performing the search's events on the phone did.
     pub performed: PerformReport,
-    pub input: InputBackend,
+    /// The tap channel the taps went through.
+    pub channel: ChannelKind,
     pub taps_per_sec: f64,
     pub capture: String,
     /// The plan noted before performing (`None` when resuming).

@@ -6,7 +6,7 @@ use super::{Note, Update, tell};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
-use crate::device::tap::InputBackend;
+use crate::device::tap::ChannelKind;
 use crate::phone::target::PhoneTarget;
 use crate::play::setnum::Layout;
 use crate::play::stop::{RunFailed, stop_of};
@@ -127,7 +127,7 @@ impl Run<'_> {
                 .map_or(self.solution, |r| r.solution),
             stats: self.stats,
             performed: report,
-            input: target.link.backend().unwrap_or(InputBackend::Input),
+            channel: target.link.channel_kind().unwrap_or(ChannelKind::Input),
             taps_per_sec: target.link.taps_per_sec(),
             capture: target.link.capture(),
             plan: None,

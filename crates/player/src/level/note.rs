@@ -3,7 +3,7 @@
 //! stands. The library does not print: the command line shows these, and each note is also a
 //! `tracing` event.
 
-use crate::device::tap::InputBackend;
+use crate::device::tap::ChannelKind;
 use crate::play::Progress;
 use crate::play::plan::Plan;
 use crate::video::Recorded;
@@ -25,7 +25,7 @@ pub enum Note {
     /// A calibration file in the search path that could not be read, so it was skipped.
     SkippedCalibration { error: String },
     /// The tap channel, and why that one.
-    TapChannel { backend: InputBackend, why: String },
+    TapChannel { channel: ChannelKind, why: String },
     /// Several calibrations fit the screen: the one picked, and why.
     Calibration { path: PathBuf, why: String },
     /// What the performance will show, and how long it should take; resuming, of the steps
@@ -62,7 +62,7 @@ impl Note {
             Note::SkippedCalibration { error } => {
                 tracing::info!(%error, "calibration file skipped")
             }
-            Note::TapChannel { backend, why } => tracing::info!(?backend, %why, "tap channel"),
+            Note::TapChannel { channel, why } => tracing::info!(?channel, %why, "tap channel"),
             Note::Calibration { path, why } => {
                 tracing::info!(path = %path.display(), %why, "calibration picked")
             }

@@ -5,7 +5,7 @@ use super::{Note, Update, tell};
 use crate::board::Board;
 use crate::calibration::Calibration;
 use crate::device::Device;
-use crate::device::tap::InputBackend;
+use crate::device::tap::ChannelKind;
 use crate::phone::link::Link;
 use crate::phone::navigate::navigate;
 use crate::play::stop::{StopFlag, is_restored};
@@ -17,7 +17,7 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct ResendOptions {
     /// `None`: the fastest channel the device allows.
-    pub input: Option<InputBackend>,
+    pub channel: Option<ChannelKind>,
     /// Time between taps.
     pub pace: Duration,
     /// How long to wait for a lost device to come back before giving up.
@@ -30,7 +30,7 @@ impl Default for ResendOptions {
     fn default() -> Self {
         let play = super::PlayConfig::default();
         ResendOptions {
-            input: play.input,
+            channel: play.channel,
             pace: play.pace,
             reconnect_timeout: play.reconnect_timeout,
             stop: StopFlag::default(),
@@ -57,7 +57,7 @@ pub struct ResendReport {
     /// Taps sent (every journaled tap).
     pub taps: u64,
     pub taps_per_sec: f64,
-    pub input: InputBackend,
+    pub channel: ChannelKind,
     /// What the phone shows afterwards; `None` when the session's calibration is gone (the
     /// board is not read).
     pub shown: Option<Shown>,
@@ -82,9 +82,9 @@ pub fn resend(
         options.reconnect_timeout,
         options.stop.clone(),
     );
-    let channel = link.open_channel(options.input, size, options.pace)?;
-    let (backend, why) = (channel.backend, channel.why);
-    tell(on, Note::TapChannel { backend, why });
+    let channel = link.open_channel(options.channel, size, options.pace)?;
+    let (kind, why) = (channel.kind, channel.why);
+    tell(on, Note::TapChannel { channel: kind, why });
     let cal = Calibration::load(Path::new(&m.calibration)).ok();
     if let Some(cal) = &cal {
         link.keep_taps_apart_on_phone(crate::play::setnum::Layout::of(cal).least_pace());
@@ -97,9 +97,9 @@ pub fn resend(
         }
     }
     send_taps(&mut link, &check.taps, on)?;
-    let (taps_per_sec, input) = (
+    let (taps_per_sec, channel) = (
         link.taps_per_sec(),
-        link.backend().unwrap_or(InputBackend::Input),
+        link.channel_kind().unwrap_or(ChannelKind::Input),
     );
     let shown = match &cal {
         Some(cal) => Some(shown(&mut link, cal, &check.final_board)?),
@@ -109,7 +109,7 @@ pub fn resend(
         serial: device.serial.clone(),
         taps: check.taps.len() as u64,
         taps_per_sec,
-        input,
+        channel,
         shown,
     })
 }

@@ -42,7 +42,7 @@ pub fn play(
     let found = find_calibrations(cfg, phone, on)?;
     let navigation = found.candidates[0].calibration.navigation.clone();
     // The phone opens the tap channel while it opens the level: neither needs the other.
-    link.start_channel(cfg.input, size, cfg.pace);
+    link.start_channel(cfg.channel, size, cfg.pace);
     open_game(&mut link, cfg, navigation.as_ref())?;
     let (mut link, first, (first_words, first_limit), choice) =
         first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
@@ -426,7 +426,7 @@ pub(super) fn open_channel(
     size: (u32, u32),
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<()> {
-    link.start_channel(cfg.input, size, cfg.pace);
+    link.start_channel(cfg.channel, size, cfg.pace);
     channel_opened(link, on)
 }
 
@@ -436,7 +436,7 @@ fn channel_opened(link: &mut Link, on: &mut dyn FnMut(&Update)) -> anyhow::Resul
     tell(
         on,
         Note::TapChannel {
-            backend: channel.backend,
+            channel: channel.kind,
             why: channel.why,
         },
     );

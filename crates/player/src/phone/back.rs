@@ -11,8 +11,8 @@
 
 use super::link::Link;
 use crate::device::DeviceError;
-use crate::device::android::{Key, UiNode};
 use crate::device::Refusal;
+use crate::device::android::{Key, UiNode};
 use crate::play::stop::BackRefused;
 use crate::vision;
 

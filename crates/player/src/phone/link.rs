@@ -13,7 +13,7 @@
 use crate::device::android::Key;
 use crate::device::screen::Screen;
 use crate::device::tap::{self, Channel};
-use crate::device::tap::{InputBackend, Tapper, TapperOptions};
+use crate::device::tap::{ChannelKind, Tapper, TapperOptions};
 use crate::device::{Device, DeviceError, Route};
 use crate::play::stop::{Restored, Stop, StopFlag};
 use crate::play::target::{Incident, IncidentKind};
@@ -176,15 +176,16 @@ impl Link {
         }
     }
 
-    /// Opens the tap channel: the one asked for if the device allows it, else the fastest that
-    /// works (raw, inject, events, input). Returns the channel (its `why` is for the user).
+    /// Opens the tap channel: the one `asked` for if the device allows it, else the next that
+    /// works in the table's order, fastest first (`device::tap::choose`). Returns the channel
+    /// (its `why` is for the user).
     pub fn open_channel(
         &mut self,
-        input: Option<InputBackend>,
+        asked: Option<ChannelKind>,
         size: (u32, u32),
         pace: Duration,
     ) -> anyhow::Result<Channel> {
-        self.start_channel(input, size, pace);
+        self.start_channel(asked, size, pace);
         self.channel_opened()
     }
 
@@ -192,7 +193,7 @@ impl Link {
     /// its own, so that the phone pushes and starts it while the run does what needs no taps
     /// (opening the level, taking the first frame). Whatever needs the channel waits for it;
     /// [`Link::channel_opened`] says which it is.
-    pub fn start_channel(&mut self, input: Option<InputBackend>, size: (u32, u32), pace: Duration) {
+    pub fn start_channel(&mut self, asked: Option<ChannelKind>, size: (u32, u32), pace: Duration) {
         let options = TapperOptions {
             pace,
             ..TapperOptions::default()
@@ -202,7 +203,7 @@ impl Link {
             ..Link::new(self.device.clone(), self.timeout, self.stop.clone())
         };
         self.pending = Some(std::thread::spawn(move || {
-            let opened = side.open_now(input, size, options);
+            let opened = side.open_now(asked, size, options);
             (side, opened)
         }));
     }
@@ -233,11 +234,11 @@ impl Link {
     /// Chooses and opens the tap channel on this thread, through the recovery.
     fn open_now(
         &mut self,
-        input: Option<InputBackend>,
+        asked: Option<ChannelKind>,
         size: (u32, u32),
         options: TapperOptions,
     ) -> anyhow::Result<()> {
-        let chosen = self.call("choosing the tap channel", |d| tap::choose(d, input))?;
+        let chosen = self.call("choosing the tap channel", |d| tap::choose(d, asked))?;
         self.channel = Some(Opened {
             chosen,
             size,
@@ -273,7 +274,7 @@ impl Link {
                 Tapper::open(d, c.chosen.clone(), c.size, c.options.clone())
             })
         })?;
-        tracing::debug!(serial = %self.device.serial, backend = ?c.chosen.backend, "{what}: done");
+        tracing::debug!(serial = %self.device.serial, channel = ?c.chosen.kind, "{what}: done");
         self.tapper = Some(tapper);
         Ok(())
     }
@@ -310,9 +311,9 @@ impl Link {
             .unwrap_or_default()
     }
 
-    /// The tap channel's backend.
-    pub(crate) fn backend(&self) -> Option<InputBackend> {
-        self.channel.as_ref().map(|c| c.chosen.backend)
+    /// The tap channel's kind.
+    pub(crate) fn channel_kind(&self) -> Option<ChannelKind> {
+        self.channel.as_ref().map(|c| c.chosen.kind)
     }
 
     /// Taps per second the phone carried out over the channels' working time (after

@@ -12,7 +12,7 @@ use super::output::Output;
 use super::refusal;
 use crate::dispatch::Action;
 use std::time::{Duration, Instant};
-use sudoku_autoplay::device::tap::inject::{
+use sudoku_autoplay::device::tap::injector::{
     INJECTOR_CLASS, INJECTOR_DEX, KIND_CHECK, KIND_DOWN, KIND_MOVE, KIND_PING, KIND_TAP, KIND_UP,
     RECORD, SCREEN_OFF, hello_line,
 };

@@ -523,7 +523,7 @@ async fn proc_io_counts_a_processs_bytes_and_exec_replaces_the_shell() {
 
 #[tokio::test]
 async fn app_process_runs_only_the_injector_it_was_given() {
-    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
+    use sudoku_autoplay::device::tap::injector::{INJECTOR_DEX, INJECTOR_PATH, KIND_TAP, record};
     let dev = device("pixel", Knobs::default());
     let mut sh = Shell::new(dev.clone());
     let start =
@@ -540,7 +540,7 @@ async fn app_process_runs_only_the_injector_it_was_given() {
         .unwrap();
     let hello = format!(
         "autoplay-inject 2 sdk=34 dex={}\n",
-        sudoku_autoplay::device::tap::inject::dex_signature(INJECTOR_DEX).unwrap()
+        sudoku_autoplay::device::tap::injector::dex_signature(INJECTOR_DEX).unwrap()
     );
     assert_eq!(run(&mut sh, &start).await.0, format!("{hello}0\n"));
     // Records: a tap goes through the dispatcher; a bad kind and a torn record as the dex does.
@@ -571,7 +571,7 @@ async fn app_process_runs_only_the_injector_it_was_given() {
 
 /// The tap injector started on `dev` (its dex pushed), and what it printed.
 fn injector(dev: &Handset) -> (super::inject::Injector, Output) {
-    use sudoku_autoplay::device::tap::inject::{INJECTOR_DEX, INJECTOR_PATH};
+    use sudoku_autoplay::device::tap::injector::{INJECTOR_DEX, INJECTOR_PATH};
     dev.write_file(INJECTOR_PATH, INJECTOR_DEX.to_vec())
         .unwrap();
     let mut out = Output::default();
@@ -589,7 +589,7 @@ fn injector(dev: &Handset) -> (super::inject::Injector, Output) {
 
 #[tokio::test]
 async fn from_android_13_a_refusing_phone_throws_at_once() {
-    use sudoku_autoplay::device::tap::inject::{KIND_TAP, record};
+    use sudoku_autoplay::device::tap::injector::{KIND_TAP, record};
     let knobs = Knobs {
         inject_denied: true,
         ..Knobs::default()
@@ -641,7 +641,7 @@ async fn from_android_13_a_refusing_phone_throws_at_once() {
 
 #[tokio::test]
 async fn before_android_13_a_refusing_phone_drops_what_the_injector_sends() {
-    use sudoku_autoplay::device::tap::inject::{KIND_DOWN, KIND_MOVE, KIND_TAP, KIND_UP, record};
+    use sudoku_autoplay::device::tap::injector::{KIND_DOWN, KIND_MOVE, KIND_TAP, KIND_UP, record};
     let knobs = Knobs {
         inject_denied: true,
         ..Knobs::default()

@@ -1,273 +1,220 @@
-//! The `raw` tap channel's pieces: binary `input_event` records for multitouch protocol B taps,
-//! streamed into the touch panel's `/dev/input/eventN` by one long-lived `exec:dd of=DEV bs=N`
-//! (a plain copy: no process per event, unlike `sendevent`, and no Java start-up per tap, unlike
-//! `input`). minitouch does the same from a binary it pushes to the phone; we need nothing on
-//! the phone but its own `dd`.
-//!
-//! The kernel takes records of `sizeof(struct input_event)` *of the writing process*: 24 bytes
-//! from a 64-bit `dd`, 16 bytes from a 32-bit one (a 32-bit userspace on a 64-bit kernel, as on
-//! Android Go phones), and refuses a write shorter than one record (`EINVAL`). So the record
-//! size is guessed from the ABI properties and then verified with a harmless write: one
-//! `SYN_REPORT` (an empty packet, which the input core drops) written by `dd ... count=1`,
-//! whose summary says whether the record went in.
+//! The `raw` channel: a tap is binary `input_event` records (`panel.rs`, at panel coordinates)
+//! streamed into the touch panel by one long-lived `dd` (`dd.rs`). The `dd`'s stream is not the
+//! control shell's, so the shell's ack says nothing of records still in transit on it: the
+//! shell prints the `dd`'s `/proc/PID/io` before each ack, and a batch counts once its records
+//! are within the bytes `dd` wrote (`wchar`). The kernel hands the events to the dispatcher
+//! after that, so each batch asks the dispatcher too, and a flush waits until its queue is empty
+//! in two polls in a row (events the kernel took may not have reached it at the first). It
+//! needs a touch panel the shell user may write (Android 9 and older) and the record size the
+//! panel takes from `dd`, found by a test write.
 
-use super::panel::{EV_SYN, RECORD_32, RECORD_64, TouchPanel, guess_record, push, release};
-use crate::device::{CALL_TIMEOUT, Device, DeviceError};
-use std::io::Write;
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::Instant;
+use super::channel::{Fault, TapChannel};
+use super::dd::{self, Copier, NotWritable};
+use super::kind::{Channel, ChannelKind};
+use super::options::TapperOptions;
+use super::panel::{self, TouchPanel};
+use super::shell::AckState;
+use super::verdict::{Asking, Phone, Told, Verdict};
+use crate::device::{Device, DeviceError};
+use std::time::{Duration, Instant};
 
-/// The `dd` command that copies its stdin into the panel, in records of `record` bytes.
-pub(super) fn copy_command(panel: &TouchPanel, record: usize, count: Option<u64>) -> String {
-    match count {
-        Some(n) => format!("dd of={} bs={record} count={n}", panel.device),
-        None => format!("dd of={} bs={record}", panel.device),
+/// The open `raw` channel.
+pub(super) struct Raw {
+    device: Device,
+    panel: TouchPanel,
+    /// Bytes per `input_event` record.
+    record: usize,
+    screen: (u32, u32),
+    /// How long a tap stays down (0: down and up in one write).
+    hold: Duration,
+    /// How long the `dd` may take to start.
+    ack_timeout: Duration,
+    /// The `dd` stream into the panel (opened at the first tap).
+    copier: Option<Copier>,
+    /// Records of taps not yet sent.
+    pending: Vec<u8>,
+    /// The last tracking id.
+    touch_id: i32,
+}
+
+impl TapChannel for Raw {
+    fn kind() -> ChannelKind {
+        ChannelKind::Raw
     }
-}
 
-/// The long-lived copy of the raw channel: it prints its process id first (`exec` keeps the
-/// shell's), so the host can read `/proc/PID/io`, whose `wchar` counts the bytes `dd` has
-/// written into the panel: the proof that records sent on this stream arrived, which no ack on
-/// another stream can give.
-pub(super) fn stream_command(panel: &TouchPanel, record: usize) -> String {
-    format!("echo pid:$$; exec {}", copy_command(panel, record, None))
-}
-
-/// Why the panel cannot take raw records, in words for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct NotWritable(pub String);
-
-/// Finds the record size the panel takes from this device's `dd`: the ABI's guess first, then
-/// the other size, each checked by writing one empty `SYN_REPORT`.
-pub(super) fn record_size(
-    device: &Device,
-    panel: &TouchPanel,
-) -> Result<Result<usize, NotWritable>, DeviceError> {
-    let abi = device.getprop("ro.product.cpu.abi")?;
-    let guess = guess_record(&abi);
-    let other = if guess == RECORD_64 {
-        RECORD_32
-    } else {
-        RECORD_64
-    };
-    let mut tried = Vec::new();
-    for record in [guess, other] {
-        let mut syn = Vec::new();
-        push(&mut syn, record, EV_SYN, 0, 0);
-        let out = one_shot(device, &copy_command(panel, record, Some(1)), &syn)?;
-        if out.contains("1+0 records out") {
-            return Ok(Ok(record));
-        }
-        let said = out
-            .lines()
-            .find(|l| l.starts_with("dd:"))
-            .unwrap_or(out.trim());
-        if said.contains("Permission denied") {
-            return Ok(Err(NotWritable(format!(
-                "the shell user may not write {} ({said})",
-                panel.device
-            ))));
-        }
-        tried.push(format!("{record}-byte records: {said:?}"));
+    /// Possible where the touch panel takes a test record from `dd`; not tried without a panel.
+    fn possible(phone: &mut Phone<'_>, asking: Asking) -> Result<Verdict, DeviceError> {
+        let Some(panel) = phone.panel()? else {
+            return Ok(Verdict::not_possible(phone.no_panel()?, Told::Not));
+        };
+        let record = match dd::record_size(phone.device, &panel)? {
+            Ok(record) => record,
+            Err(NotWritable(reason)) => return Ok(not_writable(phone, &panel, reason, asking)),
+        };
+        let why = match asking {
+            Asking::ToTap => format!(
+                "one `dd` stream of {record}-byte input_event records (protocol {:?}) into {} (record size checked)",
+                panel.protocol, panel.device
+            ),
+            Asking::ToReport => format!("`dd` takes {record}-byte records into {}", panel.device),
+        };
+        Ok(Verdict::Possible(Channel {
+            panel: Some(panel),
+            record: Some(record),
+            ..Channel::of(ChannelKind::Raw, why)
+        }))
     }
-    Ok(Err(NotWritable(format!(
-        "{} took neither record size (ro.product.cpu.abi={abi}; {})",
-        panel.device,
-        tried.join("; ")
-    ))))
-}
 
-/// Runs `command` on an `exec:` stream with `input` on its stdin (the stream stays open until
-/// the command ends, as `dd count=1` does) and returns its output.
-fn one_shot(device: &Device, command: &str, input: &[u8]) -> Result<String, DeviceError> {
-    let stream = RawStream::open(device, command);
-    stream.send(input.to_vec());
-    let deadline = Instant::now() + CALL_TIMEOUT;
-    let out = stream
-        .wait_closed(deadline)
-        .ok_or_else(|| DeviceError::Timeout {
-            what: format!("`adb exec-out {command}` on {}", device.serial),
-            secs: CALL_TIMEOUT.as_secs_f64(),
-        })?;
-    Ok(out)
-}
-
-/// What a stream's command printed, and whether the stream has ended.
-#[derive(Default)]
-struct Output {
-    state: Mutex<(Vec<u8>, bool)>,
-    cv: std::sync::Condvar,
-}
-
-/// Collects a stream's output; marks it ended when dropped (the device closed the stream).
-struct OutputSink(Arc<Output>);
-
-impl Write for OutputSink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut st = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
-        if st.0.len() < 64 * 1024 {
-            st.0.extend_from_slice(buf);
-        }
-        self.0.cv.notify_all();
-        Ok(buf.len())
+    fn open(
+        device: &Device,
+        chosen: &Channel,
+        options: &TapperOptions,
+        screen: (u32, u32),
+    ) -> Result<Self, DeviceError> {
+        let panel = chosen.panel_needed()?;
+        let record = chosen.record.ok_or_else(|| chosen.unwritable())?;
+        Ok(Raw {
+            device: device.clone(),
+            panel,
+            record,
+            screen,
+            hold: options.hold,
+            ack_timeout: options.ack_timeout,
+            copier: None,
+            pending: Vec::new(),
+            touch_id: 0,
+        })
     }
-    fn flush(&mut self) -> std::io::Result<()> {
+
+    /// Down and up in one write, or, with a hold, down at once and up after it.
+    fn tap(&mut self, (x, y): (u32, u32), _: &mut String, _: u64) -> Result<(), Fault> {
+        let at = panel::to_panel(&self.panel, self.screen, x, y);
+        self.touch_id = self.touch_id % 60000 + 1;
+        let (panel, record) = (&self.panel, self.record);
+        if self.hold.is_zero() {
+            panel::tap_records(&mut self.pending, panel, record, at, self.touch_id);
+            return Ok(());
+        }
+        panel::touch_down(&mut self.pending, panel, record, at, self.touch_id);
+        let bytes = std::mem::take(&mut self.pending);
+        self.send_records(bytes)?;
+        std::thread::sleep(self.hold);
+        panel::release(&mut self.pending, &self.panel, self.record);
         Ok(())
     }
-}
 
-impl Drop for OutputSink {
-    fn drop(&mut self) {
-        let mut st = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.1 = true;
-        self.0.cv.notify_all();
-    }
-}
-
-/// A long-lived `exec:` stream fed from a channel (the raw tap channel's `dd` into the panel).
-struct RawStream {
-    tx: mpsc::Sender<Vec<u8>>,
-    output: Arc<Output>,
-}
-
-impl RawStream {
-    /// Opens `exec:command` on a thread of its own; writes are queued until it is open.
-    fn open(device: &Device, command: &str) -> RawStream {
-        let output = Arc::new(Output::default());
-        let ended = output.clone();
-        let tx = device.stream_on_thread(
-            "raw-stream",
-            format!("exec:{command}"),
-            Box::new(OutputSink(output.clone())),
-            move |e| {
-                let mut st = ended.state.lock().unwrap_or_else(|p| p.into_inner());
-                st.0.extend_from_slice(format!("\n{e}").as_bytes());
-                st.1 = true;
-                ended.cv.notify_all();
-            },
-        );
-        let tx = tx.unwrap_or_else(|| {
-            let mut st = output.state.lock().unwrap_or_else(|p| p.into_inner());
-            *st = (b"cannot start a thread".to_vec(), true);
-            mpsc::channel().0
-        });
-        RawStream { tx, output }
+    fn drags(&self) -> bool {
+        true
     }
 
-    /// Queues bytes for the stream; false once it has ended.
-    fn send(&self, bytes: Vec<u8>) -> bool {
-        !self.ended() && self.tx.send(bytes).is_ok()
+    /// Down, each move a step later, and the lift left pending, to go out as a batch of its
+    /// own (proven as taps' records are).
+    fn drag(&mut self, at: &[(u32, u32)], time: Duration, _: &mut String) -> Result<(), Fault> {
+        let at: Vec<(u32, u32)> = at
+            .iter()
+            .map(|&(x, y)| panel::to_panel(&self.panel, self.screen, x, y))
+            .collect();
+        self.touch_id = self.touch_id % 60000 + 1;
+        let mut steps = panel::drag_records(&self.panel, self.record, &at, self.touch_id);
+        let lift = steps.pop().unwrap_or_default();
+        let pause = time / u32::try_from(steps.len().max(1)).unwrap_or(1);
+        for (i, bytes) in steps.into_iter().enumerate() {
+            if i > 0 {
+                std::thread::sleep(pause);
+            }
+            self.send_records(bytes)?;
+        }
+        std::thread::sleep(pause);
+        self.pending.extend(lift);
+        Ok(())
     }
 
-    /// Whether the device closed the stream (the command ended or the link dropped).
+    fn pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    fn send(&mut self) -> Result<Option<u64>, Fault> {
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let bytes = std::mem::take(&mut self.pending);
+        self.send_records(bytes).map(Some)
+    }
+
+    fn proof_lines(&self) -> String {
+        self.copier
+            .as_ref()
+            .map_or(String::new(), |c| format!("cat /proc/{}/io\n", c.pid))
+    }
+
+    /// The bytes the `dd` wrote into the panel.
+    fn acked(&self, shell: &AckState) -> Option<u64> {
+        shell.wchar
+    }
+
+    fn queued_behind_ack(&self) -> bool {
+        true
+    }
+
+    fn flush_polls(&self) -> u32 {
+        2
+    }
+
+    fn stalled(&self) -> String {
+        format!(
+            "the raw tap stream into {} (dd copied nothing more)",
+            self.panel.device
+        )
+    }
+
     fn ended(&self) -> bool {
-        self.output
-            .state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .1
+        self.copier.as_ref().is_some_and(Copier::ended)
     }
 
-    /// Waits for the `pid:N` line of [`stream_command`] (`None` if the stream ends first or at
-    /// the deadline).
-    fn pid(&self, deadline: Instant) -> Option<u32> {
-        let parse = |out: &[u8]| {
-            let text = String::from_utf8_lossy(out);
-            let (line, _) = text.split_once('\n')?;
-            line.trim().strip_prefix("pid:")?.parse().ok()
-        };
-        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
-        let left = deadline.saturating_duration_since(Instant::now());
-        let (st, _) = self
-            .output
-            .cv
-            .wait_timeout_while(st, left, |s| !s.1 && parse(&s.0).is_none())
-            .unwrap_or_else(|p| p.into_inner());
-        parse(&st.0)
-    }
-
-    /// What the command printed so far.
-    fn output(&self) -> String {
-        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
-        String::from_utf8_lossy(&st.0).trim().to_string()
-    }
-
-    /// Waits until the stream ends (`None` at the deadline) and returns its output.
-    fn wait_closed(&self, deadline: Instant) -> Option<String> {
-        let st = self.output.state.lock().unwrap_or_else(|p| p.into_inner());
-        let left = deadline.saturating_duration_since(Instant::now());
-        let (st, _) = self
-            .output
-            .cv
-            .wait_timeout_while(st, left, |s| !s.1)
-            .unwrap_or_else(|p| p.into_inner());
-        st.1.then(|| String::from_utf8_lossy(&st.0).into_owned())
+    fn said(&self) -> String {
+        self.copier
+            .as_ref()
+            .map(Copier::said)
+            .filter(|s| !s.is_empty())
+            .map_or(String::new(), |s| {
+                format!(" (the raw stream's dd said: {s})")
+            })
     }
 }
 
-/// The `raw` channel's open `dd` stream into the panel.
-pub(super) struct Copier {
-    stream: RawStream,
-    /// Its process id, for `/proc/PID/io`.
-    pub(super) pid: u32,
-    /// Bytes sent into it so far.
-    sent: u64,
-}
-
-impl Copier {
-    /// Starts the `dd`, learns its pid (by `deadline`), and lifts any half-written tap first
-    /// (`None`: the stream did not start).
-    pub(super) fn open(
-        device: &Device,
-        panel: &TouchPanel,
-        record: usize,
-        deadline: Instant,
-    ) -> Option<Copier> {
-        let stream = RawStream::open(device, &stream_command(panel, record));
-        let pid = stream.pid(deadline)?;
-        let mut lift = Vec::new();
-        release(&mut lift, panel, record);
-        let sent = lift.len() as u64;
-        stream.send(lift).then_some(Copier { stream, pid, sent })
-    }
-
-    /// Sends records; returns where they end in the stream (`None`: the stream is gone).
-    pub(super) fn send(&mut self, bytes: Vec<u8>) -> Option<u64> {
-        self.sent += bytes.len() as u64;
-        self.stream.send(bytes).then_some(self.sent)
-    }
-
-    /// Whether the `dd` ended (it failed, or the link dropped).
-    pub(super) fn ended(&self) -> bool {
-        self.stream.ended()
-    }
-
-    /// What the `dd` printed.
-    pub(super) fn said(&self) -> String {
-        self.stream.output()
+impl Raw {
+    /// Sends records into the `dd` stream, opening it first if needed; where they end in the
+    /// stream.
+    fn send_records(&mut self, bytes: Vec<u8>) -> Result<u64, Fault> {
+        if self.copier.is_none() {
+            let deadline = Instant::now() + self.ack_timeout;
+            let copier = Copier::open(&self.device, &self.panel, self.record, deadline);
+            self.copier = Some(copier.ok_or(Fault::Closed)?);
+        }
+        let copier = self.copier.as_mut().ok_or(Fault::Closed)?;
+        copier.send(bytes).ok_or(Fault::Closed)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The verdict on a panel that takes no raw records: for tapping, told after the channel taken
+/// instead, with the phone's Android release.
+fn not_writable(phone: &Phone<'_>, panel: &TouchPanel, reason: String, asking: Asking) -> Verdict {
+    tracing::debug!(panel = %panel.device, %reason, "raw touch records are not possible");
+    let told = match asking {
+        Asking::ToTap => Told::Aside(format!(
+            " (raw is not possible{}: {reason})",
+            release(phone.device)
+        )),
+        Asking::ToReport => Told::Not,
+    };
+    Verdict::not_possible(reason, told)
+}
 
-    #[test]
-    fn commands() {
-        let p = TouchPanel {
-            device: "/dev/input/event2".into(),
-            max_x: 4095,
-            max_y: 4095,
-            protocol: crate::device::android::Protocol::B,
-            rotation: 0,
-        };
-        assert_eq!(
-            copy_command(&p, 16, Some(1)),
-            "dd of=/dev/input/event2 bs=16 count=1"
-        );
-        assert_eq!(
-            stream_command(&p, 24),
-            "echo pid:$$; exec dd of=/dev/input/event2 bs=24"
-        );
-    }
+/// " on Android N" where the phone says its release, else nothing.
+fn release(device: &Device) -> String {
+    device
+        .getprop("ro.build.version.release")
+        .ok()
+        .filter(|r| !r.is_empty())
+        .map_or(String::new(), |r| format!(" on Android {r}"))
 }

@@ -5,9 +5,9 @@
 //! `dd`'s bytes written; and a refusal of injected input, which `input tap` prints
 //! (`... INJECT_EVENTS permission`) and which ends the channel (no retry can help).
 
-use crate::device::refusal::Refusal;
 use crate::device::Device;
 use crate::device::android::live_queued_line;
+use crate::device::refusal::Refusal;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 

@@ -1,12 +1,14 @@
-//! Delivery proof: which batches of taps are proven carried out.
+//! The ledger of batches: which taps are written, and which are proven carried out.
 //!
 //! A batch is a run of taps (or commands) followed on the control shell by what proves it
-//! ([`Batch::text`]): `cat /proc/PID/io` of the raw `dd` (its `wchar`: bytes written into the
-//! panel), `dumpsys input` (the dispatcher's queues) and `echo ack:N`. A batch is done once
-//! acked *and*, for `raw`, its records are within `wchar`: the `dd` stream is not the shell's,
-//! so an ack says nothing about records still in transit on it. Taps count as done only once
-//! they left the dispatcher's queues (two queued events, down and up, per tap). Where
-//! `/proc/PID/io` cannot be read, the ack and the dispatcher's polls are all the proof there is.
+//! ([`Batch::text`]): the channel's own proof lines (`raw`: `cat /proc/PID/io` of its `dd`,
+//! whose `wchar` counts the bytes written into the panel), `dumpsys input` (the dispatcher's
+//! queues) and `echo ack:N`. A batch is done once acked *and* its records, on a channel with a
+//! stream of its own (`raw`, `inject`), are proven up to where they end there (`wchar`, the
+//! injector's `ok SEQ`): that stream is not the shell's, so an ack says nothing about records
+//! still in transit on it. Taps count as done only once they left the dispatcher's queues (two
+//! queued events, down and up, per tap). Where `/proc/PID/io` cannot be read, the ack and the
+//! dispatcher's polls are all the proof there is.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -18,21 +20,19 @@ pub(super) struct Batch {
     pub(super) body: String,
     /// Whether `dumpsys input` follows them.
     pub(super) dispatcher: bool,
-    /// `raw`: its records, and where they end in the `dd` stream (bytes sent into it).
-    pub(super) raw: Vec<u8>,
-    pub(super) raw_end: u64,
+    /// Where its records end on the channel's own stream (`raw`: bytes sent into the `dd`;
+    /// `inject`: the last record's seq; 0: none there).
+    pub(super) end: u64,
     /// Taps written up to and including this batch.
     pub(super) written: u64,
 }
 
 impl Batch {
-    /// What goes to the shell: the body, the `dd`'s counters (`io`: its pid), the dispatcher's
-    /// state, the ack.
-    pub(super) fn text(&self, io: Option<u32>) -> String {
+    /// What goes to the shell: the body, the channel's `proof` lines, the dispatcher's state,
+    /// the ack.
+    pub(super) fn text(&self, proof: &str) -> String {
         let mut text = self.body.clone();
-        if let Some(pid) = io {
-            text.push_str(&format!("cat /proc/{pid}/io\n"));
-        }
+        text.push_str(proof);
         if self.dispatcher {
             text.push_str("dumpsys input\n");
         }
@@ -49,7 +49,8 @@ pub(super) struct Ledger {
     pub(super) seq: u64,
     /// Taps written so far.
     pub(super) written: u64,
-    /// Taps the device has carried out (acknowledged and, for `raw`, out of the input queue).
+    /// Taps the device has carried out (acknowledged and, where events queue behind the ack,
+    /// out of the input queue).
     pub(super) done: u64,
 }
 
@@ -65,19 +66,20 @@ impl Ledger {
         self.written - self.done.min(self.written)
     }
 
-    /// Takes what the shell said: the highest ack, the `dd`'s bytes written (`None`: unknown)
-    /// and the dispatcher's queued events, if `queue_counts` (events are queued behind the
-    /// ack only for `raw`; `input` and `events` lines return when the dispatcher has them).
-    pub(super) fn settle(
+    /// Takes the acks in: the shell's highest ack, how far the channel's own stream is
+    /// proven (`None`: unknown, or no such stream) and the dispatcher's queued events, if
+    /// `queue_counts` (events queued behind the ack: `raw`, `inject`; `input` and `events`
+    /// lines return when the dispatcher has them).
+    pub(super) fn take_acks(
         &mut self,
         acked: u64,
-        copied: Option<u64>,
+        stream: Option<u64>,
         queued: Option<u64>,
         queue_counts: bool,
     ) {
         let mut written = None;
         while let Some(b) = self.unacked.front() {
-            if b.seq > acked || copied.is_some_and(|c| c < b.raw_end) {
+            if b.seq > acked || stream.is_some_and(|c| c < b.end) {
                 break;
             }
             written = Some(b.written);
@@ -104,13 +106,12 @@ pub(super) fn poll_pause(backlog: u64) -> Duration {
 mod tests {
     use super::*;
 
-    fn batch(written: u64, raw_end: u64) -> Batch {
+    fn batch(written: u64, end: u64) -> Batch {
         Batch {
             seq: 0,
             body: String::new(),
             dispatcher: false,
-            raw: Vec::new(),
-            raw_end,
+            end,
             written,
         }
     }
@@ -125,16 +126,16 @@ mod tests {
             l.unacked.push_back(b);
         }
         // Both acked, but the dd copied only the first batch's records.
-        l.settle(2, Some(300), Some(4), true);
+        l.take_acks(2, Some(300), Some(4), true);
         assert_eq!((l.unacked.len(), l.done), (1, 6), "two taps still queued");
-        l.settle(2, Some(480), Some(0), true);
+        l.take_acks(2, Some(480), Some(0), true);
         assert_eq!((l.unacked.len(), l.done, l.in_flight()), (0, 16, 0));
         // Without /proc/PID/io the ack is the proof.
         let mut b = batch(20, 600);
         l.number(&mut b);
         l.written = 20;
         l.unacked.push_back(b);
-        l.settle(3, None, None, false);
+        l.take_acks(3, None, None, false);
         assert_eq!(l.done, 20);
     }
 }
