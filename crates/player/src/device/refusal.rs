@@ -1,6 +1,6 @@
 //! A phone that refuses input injected from the adb shell: a fact about the device, seen by
 //! any command that injects (`input keyevent`'s output, `input tap`'s on the tap channel, the
-//! `inject` channel's start-up check, `tap/inject.rs`). Data, not advice: `autoplay` words what
+//! `inject` channel's start-up check, `tap/injector.rs`). Data, not advice: `autoplay` words what
 //! to do (Xiaomi's "USB debugging (Security settings)", `src/cli/refusal.rs`).
 
 /// The phone refuses input injected from the adb shell: no tap channel can work.
