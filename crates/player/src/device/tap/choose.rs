@@ -47,13 +47,8 @@ fn pick(device: &Device, requested: Option<ChannelKind>) -> Result<Channel, Devi
     for row in &rows[from..] {
         match (row.possible)(&mut phone, Asking::ToTap)? {
             Verdict::Possible(mut channel) => {
-                let because = because.map_or(String::new(), |b| format!(", because {b}"));
-                let asked = if requested == Some(row.kind) {
-                    ", as asked"
-                } else {
-                    ""
-                };
-                channel.why = format!("{}: {}{because}{asked}{asides}", row.kind, channel.why);
+                let asked = requested == Some(row.kind);
+                channel.why = worded(row.kind, &channel.why, because.as_deref(), asked, &asides);
                 return Ok(channel);
             }
             Verdict::Refused(refusal) => return Err(DeviceError::Refused(refusal)),
@@ -68,6 +63,21 @@ fn pick(device: &Device, requested: Option<ChannelKind>) -> Result<Channel, Devi
         "no tap channel is possible on {}{asides}",
         device.serial
     )))
+}
+
+/// The chosen channel's `why`: its name, what it is, the reason where the one above it is not
+/// possible (`because`), whether it was `asked` for, and why the others above are not
+/// (`asides`).
+fn worded(
+    kind: ChannelKind,
+    what: &str,
+    because: Option<&str>,
+    asked: bool,
+    asides: &str,
+) -> String {
+    let because = because.map_or(String::new(), |b| format!(", because {b}"));
+    let asked = if asked { ", as asked" } else { "" };
+    format!("{kind}: {what}{because}{asked}{asides}")
 }
 
 /// What one channel would be on a phone, and why.
@@ -112,5 +122,43 @@ impl ChannelCheck {
             why,
             refused,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words the user reads: as before the table, each channel's reasons in place.
+    #[test]
+    fn a_chosen_channel_says_why_not_the_ones_above() {
+        assert_eq!(
+            worded(ChannelKind::Input, "`input tap` lines", None, true, ""),
+            "input: `input tap` lines, as asked"
+        );
+        let raw =
+            " (raw is not possible on Android 9: the shell user may not write /dev/input/event2)";
+        let inject = " (inject is not possible: pushing the injector failed: no space)";
+        assert_eq!(
+            worded(
+                ChannelKind::Events,
+                "`sendevent` lines",
+                None,
+                false,
+                &format!("{raw}{inject}")
+            ),
+            format!("events: `sendevent` lines{raw}{inject}")
+        );
+        let failed = "`sendevent /dev/input/event2 0 0 0` failed (exit status 1)";
+        assert_eq!(
+            worded(
+                ChannelKind::Input,
+                "`input tap` lines",
+                Some(failed),
+                false,
+                inject
+            ),
+            format!("input: `input tap` lines, because {failed}{inject}")
+        );
     }
 }
