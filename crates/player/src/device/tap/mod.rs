@@ -185,14 +185,14 @@ impl Tapper {
     /// channel whose taps need no `input`, the refusal the line printed, if any (on `input`,
     /// whose taps the same refusal stops, that refusal ends the channel: an error).
     fn input_line(&mut self, line: &str) -> Result<Option<Refusal>, DeviceError> {
-        let input = self.channel.taps_by_input();
-        if !input {
+        let by_input = self.channel.taps_by_input();
+        if !by_input {
             // This line's own answer counts.
             self.refusal_seen();
         }
         self.command(line)?;
         self.wait_until(|t| t.ledger.unacked.is_empty())?;
-        Ok(if input { None } else { self.refusal_seen() })
+        Ok(if by_input { None } else { self.refusal_seen() })
     }
 
     /// The refusal the shell's output showed since the last call, if any.
@@ -367,11 +367,11 @@ impl Tapper {
                 drop(st);
                 return Err(self.closed());
             }
-            let input = self.channel.taps_by_input();
+            let by_input = self.channel.taps_by_input();
             let (st, res) = acks
                 .cv
                 .wait_timeout_while(st, self.options.ack_timeout, |s| {
-                    s.acked < target && !s.closed && !(input && s.refused.is_some())
+                    s.acked < target && !s.closed && !(by_input && s.refused.is_some())
                 })
                 .unwrap_or_else(|p| p.into_inner());
             if res.timed_out() && st.acked < target {
