@@ -131,8 +131,8 @@ fn print_state(r: &Report) -> std::io::Result<()> {
     )?;
     outln!(
         "input       {} event(s) queued    [{}]",
-        r.input.queued,
-        r.input.from
+        r.dispatcher.queued,
+        r.dispatcher.from
     )?;
     let mut first = true;
     for c in &r.channels {

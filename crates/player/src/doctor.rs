@@ -22,7 +22,9 @@ pub struct Report {
     pub abi: Abi,
     pub touch: Touch,
     pub state: State,
-    pub input: Input,
+    /// The input dispatcher's queue (`input` in the JSON, as `dumpsys input` names it).
+    #[serde(rename = "input")]
+    pub dispatcher: Dispatcher,
     /// Fastest first; `autoplay` takes the first possible one.
     pub channels: Vec<ChannelCheck>,
     pub screencap: Screencap,
@@ -100,7 +102,7 @@ pub struct State {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Input {
+pub struct Dispatcher {
     /// Events the live input dispatcher holds unhandled (an old ANR's snapshot not counted).
     pub queued: u64,
     pub from: &'static str,
@@ -141,7 +143,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
     let survey = PanelSurvey::of(device)?;
     let touch = touch(&survey);
     let state = state(device)?;
-    let input = Input {
+    let dispatcher = Dispatcher {
         queued: device.input_queued()?,
         from: "dumpsys input",
     };
@@ -156,7 +158,7 @@ pub fn examine(device: &Device) -> Result<Report, DeviceError> {
         abi,
         touch,
         state,
-        input,
+        dispatcher,
         channels,
         screencap,
         uiautomator,
