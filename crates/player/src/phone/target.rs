@@ -16,7 +16,7 @@ use crate::play::target::{Incident, IncidentKind, Seen, Target};
 use crate::play::words::{self, Verdict};
 use crate::probe::{ProbeTarget, ScreenWords};
 use image::RgbaImage;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long the phone gets to draw after being woken, unlocked or switched to the app.
 const DRAW_TIME: Duration = Duration::from_millis(600);
@@ -289,6 +289,15 @@ impl Target for PhoneTarget<'_> {
 
     fn sync(&mut self) -> anyhow::Result<()> {
         self.link.flush()
+    }
+
+    /// The host's clock.
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn pause(&mut self, d: Duration) {
+        std::thread::sleep(d);
     }
 
     fn look(&mut self) -> anyhow::Result<Seen> {

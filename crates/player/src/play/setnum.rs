@@ -182,6 +182,9 @@ pub struct Encoder<'a> {
     guard: bool,
     /// A cell whose digit was tapped again where that clears it late, and when.
     late: Option<(usize, Instant)>,
+    /// The time of the taps encoded next, on the performance's clock ([`Encoder::at`]); none:
+    /// no late clear is followed (a plan counting taps).
+    now: Option<Instant>,
     /// What the next taps must wait for: the phone carries out every tap before, then this
     /// much time passes (a late clear falling due before a digit goes into its cell).
     pub wait: Option<Duration>,
@@ -201,6 +204,7 @@ impl<'a> Encoder<'a> {
             neutral: [None; 2],
             guard: false,
             late: None,
+            now: None,
             wait: None,
             reflow: layout.rules.finished_keys == FinishedKeys::Reflow,
             flip: false,
@@ -221,12 +225,18 @@ impl<'a> Encoder<'a> {
         self.layout
     }
 
-    /// How long until the last late clear the taps asked for has fallen due (the app's delay
+    /// The taps encoded next are sent at `now` (the performance's clock): where the app clears
+    /// a digit late, the clear is followed from then.
+    pub fn at(&mut self, now: Instant) {
+        self.now = Some(now);
+    }
+
+    /// How long after `now` the last late clear the taps asked for falls due (the app's delay
     /// and a frame or two), if it may still be pending: a look before then still sees the digit.
-    pub fn late_pending(&self) -> Option<Duration> {
+    pub fn late_pending(&self, now: Instant) -> Option<Duration> {
         let (_, at) = self.late?;
         let due = self.layout.clears_late()? + Duration::from_millis(50);
-        due.checked_sub(at.elapsed())
+        due.checked_sub(now.saturating_duration_since(at))
     }
 
     /// Forgets the selection (after anything else touched the screen).
@@ -305,7 +315,7 @@ impl<'a> Encoder<'a> {
             (0, Cancel::Erase(p)) => (Selection::Erase, p),
             (0, Cancel::Toggle) => {
                 if self.layout.clears_late().is_some() {
-                    self.late = Some((cell, Instant::now()));
+                    self.late = self.now.map(|now| (cell, now));
                 }
                 let d = previous.clamp(1, 9);
                 (Selection::Digit(d), self.layout.key(d, board, self.reflow))
@@ -328,11 +338,11 @@ impl<'a> Encoder<'a> {
     /// Where a late clear of `cell` may still be due, makes the next taps wait for it to fall
     /// first; forgets a late clear that has fallen.
     fn await_late_clear(&mut self, cell: usize) {
-        let Some((c, at)) = self.late else {
+        let (Some((c, at)), Some(now)) = (self.late, self.now) else {
             return;
         };
         let late = self.layout.clears_late().unwrap_or_default();
-        let pending = at.elapsed() < late + Duration::from_secs(2);
+        let pending = now.saturating_duration_since(at) < late + Duration::from_secs(2);
         if c == cell && pending {
             self.wait = Some(late);
         }
@@ -606,6 +616,7 @@ mod tests {
         l.rules.same_digit = Some(SameDigit::ClearLate);
         l.rules.clear_late_ms = Some(190);
         let mut e = Encoder::new(&l);
+        e.at(Instant::now());
         let mut b = Board::empty();
         let mut taps = Vec::new();
         e.event(Event::Place { cell: 0, digit: 7 }, &b, &mut taps);

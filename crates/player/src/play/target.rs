@@ -7,7 +7,7 @@
 pub type Point = (u32, u32);
 
 use crate::board::Board;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the screen shows, as a performance needs to know it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,10 +68,11 @@ pub trait Target {
     }
     /// The time now, on the target's clock: the phone's is the host's; a test's may be one it
     /// moves itself (taps and looks that take time), so that what a performance does by the
-    /// clock (its looks, the budget's deadline) is tested without waiting.
-    fn now(&self) -> Instant {
-        Instant::now()
-    }
+    /// clock (its looks, the budget's deadline, its waits) is tested without waiting.
+    fn now(&self) -> Instant;
+    /// Lets `d` pass on the clock of [`Target::now`] (the phone draws, a late clear falls
+    /// due): the phone's sleeps; a test's moves its clock.
+    fn pause(&mut self, d: Duration);
 }
 
 /// Something that happened to the phone during a run.

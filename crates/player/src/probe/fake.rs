@@ -469,6 +469,9 @@ impl Target for FakeApp {
     fn now(&self) -> Instant {
         self.epoch + self.clock
     }
+    fn pause(&mut self, d: Duration) {
+        self.clock += d;
+    }
     fn back(&mut self) -> anyhow::Result<()> {
         Ok(())
     }
@@ -493,9 +496,5 @@ impl ProbeTarget for FakeApp {
             words.nodes.push(("Undo".into(), UNDO));
         }
         Ok(Some(words))
-    }
-
-    fn pause(&mut self, d: Duration) {
-        self.clock += d;
     }
 }

@@ -57,10 +57,6 @@ pub trait ProbeTarget: Target {
     fn screenshot(&mut self) -> anyhow::Result<RgbaImage>;
     /// The words on the screen (`None`: they cannot be read).
     fn words(&mut self) -> anyhow::Result<Option<ScreenWords>>;
-    /// Lets `d` pass while the phone draws (on the clock of [`Target::now`]).
-    fn pause(&mut self, d: Duration) {
-        std::thread::sleep(d);
-    }
 }
 
 /// The words on a screen: its texts in order, and the places of the nodes that carry words.

@@ -344,7 +344,7 @@ impl Performance<'_, '_> {
         if let Some(wait) = self.enc.wait.take() {
             // The app clears a cell late: every tap before is carried out, then it falls due.
             self.target.sync()?;
-            std::thread::sleep(wait);
+            self.target.pause(wait);
         }
         let n = self.taps.len() as u64;
         self.report.taps += n;
@@ -361,6 +361,7 @@ impl Performance<'_, '_> {
     fn send_event(&mut self, i: usize, ev: Event) -> anyhow::Result<()> {
         self.learn_keys_or_look()?;
         self.taps.clear();
+        self.enc.at(self.target.now());
         self.enc.event(ev, &self.expected, &mut self.taps);
         let sent = self.send_taps();
         if let Event::Place { digit, .. } = ev {
@@ -382,6 +383,7 @@ impl Performance<'_, '_> {
         // A lost link here is the caller's to look after (a repair round's next look).
         self.learn_keys()?;
         self.taps.clear();
+        self.enc.at(self.target.now());
         self.enc.write(cell, digit, &self.expected, &mut self.taps);
         let sent = self.send_taps();
         self.proof_wrote(digit);

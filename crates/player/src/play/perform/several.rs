@@ -88,7 +88,7 @@ impl Performance<'_, '_> {
     fn verdict(&mut self) -> anyhow::Result<Shown> {
         for look in 0..LOOKS {
             if look > 0 {
-                std::thread::sleep(APART);
+                self.target.pause(APART);
                 let want = self.solution;
                 self.verify(&want)?;
             }

@@ -52,8 +52,8 @@ struct MemoryApp<'a> {
     marks_wrong: bool,
     /// The words shown under the board once the app takes it as solved (the board stays).
     end_line: Option<&'static str>,
-    /// A clock of its own (else the host's), moved by taps and looks.
-    clock: Option<Clock>,
+    /// A clock of its own, moved by taps, looks and pauses.
+    clock: Clock,
 }
 
 /// A phone's time that the test sets: each tap and each look takes so long; from some tap on,
@@ -99,7 +99,7 @@ impl MemoryApp<'_> {
 
     /// The late clears that fell due.
     fn advance(&mut self) {
-        let now = Instant::now();
+        let now = self.now();
         for &(_, c) in self.late_clears.iter().filter(|(due, _)| *due <= now) {
             self.board.set(c, 0);
         }
@@ -111,9 +111,7 @@ impl Target for MemoryApp<'_> {
     fn tap(&mut self, p: Point) -> anyhow::Result<()> {
         self.advance();
         self.taps += 1;
-        if let Some(c) = &mut self.clock {
-            c.elapsed += c.tap(self.taps);
-        }
+        self.clock.elapsed += self.clock.tap(self.taps);
         if self.restore_at == Some(self.taps) {
             // The link drops with this tap (lost), and comes back.
             self.restore_at = None;
@@ -133,7 +131,7 @@ impl Target for MemoryApp<'_> {
                     // The key is hidden: the tap lands on nothing.
                 } else if toggles && self.board.get(c) == d {
                     match self.clear_late {
-                        Some(late) => self.late_clears.push((Instant::now() + late, c)),
+                        Some(late) => self.late_clears.push((self.now() + late, c)),
                         None => self.board.set(c, 0),
                     }
                 } else {
@@ -168,15 +166,14 @@ impl Target for MemoryApp<'_> {
             .map(|w| format!("the app shows \"{w}\"")))
     }
     fn now(&self) -> Instant {
-        self.clock
-            .as_ref()
-            .map_or_else(Instant::now, |c| c.epoch + c.elapsed)
+        self.clock.epoch + self.clock.elapsed
+    }
+    fn pause(&mut self, d: Duration) {
+        self.clock.elapsed += d;
     }
     fn look(&mut self) -> anyhow::Result<Seen> {
         self.advance();
-        if let Some(c) = &mut self.clock {
-            c.elapsed += c.look;
-        }
+        self.clock.elapsed += self.clock.look;
         if self.asleep {
             self.incidents.push(Incident {
                 kind: IncidentKind::Interruption,
@@ -264,7 +261,7 @@ fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
         checks_solution: false,
         marks_wrong: false,
         end_line: None,
-        clock: None,
+        clock: Clock::new(Duration::ZERO, Duration::ZERO),
     }
 }
 
@@ -631,8 +628,14 @@ fn an_unknown_screen_stops_after_one_back() {
         a.mistake_limit = None;
     });
     r.unwrap();
-    struct Stuck;
+    struct Stuck(Instant);
     impl Target for Stuck {
+        fn now(&self) -> Instant {
+            self.0
+        }
+        fn pause(&mut self, d: Duration) {
+            self.0 += d;
+        }
         fn tap(&mut self, _: Point) -> anyhow::Result<()> {
             Ok(())
         }
@@ -658,7 +661,7 @@ fn an_unknown_screen_stops_after_one_back() {
             solution,
         },
         &layout,
-        &mut Stuck,
+        &mut Stuck(Instant::now()),
         &mut (),
         &PerformOptions::default(),
         &mut |_| {},
@@ -725,7 +728,7 @@ fn within_budget(budget: Duration, clock: Clock) -> (PerformReport, Counted, Boa
     let layout = layout();
     let (givens, events, solution) = search_of(Strategy::RowMajor);
     let mut app = app(&layout, givens, solution);
-    app.clock = Some(clock);
+    app.clock = clock;
     let opts = PerformOptions {
         budget: Some(budget),
         ..PerformOptions::default()

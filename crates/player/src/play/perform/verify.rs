@@ -118,8 +118,8 @@ impl Performance<'_, '_> {
         let seen = self.target.sync().and_then(|()| {
             // A late clear the taps just asked for falls due first: a look before it sees
             // the digit still there, and the next round's tap would write it back.
-            if let Some(rest) = self.enc.late_pending() {
-                std::thread::sleep(rest);
+            if let Some(rest) = self.enc.late_pending(self.target.now()) {
+                self.target.pause(rest);
             }
             self.target.look()
         });
