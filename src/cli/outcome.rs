@@ -10,7 +10,7 @@ use sudoku_autoplay::play::stop::{RunFailed, Stop, stop_of};
 
 /// How the solved board was seen, for the summary line.
 pub fn completion(r: &PerformReport) -> String {
-    let how = match (r.completion, &r.end_words) {
+    let how = match (r.end.completion, &r.end.words) {
         (Some(sudoku_autoplay::play::Completion::Screen), Some(words)) => {
             format!("the app's completion screen: {words}")
         }
@@ -19,7 +19,7 @@ pub fn completion(r: &PerformReport) -> String {
         }
         _ => "the solved board read back".into(),
     };
-    match r.rewritten.as_deref().map(|w| w.marked.as_slice()) {
+    match r.end.rewritten.as_deref().map(|w| w.marked.as_slice()) {
         None | Some([]) => how,
         Some(marked) => format!(
             "{how}, after the app marked {} of the search's solution wrong ({}) and another \
@@ -38,8 +38,8 @@ pub fn completion(r: &PerformReport) -> String {
 pub fn incidents(r: &PerformReport) -> String {
     let mut s = String::new();
     for (n, what) in [
-        (r.reconnects, "reconnect"),
-        (r.interruptions, "interruption"),
+        (r.incidents.reconnects, "reconnect"),
+        (r.incidents.interruptions, "interruption"),
     ] {
         if n > 0 {
             s.push_str(&format!(", {}", sudoku_autoplay::text::count(n, what)));

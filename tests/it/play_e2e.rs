@@ -558,11 +558,15 @@ fn a_device_disconnected_mid_run_is_connected_again() {
     });
     let state = sim.dumpsys();
     assert_eq!(state["solved"], true, "{state}");
-    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
+    assert!(
+        report.performed.incidents.reconnects >= 1,
+        "{:?}",
+        report.performed
+    );
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
     assert_eq!(
         (runs[0].result.as_str(), runs[0].reconnects),
-        ("solved", report.performed.reconnects)
+        ("solved", report.performed.incidents.reconnects)
     );
 }
 
@@ -760,7 +764,7 @@ fn a_play_waits_for_a_phone_still_starting() {
     assert_eq!(state["solved"], true, "{state}");
     let runs = read_runs(&data.path().join("runs.csv")).unwrap();
     assert_eq!(runs[0].interruptions, 1, "the wait, counted once: {runs:?}");
-    assert_eq!(report.performed.reconnects, 0);
+    assert_eq!(report.performed.incidents.reconnects, 0);
 }
 
 #[test]
@@ -792,7 +796,11 @@ fn the_adb_server_killed_mid_run_is_started_again() {
         adb.adb(&["kill-server"]);
     });
     assert_eq!(sim.dumpsys()["solved"], true);
-    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
+    assert!(
+        report.performed.incidents.reconnects >= 1,
+        "{:?}",
+        report.performed
+    );
 }
 
 #[test]
@@ -1170,7 +1178,11 @@ fn the_tinted_tablet_board_with_highlighted_cells_is_still_read() {
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
     check(&sim, &report, Strategy::RowMajor, probed);
-    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+    assert_eq!(
+        report.performed.incidents.interruptions, 0,
+        "{:?}",
+        report.performed
+    );
 }
 
 #[test]
@@ -1213,7 +1225,11 @@ fn a_given_misread_once_is_not_another_level() {
     cfg.calibration = Some(out_file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
     check(&sim, &report, Strategy::Fast, probed);
-    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+    assert_eq!(
+        report.performed.incidents.interruptions, 0,
+        "{:?}",
+        report.performed
+    );
 }
 
 #[test]
@@ -1374,6 +1390,10 @@ fn a_completion_dialog_read_as_digits_over_givens_is_the_completion() {
     cfg.calibration = Some(file);
     let report = play(&device, &cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e:#}"));
     check(&sim, &report, Strategy::Static, probed);
-    assert_eq!(report.performed.interruptions, 0, "{:?}", report.performed);
+    assert_eq!(
+        report.performed.incidents.interruptions, 0,
+        "{:?}",
+        report.performed
+    );
     assert_eq!(sim.dumpsys()["completed"], serde_json::json!([26]));
 }

@@ -100,14 +100,14 @@ fn a_popup_that_swallows_the_last_tap_is_dismissed_and_the_tap_repaired() {
             // that screen's dialog while it fades in.
             assert!(
                 matches!(
-                    report.performed.completion,
+                    report.performed.end.completion,
                     Some(
                         sudoku_autoplay::play::Completion::Screen
                             | sudoku_autoplay::play::Completion::ReadBack
                     )
                 ),
                 "{what}: {:?}",
-                report.performed.completion
+                report.performed.end.completion
             );
             adb.adb(&["disconnect", &sim.serial()]);
             if report.warmup_taps == warmup {
@@ -167,7 +167,7 @@ fn dropped_taps_over_many_seeds_end_solved_or_say_why() {
         let state = match play(&device, &cfg, &mut |_| {}) {
             Ok(report) => {
                 assert_solved(&sim, data.path(), &what);
-                assert!(report.performed.completion.is_some(), "{what}");
+                assert!(report.performed.end.completion.is_some(), "{what}");
                 "solved"
             }
             Err(e) => {
@@ -312,9 +312,13 @@ fn a_restarted_phone_gets_no_blind_taps_and_the_level_is_reopened() {
     .unwrap();
     let sim = new.expect("the phone was restarted");
     assert_solved(&sim, data.path(), "after the restart");
-    assert!(report.performed.reconnects >= 1, "{:?}", report.performed);
     assert!(
-        report.performed.interruptions >= 1,
+        report.performed.incidents.reconnects >= 1,
+        "{:?}",
+        report.performed
+    );
+    assert!(
+        report.performed.incidents.interruptions >= 1,
         "the level was opened again"
     );
     // Every tap the new phone received was sent after looking at it: the journal's taps after
@@ -409,7 +413,7 @@ fn a_phone_gone_for_good_stops_with_the_resume_command_and_resume_reenters_the_d
         report.performed
     );
     assert!(
-        report.performed.interruptions >= 1,
+        report.performed.incidents.interruptions >= 1,
         "the level was opened again"
     );
     assert!(
@@ -516,7 +520,7 @@ fn the_app_sent_to_the_background_is_brought_back() {
     assert_solved(&sim, data.path(), "background");
     assert_eq!(sim.dumpsys()["backgrounds"], 1);
     assert!(
-        report.performed.interruptions >= 1,
+        report.performed.incidents.interruptions >= 1,
         "{:?}",
         report.performed
     );
@@ -552,7 +556,7 @@ fn a_screen_that_turned_off_is_woken_and_unlocked() {
     let state = sim.dumpsys();
     assert!(state["screen_offs"].as_u64().unwrap() >= 1, "{state}");
     assert!(
-        report.performed.interruptions >= 2,
+        report.performed.incidents.interruptions >= 2,
         "woken and unlocked: {:?}",
         report.performed
     );
@@ -593,7 +597,7 @@ fn a_level_left_by_back_gets_one_back_then_is_reopened() {
     assert_solved(&sim, data.path(), "after BACK");
     assert_eq!(sim.dumpsys()["level"], 11);
     assert!(
-        report.performed.interruptions >= 1,
+        report.performed.incidents.interruptions >= 1,
         "{:?}",
         report.performed
     );
@@ -920,7 +924,7 @@ fn another_level_on_the_screen_gets_no_tap_and_the_level_is_reopened() {
         "{entered} digits entered after the switch, {empties} empty cells, {in_flight} in flight: {state}"
     );
     assert!(
-        report.performed.interruptions >= 1,
+        report.performed.incidents.interruptions >= 1,
         "{:?}",
         report.performed
     );

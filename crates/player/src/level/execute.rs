@@ -122,6 +122,7 @@ impl Run<'_> {
             session_dir: session.dir.clone(),
             givens: self.givens,
             solution: report
+                .end
                 .rewritten
                 .as_ref()
                 .map_or(self.solution, |r| r.solution),

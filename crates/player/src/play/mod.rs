@@ -16,8 +16,8 @@ pub(crate) mod words;
 
 pub(crate) use perform::perform;
 pub use perform::{
-    Completion, DeadlineCut, Journal, PerformError, PerformOptions, PerformReport, Progress,
-    Rewritten, Search, StallHint, Stalled, WriteKind,
+    Completion, DeadlineCut, Ending, IncidentCounts, Journal, PerformError, PerformOptions,
+    PerformReport, Progress, Rewritten, Search, StallHint, Stalled, WriteKind,
 };
 pub use setnum::{Cancel, Encoder, Guard, Layout, Selection};
 pub use target::{Incident, IncidentKind, Point, Seen, Target};

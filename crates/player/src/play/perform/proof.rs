@@ -5,7 +5,6 @@
 //! and two repair rounds, not a level of repairs, and the stop says that nothing landed.
 //! A tap channel's own checks (`device::tap`) come first; this is what only the screen shows.
 
-use super::engine::Performance;
 use super::stall::{StallHint, Stalled};
 use crate::board::{Board, CELLS};
 
@@ -33,12 +32,10 @@ impl Proof {
             looks: 0,
         }
     }
-}
 
-impl Performance<'_, '_> {
     /// A digit (not an erase) went out as taps.
-    pub(super) fn proof_wrote(&mut self, digit: u8) {
-        if let Proof::Pending { writes, .. } = &mut self.proof
+    pub(super) fn wrote(&mut self, digit: u8) {
+        if let Proof::Pending { writes, .. } = self
             && digit != 0
         {
             *writes += 1;
@@ -46,40 +43,43 @@ impl Performance<'_, '_> {
     }
 
     /// The first digits are out and no look has shown them yet.
-    pub(super) fn proof_due(&self) -> bool {
-        matches!(self.proof, Proof::Pending { writes, looks: 0 } if writes >= PROOF_WRITES)
+    pub(super) fn due(&self) -> bool {
+        matches!(*self, Proof::Pending { writes, looks: 0 } if writes >= PROOF_WRITES)
     }
 
-    /// At a look at the board (`wrong`: the cells that differ from what the search wants): any digit the
-    /// run wrote on the screen proves that taps land; none after [`ROUNDS`] repair rounds is a
-    /// stall of its own ([`StallHint::NothingLands`]).
+    /// At a look at the board (`wrong`: the cells that differ from what the search wants, on a
+    /// level with `givens`): any digit the run wrote on the screen proves that taps land; none
+    /// after [`ROUNDS`] repair rounds is a stall of its own ([`StallHint::NothingLands`]).
+    /// `checkable`: the app's rules name no trap that hides digits (`stall::rules_checkable`).
     /// A look that found the phone interrupted (the screen off, the app away) counts for
     /// nothing: the taps after it were lost that way, which the stall names. In an app where
     /// one lost tap leaves a state that hides digits (pencil mode, a brush) the screen proves
     /// nothing either way: the stall's own rounds judge.
-    pub(super) fn check_proof(
+    pub(super) fn check(
         &mut self,
+        givens: &Board,
         board: &Board,
         wrong: &[usize],
         interrupted: bool,
+        checkable: bool,
     ) -> Option<Stalled> {
-        let Proof::Pending { writes, looks } = self.proof else {
+        let Proof::Pending { writes, looks } = *self else {
             return None;
         };
         if writes == 0 {
             return None;
         }
         // A digit where the level has none, right or wrong, was written by a tap that landed.
-        let written = (0..CELLS).any(|c| self.givens.get(c) == 0 && board.get(c) != 0);
+        let written = (0..CELLS).any(|c| givens.get(c) == 0 && board.get(c) != 0);
         if written || wrong.is_empty() {
             tracing::debug!(writes, looks, "the first taps are seen on the screen");
-            self.proof = Proof::Proven;
+            *self = Proof::Proven;
             return None;
         }
         // An app whose state after a lost tap hides digits as they are written (pencil mode
         // turned on by a re-tap, a brush armed) explains the same screen: the stall names it.
-        if !self.rules_checkable() {
-            self.proof = Proof::Proven;
+        if !checkable {
+            *self = Proof::Proven;
             return None;
         }
         if interrupted {
@@ -98,7 +98,7 @@ impl Performance<'_, '_> {
             cells = wrong.len(),
             "none of the first digits on the screen yet"
         );
-        self.proof = Proof::Pending {
+        *self = Proof::Pending {
             writes,
             looks: looks + 1,
         };

@@ -8,11 +8,10 @@
 //! that loses none, the same rounds mean the taps do not do what they should (a cell that keeps
 //! failing the same way), and the run stops after the base number of rounds.
 
-use super::engine::Performance;
-use super::proof::Proof;
-use super::verify::{Rounds, hardly_shown};
+use super::rounds::{Rounds, hardly_shown};
 use crate::board::{Board, cell_name};
 use crate::calibration::{InputMode, Retap};
+use crate::play::setnum::Layout;
 use std::fmt;
 
 /// The repairs made no progress: the board on the screen still differs from the search.
@@ -157,55 +156,63 @@ impl Loss {
     }
 }
 
-impl Performance<'_, '_> {
-    /// The stall of a verification towards `want` whose round left `wrong` cells.
-    pub(super) fn stalled(&self, want: &Board, wrong: &[usize], rounds: &Rounds) -> Stalled {
-        let rules = &self.enc.layout().rules;
-        // Only digits that should be gone: erasing is what fails.
-        let hint = if rounds.stalled <= self.options.stalled_rounds {
-            // Stopped early by `rules_contradicted`.
-            StallHint::RulesContradicted
-        } else if rounds.interrupted >= rounds.stalled {
-            StallHint::Interrupted
-        } else if rules.retap == Retap::Pencil {
-            StallHint::PencilMode
-        } else if self.enc.layout().mode == InputMode::Both {
-            StallHint::Brush
-        } else if wrong.iter().all(|&c| want.get(c) == 0) {
-            StallHint::EraseFails
-        } else {
-            StallHint::TapsAstray
-        };
-        Stalled {
-            cells: wrong.to_vec(),
-            rounds: rounds
-                .stalled
-                .min(self.loss.allowed_rounds(self.options.stalled_rounds)),
-            hint,
-        }
+/// The stall of a verification towards `want` whose round left `wrong` cells, in an app laid
+/// out as `layout`, `base` rounds without progress allowed on a phone that loses no tap.
+pub(super) fn stalled(
+    layout: &Layout,
+    base: u32,
+    loss: &Loss,
+    want: &Board,
+    wrong: &[usize],
+    rounds: &Rounds,
+) -> Stalled {
+    let rules = &layout.rules;
+    // Only digits that should be gone: erasing is what fails.
+    let hint = if rounds.stalled <= base {
+        // Stopped early by `rules_contradicted`.
+        StallHint::RulesContradicted
+    } else if rounds.interrupted >= rounds.stalled {
+        StallHint::Interrupted
+    } else if rules.retap == Retap::Pencil {
+        StallHint::PencilMode
+    } else if layout.mode == InputMode::Both {
+        StallHint::Brush
+    } else if wrong.iter().all(|&c| want.get(c) == 0) {
+        StallHint::EraseFails
+    } else {
+        StallHint::TapsAstray
+    };
+    Stalled {
+        cells: wrong.to_vec(),
+        rounds: rounds.stalled.min(loss.allowed_rounds(base)),
+        hint,
     }
+}
 
-    /// The performance's first look showed hardly any of the digits written before it, and
-    /// now, a round without progress after the repair round, the board shows hardly any of
-    /// the digits that round wrote (fewer than a quarter, each time): the taps do not do what
-    /// the calibration's rules say. Lost taps leave most digits where they were written. Only
-    /// once taps are seen to land (a digit somewhere, `proof.rs`; none anywhere is
-    /// [`StallHint::NothingLands`]), and not where the rules name a trap that explains it
-    /// (pencil mode, a brush: their own hints, after the full rounds).
-    pub(super) fn rules_contradicted(&self, board: &Board, rounds: &Rounds) -> bool {
-        self.proof == Proof::Proven
-            && rounds.first_look_missed
-            && self.rules_checkable()
-            && hardly_shown(board, &rounds.written, CONTRADICTED_AFTER)
-    }
+/// The performance's first look showed hardly any of the digits written before it, and now,
+/// a round without progress after the repair round, the board shows hardly any of the digits
+/// that round wrote (fewer than a quarter, each time): the taps do not do what the
+/// calibration's rules say. Lost taps leave most digits where they were written. Only once
+/// taps are seen to land (`proven`: a digit somewhere, `proof.rs`; none anywhere is
+/// [`StallHint::NothingLands`]), and not where the rules name a trap that explains it (pencil
+/// mode, a brush: their own hints, after the full rounds).
+pub(super) fn rules_contradicted(
+    layout: &Layout,
+    proven: bool,
+    board: &Board,
+    rounds: &Rounds,
+) -> bool {
+    proven
+        && rounds.first_look_missed
+        && rules_checkable(layout)
+        && hardly_shown(board, &rounds.written, CONTRADICTED_AFTER)
+}
 
-    /// Whether taps that show hardly anything can be taken for rules the app contradicts: not
-    /// where the calibration's rules name a trap a lost tap springs (pencil mode on a re-tapped
-    /// cell, a brush armed by a digit with no cell selected).
-    pub(super) fn rules_checkable(&self) -> bool {
-        let layout = self.enc.layout();
-        layout.rules.retap != Retap::Pencil && layout.mode != InputMode::Both
-    }
+/// Whether taps that show hardly anything can be taken for rules the app contradicts: not
+/// where the calibration's rules name a trap a lost tap springs (pencil mode on a re-tapped
+/// cell, a brush armed by a digit with no cell selected).
+pub(super) fn rules_checkable(layout: &Layout) -> bool {
+    layout.rules.retap != Retap::Pencil && layout.mode != InputMode::Both
 }
 
 #[cfg(test)]

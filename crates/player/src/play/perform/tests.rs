@@ -1,10 +1,13 @@
 use super::*;
-use crate::board::CELLS;
+use crate::board::{Board, CELLS};
 use crate::calibration::InputMode;
 use crate::play::setnum::Cancel;
-use crate::play::stop::{Restored, Stop, is_restored};
+use crate::play::stop::{Restored, Stop, StopFlag, is_restored};
+use crate::play::target::{Incident, Point};
 use crate::play::target::{IncidentKind, Seen};
+use crate::solver::Event;
 use crate::solver::{Options, Recorder, Strategy, search};
+use std::time::Duration;
 use std::time::Instant;
 
 /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes (or, with a
@@ -324,7 +327,7 @@ fn every_event_becomes_taps() {
     let report = solved(Strategy::RowMajor, PerformOptions::default(), |_| {});
     assert_eq!(report.events_shown, 4208 + 4157);
     assert_eq!(report.repairs, 0);
-    assert_eq!(report.completion, Some(Completion::Screen));
+    assert_eq!(report.end.completion, Some(Completion::Screen));
     assert!(
         report.wrong_digits > 1000 && report.wrong_digits <= 4208,
         "{report:?}"
@@ -371,8 +374,8 @@ fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
     let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
         a.foreign_ends = true;
     });
-    assert_eq!(report.completion, Some(Completion::Screen));
-    assert_eq!(report.end_words.as_deref(), Some("\"Τέλος\""));
+    assert_eq!(report.end.completion, Some(Completion::Screen));
+    assert_eq!(report.end.words.as_deref(), Some("\"Τέλος\""));
     // ... even with a popup over the board on the last tap: BACK closes it and the board,
     // solved, is read back.
     let (_, events, _) = search_of(Strategy::RowMajor);
@@ -380,7 +383,7 @@ fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
         a.foreign_ends = true;
         a.popup_at = Some(events.len() as u64 * 2 - 1);
     });
-    assert!(report.completion.is_some(), "{report:?}");
+    assert!(report.end.completion.is_some(), "{report:?}");
     // Right after wrong digits: the game over, never a solve.
     let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
         a.foreign_ends = true;
@@ -395,7 +398,7 @@ fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
         "{:#}",
         e.error
     );
-    assert_eq!(e.report.completion, None);
+    assert_eq!(e.report.end.completion, None);
 }
 
 #[test]
@@ -487,7 +490,7 @@ fn the_board_read_back_solved_is_a_completion_too() {
     let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
         a.completed_hides_board = false
     });
-    assert_eq!(report.completion, Some(Completion::ReadBack));
+    assert_eq!(report.end.completion, Some(Completion::ReadBack));
 }
 
 #[test]
@@ -576,7 +579,7 @@ fn a_popup_that_swallows_the_last_tap_is_no_success_until_repaired() {
         a.popup_at = Some(last_cell_tap)
     });
     assert_eq!(report.repairs, 1, "{report:?}");
-    assert_eq!(report.completion, Some(Completion::Screen));
+    assert_eq!(report.end.completion, Some(Completion::Screen));
 }
 
 #[test]
@@ -587,7 +590,7 @@ fn the_completing_write_can_be_a_repair() {
         a.drop = Box::new(move |n| n == last_digit_tap)
     });
     assert_eq!(
-        (report.repairs, report.completion),
+        (report.repairs, report.end.completion),
         (1, Some(Completion::Screen))
     );
 }
@@ -613,7 +616,7 @@ fn game_over_stops_with_the_mistakes_counted() {
         Some(Stop::GameOver { mistakes, .. }) => assert_eq!(*mistakes, 3),
         other => panic!("{other:?}: {e:#}"),
     }
-    assert_eq!(e.report.completion, None);
+    assert_eq!(e.report.end.completion, None);
     // fast places only right digits.
     let report = solved(Strategy::Fast, PerformOptions::default(), |a| {
         a.mistake_limit = Some(1)
@@ -921,8 +924,8 @@ fn run_several(
 fn several_solutions_any_full_board_the_app_takes_is_solved() {
     let (r, board, _) = run_several(|_| {});
     let report = r.unwrap_or_else(|e| panic!("{e:#}"));
-    assert_eq!(report.completion, Some(Completion::Screen));
-    assert!(report.rewritten.is_none());
+    assert_eq!(report.end.completion, Some(Completion::Screen));
+    assert!(report.end.rewritten.is_none());
     assert!(board.is_solved());
 }
 
@@ -933,9 +936,9 @@ fn several_solutions_the_digits_the_app_marks_wrong_are_replaced() {
         a.marks_wrong = true;
     });
     let report = r.unwrap_or_else(|e| panic!("{e:#}"));
-    assert_eq!(report.completion, Some(Completion::Screen));
+    assert_eq!(report.end.completion, Some(Completion::Screen));
     assert_eq!(board, stored);
-    let rewritten = report.rewritten.expect("the marks said");
+    let rewritten = report.end.rewritten.expect("the marks said");
     assert_eq!(rewritten.solution, stored);
     assert!(!rewritten.marked.is_empty());
     assert!(rewritten.marked.iter().all(|&(c, d)| stored.get(c) != d));
@@ -950,7 +953,7 @@ fn several_solutions_a_board_the_app_neither_completes_nor_marks_is_no_solve() {
             a.completed_hides_board = ends_on_screen;
         });
         let e = r.expect_err("no solve the app did not show");
-        assert!(e.report.completion.is_none());
+        assert!(e.report.end.completion.is_none());
         assert!(board.is_solved());
         let stop = crate::play::stop::stop_of(&e.error);
         assert!(
@@ -968,10 +971,11 @@ fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
         a.end_line = Some("Puzzle solved!");
     });
     let report = r.unwrap_or_else(|e| panic!("{e:#}"));
-    assert_eq!(report.completion, Some(Completion::Screen));
+    assert_eq!(report.end.completion, Some(Completion::Screen));
     assert!(
         report
-            .end_words
+            .end
+            .words
             .is_some_and(|w| w.contains("Puzzle solved!"))
     );
     // Words the player does not know are no completion.
@@ -980,7 +984,7 @@ fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
         a.end_line = Some("Τέλος");
     });
     let e = r.expect_err("words that do not say solved");
-    assert!(e.report.completion.is_none());
+    assert!(e.report.end.completion.is_none());
 }
 
 #[test]
