@@ -11,52 +11,78 @@ use std::time::Duration;
 use std::time::Instant;
 
 /// A cell-first app in memory: a tap on a cell selects it, a keypad tap writes (or, with a
-/// toggle layout, clears a cell holding that digit), erase clears; taps can be dropped, a popup can swallow them, the link can drop, the game can
-/// end after too many mistakes.
+/// toggle layout, clears a cell holding that digit), erase clears; taps can be dropped, a popup
+/// can swallow them, the link can drop, the game can end after too many mistakes. Its parts:
+/// the game on its screen, the app's rules, the faults a test sets, the phone's state, and a
+/// clock of its own.
 struct MemoryApp<'a> {
     layout: &'a Layout,
+    game: Game,
+    rules: AppRules,
+    faults: Faults,
+    phone: Phone,
+    /// A clock of its own, moved by taps, looks and pauses.
+    clock: Clock,
+}
+
+/// The game on the app's screen.
+struct Game {
     board: Board,
     givens: Board,
     solution: Board,
     selected: Option<usize>,
     taps: u64,
-    /// Drops taps whose number is in this set (1-based).
-    drop: Box<dyn Fn(u64) -> bool>,
-    completed_hides_board: bool,
-    popup_at: Option<u64>,
-    popup: bool,
-    restore_at: Option<u64>,
-    /// Asking for the screen's words loses the link this many times (then: no new words).
-    words_lost: u32,
-    /// BACK does not close the popup (a dialog that ignores it, or a phone that refuses
-    /// the key).
-    stuck_popup: bool,
-    mistake_limit: Option<u32>,
     mistakes: u32,
+    /// Cells a digit tapped again clears later, and when.
+    late_clears: Vec<(Instant, usize)>,
+}
+
+/// How the app behaves.
+struct AppRules {
+    completed_hides_board: bool,
+    mistake_limit: Option<u32>,
     /// A digit's key does nothing while nine of it are on the board (apps that hide it).
     hide_completed: bool,
     /// A digit tapped again stays (the layout's toggle is a wrong guess).
     retap_keeps: bool,
-    /// After the first look, the screen turns off after every look: the taps that follow
-    /// are lost, and the next look wakes it (an interruption).
-    sleeps_after_look: bool,
     /// The end screens' words are in a language the player does not know, and BACK on them
     /// leaves for the level list.
     foreign_ends: bool,
-    left: bool,
-    asleep: bool,
-    incidents: Vec<Incident>,
     /// A digit tapped again clears its cell this much later, whatever it holds then.
     clear_late: Option<Duration>,
-    late_clears: Vec<(Instant, usize)>,
     /// The game is complete only with `solution` on the board (else any full valid board).
     checks_solution: bool,
     /// Entries that differ from `solution` are drawn in an error ink.
     marks_wrong: bool,
     /// The words shown under the board once the app takes it as solved (the board stays).
     end_line: Option<&'static str>,
-    /// A clock of its own, moved by taps, looks and pauses.
-    clock: Clock,
+}
+
+/// What goes wrong, as the test sets it.
+struct Faults {
+    /// Drops taps whose number is in this set (1-based).
+    drop: Box<dyn Fn(u64) -> bool>,
+    /// A popup shows after this tap.
+    popup_at: Option<u64>,
+    /// The link drops with this tap (lost), and comes back.
+    restore_at: Option<u64>,
+    /// Asking for the screen's words loses the link this many times (then: no new words).
+    words_lost: u32,
+    /// BACK does not close the popup (a dialog that ignores it, or a phone that refuses
+    /// the key).
+    stuck_popup: bool,
+    /// After the first look, the screen turns off after every look: the taps that follow
+    /// are lost, and the next look wakes it (an interruption).
+    sleeps_after_look: bool,
+}
+
+/// The phone's state around the app.
+struct Phone {
+    popup: bool,
+    /// BACK on an end screen left for the level list.
+    left: bool,
+    asleep: bool,
+    incidents: Vec<Incident>,
 }
 
 /// A phone's time that the test sets: each tap and each look takes so long; from some tap on,
@@ -93,62 +119,69 @@ impl Clock {
 impl MemoryApp<'_> {
     /// Whether the app takes the board as solved.
     fn complete(&self) -> bool {
-        self.board.is_solved() && (!self.checks_solution || self.board == self.solution)
+        self.game.board.is_solved()
+            && (!self.rules.checks_solution || self.game.board == self.game.solution)
     }
 
     fn over(&self) -> bool {
-        self.mistake_limit.is_some_and(|n| self.mistakes >= n)
+        self.rules
+            .mistake_limit
+            .is_some_and(|n| self.game.mistakes >= n)
     }
 
     /// The late clears that fell due.
     fn advance(&mut self) {
         let now = self.now();
-        for &(_, c) in self.late_clears.iter().filter(|(due, _)| *due <= now) {
-            self.board.set(c, 0);
+        for &(_, c) in self.game.late_clears.iter().filter(|(due, _)| *due <= now) {
+            self.game.board.set(c, 0);
         }
-        self.late_clears.retain(|(due, _)| *due > now);
+        self.game.late_clears.retain(|(due, _)| *due > now);
     }
 }
 
 impl Target for MemoryApp<'_> {
     fn tap(&mut self, p: Point) -> anyhow::Result<()> {
         self.advance();
-        self.taps += 1;
-        self.clock.elapsed += self.clock.tap(self.taps);
-        if self.restore_at == Some(self.taps) {
+        self.game.taps += 1;
+        self.clock.elapsed += self.clock.tap(self.game.taps);
+        if self.faults.restore_at == Some(self.game.taps) {
             // The link drops with this tap (lost), and comes back.
-            self.restore_at = None;
+            self.faults.restore_at = None;
             return Err(Restored.into());
         }
-        if (self.drop)(self.taps) || self.popup || self.over() || self.asleep {
+        if (self.faults.drop)(self.game.taps)
+            || self.phone.popup
+            || self.over()
+            || self.phone.asleep
+        {
             return Ok(());
         }
         if let Some(c) = self.layout.cells.iter().position(|&q| q == p) {
-            self.selected = Some(c);
-        } else if let Some(c) = self.selected.filter(|&c| self.givens.get(c) == 0) {
-            let toggles = self.layout.cancel == Cancel::Toggle && !self.retap_keeps;
+            self.game.selected = Some(c);
+        } else if let Some(c) = self.game.selected.filter(|&c| self.game.givens.get(c) == 0) {
+            let toggles = self.layout.cancel == Cancel::Toggle && !self.rules.retap_keeps;
             if let Some(d) = self.layout.keypad.iter().position(|&q| q == p) {
                 let d = d as u8 + 1;
-                let placed = (0..CELLS).filter(|&c| self.board.get(c) == d).count();
-                if self.hide_completed && placed == 9 {
+                let placed = (0..CELLS).filter(|&c| self.game.board.get(c) == d).count();
+                if self.rules.hide_completed && placed == 9 {
                     // The key is hidden: the tap lands on nothing.
-                } else if toggles && self.board.get(c) == d {
-                    match self.clear_late {
-                        Some(late) => self.late_clears.push((self.now() + late, c)),
-                        None => self.board.set(c, 0),
+                } else if toggles && self.game.board.get(c) == d {
+                    match self.rules.clear_late {
+                        Some(late) => self.game.late_clears.push((self.now() + late, c)),
+                        None => self.game.board.set(c, 0),
                     }
                 } else {
-                    self.board.set(c, d);
-                    if d != self.solution.get(c) {
-                        self.mistakes += 1;
+                    self.game.board.set(c, d);
+                    if d != self.game.solution.get(c) {
+                        self.game.mistakes += 1;
                     }
                 }
             } else if self.layout.cancel == Cancel::Erase(p) {
-                self.board.set(c, 0);
+                self.game.board.set(c, 0);
             }
         }
-        if self.popup_at == Some(self.taps) {
-            self.popup = true;
+        if self.faults.popup_at == Some(self.game.taps) {
+            self.phone.popup = true;
         }
         Ok(())
     }
@@ -156,14 +189,15 @@ impl Target for MemoryApp<'_> {
         Ok(())
     }
     fn incidents(&mut self) -> Vec<Incident> {
-        std::mem::take(&mut self.incidents)
+        std::mem::take(&mut self.phone.incidents)
     }
     fn new_words(&mut self) -> anyhow::Result<Option<String>> {
-        if self.words_lost > 0 {
-            self.words_lost -= 1;
+        if self.faults.words_lost > 0 {
+            self.faults.words_lost -= 1;
             return Err(Restored.into());
         }
         Ok(self
+            .rules
             .end_line
             .filter(|_| self.complete())
             .map(|w| format!("the app shows \"{w}\"")))
@@ -177,20 +211,20 @@ impl Target for MemoryApp<'_> {
     fn look(&mut self) -> anyhow::Result<Seen> {
         self.advance();
         self.clock.elapsed += self.clock.look;
-        if self.asleep {
-            self.incidents.push(Incident {
+        if self.phone.asleep {
+            self.phone.incidents.push(Incident {
                 kind: IncidentKind::Interruption,
                 what: "the screen was off: woke it up".into(),
             });
         }
-        self.asleep = self.sleeps_after_look;
-        let ended = self.over() || (self.complete() && self.completed_hides_board);
-        Ok(if self.left {
+        self.phone.asleep = self.faults.sleeps_after_look;
+        let ended = self.over() || (self.complete() && self.rules.completed_hides_board);
+        Ok(if self.phone.left {
             Seen::Other {
                 what: "\"Επίπεδα\"".into(),
                 in_app: true,
             }
-        } else if self.foreign_ends && ended && !self.popup {
+        } else if self.rules.foreign_ends && ended && !self.phone.popup {
             Seen::Other {
                 what: "\"Τέλος\"".into(),
                 in_app: true,
@@ -199,31 +233,33 @@ impl Target for MemoryApp<'_> {
             Seen::GameOver {
                 what: "\"Game over\"".into(),
             }
-        } else if self.popup {
+        } else if self.phone.popup {
             Seen::Other {
                 what: "\"Rate this app\"".into(),
                 in_app: true,
             }
-        } else if self.complete() && self.completed_hides_board {
+        } else if self.complete() && self.rules.completed_hides_board {
             Seen::Completed {
                 what: "\"Well done\"".into(),
             }
         } else {
-            Seen::Board(self.board)
+            Seen::Board(self.game.board)
         })
     }
     fn marked_wrong(&mut self) -> anyhow::Result<Vec<usize>> {
         Ok((0..CELLS)
-            .filter(|&c| self.marks_wrong && self.givens.get(c) == 0)
-            .filter(|&c| self.board.get(c) != 0 && self.board.get(c) != self.solution.get(c))
+            .filter(|&c| self.rules.marks_wrong && self.game.givens.get(c) == 0)
+            .filter(|&c| {
+                self.game.board.get(c) != 0 && self.game.board.get(c) != self.game.solution.get(c)
+            })
             .collect())
     }
     fn back(&mut self) -> anyhow::Result<()> {
-        let ended = self.over() || (self.complete() && self.completed_hides_board);
-        if !self.popup && self.foreign_ends && ended {
-            self.left = true;
+        let ended = self.over() || (self.complete() && self.rules.completed_hides_board);
+        if !self.phone.popup && self.rules.foreign_ends && ended {
+            self.phone.left = true;
         }
-        self.popup &= self.stuck_popup;
+        self.phone.popup &= self.faults.stuck_popup;
         Ok(())
     }
 }
@@ -238,32 +274,40 @@ const LEET: &str =
 fn app(layout: &Layout, givens: Board, solution: Board) -> MemoryApp<'_> {
     MemoryApp {
         layout,
-        board: givens,
-        givens,
-        solution,
-        selected: None,
-        taps: 0,
-        drop: Box::new(|_| false),
-        completed_hides_board: true,
-        popup_at: None,
-        popup: false,
-        restore_at: None,
-        mistake_limit: None,
-        mistakes: 0,
-        hide_completed: false,
-        retap_keeps: false,
-        sleeps_after_look: false,
-        foreign_ends: false,
-        left: false,
-        words_lost: 0,
-        stuck_popup: false,
-        asleep: false,
-        incidents: Vec::new(),
-        clear_late: None,
-        late_clears: Vec::new(),
-        checks_solution: false,
-        marks_wrong: false,
-        end_line: None,
+        game: Game {
+            board: givens,
+            givens,
+            solution,
+            selected: None,
+            taps: 0,
+            mistakes: 0,
+            late_clears: Vec::new(),
+        },
+        rules: AppRules {
+            completed_hides_board: true,
+            mistake_limit: None,
+            hide_completed: false,
+            retap_keeps: false,
+            foreign_ends: false,
+            clear_late: None,
+            checks_solution: false,
+            marks_wrong: false,
+            end_line: None,
+        },
+        faults: Faults {
+            drop: Box::new(|_| false),
+            popup_at: None,
+            restore_at: None,
+            words_lost: 0,
+            stuck_popup: false,
+            sleeps_after_look: false,
+        },
+        phone: Phone {
+            popup: false,
+            left: false,
+            asleep: false,
+            incidents: Vec::new(),
+        },
         clock: Clock::new(Duration::ZERO, Duration::ZERO),
     }
 }
@@ -306,7 +350,7 @@ fn run_on(
         &options,
         &mut |_| {},
     );
-    (r, app.board, app.taps)
+    (r, app.game.board, app.game.taps)
 }
 
 fn solved(
@@ -337,8 +381,8 @@ fn every_event_becomes_taps() {
 #[test]
 fn a_dialog_back_does_not_close_is_no_game_over_even_right_after_wrong_digits() {
     let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.popup_at = Some(300);
-        a.stuck_popup = true;
+        a.faults.popup_at = Some(300);
+        a.faults.stuck_popup = true;
     });
     let e = r.expect_err("a stop");
     assert!(
@@ -356,8 +400,8 @@ fn a_link_lost_while_reading_the_screens_words_is_no_error_of_its_own() {
     // Every tap after the 100th is lost: the repairs stall, the screen's words are asked
     // for, the link is lost twice meanwhile; the run ends on the stall, not on the link.
     let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.drop = Box::new(|n| n > 100);
-        a.words_lost = 2;
+        a.faults.drop = Box::new(|n| n > 100);
+        a.faults.words_lost = 2;
     });
     let e = r.expect_err("a stall");
     assert!(!is_restored(&e.error), "{:#}", e.error);
@@ -372,7 +416,7 @@ fn a_link_lost_while_reading_the_screens_words_is_no_error_of_its_own() {
 fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
     // Right after the completing write: the completion, its words quoted.
     let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.foreign_ends = true;
+        a.rules.foreign_ends = true;
     });
     assert_eq!(report.end.completion, Some(Completion::Screen));
     assert_eq!(report.end.words.as_deref(), Some("\"Τέλος\""));
@@ -380,14 +424,14 @@ fn end_screens_in_unknown_words_are_told_by_what_came_right_before_them() {
     // solved, is read back.
     let (_, events, _) = search_of(Strategy::RowMajor);
     let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.foreign_ends = true;
-        a.popup_at = Some(events.len() as u64 * 2 - 1);
+        a.rules.foreign_ends = true;
+        a.faults.popup_at = Some(events.len() as u64 * 2 - 1);
     });
     assert!(report.end.completion.is_some(), "{report:?}");
     // Right after wrong digits: the game over, never a solve.
     let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.foreign_ends = true;
-        a.mistake_limit = Some(3);
+        a.rules.foreign_ends = true;
+        a.rules.mistake_limit = Some(3);
     });
     let e = r.expect_err("a game over");
     assert!(
@@ -420,7 +464,7 @@ fn toggle_apps_are_erased_by_tapping_the_digit_again_and_repaired_too() {
         ..PerformOptions::default()
     };
     let (r, board, _) = run_on(toggle, Strategy::RowMajor, opts, |a| {
-        a.drop = Box::new(|n| n.is_multiple_of(89))
+        a.faults.drop = Box::new(|n| n.is_multiple_of(89))
     });
     let report = r.unwrap_or_else(|e| panic!("{e:#}: {:?}", e.report));
     assert_eq!(board, solution);
@@ -436,7 +480,9 @@ fn a_toggle_that_does_not_clear_is_named_as_the_erase_key() {
         verify_taps: 300,
         ..PerformOptions::default()
     };
-    let (r, _, _) = run_on(toggle, Strategy::RowMajor, opts, |a| a.retap_keeps = true);
+    let (r, _, _) = run_on(toggle, Strategy::RowMajor, opts, |a| {
+        a.rules.retap_keeps = true
+    });
     let e = r.unwrap_err();
     let text = format!("{e:#}");
     // The erase key is named as the hint (the command line words how to give another:
@@ -475,8 +521,8 @@ fn a_screen_that_sleeps_before_every_rounds_taps_is_named() {
     // Found by the campaign: a screen timeout of 1 s on a phone whose wake, settle and
     // screenshot take longer, so the display is off again when a round's repairs go out.
     let (r, _, _) = run_with(Strategy::Mrv, PerformOptions::default(), |a| {
-        a.sleeps_after_look = true;
-        a.asleep = true;
+        a.faults.sleeps_after_look = true;
+        a.phone.asleep = true;
     });
     let text = format!("{:#}", r.unwrap_err());
     assert!(
@@ -488,7 +534,7 @@ fn a_screen_that_sleeps_before_every_rounds_taps_is_named() {
 #[test]
 fn the_board_read_back_solved_is_a_completion_too() {
     let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
-        a.completed_hides_board = false
+        a.rules.completed_hides_board = false
     });
     assert_eq!(report.end.completion, Some(Completion::ReadBack));
 }
@@ -500,7 +546,7 @@ fn dropped_taps_are_repaired() {
         ..PerformOptions::default()
     };
     let report = solved(Strategy::RowMajor, opts, |a| {
-        a.drop = Box::new(|n| n.is_multiple_of(97))
+        a.faults.drop = Box::new(|n| n.is_multiple_of(97))
     });
     assert!(report.repairs > 0, "{report:?}");
     assert!(report.verifications > 2);
@@ -520,7 +566,7 @@ fn a_look_waits_for_the_late_clears_the_taps_asked_for() {
         ..PerformOptions::default()
     };
     let (r, board, _) = run_on(l, Strategy::Static, options, |app| {
-        app.clear_late = Some(Duration::from_millis(20));
+        app.rules.clear_late = Some(Duration::from_millis(20));
     });
     let report = r.unwrap();
     assert!(board.is_solved());
@@ -536,7 +582,7 @@ fn repairs_go_on_while_they_make_progress() {
             verify_taps: 300,
             ..PerformOptions::default()
         };
-        let report = solved(Strategy::Mrv, opts, move |a| a.drop = drops(seed, 3));
+        let report = solved(Strategy::Mrv, opts, move |a| a.faults.drop = drops(seed, 3));
         assert!(report.repairs > 10, "{report:?}");
     }
 }
@@ -563,8 +609,8 @@ fn wrong_digits_are_erased_before_repairs_write_where_completed_keys_hide() {
             ..PerformOptions::default()
         };
         let report = solved(Strategy::Fast, opts, move |a| {
-            a.hide_completed = true;
-            a.drop = drops(seed, 5);
+            a.rules.hide_completed = true;
+            a.faults.drop = drops(seed, 5);
         });
         assert!(report.repairs > 0, "{report:?}");
     }
@@ -576,7 +622,7 @@ fn a_popup_that_swallows_the_last_tap_is_no_success_until_repaired() {
     // Every mrv event is a placement of two taps; the popup opens on the last cell tap.
     let last_cell_tap = events.len() as u64 * 2 - 1;
     let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
-        a.popup_at = Some(last_cell_tap)
+        a.faults.popup_at = Some(last_cell_tap)
     });
     assert_eq!(report.repairs, 1, "{report:?}");
     assert_eq!(report.end.completion, Some(Completion::Screen));
@@ -587,7 +633,7 @@ fn the_completing_write_can_be_a_repair() {
     let (_, events, _) = search_of(Strategy::Mrv);
     let last_digit_tap = events.len() as u64 * 2;
     let report = solved(Strategy::Mrv, PerformOptions::default(), |a| {
-        a.drop = Box::new(move |n| n == last_digit_tap)
+        a.faults.drop = Box::new(move |n| n == last_digit_tap)
     });
     assert_eq!(
         (report.repairs, report.end.completion),
@@ -598,7 +644,7 @@ fn the_completing_write_can_be_a_repair() {
 #[test]
 fn a_restored_link_is_looked_at_and_repaired() {
     let report = solved(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.restore_at = Some(1001)
+        a.faults.restore_at = Some(1001)
     });
     assert!(report.repairs >= 1, "{report:?}");
     assert!(report.verifications >= 2, "{report:?}");
@@ -610,7 +656,9 @@ fn game_over_stops_with_the_mistakes_counted() {
         glance_interval: Duration::ZERO,
         ..PerformOptions::default()
     };
-    let (r, _, _) = run_with(Strategy::RowMajor, opts, |a| a.mistake_limit = Some(3));
+    let (r, _, _) = run_with(Strategy::RowMajor, opts, |a| {
+        a.rules.mistake_limit = Some(3)
+    });
     let e = r.unwrap_err();
     match crate::play::stop::stop_of(&e.error) {
         Some(Stop::GameOver { mistakes, .. }) => assert_eq!(*mistakes, 3),
@@ -619,7 +667,7 @@ fn game_over_stops_with_the_mistakes_counted() {
     assert_eq!(e.report.end.completion, None);
     // fast places only right digits.
     let report = solved(Strategy::Fast, PerformOptions::default(), |a| {
-        a.mistake_limit = Some(1)
+        a.rules.mistake_limit = Some(1)
     });
     assert_eq!(report.wrong_digits, 0);
 }
@@ -627,8 +675,8 @@ fn game_over_stops_with_the_mistakes_counted() {
 #[test]
 fn an_unknown_screen_stops_after_one_back() {
     let (r, _, _) = run_with(Strategy::Mrv, PerformOptions::default(), |a| {
-        a.popup_at = Some(10);
-        a.mistake_limit = None;
+        a.faults.popup_at = Some(10);
+        a.rules.mistake_limit = None;
     });
     r.unwrap();
     struct Stuck(Instant);
@@ -744,7 +792,7 @@ fn within_budget(budget: Duration, clock: Clock) -> (PerformReport, Counted, Boa
     let mut journal = Counted::default();
     let report = perform(&search, &layout, &mut app, &mut journal, &opts, &mut |_| {})
         .unwrap_or_else(|e| panic!("{:#}", e.error));
-    (report, journal, app.board, solution)
+    (report, journal, app.game.board, solution)
 }
 
 /// Taps of `tap_ms` each and looks of 300 ms.
@@ -842,7 +890,7 @@ fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_
         },
     ];
     let mut app = app(&layout, givens, solution);
-    app.hide_completed = true;
+    app.rules.hide_completed = true;
     let opts = PerformOptions {
         max_visible_steps: Some(1),
         ..PerformOptions::default()
@@ -854,7 +902,7 @@ fn the_last_cell_left_is_emptied_first_where_the_shown_steps_left_a_wrong_digit_
     };
     perform(&search, &layout, &mut app, &mut (), &opts, &mut |_| {})
         .unwrap_or_else(|e| panic!("{:#}", e.error));
-    assert_eq!(app.board, solution);
+    assert_eq!(app.game.board, solution);
 }
 
 #[test]
@@ -866,7 +914,7 @@ fn resume_skips_what_is_on_screen() {
         apply(&mut on_screen, *ev);
     }
     let mut app = app(&layout, givens, solution);
-    app.board = on_screen;
+    app.game.board = on_screen;
     let opts = PerformOptions {
         start_at: 20,
         ..PerformOptions::default()
@@ -885,7 +933,7 @@ fn resume_skips_what_is_on_screen() {
     )
     .unwrap();
     assert_eq!(report.events_shown, events.len() as u64 - 20);
-    assert_eq!(app.board, solution);
+    assert_eq!(app.game.board, solution);
 }
 
 /// LEET with givens taken out (in cell order) until it has several solutions; the row-major
@@ -917,7 +965,7 @@ fn run_several(
     };
     let options = PerformOptions::default();
     let r = perform(&search, &layout, &mut app, &mut (), &options, &mut |_| {});
-    (r, app.board, stored)
+    (r, app.game.board, stored)
 }
 
 #[test]
@@ -932,8 +980,8 @@ fn several_solutions_any_full_board_the_app_takes_is_solved() {
 #[test]
 fn several_solutions_the_digits_the_app_marks_wrong_are_replaced() {
     let (r, board, stored) = run_several(|a| {
-        a.checks_solution = true;
-        a.marks_wrong = true;
+        a.rules.checks_solution = true;
+        a.rules.marks_wrong = true;
     });
     let report = r.unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(report.end.completion, Some(Completion::Screen));
@@ -949,8 +997,8 @@ fn several_solutions_a_board_the_app_neither_completes_nor_marks_is_no_solve() {
     // The solution read back is not enough: the app wants another and shows nothing.
     for ends_on_screen in [true, false] {
         let (r, board, _) = run_several(|a| {
-            a.checks_solution = true;
-            a.completed_hides_board = ends_on_screen;
+            a.rules.checks_solution = true;
+            a.rules.completed_hides_board = ends_on_screen;
         });
         let e = r.expect_err("no solve the app did not show");
         assert!(e.report.end.completion.is_none());
@@ -967,8 +1015,8 @@ fn several_solutions_a_board_the_app_neither_completes_nor_marks_is_no_solve() {
 #[test]
 fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
     let (r, _, _) = run_several(|a| {
-        a.completed_hides_board = false;
-        a.end_line = Some("Puzzle solved!");
+        a.rules.completed_hides_board = false;
+        a.rules.end_line = Some("Puzzle solved!");
     });
     let report = r.unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(report.end.completion, Some(Completion::Screen));
@@ -980,8 +1028,8 @@ fn several_solutions_an_end_under_the_board_counts_where_its_words_say_so() {
     );
     // Words the player does not know are no completion.
     let (r, _, _) = run_several(|a| {
-        a.completed_hides_board = false;
-        a.end_line = Some("Τέλος");
+        a.rules.completed_hides_board = false;
+        a.rules.end_line = Some("Τέλος");
     });
     let e = r.expect_err("words that do not say solved");
     assert!(e.report.end.completion.is_none());
@@ -994,7 +1042,7 @@ fn taps_that_never_land_stop_the_run_after_a_few() {
     // three writes, and two rounds of their repairs, not after the first verification's
     // thousands of taps.
     let (r, _, _) = run_with(Strategy::RowMajor, PerformOptions::default(), |a| {
-        a.drop = Box::new(|_| true)
+        a.faults.drop = Box::new(|_| true)
     });
     let e = r.unwrap_err();
     assert_eq!(
