@@ -50,8 +50,8 @@ const STEP: Duration = Duration::from_millis(50);
 /// How long the probe watches a digit tapped again for a late clear.
 const LATE_WATCH: Duration = Duration::from_millis(700);
 
-/// The phone as the probe needs it: a performance's taps ([`Target::tap`], [`Target::sync`]),
-/// the screen's pixels and words, and time.
+/// The phone as the probe needs it: a performance's taps ([`Target::tap`], [`Target::sync`])
+/// and time ([`Target::now`], [`Target::pause`]), and the screen's pixels and words.
 pub trait ProbeTarget: Target {
     /// A screenshot, now.
     fn screenshot(&mut self) -> anyhow::Result<RgbaImage>;
