@@ -86,39 +86,47 @@ fn frames(probe: &str) -> u32 {
 fn the_screen_streams_as_it_changes_and_its_last_frame_reads_as_the_board() {
     let (_sim, adb, serial) = phone(None);
     let dir = tempfile::tempdir().unwrap();
-    // Taps while the recording runs: a cell, then a digit key, three times; one adb process
-    // each, as a real phone's `input` takes its own time for each (six well inside the
-    // recording's 8 s also on a loaded host).
-    let tapper = {
-        let (port, serial) = (adb.port, serial.clone());
+    // The recording's stream, read as it comes: the taps begin once its first frame is out
+    // (a loaded host may take a while to start the recording).
+    let mut recording = Command::new(crate::common::adb_path())
+        .args(["-P", &adb.port.to_string(), "-s", &serial, "exec-out"])
+        .arg("screenrecord --output-format=h264 --time-limit 8 -")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stream = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = {
+        let (mut out, stream) = (recording.stdout.take().unwrap(), stream.clone());
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(300));
-            for (x, y) in [
-                (300, 410),
-                (537, 1473),
-                (650, 640),
-                (749, 1474),
-                (80, 990),
-                (115, 1474),
-            ] {
-                let tap = format!("input tap {x} {y}");
-                let _ = Command::new(crate::common::adb_path())
-                    .args(["-P", &port.to_string(), "-s", &serial, "shell", &tap])
-                    .output();
+            let mut chunk = [0u8; 65536];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut out, &mut chunk) {
+                stream.lock().unwrap().extend_from_slice(&chunk[..n]);
             }
         })
     };
-    let out = adb.on(
-        &serial,
-        &[
-            "exec-out",
-            "screenrecord --output-format=h264 --time-limit 8 -",
-        ],
-    );
-    tapper.join().unwrap();
-    assert_eq!(out.code(), 0, "{}", out.stderr);
+    let started = std::time::Instant::now();
+    while stream.lock().unwrap().is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(8), "no frame");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A cell, then a digit key, three times; one adb process each, as a real phone's `input`
+    // takes its own time for each.
+    for (x, y) in [
+        (300, 410),
+        (537, 1473),
+        (650, 640),
+        (749, 1474),
+        (80, 990),
+        (115, 1474),
+    ] {
+        let out = adb.on(&serial, &["shell", &format!("input tap {x} {y}")]);
+        assert_eq!(out.code(), 0, "{}", out.stderr);
+    }
+    assert!(recording.wait().unwrap().success());
+    reader.join().unwrap();
+    let stream = std::mem::take(&mut *stream.lock().unwrap());
     let video = dir.path().join("screen.h264");
-    std::fs::write(&video, &out.stdout).unwrap();
+    std::fs::write(&video, &stream).unwrap();
     let probe = probe(&video);
     assert!(
         probe.contains("codec_name=h264") && probe.contains("width=1080"),
