@@ -68,7 +68,7 @@ impl TapChannel for Events {
 
     /// The batch's number is the tap's tracking id.
     fn tap(&mut self, (x, y): (u32, u32), lines: &mut String, batch: u64) -> Result<(), Fault> {
-        let id = i32::try_from(batch % 60000 + 1).unwrap_or(1);
+        let id = panel::next_tracking_id(i32::try_from(batch % 60000).unwrap_or(0));
         let at = panel::to_panel(&self.panel, self.screen, x, y);
         lines.push_str(&panel::sendevent_line(&self.panel, at, id));
         Ok(())
@@ -80,11 +80,8 @@ impl TapChannel for Events {
 
     /// One line of `sendevent`s, down, each move and the lift.
     fn drag(&mut self, at: &[(u32, u32)], _: Duration, lines: &mut String) -> Result<(), Fault> {
-        let at: Vec<(u32, u32)> = at
-            .iter()
-            .map(|&(x, y)| panel::to_panel(&self.panel, self.screen, x, y))
-            .collect();
-        self.touch_id = self.touch_id % 60000 + 1;
+        let at = panel::path_to_panel(&self.panel, self.screen, at);
+        self.touch_id = panel::next_tracking_id(self.touch_id);
         let line = panel::sendevent_drag_line(&self.panel, &at, self.touch_id);
         lines.push_str(line.trim_end());
         lines.push('\n');

@@ -346,6 +346,22 @@ pub fn release(out: &mut Vec<u8>, panel: &TouchPanel, record: usize) {
     }
 }
 
+/// The tracking id after `id`: ids go round 1..=60000 (a new one for each contact).
+pub(super) fn next_tracking_id(id: i32) -> i32 {
+    id % 60000 + 1
+}
+
+/// Display points -> panel points ([`to_panel`] each): a drag's path.
+pub(super) fn path_to_panel(
+    panel: &TouchPanel,
+    screen: (u32, u32),
+    at: &[(u32, u32)],
+) -> Vec<(u32, u32)> {
+    at.iter()
+        .map(|&(x, y)| to_panel(panel, screen, x, y))
+        .collect()
+}
+
 /// Display pixel -> panel axis value: `screen` is the display as it is turned now; the panel
 /// keeps its natural axes (at `ROTATION_90` the display's x runs along the panel's y, its y
 /// along the panel's x from its end: Android's `TouchInputMapper`, undone), and its range may

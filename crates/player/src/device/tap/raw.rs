@@ -89,7 +89,7 @@ impl TapChannel for Raw {
     /// Down and up in one write, or, with a hold, down at once and up after it.
     fn tap(&mut self, (x, y): (u32, u32), _: &mut String, _: u64) -> Result<(), Fault> {
         let at = panel::to_panel(&self.panel, self.screen, x, y);
-        self.touch_id = self.touch_id % 60000 + 1;
+        self.touch_id = panel::next_tracking_id(self.touch_id);
         let (panel, record) = (&self.panel, self.record);
         if self.hold.is_zero() {
             panel::tap_records(&mut self.pending, panel, record, at, self.touch_id);
@@ -110,11 +110,8 @@ impl TapChannel for Raw {
     /// Down, each move a step later, and the lift left pending, to go out as a batch of its
     /// own (proven as taps' records are).
     fn drag(&mut self, at: &[(u32, u32)], time: Duration, _: &mut String) -> Result<(), Fault> {
-        let at: Vec<(u32, u32)> = at
-            .iter()
-            .map(|&(x, y)| panel::to_panel(&self.panel, self.screen, x, y))
-            .collect();
-        self.touch_id = self.touch_id % 60000 + 1;
+        let at = panel::path_to_panel(&self.panel, self.screen, at);
+        self.touch_id = panel::next_tracking_id(self.touch_id);
         let mut steps = panel::drag_records(&self.panel, self.record, &at, self.touch_id);
         let lift = steps.pop().unwrap_or_default();
         let pause = time / u32::try_from(steps.len().max(1)).unwrap_or(1);
