@@ -5,6 +5,7 @@ mod common;
 mod vision_support;
 
 mod bad_input;
+mod calibration_choice;
 mod cli_solve;
 mod demo;
 mod device_adb;

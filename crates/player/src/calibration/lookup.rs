@@ -12,6 +12,11 @@
 //! path, then the file name. To open a level by its number, only calibrations with
 //! `[navigation]` take part: a level that cannot be opened is never played under its number.
 //!
+//! A run picks once ([`Found::pick_before_opening`]): the keypad's place can be compared only
+//! on the game's screen, so the pick waits for the game's first frame where the candidates open
+//! the game alike (or the run opens nothing); where they open it each their own way, the game
+//! cannot be opened before the pick, which is made on the screen as it is.
+//!
 //! Nothing here prints: the reasons and the unreadable files are returned for the caller to show.
 
 use super::{Calibration, CalibrationError, Navigation};
@@ -116,6 +121,43 @@ pub struct Choice {
     pub calibration: Calibration,
     /// Why this one, when there was a choice (`None`: it was the only one).
     pub why: Option<String>,
+}
+
+/// The calibration for a run, picked once ([`Found::pick_before_opening`]).
+#[derive(Debug)]
+pub enum Pick {
+    /// Picked before the game was opened: the candidates open it each their own way.
+    Made(Choice),
+    /// To be picked on the game's first frame ([`Pick::on_first_frame`]) among candidates that
+    /// open the game alike; `opener`, the best of them without a frame, opens it and finds its
+    /// board meanwhile.
+    Waiting { found: Found, opener: Calibration },
+}
+
+impl Pick {
+    /// The calibration that opens the game and finds its board: the one picked, or the opener.
+    pub fn calibration(&self) -> &Calibration {
+        match self {
+            Pick::Made(choice) => &choice.calibration,
+            Pick::Waiting { opener, .. } => opener,
+        }
+    }
+
+    /// The package the calibration was made for, where the candidates left all name it.
+    pub fn package(&self) -> Option<&str> {
+        match self {
+            Pick::Made(choice) => choice.calibration.package(),
+            Pick::Waiting { found, .. } => found.package(),
+        }
+    }
+
+    /// The calibration picked, `first` being the game's first frame.
+    pub fn on_first_frame(self, first: &RgbaImage) -> Choice {
+        match self {
+            Pick::Made(choice) => choice,
+            Pick::Waiting { found, .. } => found.pick(Some(first)),
+        }
+    }
 }
 
 /// Model names as `getprop` (`Pixel 7`) and `adb devices -l` (`Pixel_7`) give them compare equal.
@@ -303,19 +345,6 @@ impl std::fmt::Display for Opening {
 }
 
 impl Found {
-    /// Takes the app in front into account once it is known (it was not when the calibrations
-    /// were found: the screen was off or locked): see [`Found::require`].
-    pub fn with_app(mut self, app: Option<&str>) -> Found {
-        if self.app.is_none() && app.is_some() {
-            self.app = app.map(str::to_string);
-            for c in &mut self.candidates {
-                c.app_match = c.calibration.package() == app;
-            }
-            self.leave_out_other_apps();
-        }
-        self
-    }
-
     /// The package the candidates were made for, where they all name the same one.
     pub fn package(&self) -> Option<&str> {
         let first = self.candidates.first()?.calibration.package()?;
@@ -398,6 +427,45 @@ impl Found {
             needs,
             files: names,
         })
+    }
+
+    /// Picks the calibration for a run once, as early as it can be: where the run opens
+    /// nothing (`opens` false) or the candidates that can still be picked (those made for the
+    /// app in front, where there are any) open the game alike, the pick waits for the game's
+    /// first frame, on which their keypads tell them apart ([`Pick::Waiting`]); else it is made
+    /// now, on the screen as it is (`screen`). Panics if there is no candidate: call
+    /// [`Found::require`] first.
+    pub fn pick_before_opening(
+        self,
+        opens: bool,
+        screen: impl FnOnce() -> Option<RgbaImage>,
+    ) -> Pick {
+        let unseen = ScreenKeys(None);
+        let app_match = self.candidates.iter().any(|c| c.app_match);
+        let contenders: Vec<&Candidate> = self
+            .candidates
+            .iter()
+            .filter(|c| c.app_match == app_match)
+            .collect();
+        // Stable: the search path's order, then file-name order, breaks ties.
+        let opener = contenders
+            .iter()
+            .min_by_key(|c| unseen.rank(c))
+            .expect("Found::pick_before_opening needs a candidate")
+            .calibration
+            .clone();
+        let alike = !opens
+            || contenders
+                .iter()
+                .all(|c| c.calibration.navigation == opener.navigation);
+        if alike {
+            Pick::Waiting {
+                found: self,
+                opener,
+            }
+        } else {
+            Pick::Made(self.pick(screen().as_ref()))
+        }
     }
 
     /// Picks the best candidate (see the module documentation); `frame` is the device's screen.
@@ -802,6 +870,66 @@ mod tests {
                 .is_ok()
         );
         assert!(file(&named, None).unwrap().require().is_ok());
+    }
+
+    /// A rendered screen of the sim's `pixel` profile (`screenshots/sim`).
+    fn pixel_screen(keypad: &str) -> RgbaImage {
+        let path = format!(
+            "{}/../../screenshots/sim/pixel-light-{keypad}.png",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        image::open(path).unwrap().to_rgba8()
+    }
+
+    #[test]
+    fn the_pick_waits_for_the_first_frame_only_where_the_candidates_open_alike() {
+        let two_rows = std::fs::read_to_string(SIM.replace("pixel", "pixel-two-rows")).unwrap();
+        let elsewhere = two_rows.replace(".GameActivity", ".Other");
+        let found = |second: &str| {
+            let dir = dir_with(&[("a.toml", second.to_string()), ("b.toml", sim_text())]);
+            find(&dir.path().into(), phone("Pixel_7", (1080, 2400)))
+        };
+        let path = |choice: Choice| choice.path.file_name().unwrap().to_owned();
+        let looked = std::cell::Cell::new(0);
+        let screen = |keypad: &'static str| {
+            let looked = &looked;
+            move || {
+                looked.set(looked.get() + 1);
+                Some(pixel_screen(keypad))
+            }
+        };
+
+        // The keypads differ, nothing else: the game's first frame picks, the screen before
+        // opening is not looked at.
+        let pick = found(&two_rows).pick_before_opening(true, screen("row"));
+        assert!(matches!(pick, Pick::Waiting { .. }), "{pick:?}");
+        assert_eq!(path(pick.on_first_frame(&pixel_screen("row"))), "b.toml");
+        let pick = found(&two_rows).pick_before_opening(true, screen("row"));
+        assert_eq!(
+            path(pick.on_first_frame(&pixel_screen("two-rows"))),
+            "a.toml"
+        );
+        assert_eq!(looked.get(), 0);
+
+        // They open levels differently: picked before opening, on the screen as it is; the
+        // opener is the one picked.
+        let pick = found(&elsewhere).pick_before_opening(true, screen("row"));
+        assert_eq!(looked.get(), 1);
+        let Pick::Made(choice) = &pick else {
+            panic!("{pick:?}")
+        };
+        assert_eq!(pick.calibration(), &choice.calibration);
+        assert_eq!(
+            path(pick.on_first_frame(&pixel_screen("two-rows"))),
+            "b.toml"
+        );
+        // A screen without a keypad: the ranking without it (here, the file name).
+        let pick = found(&elsewhere).pick_before_opening(true, || None);
+        assert_eq!(path(pick.on_first_frame(&pixel_screen("row"))), "a.toml");
+        // Where the run opens nothing, their navigations do not matter.
+        let pick = found(&elsewhere).pick_before_opening(false, screen("row"));
+        assert!(matches!(pick, Pick::Waiting { .. }), "{pick:?}");
+        assert_eq!(looked.get(), 1);
     }
 
     #[test]

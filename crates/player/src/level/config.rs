@@ -1,7 +1,7 @@
 //! What a level is played with ([`PlayConfig`]) and what it did ([`PlayReport`]).
 
 use crate::board::Board;
-use crate::calibration::lookup::SearchPath;
+use crate::calibration::lookup::{Opening, SearchPath};
 use crate::device::tap::ChannelKind;
 use crate::play::PerformReport;
 use crate::play::plan::Plan;
@@ -70,6 +70,16 @@ impl Default for PlayConfig {
             data_dir: PathBuf::from("autoplay-data"),
             stop: StopFlag::default(),
             record: None,
+        }
+    }
+}
+
+impl PlayConfig {
+    /// What the run opens before it plays: a new game, level N, or nothing (the open game).
+    pub(crate) fn opening(&self) -> Option<Opening> {
+        match (&self.new_game, self.level) {
+            (Some(d), _) => Some(Opening::NewGame(d.clone())),
+            (None, level) => level.map(Opening::Level),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! (what `autoplay watch` does for every device that appears).
 
 use super::config::{PlayConfig, PlayReport};
+use super::start::find_calibrations;
 use super::{Note, Update, tell};
 use super::{play, resume};
 use crate::calibration::lookup::{self, Opening};
@@ -42,23 +43,14 @@ pub fn play_or_resume(
     }
 }
 
-/// Checks that the calibration [`play`] would use on `phone` can open levels (needed to play a
-/// level by its number). `on` gets a [`Note::SkippedCalibration`] for each calibration file
-/// that could not be read.
+/// Checks that the calibrations [`play`] would pick among on `phone` can open levels as `needs`
+/// says (to play a level by its number). `on` gets a [`Note::SkippedCalibration`] for each
+/// calibration file that could not be read.
 pub fn check_navigation(
     cfg: &PlayConfig,
     phone: lookup::Phone<'_>,
     needs: Opening,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<()> {
-    let found = match &cfg.calibration {
-        Some(p) => lookup::file(p, phone.app)?,
-        None => lookup::find(&cfg.calibration_dirs, phone),
-    };
-    for e in &found.broken {
-        let error = e.to_string();
-        tell(on, Note::SkippedCalibration { error });
-    }
-    found.with_navigation(needs)?;
-    Ok(())
+    find_calibrations(cfg, phone, Some(needs), on).map(drop)
 }

@@ -12,6 +12,7 @@ use crate::phone::link::Link;
 use crate::phone::navigate::{app_package, nav_package, navigate};
 use crate::phone::new_game::open_new_game;
 use crate::phone::target::PhoneTarget;
+use crate::phone::wake::wake;
 use crate::play::forbidden::forbidden;
 use crate::play::plan::Plan;
 use crate::play::setnum::Layout;
@@ -33,19 +34,23 @@ pub fn play(
     let mut link = Link::new(device.clone(), cfg.reconnect_timeout, cfg.stop.clone());
     let device_meta = device_meta(&mut link, device)?;
     let size = (device_meta.width, device_meta.height);
-    let app = front_app(&mut link)?;
+    let app = front_app(&mut link, cfg, size)?;
     let phone = lookup::Phone {
         model: &device_meta.model,
         size,
         app: app.as_deref(),
     };
-    let found = find_calibrations(cfg, phone, on)?;
-    let navigation = found.candidates[0].calibration.navigation.clone();
-    // The phone opens the tap channel while it opens the level: neither needs the other.
+    let found = find_calibrations(cfg, phone, cfg.opening(), on)?;
+    let pick = found.pick_before_opening(cfg.opening().is_some(), || link.grab().ok());
+    // The level, and how to open it again: the picked calibration's way, which the candidates
+    // the first frame may still pick among share.
+    let reopen = pick.calibration().navigation.clone().zip(cfg.level);
+    // The phone opens the tap channel while it opens the level: neither needs the other
+    // (started already where the screen had to be woken).
     link.start_channel(cfg.channel, size, cfg.pace);
-    open_game(&mut link, cfg, navigation.as_ref())?;
+    open_game(&mut link, cfg, pick.calibration().navigation.as_ref())?;
     let (mut link, first, (first_words, first_limit), choice) =
-        first_board(link, found, navigation.as_ref().zip(cfg.level), on)?;
+        first_board(link, pick, reopen.clone(), on)?;
     channel_opened(&mut link, on)?;
     // The phone records while the board is read and searched, so that its video is under way
     // by the first tap.
@@ -57,7 +62,7 @@ pub fn play(
         cal.input.mistake_limit = first_limit;
     }
     let (givens, several) = read_givens(&cal, &first)?;
-    let package = app_package(&mut link, navigation.as_ref());
+    let package = app_package(&mut link, cal.navigation.as_ref());
     let (events, solution, stats) = search_events(cfg.strategy, &givens, cfg.max_steps)?;
 
     // What the app forbids and the search needs is said before the first tap.
@@ -89,7 +94,7 @@ pub fn play(
     session.save_frame("first", &first)?;
     let mut target = PhoneTarget::new(link, &cal);
     target.package = package;
-    target.reopen = navigation.zip(cfg.level);
+    target.reopen = reopen;
     target.givens = Some(givens);
     target.first_words = first_words;
     let mut report = run.execute(&mut session, (target, recorder), 0, on)?;
@@ -155,17 +160,36 @@ fn device_meta(link: &mut Link, device: &Device) -> anyhow::Result<DeviceMeta> {
     })
 }
 
-/// The package of the app in front, where an app's window is (not the lock screen's).
-fn front_app(link: &mut Link) -> anyhow::Result<Option<String>> {
+/// The package of the app in front, where an app's window is (not the lock screen's). A dark
+/// or locked screen is woken and unlocked first, as during a run (through the tap channel,
+/// started for it), so that the calibration is looked up for the app that will be played.
+fn front_app(
+    link: &mut Link,
+    cfg: &PlayConfig,
+    size: (u32, u32),
+) -> anyhow::Result<Option<String>> {
+    for _ in 0..2 {
+        if let Some(app) = link.call("finding the app in front", |d| d.front_package())? {
+            return Ok(Some(app));
+        }
+        let state = link.call("checking the screen", |d| d.phone_state())?;
+        if state.asleep || state.keyguard {
+            link.start_channel(cfg.channel, size, cfg.pace);
+        }
+        if !wake(link, &state, size)? {
+            return Ok(None);
+        }
+    }
     link.call("finding the app in front", |d| d.front_package())
 }
 
 /// The calibrations that may play on `phone` (the one named, else those of the calibration
-/// directories; made for the app in front, or for any app; able to open the level where one
-/// is asked for), the unreadable ones said.
-fn find_calibrations(
+/// directories; made for the app in front, or for any app; able to open the game as `opening`
+/// needs, where it needs to), the unreadable ones said.
+pub(super) fn find_calibrations(
     cfg: &PlayConfig,
     phone: lookup::Phone<'_>,
+    opening: Option<Opening>,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<lookup::Found> {
     let size = phone.size;
@@ -187,10 +211,9 @@ fn find_calibrations(
         tell(on, Note::SkippedCalibration { error });
     }
     // A level is played under its number, or a new game opened, only if it can be.
-    Ok(match (&cfg.new_game, cfg.level) {
-        (Some(d), _) => found.with_navigation(Opening::NewGame(d.clone()))?,
-        (None, Some(level)) => found.with_navigation(Opening::Level(level))?,
-        (None, None) => found.require()?,
+    Ok(match opening {
+        Some(needs) => found.with_navigation(needs)?,
+        None => found.require()?,
     })
 }
 
@@ -219,49 +242,31 @@ fn open_game(link: &mut Link, cfg: &PlayConfig, nav: Option<&Navigation>) -> any
 type FirstWords = (Option<Vec<String>>, Option<u32>);
 
 /// The first frame that shows the board (the screen woken, the app brought back where need
-/// be, the level opened again where `opening` says how and it did not open), the game screen's
-/// words, and the calibration picked for it (said where there were several).
+/// be, the level opened again where `reopen` says how and it did not open), the game screen's
+/// words, and the calibration picked on it (said where there were several).
 fn first_board(
     mut link: Link,
-    found: lookup::Found,
-    opening: Option<(&crate::calibration::Navigation, u32)>,
+    pick: lookup::Pick,
+    reopen: Option<(Navigation, u32)>,
     on: &mut dyn FnMut(&Update),
 ) -> anyhow::Result<(Link, RgbaImage, FirstWords, lookup::Choice)> {
-    let navigation = opening.map(|(nav, _)| nav);
-    let measured = link.retry_restored(|link| link.measure_capture())?;
-    // The calibrations for one screen size differ in their keypads, not their boards: one of
-    // them finds the board (waking the screen or bringing the app back if need be). Their
-    // digits' templates may differ (another app, another density): one that names the model
-    // reads this phone's.
-    let board_cal = found
-        .candidates
-        .iter()
-        .find(|c| c.model_match)
-        .unwrap_or(&found.candidates[0])
-        .calibration
-        .clone();
-    let mut setup = PhoneTarget::new(link, &board_cal);
-    setup.package = found
+    let measured = link.retry_restored(|link| link.grab())?;
+    let mut setup = PhoneTarget::new(link, pick.calibration());
+    setup.package = pick
         .package()
         .map(str::to_string)
-        .or_else(|| nav_package(navigation));
+        .or_else(|| nav_package(pick.calibration().navigation.as_ref()));
     // A level that did not open is opened again (`board_frame`).
-    setup.reopen = opening.map(|(nav, level)| (nav.clone(), level));
+    setup.reopen = reopen;
     let first = setup.board_frame(measured)?;
     let first_words = (setup.first_words.take(), setup.first_limit);
-    // The app in front, where the screen was off or locked when the calibrations were found.
-    let found = match found.app {
-        Some(_) => found,
-        None => found
-            .with_app(front_app(&mut setup.link)?.as_deref())
-            .require()?,
-    };
-    let choice = found.pick(Some(&first));
+    let link = setup.link;
+    let choice = pick.on_first_frame(&first);
     if let Some(why) = &choice.why {
         let (path, why) = (choice.path.clone(), why.clone());
         tell(on, Note::Calibration { path, why });
     }
-    Ok((setup.link, first, first_words, choice))
+    Ok((link, first, first_words, choice))
 }
 
 /// The givens on `first`, read with `cal`: a board that keeps the rules and has a solution, and

@@ -192,8 +192,11 @@ impl Link {
     /// Starts choosing and opening the tap channel (as [`Link::open_channel`]) on a thread of
     /// its own, so that the phone pushes and starts it while the run does what needs no taps
     /// (opening the level, taking the first frame). Whatever needs the channel waits for it;
-    /// [`Link::channel_opened`] says which it is.
+    /// [`Link::channel_opened`] says which it is. Nothing where one is being opened or is open.
     pub fn start_channel(&mut self, asked: Option<ChannelKind>, size: (u32, u32), pace: Duration) {
+        if self.pending.is_some() || self.channel.is_some() {
+            return;
+        }
         let options = TapperOptions {
             pace,
             ..TapperOptions::default()

@@ -2,8 +2,8 @@
 //!
 //! Every device call of a run goes through a [`link::Link`], the one recovery layer (it waits
 //! for a lost device, reconnects, reopens the tap channel); [`target::PhoneTarget`] is the
-//! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen,
-//! swipes a plain lock screen away, brings the app back from the background and opens the level
+//! [`Target`](crate::play::Target) a performance taps and looks through: it wakes the screen and
+//! swipes a plain lock screen away (`wake`, which a run's start uses too), brings the app back from the background and opens the level
 //! again (`navigate`, which follows the calibration's `[navigation]`; `new_game` in an app
 //! without level numbers), and closes an ad in front of it (`ad`); `back` presses BACK as the
 //! phone allows (the key, or where the phone refuses keys from its shell, the navigation bar's
@@ -17,3 +17,4 @@ pub mod link;
 pub(crate) mod navigate;
 pub(crate) mod new_game;
 pub mod target;
+pub(crate) mod wake;

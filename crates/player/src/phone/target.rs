@@ -7,10 +7,10 @@
 
 use super::link::Link;
 use super::navigate::navigate;
+use super::wake;
 use crate::board::Board;
 use crate::calibration::{Calibration, Navigation};
-use crate::device::android::{Key, PhoneState, UiNode, UiScreen};
-use crate::play::stop::Stop;
+use crate::device::android::{PhoneState, UiNode, UiScreen};
 use crate::play::target::Point;
 use crate::play::target::{Incident, IncidentKind, Seen, Target};
 use crate::play::words::{self, Verdict};
@@ -18,8 +18,6 @@ use crate::probe::{ProbeTarget, ScreenWords};
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
-/// How long the phone gets to draw after being woken, unlocked or switched to the app.
-const DRAW_TIME: Duration = Duration::from_millis(600);
 /// Hazards dealt with in one look before the screen counts as unknown.
 const MAX_FIXES: usize = 4;
 
@@ -149,33 +147,19 @@ impl<'a> PhoneTarget<'a> {
         }
     }
 
-    /// After an interruption dealt with (`what`): the taps carried out, the interruption
-    /// counted, and the phone given time to draw.
+    /// After an interruption dealt with (`what`): see [`wake::after_interruption`].
     fn after_interruption(&mut self, what: String) -> anyhow::Result<()> {
-        self.link.flush()?;
-        self.link.interruption(what);
-        std::thread::sleep(DRAW_TIME);
-        Ok(())
+        wake::after_interruption(&mut self.link, what)
     }
 
     /// What covers the board (the board is not where the calibration says).
     fn without_board(&mut self) -> anyhow::Result<Result<Seen, ()>> {
         let state = self.link.call("checking the screen", |d| d.phone_state())?;
-        if state.asleep {
-            self.link.key(Key::Wakeup)?;
-            self.after_interruption("the screen was off: woke it up".into())?;
-            return Ok(Err(()));
-        }
-        if state.keyguard {
-            if state.secure {
-                return Err(Stop::Locked.into());
-            }
-            let (w, h) = (
-                self.calibration.device.width,
-                self.calibration.device.height,
-            );
-            self.link.swipe((w / 2, h * 17 / 20), (w / 2, h / 4), 300)?;
-            self.after_interruption("the lock screen showed: swiped it away".into())?;
+        let size = (
+            self.calibration.device.width,
+            self.calibration.device.height,
+        );
+        if wake::wake(&mut self.link, &state, size)? {
             return Ok(Err(()));
         }
         if super::ad::ad_window(state.focus.as_deref()) {
