@@ -42,6 +42,9 @@ pub fn play(
     };
     let found = find_calibrations(cfg, phone, cfg.opening(), on)?;
     let pick = found.pick_before_opening(cfg.opening().is_some(), || link.grab().ok());
+    if let lookup::Pick::Made(choice) = &pick {
+        say_choice(choice, on);
+    }
     // The level, and how to open it again: the picked calibration's way, which the candidates
     // the first frame may still pick among share.
     let reopen = pick.calibration().navigation.clone().zip(cfg.level);
@@ -243,7 +246,8 @@ type FirstWords = (Option<Vec<String>>, Option<u32>);
 
 /// The first frame that shows the board (the screen woken, the app brought back where need
 /// be, the level opened again where `reopen` says how and it did not open), the game screen's
-/// words, and the calibration picked on it (said where there were several).
+/// words, and the calibration picked (on it, said where there were several, where the pick
+/// waited for it).
 fn first_board(
     mut link: Link,
     pick: lookup::Pick,
@@ -261,12 +265,20 @@ fn first_board(
     let first = setup.board_frame(measured)?;
     let first_words = (setup.first_words.take(), setup.first_limit);
     let link = setup.link;
+    let waited = matches!(pick, lookup::Pick::Waiting { .. });
     let choice = pick.on_first_frame(&first);
+    if waited {
+        say_choice(&choice, on);
+    }
+    Ok((link, first, first_words, choice))
+}
+
+/// Says which calibration was picked and why, where there was a choice.
+fn say_choice(choice: &lookup::Choice, on: &mut dyn FnMut(&Update)) {
     if let Some(why) = &choice.why {
         let (path, why) = (choice.path.clone(), why.clone());
         tell(on, Note::Calibration { path, why });
     }
-    Ok((link, first, first_words, choice))
 }
 
 /// The givens on `first`, read with `cal`: a board that keeps the rules and has a solution, and
