@@ -49,7 +49,7 @@ pub fn play(
     // the first frame may still pick among share.
     let reopen = pick.calibration().navigation.clone().zip(cfg.level);
     // The phone opens the tap channel while it opens the level: neither needs the other
-    // (started already where the screen had to be woken).
+    // (started already where no app was in front).
     link.start_channel(cfg.channel, size, cfg.pace);
     open_game(&mut link, cfg, pick.calibration().navigation.as_ref())?;
     let (mut link, first, (first_words, first_limit), choice) =
@@ -165,7 +165,8 @@ fn device_meta(link: &mut Link, device: &Device) -> anyhow::Result<DeviceMeta> {
 
 /// The package of the app in front, where an app's window is (not the lock screen's). A dark
 /// or locked screen is woken and unlocked first, as during a run (through the tap channel,
-/// started for it), so that the calibration is looked up for the app that will be played.
+/// started for it where no app is in front), so that the calibration is looked up for the app
+/// that will be played.
 fn front_app(
     link: &mut Link,
     cfg: &PlayConfig,
@@ -176,9 +177,8 @@ fn front_app(
             return Ok(Some(app));
         }
         let state = link.call("checking the screen", |d| d.phone_state())?;
-        if state.asleep || state.keyguard {
-            link.start_channel(cfg.channel, size, cfg.pace);
-        }
+        // Waking goes through the tap channel, which the run opens anyway.
+        link.start_channel(cfg.channel, size, cfg.pace);
         if !wake(link, &state, size)? {
             return Ok(None);
         }
